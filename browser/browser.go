@@ -1,0 +1,148 @@
+// Package browser is cdp-skill's plain Go API over the Chrome DevTools
+// Protocol: connection, tabs, navigation, evaluation, the snapshot engine and
+// refs, input, capture and diagnostics. It knows nothing about Starlark.
+package browser
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/target"
+
+	"github.com/cdp-skill/cdp-skill/browser/chrome"
+	"github.com/cdp-skill/cdp-skill/browser/state"
+)
+
+// ConnectOptions tunes Connect.
+type ConnectOptions struct {
+	// AutoLaunch starts Chrome when nothing answers on a local endpoint.
+	AutoLaunch bool
+	// Headless asks for a headless launch.
+	Headless bool
+}
+
+// Browser is a connection to one Chrome.
+type Browser struct {
+	Endpoint chrome.Endpoint
+	// Launched is true when this connection had to start Chrome.
+	Launched bool
+	conn     *Conn
+}
+
+// endpointCache is what we remember of an endpoint between invocations, so
+// that a warm invocation dials the WebSocket directly without discovery.
+type endpointCache struct {
+	WebSocketURL string `json:"webSocketUrl"`
+}
+
+func cachePath(ep chrome.Endpoint) (string, error) {
+	return state.Path("endpoints", ep.Key()+".json")
+}
+
+// Connect dials the browser at ep: first the WebSocket URL remembered from a
+// previous invocation, then discovery, then (when allowed) a launch.
+func Connect(ctx context.Context, ep chrome.Endpoint, opts ConnectOptions) (*Browser, error) {
+	ep = ep.Normalize()
+	if p, err := cachePath(ep); err == nil && ep.WebSocketURL() == "" {
+		if data, err := os.ReadFile(p); err == nil {
+			var c endpointCache
+			if json.Unmarshal(data, &c) == nil && c.WebSocketURL != "" {
+				dctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+				conn, err := Dial(dctx, c.WebSocketURL)
+				cancel()
+				if err == nil {
+					return &Browser{Endpoint: ep, conn: conn}, nil
+				}
+			}
+		}
+	}
+	wsURL, launched, err := chrome.Ensure(ctx, ep, opts.AutoLaunch, chrome.LaunchOptions{Headless: opts.Headless})
+	if err != nil {
+		return nil, &ConnectionError{Endpoint: ep.String(), Err: err}
+	}
+	conn, err := Dial(ctx, wsURL)
+	if err != nil {
+		return nil, &ConnectionError{Endpoint: ep.String(), Err: err}
+	}
+	if p, err := cachePath(ep); err == nil && ep.WebSocketURL() == "" {
+		data, _ := json.Marshal(endpointCache{WebSocketURL: wsURL})
+		state.WriteFileAtomic(p, data, 0o600)
+	}
+	return &Browser{Endpoint: ep, Launched: launched, conn: conn}, nil
+}
+
+// Close closes the connection; Chrome keeps running.
+func (b *Browser) Close() error { return b.conn.Close() }
+
+// Session returns the browser-level CDP session.
+func (b *Browser) Session() *Session { return b.conn.Browser() }
+
+// Pages lists the open page targets.
+func (b *Browser) Pages(ctx context.Context) ([]*target.Info, error) {
+	res, err := cdp.Call(ctx, b.Session(), target.GetTargets, target.GetTargetsParams{})
+	if err != nil {
+		return nil, fmt.Errorf("list targets: %w", err)
+	}
+	var pages []*target.Info
+	for _, t := range res.TargetInfos {
+		if t.Type == "page" {
+			pages = append(pages, t)
+		}
+	}
+	return pages, nil
+}
+
+// Version returns the browser product string, e.g. "Chrome/148.0.0.0".
+func (b *Browser) Version(ctx context.Context) (string, error) {
+	var res struct {
+		Product string `json:"product"`
+	}
+	if err := b.Session().Call(ctx, "Browser.getVersion", nil, &res); err != nil {
+		return "", err
+	}
+	return res.Product, nil
+}
+
+// NewTab opens a blank tab and returns its target id.
+func (b *Browser) NewTab(ctx context.Context) (target.ID, error) {
+	res, err := cdp.Call(ctx, b.Session(), target.CreateTarget, target.CreateTargetParams{URL: "about:blank"})
+	if err != nil {
+		return "", fmt.Errorf("create tab: %w", err)
+	}
+	return res.TargetID, nil
+}
+
+// CloseTab closes a target.
+func (b *Browser) CloseTab(ctx context.Context, id target.ID) error {
+	if _, err := cdp.Call(ctx, b.Session(), target.CloseTarget, target.CloseTargetParams{TargetID: id}); err != nil {
+		return fmt.Errorf("close tab %s: %w", id, err)
+	}
+	return nil
+}
+
+// ErrTabNotFound is wrapped when a target id does not name an open tab.
+var ErrTabNotFound = errors.New("tab not found")
+
+// Attach opens a flat session on the page target id and prepares it.
+func (b *Browser) Attach(ctx context.Context, id target.ID) (*Page, error) {
+	res, err := cdp.Call(ctx, b.Session(), target.AttachToTarget, target.AttachToTargetParams{TargetID: id, Flatten: ptr(true)})
+	if err != nil {
+		var pe *ProtocolError
+		if errors.As(err, &pe) {
+			return nil, fmt.Errorf("%w: %s (%s)", ErrTabNotFound, id, pe.Message)
+		}
+		return nil, fmt.Errorf("attach %s: %w", id, err)
+	}
+	p := newPage(b, id, b.conn.Session(res.SessionID))
+	if err := p.init(ctx); err != nil {
+		return nil, fmt.Errorf("init tab %s: %w", id, err)
+	}
+	return p, nil
+}
+
+func ptr[T any](v T) *T { return &v }

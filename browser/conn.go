@@ -1,0 +1,321 @@
+package browser
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/chromedp/cdproto"
+	"github.com/chromedp/cdproto/cdp"
+	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp/remote"
+)
+
+// ErrConnClosed is returned for calls on a connection that has gone away.
+var ErrConnClosed = errors.New("connection to Chrome closed")
+
+var marshalOptions = jsonv2.JoinOptions(jsonv2.DefaultOptionsV2(), jsonv2.AllowInvalidUTF8(true))
+
+// Conn multiplexes one WebSocket to the browser endpoint into flat-mode
+// sessions. It is deliberately small: chromedp's Context would enable ten
+// domains (DOM and CSS among them) on every attach, a cost each short-lived
+// invocation would pay; here a session enables only what its program needs.
+type Conn struct {
+	tr   *remote.Conn
+	next atomic.Int64
+
+	mu      sync.Mutex
+	pending map[int64]chan *cdproto.Message
+	subs    map[subKey][]*subscription
+	closed  chan struct{}
+	err     error
+}
+
+type subKey struct {
+	session target.SessionID
+	method  string
+}
+
+// Dial connects to the browser WebSocket URL.
+func Dial(ctx context.Context, wsURL string) (*Conn, error) {
+	tr, err := remote.DialContext(ctx, wsURL)
+	if err != nil {
+		return nil, fmt.Errorf("dial %s: %w", wsURL, err)
+	}
+	c := &Conn{
+		tr:      tr,
+		pending: map[int64]chan *cdproto.Message{},
+		subs:    map[subKey][]*subscription{},
+		closed:  make(chan struct{}),
+	}
+	go c.readLoop()
+	return c, nil
+}
+
+// Close closes the WebSocket.
+func (c *Conn) Close() error {
+	err := c.tr.Close()
+	<-c.closed
+	return err
+}
+
+// Browser returns the browser-level session.
+func (c *Conn) Browser() *Session { return &Session{conn: c} }
+
+// Session returns the flat session with the given id.
+func (c *Conn) Session(id target.SessionID) *Session { return &Session{conn: c, id: id} }
+
+func (c *Conn) readLoop() {
+	var err error
+	for {
+		msg := new(cdproto.Message)
+		if err = c.tr.Read(context.Background(), msg); err != nil {
+			break
+		}
+		if msg.ID != 0 {
+			c.mu.Lock()
+			ch := c.pending[msg.ID]
+			delete(c.pending, msg.ID)
+			c.mu.Unlock()
+			if ch != nil {
+				ch <- msg
+			}
+			continue
+		}
+		c.mu.Lock()
+		subs := c.subs[subKey{msg.SessionID, string(msg.Method)}]
+		for _, s := range subs {
+			s.push(msg.Params)
+		}
+		if msg.Method == "Target.detachedFromTarget" {
+			c.detachSubscriptions(msg.Params)
+		}
+		c.mu.Unlock()
+	}
+	c.mu.Lock()
+	c.err = fmt.Errorf("%w: %v", ErrConnClosed, err)
+	for id, ch := range c.pending {
+		close(ch)
+		delete(c.pending, id)
+	}
+	for k, subs := range c.subs {
+		for _, s := range subs {
+			s.finish()
+		}
+		delete(c.subs, k)
+	}
+	c.mu.Unlock()
+	close(c.closed)
+}
+
+// detachSubscriptions ends the subscriptions of a session that Chrome
+// detached, so waiters see the end instead of hanging. c.mu is held.
+func (c *Conn) detachSubscriptions(params jsonv2.Value) {
+	var ev target.EventDetachedFromTarget
+	if jsonv2.Unmarshal(params, &ev) != nil || ev.SessionID == "" {
+		return
+	}
+	for k, subs := range c.subs {
+		if k.session == ev.SessionID {
+			for _, s := range subs {
+				s.finish()
+			}
+			delete(c.subs, k)
+		}
+	}
+}
+
+func (c *Conn) call(ctx context.Context, session target.SessionID, method string, params, res any) error {
+	var buf []byte
+	if params != nil {
+		var err error
+		if buf, err = jsonv2.Marshal(params, marshalOptions); err != nil {
+			return fmt.Errorf("%s: encode params: %w", method, err)
+		}
+	}
+	id := c.next.Add(1)
+	ch := make(chan *cdproto.Message, 1)
+	c.mu.Lock()
+	if c.err != nil {
+		c.mu.Unlock()
+		return c.err
+	}
+	c.pending[id] = ch
+	c.mu.Unlock()
+	msg := &cdproto.Message{ID: id, SessionID: session, Method: cdproto.MethodType(method), Params: buf}
+	if err := c.tr.Write(ctx, msg); err != nil {
+		c.forget(id)
+		return fmt.Errorf("%s: %w", method, err)
+	}
+	select {
+	case <-ctx.Done():
+		c.forget(id)
+		return ctx.Err()
+	case reply, ok := <-ch:
+		if !ok {
+			return c.err
+		}
+		if reply.Error != nil {
+			return &ProtocolError{Method: method, Code: reply.Error.Code, Message: reply.Error.Message}
+		}
+		if res != nil && len(reply.Result) > 0 {
+			if err := jsonv2.Unmarshal(reply.Result, res, marshalOptions); err != nil {
+				return fmt.Errorf("%s: decode result: %w", method, err)
+			}
+		}
+		return nil
+	}
+}
+
+func (c *Conn) forget(id int64) {
+	c.mu.Lock()
+	delete(c.pending, id)
+	c.mu.Unlock()
+}
+
+func (c *Conn) subscribe(session target.SessionID, method string) (<-chan jsonv2.Value, func()) {
+	s := newSubscription()
+	k := subKey{session, method}
+	c.mu.Lock()
+	if c.err != nil {
+		c.mu.Unlock()
+		s.finish()
+		return s.out, func() {}
+	}
+	c.subs[k] = append(c.subs[k], s)
+	c.mu.Unlock()
+	var once sync.Once
+	return s.out, func() {
+		once.Do(func() {
+			c.mu.Lock()
+			list := c.subs[k]
+			for i, x := range list {
+				if x == s {
+					c.subs[k] = append(list[:i:i], list[i+1:]...)
+					break
+				}
+			}
+			c.mu.Unlock()
+			s.stop()
+		})
+	}
+}
+
+// ProtocolError is an error answer from Chrome to a command.
+type ProtocolError struct {
+	Method  string
+	Code    int64
+	Message string
+}
+
+func (e *ProtocolError) Error() string { return fmt.Sprintf("%s: %s (%d)", e.Method, e.Message, e.Code) }
+
+// Session is one CDP session (the browser, or a page attached in flat mode).
+// It implements cdp.Session so cdproto's typed commands run on it:
+//
+//	res, err := cdp.Call(ctx, sess, page.Navigate, page.NavigateParams{URL: u})
+type Session struct {
+	conn *Conn
+	id   target.SessionID
+}
+
+var _ cdp.Session = (*Session)(nil)
+
+// ID returns the session id ("" for the browser session).
+func (s *Session) ID() target.SessionID { return s.id }
+
+// Call sends a command and decodes its result into res.
+func (s *Session) Call(ctx context.Context, method string, params, res any) error {
+	return s.conn.call(ctx, s.id, method, params, res)
+}
+
+// Subscribe buffers the events of method on this session.
+func (s *Session) Subscribe(method string) (<-chan jsonv2.Value, func()) {
+	return s.conn.subscribe(s.id, method)
+}
+
+// subscription is an unbounded event queue: the read loop never blocks on a
+// slow consumer.
+type subscription struct {
+	mu    sync.Mutex
+	queue []jsonv2.Value
+	wake  chan struct{}
+	done  chan struct{}
+	out   chan jsonv2.Value
+	once  sync.Once
+	final sync.Once
+}
+
+func newSubscription() *subscription {
+	s := &subscription{wake: make(chan struct{}, 1), done: make(chan struct{}), out: make(chan jsonv2.Value)}
+	go s.pump()
+	return s
+}
+
+func (s *subscription) push(v jsonv2.Value) {
+	s.mu.Lock()
+	s.queue = append(s.queue, v)
+	s.mu.Unlock()
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// finish delivers what is queued, then closes out.
+func (s *subscription) finish() { s.final.Do(func() { close(s.wake) }) }
+
+// stop drops what is queued and closes out.
+func (s *subscription) stop() { s.once.Do(func() { close(s.done) }) }
+
+func (s *subscription) pump() {
+	defer close(s.out)
+	for {
+		s.mu.Lock()
+		var v jsonv2.Value
+		have := len(s.queue) > 0
+		if have {
+			v = s.queue[0]
+			s.queue = s.queue[1:]
+		}
+		s.mu.Unlock()
+		if have {
+			select {
+			case s.out <- v:
+				continue
+			case <-s.done:
+				return
+			}
+		}
+		select {
+		case _, ok := <-s.wake:
+			if !ok {
+				s.drain()
+				return
+			}
+		case <-s.done:
+			return
+		}
+	}
+}
+
+func (s *subscription) drain() {
+	for {
+		s.mu.Lock()
+		if len(s.queue) == 0 {
+			s.mu.Unlock()
+			return
+		}
+		v := s.queue[0]
+		s.queue = s.queue[1:]
+		s.mu.Unlock()
+		select {
+		case s.out <- v:
+		case <-s.done:
+			return
+		}
+	}
+}

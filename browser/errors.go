@@ -1,0 +1,133 @@
+package browser
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/cdp-skill/cdp-skill/browser/chrome"
+)
+
+// Kind is the subtype of an execution error (spec §16.2). Agents branch on it.
+type Kind string
+
+// The execution error subtypes.
+const (
+	KindNavigation         Kind = "NavigationError"
+	KindNavigationAborted  Kind = "NavigationAbortedError"
+	KindTimeout            Kind = "TimeoutError"
+	KindElementNotFound    Kind = "ElementNotFoundError"
+	KindElementNotEditable Kind = "ElementNotEditableError"
+	KindStaleElement       Kind = "StaleElementError"
+	KindPageCrashed        Kind = "PageCrashedError"
+	KindContextDestroyed   Kind = "ContextDestroyedError"
+	KindStepValidation     Kind = "StepValidationError"
+	KindJavaScript         Kind = "JavaScriptError"
+	KindAssertion          Kind = "AssertionError"
+	KindSelector           Kind = "InvalidSelectorError"
+	KindExecution          Kind = "ExecutionError"
+)
+
+// Error is an execution error with a subtype, a message for the agent and
+// optional structured details (near matches, available options, …).
+type Error struct {
+	Kind    Kind
+	Message string
+	// Hint tells the agent what to do next.
+	Hint string
+	// Details are merged into the failed step's output.
+	Details map[string]any
+	Err     error
+}
+
+func (e *Error) Error() string {
+	msg := e.Message
+	if msg == "" && e.Err != nil {
+		msg = e.Err.Error()
+	}
+	if e.Hint != "" {
+		msg += ". " + e.Hint
+	}
+	return msg
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Errorf builds an *Error of kind.
+func Errorf(kind Kind, format string, args ...any) *Error {
+	return &Error{Kind: kind, Message: fmt.Sprintf(format, args...)}
+}
+
+// WithHint sets the hint and returns e.
+func (e *Error) WithHint(format string, args ...any) *Error {
+	e.Hint = fmt.Sprintf(format, args...)
+	return e
+}
+
+// ConnectionError means Chrome or the tab cannot be reached (error type
+// CONNECTION).
+type ConnectionError struct {
+	Endpoint string
+	Err      error
+}
+
+func (e *ConnectionError) Error() string {
+	msg := fmt.Sprintf("cannot connect to Chrome at %s: %v", e.Endpoint, e.Err)
+	switch {
+	case errors.Is(e.Err, chrome.ErrNotInstalled):
+		return e.Err.Error()
+	case errors.Is(e.Err, chrome.ErrLaunch):
+		return msg + ". Check that the port is free, or run `cdp-skill chrome status` to see what runs there"
+	case errors.Is(e.Err, ErrTabNotFound):
+		return msg + ". The tab was closed: run listTabs to see open tabs, or openTab to make a new one"
+	}
+	return msg
+}
+
+func (e *ConnectionError) Unwrap() error { return e.Err }
+
+// contextDestroyedPatterns are CDP messages that mean the JavaScript context
+// went away (navigation, frame removal).
+var contextDestroyedPatterns = []string{
+	"Cannot find context with specified id",
+	"Execution context was destroyed",
+	"Inspected target navigated or closed",
+	"Cannot find default execution context",
+}
+
+// stalePatterns are CDP messages that mean a node handle is no longer valid.
+var stalePatterns = []string{
+	"Could not find object with given id",
+	"Node with given id does not belong to the document",
+	"No node with given id found",
+	"Node is detached from document",
+	"Could not find node with given id",
+}
+
+// KindOf classifies any error into an execution subtype, reading CDP error
+// messages where needed.
+func KindOf(err error) Kind {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Kind
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return KindTimeout
+	}
+	msg := err.Error()
+	for _, p := range contextDestroyedPatterns {
+		if strings.Contains(msg, p) {
+			return KindContextDestroyed
+		}
+	}
+	for _, p := range stalePatterns {
+		if strings.Contains(msg, p) {
+			return KindStaleElement
+		}
+	}
+	if strings.Contains(msg, "Target crashed") || strings.Contains(msg, "Page crashed") {
+		return KindPageCrashed
+	}
+	return KindExecution
+}

@@ -1,0 +1,216 @@
+package browser
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/cdproto/target"
+)
+
+// Page is an attached tab: one flat CDP session on a page target.
+type Page struct {
+	Browser  *Browser
+	TargetID target.ID
+	sess     *Session
+
+	mu sync.Mutex
+	// lifecycleOn records that Page.setLifecycleEventsEnabled was sent.
+	lifecycleOn bool
+	// frameCtx is the execution context of the frame actions run in; 0 means
+	// the main frame's default context.
+	frameCtx runtime.ExecutionContextID
+}
+
+func newPage(b *Browser, id target.ID, s *Session) *Page {
+	return &Page{Browser: b, TargetID: id, sess: s}
+}
+
+// Session returns the page's CDP session, for callers that need a command
+// this package does not wrap.
+func (p *Page) Session() *Session { return p.sess }
+
+// init enables the domains every program needs: Page (navigation, dialogs)
+// and Runtime (contexts, console). The two calls are pipelined.
+func (p *Page) init(ctx context.Context) error {
+	errs := make(chan error, 2)
+	go func() { _, err := cdp.Call(ctx, p.sess, page.Enable, page.EnableParams{}); errs <- err }()
+	go func() { _, err := cdp.Call(ctx, p.sess, runtime.Enable, cdp.Empty{}); errs <- err }()
+	for range 2 {
+		if err := <-errs; err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// JSError is an exception thrown by page JavaScript.
+type JSError struct {
+	Text   string
+	Source string
+}
+
+func (e *JSError) Error() string {
+	if e.Source == "" {
+		return e.Text
+	}
+	return fmt.Sprintf("%s (in: %s)", e.Text, preview(e.Source, 120))
+}
+
+func preview(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
+}
+
+func exceptionText(d *runtime.ExceptionDetails) string {
+	if d.Exception != nil && d.Exception.Description != "" {
+		desc := d.Exception.Description
+		// Keep the first line of the stack: the message itself.
+		if i := strings.Index(desc, "\n    at "); i > 0 {
+			desc = desc[:i]
+		}
+		return desc
+	}
+	if d.Exception != nil && len(d.Exception.Value) > 0 {
+		return "Uncaught " + string(d.Exception.Value)
+	}
+	return d.Text
+}
+
+// Eval evaluates a JavaScript expression in the current frame, awaits a
+// returned promise and returns the JSON value (null for undefined).
+func (p *Page) Eval(ctx context.Context, expr string) (json.RawMessage, error) {
+	res, err := cdp.Call(ctx, p.sess, runtime.Evaluate, runtime.EvaluateParams{
+		Expression:    expr,
+		ContextID:     p.currentContext(),
+		ReturnByValue: ptr(true),
+		AwaitPromise:  ptr(true),
+		UserGesture:   ptr(true),
+	})
+	if err != nil {
+		return nil, err
+	}
+	if res.ExceptionDetails != nil {
+		return nil, &JSError{Text: exceptionText(res.ExceptionDetails), Source: expr}
+	}
+	if res.Result == nil || len(res.Result.Value) == 0 {
+		return json.RawMessage("null"), nil
+	}
+	return json.RawMessage(res.Result.Value), nil
+}
+
+// Call evaluates fn (a JavaScript function expression) applied to args,
+// which are passed as JSON.
+func (p *Page) Call(ctx context.Context, fn string, args ...any) (json.RawMessage, error) {
+	expr, err := callExpr(fn, args...)
+	if err != nil {
+		return nil, err
+	}
+	return p.Eval(ctx, expr)
+}
+
+// CallInto is Call decoding the result into out.
+func (p *Page) CallInto(ctx context.Context, out any, fn string, args ...any) error {
+	raw, err := p.Call(ctx, fn, args...)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(raw, out); err != nil {
+		return fmt.Errorf("decode page result: %w", err)
+	}
+	return nil
+}
+
+func callExpr(fn string, args ...any) (string, error) {
+	var b strings.Builder
+	b.WriteString("(")
+	b.WriteString(fn)
+	b.WriteString(")(")
+	for i, a := range args {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		data, err := json.Marshal(a)
+		if err != nil {
+			return "", fmt.Errorf("encode argument %d: %w", i, err)
+		}
+		b.Write(data)
+	}
+	b.WriteString(")")
+	return b.String(), nil
+}
+
+func (p *Page) currentContext() runtime.ExecutionContextID {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.frameCtx
+}
+
+// Info is the page state every answer carries (spec §14.4).
+type Info struct {
+	URL      string        `json:"url"`
+	Title    string        `json:"title"`
+	Scroll   *ScrollInfo   `json:"scroll,omitempty"`
+	Viewport *ViewportInfo `json:"viewport,omitempty"`
+}
+
+// ScrollInfo is the vertical scroll position.
+type ScrollInfo struct {
+	Y       int `json:"y"`
+	Percent int `json:"percent"`
+}
+
+// ViewportInfo is the viewport size in CSS pixels.
+type ViewportInfo struct {
+	Width  int `json:"width"`
+	Height int `json:"height"`
+}
+
+const infoJS = `() => {
+  const se = document.scrollingElement || document.documentElement;
+  const max = Math.max(0, (se ? se.scrollHeight : 0) - innerHeight);
+  const y = Math.round(scrollY);
+  return {url: location.href, title: document.title,
+    scroll: {y, percent: max > 0 ? Math.min(100, Math.round(y * 100 / max)) : 0},
+    viewport: {width: innerWidth, height: innerHeight}};
+}`
+
+// Info reads url, title, scroll and viewport of the top document.
+func (p *Page) Info(ctx context.Context) (*Info, error) {
+	res, err := cdp.Call(ctx, p.sess, runtime.Evaluate, runtime.EvaluateParams{
+		Expression:    "(" + infoJS + ")()",
+		ReturnByValue: ptr(true),
+	})
+	if err != nil {
+		return nil, err
+	}
+	if res.ExceptionDetails != nil {
+		return nil, &JSError{Text: exceptionText(res.ExceptionDetails)}
+	}
+	var info Info
+	if err := json.Unmarshal(res.Result.Value, &info); err != nil {
+		return nil, fmt.Errorf("decode page info: %w", err)
+	}
+	return &info, nil
+}
+
+// URL returns the top document's URL.
+func (p *Page) URL(ctx context.Context) (string, error) {
+	res, err := cdp.Call(ctx, p.sess, runtime.Evaluate, runtime.EvaluateParams{Expression: "location.href", ReturnByValue: ptr(true)})
+	if err != nil {
+		return "", err
+	}
+	var u string
+	if res.Result != nil {
+		json.Unmarshal(res.Result.Value, &u)
+	}
+	return u, nil
+}

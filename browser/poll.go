@@ -1,0 +1,127 @@
+package browser
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// PollResult is the outcome of polling a predicate.
+type PollResult struct {
+	Resolved bool            `json:"resolved"`
+	Value    json.RawMessage `json:"value,omitempty"`
+	Elapsed  time.Duration   `json:"-"`
+}
+
+var functionPattern = regexp.MustCompile(`^\s*(async\s+)?(function\b|[A-Za-z_$][\w$]*\s*=>)`)
+
+// IsFunctionSource reports whether src is a JavaScript function expression
+// (function …, async …, x => …, (a, b) => …) rather than a bare expression.
+func IsFunctionSource(src string) bool {
+	if functionPattern.MatchString(src) {
+		return true
+	}
+	s := strings.TrimSpace(src)
+	s = strings.TrimPrefix(s, "async")
+	s = strings.TrimSpace(s)
+	if !strings.HasPrefix(s, "(") {
+		return false
+	}
+	// Find the parenthesis that closes the first one, then look for =>.
+	depth := 0
+	inStr := rune(0)
+	for i, r := range s {
+		switch {
+		case inStr != 0:
+			if r == inStr && (i == 0 || s[i-1] != '\\') {
+				inStr = 0
+			}
+		case r == '\'' || r == '"' || r == '`':
+			inStr = r
+		case r == '(':
+			depth++
+		case r == ')':
+			depth--
+			if depth == 0 {
+				return strings.HasPrefix(strings.TrimSpace(s[i+1:]), "=>")
+			}
+		}
+	}
+	return false
+}
+
+// FunctionExpr returns a JavaScript expression that evaluates to a function
+// for src: src itself when it is a function, or a function returning the
+// bare expression.
+func FunctionExpr(src string) string {
+	if IsFunctionSource(src) {
+		return "(" + src + ")"
+	}
+	return "(() => (" + src + "))"
+}
+
+const pollJS = `async (interval, budget) => {
+  const pred = %s;
+  const end = performance.now() + budget;
+  for (;;) {
+    let v, err;
+    try { v = await pred(); } catch (e) { err = String(e && e.message || e); }
+    if (err === undefined && v) return {ok: true, value: v === undefined ? null : v};
+    if (performance.now() >= end) return {ok: false, value: err !== undefined ? {error: err} : (v === undefined ? null : v)};
+    await new Promise(r => setTimeout(r, interval));
+  }
+}`
+
+// Poll evaluates the JavaScript predicate src in the page every interval
+// until it returns a truthy value or ctx ends. Polling runs inside the page
+// in slices, so a navigation in between only restarts the slice.
+func (p *Page) Poll(ctx context.Context, src string, interval time.Duration) (*PollResult, error) {
+	if interval <= 0 {
+		interval = 100 * time.Millisecond
+	}
+	start := time.Now()
+	fn := strings.Replace(pollJS, "%s", FunctionExpr(src), 1)
+	last := &PollResult{}
+	for {
+		budget := 1500 * time.Millisecond
+		if dl, ok := ctx.Deadline(); ok {
+			budget = min(budget, time.Until(dl)-20*time.Millisecond)
+		}
+		if budget < 0 {
+			budget = 0
+		}
+		var out struct {
+			OK    bool            `json:"ok"`
+			Value json.RawMessage `json:"value"`
+		}
+		err := p.CallInto(ctx, &out, fn, interval.Milliseconds(), budget.Milliseconds())
+		if err != nil {
+			if ctx.Err() != nil {
+				last.Elapsed = time.Since(start)
+				return last, nil
+			}
+			var js *JSError
+			if errors.As(err, &js) {
+				return nil, js
+			}
+			if KindOf(err) != KindContextDestroyed {
+				return nil, err
+			}
+			if err := Sleep(ctx, interval); err != nil {
+				last.Elapsed = time.Since(start)
+				return last, nil
+			}
+			continue
+		}
+		last = &PollResult{Resolved: out.OK, Value: out.Value, Elapsed: time.Since(start)}
+		if out.OK || ctx.Err() != nil {
+			return last, nil
+		}
+		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < 30*time.Millisecond {
+			return last, nil
+		}
+	}
+}

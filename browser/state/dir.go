@@ -1,0 +1,86 @@
+// Package state keeps what cdp-skill remembers between invocations: the tab
+// registry, the Chrome endpoints it launched or found, and per-tab data such as
+// ref counters. Every write is atomic (write to a temporary file, then rename)
+// and every read-modify-write runs under a file lock, so parallel agents cannot
+// corrupt it.
+package state
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/gofrs/flock"
+)
+
+// EnvDir names the environment variable that overrides the state directory.
+const EnvDir = "CDP_SKILL_STATE_DIR"
+
+// Dir returns the state directory: $CDP_SKILL_STATE_DIR when set, otherwise
+// $TMPDIR/cdp-skill. It does not create it.
+func Dir() string {
+	if d := os.Getenv(EnvDir); d != "" {
+		return d
+	}
+	return filepath.Join(os.TempDir(), "cdp-skill")
+}
+
+// Path joins elem onto the state directory and makes sure the parent
+// directory of the result exists.
+func Path(elem ...string) (string, error) {
+	p := filepath.Join(append([]string{Dir()}, elem...)...)
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		return "", fmt.Errorf("create state dir: %w", err)
+	}
+	return p, nil
+}
+
+// WriteFileAtomic writes data to path through a temporary file in the same
+// directory and a rename, so a reader sees either the old or the new content,
+// never a torn file.
+func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("create %s: %w", dir, err)
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	tmp := f.Name()
+	_, werr := f.Write(data)
+	cerr := f.Close()
+	if werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Chmod(tmp, perm)
+	}
+	if werr == nil {
+		werr = os.Rename(tmp, path)
+	}
+	if werr != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", path, werr)
+	}
+	return nil
+}
+
+// Lock takes an exclusive file lock on path (created if missing), waiting
+// until ctx ends. The returned func releases it.
+func Lock(ctx context.Context, path string) (unlock func(), err error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("lock %s: %w", path, err)
+	}
+	fl := flock.New(path)
+	ok, err := fl.TryLockContext(ctx, 5*time.Millisecond)
+	if err != nil {
+		return nil, fmt.Errorf("lock %s: %w", path, err)
+	}
+	if !ok {
+		return nil, fmt.Errorf("lock %s: not acquired", path)
+	}
+	return func() { fl.Unlock() }, nil
+}

@@ -1,0 +1,175 @@
+package state
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Tab is one registry entry: the alias an agent uses and where the tab lives.
+type Tab struct {
+	Alias    string `json:"alias"`
+	TargetID string `json:"targetId"`
+	Host     string `json:"host,omitempty"`
+	Port     int    `json:"port,omitempty"`
+	// Endpoint is a remote browser endpoint (ws://… or http://…) when the tab
+	// does not live on a local host:port.
+	Endpoint string `json:"endpoint,omitempty"`
+}
+
+// registryFile is the on-disk shape of the registry.
+type registryFile struct {
+	NextID int            `json:"nextId"`
+	Tabs   map[string]Tab `json:"tabs"`
+}
+
+// ErrUnknownTab is returned by Resolve for an alias that is not registered.
+var ErrUnknownTab = errors.New("unknown tab")
+
+var aliasPattern = regexp.MustCompile(`^t[0-9]+$`)
+
+// IsAlias reports whether s has the shape of a tab alias (t1, t2, …).
+func IsAlias(s string) bool { return aliasPattern.MatchString(s) }
+
+// Registry maps tab aliases (t1, t2, …) to targets. Aliases are never
+// reused: the counter only grows.
+type Registry struct {
+	path string
+}
+
+// OpenRegistry returns the registry stored in the state directory.
+func OpenRegistry() (*Registry, error) {
+	p, err := Path("tabs.json")
+	if err != nil {
+		return nil, err
+	}
+	return &Registry{path: p}, nil
+}
+
+func (r *Registry) read() (registryFile, error) {
+	f := registryFile{NextID: 1, Tabs: map[string]Tab{}}
+	data, err := os.ReadFile(r.path)
+	if errors.Is(err, os.ErrNotExist) {
+		return f, nil
+	}
+	if err != nil {
+		return f, fmt.Errorf("read tab registry: %w", err)
+	}
+	if len(data) == 0 {
+		return f, nil
+	}
+	if err := json.Unmarshal(data, &f); err != nil {
+		return registryFile{NextID: 1, Tabs: map[string]Tab{}}, fmt.Errorf("tab registry %s is corrupt (%v): delete it to start over", r.path, err)
+	}
+	if f.Tabs == nil {
+		f.Tabs = map[string]Tab{}
+	}
+	if f.NextID < 1 {
+		f.NextID = 1
+	}
+	return f, nil
+}
+
+func (r *Registry) update(ctx context.Context, fn func(*registryFile) error) error {
+	lctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	unlock, err := Lock(lctx, r.path+".lock")
+	if err != nil {
+		return fmt.Errorf("tab registry: %w", err)
+	}
+	defer unlock()
+	f, err := r.read()
+	if err != nil {
+		return err
+	}
+	if err := fn(&f); err != nil {
+		return err
+	}
+	data, err := json.MarshalIndent(f, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode tab registry: %w", err)
+	}
+	return WriteFileAtomic(r.path, data, 0o600)
+}
+
+// Register gives tab an alias, or returns the alias its target already has.
+func (r *Registry) Register(ctx context.Context, tab Tab) (string, error) {
+	var alias string
+	err := r.update(ctx, func(f *registryFile) error {
+		for a, t := range f.Tabs {
+			if t.TargetID == tab.TargetID {
+				alias = a
+				return nil
+			}
+		}
+		alias = "t" + strconv.Itoa(f.NextID)
+		f.NextID++
+		tab.Alias = alias
+		f.Tabs[alias] = tab
+		return nil
+	})
+	return alias, err
+}
+
+// Remove deletes the entry of alias; a missing alias is not an error.
+func (r *Registry) Remove(ctx context.Context, alias string) error {
+	return r.update(ctx, func(f *registryFile) error {
+		delete(f.Tabs, alias)
+		return nil
+	})
+}
+
+// Lookup returns the entry of alias.
+func (r *Registry) Lookup(alias string) (Tab, error) {
+	f, err := r.read()
+	if err != nil {
+		return Tab{}, err
+	}
+	t, ok := f.Tabs[alias]
+	if !ok {
+		return Tab{}, fmt.Errorf("%w %q", ErrUnknownTab, alias)
+	}
+	t.Alias = alias
+	return t, nil
+}
+
+// AliasOf returns the alias registered for targetID, or "".
+func (r *Registry) AliasOf(targetID string) string {
+	f, err := r.read()
+	if err != nil {
+		return ""
+	}
+	for a, t := range f.Tabs {
+		if t.TargetID == targetID {
+			return a
+		}
+	}
+	return ""
+}
+
+// List returns every registered tab, ordered by alias number.
+func (r *Registry) List() ([]Tab, error) {
+	f, err := r.read()
+	if err != nil {
+		return nil, err
+	}
+	tabs := make([]Tab, 0, len(f.Tabs))
+	for a, t := range f.Tabs {
+		t.Alias = a
+		tabs = append(tabs, t)
+	}
+	sort.Slice(tabs, func(i, j int) bool { return aliasNumber(tabs[i].Alias) < aliasNumber(tabs[j].Alias) })
+	return tabs, nil
+}
+
+func aliasNumber(a string) int {
+	n, _ := strconv.Atoi(strings.TrimPrefix(a, "t"))
+	return n
+}

@@ -1,0 +1,230 @@
+package builtins
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.starlark.net/starlark"
+
+	"github.com/cdp-skill/cdp-skill/browser"
+	"github.com/cdp-skill/cdp-skill/lang"
+)
+
+// Args are the arguments of an action call: at most one positional value,
+// and keyword values keyed by their JSON (camelCase) parameter name.
+type Args struct {
+	action *lang.Action
+	Pos    starlark.Value
+	kw     map[string]starlark.Value
+	order  []string
+}
+
+// NewArgs validates a call's arguments against the catalog entry. Common
+// lifecycle keywords must already be removed.
+func NewArgs(a *lang.Action, args starlark.Tuple, kwargs []starlark.Tuple) (*Args, error) {
+	out := &Args{action: a, kw: map[string]starlark.Value{}}
+	switch len(args) {
+	case 0:
+	case 1:
+		if a.Positional == "" && !a.MapForm {
+			return nil, invalid("%s takes no positional argument; use keywords: %s", a.Builtin(), strings.Join(a.Keywords(), ", "))
+		}
+		out.Pos = args[0]
+	default:
+		return nil, invalid("%s takes at most one positional argument, got %d", a.Builtin(), len(args))
+	}
+	for _, kv := range kwargs {
+		key := string(kv[0].(starlark.String))
+		p, ok := a.Param(key)
+		if !ok || p.Keyword() != key {
+			return nil, invalid("%s got an unexpected keyword argument %q; valid: %s", a.Builtin(), key, strings.Join(a.Keywords(), ", "))
+		}
+		out.kw[p.Name] = kv[1]
+		out.order = append(out.order, p.Name)
+	}
+	return out, nil
+}
+
+func invalid(format string, args ...any) error {
+	return browser.Errorf(browser.KindStepValidation, format, args...)
+}
+
+// Has reports whether the keyword parameter was given (and is not None).
+func (a *Args) Has(name string) bool {
+	v, ok := a.kw[name]
+	return ok && v != starlark.None
+}
+
+// Value returns the raw keyword value.
+func (a *Args) Value(name string) (starlark.Value, bool) {
+	v, ok := a.kw[name]
+	if !ok || v == starlark.None {
+		return nil, false
+	}
+	return v, true
+}
+
+// Keywords returns the names of the given keyword parameters in call order.
+func (a *Args) Keywords() []string { return a.order }
+
+// String returns a string parameter.
+func (a *Args) String(name string) (string, error) {
+	v, ok := a.Value(name)
+	if !ok {
+		return "", nil
+	}
+	s, ok := starlark.AsString(v)
+	if !ok {
+		return "", invalid("%s: %s must be a string, not %s", a.action.Builtin(), lang.SnakeCase(name), v.Type())
+	}
+	return s, nil
+}
+
+// Bool returns a bool parameter (def when absent).
+func (a *Args) Bool(name string, def bool) (bool, error) {
+	v, ok := a.Value(name)
+	if !ok {
+		return def, nil
+	}
+	b, ok := v.(starlark.Bool)
+	if !ok {
+		return false, invalid("%s: %s must be True or False, not %s", a.action.Builtin(), lang.SnakeCase(name), v.Type())
+	}
+	return bool(b), nil
+}
+
+// Int returns an integer parameter (def when absent).
+func (a *Args) Int(name string, def int) (int, error) {
+	v, ok := a.Value(name)
+	if !ok {
+		return def, nil
+	}
+	n, err := toInt(v)
+	if err != nil {
+		return 0, invalid("%s: %s %v", a.action.Builtin(), lang.SnakeCase(name), err)
+	}
+	return n, nil
+}
+
+// Float returns a number parameter (def when absent).
+func (a *Args) Float(name string, def float64) (float64, error) {
+	v, ok := a.Value(name)
+	if !ok {
+		return def, nil
+	}
+	f, ok := starlark.AsFloat(v)
+	if !ok {
+		return 0, invalid("%s: %s must be a number, not %s", a.action.Builtin(), lang.SnakeCase(name), v.Type())
+	}
+	return f, nil
+}
+
+// Duration returns a duration parameter given in ms or as "500ms", "2s".
+func (a *Args) Duration(name string, def time.Duration) (time.Duration, error) {
+	v, ok := a.Value(name)
+	if !ok {
+		return def, nil
+	}
+	d, err := ToDuration(v)
+	if err != nil {
+		return 0, invalid("%s: %s %v", a.action.Builtin(), lang.SnakeCase(name), err)
+	}
+	return d, nil
+}
+
+// Data returns a keyword parameter converted to JSON-shaped Go data.
+func (a *Args) Data(name string) (any, error) {
+	v, ok := a.Value(name)
+	if !ok {
+		return nil, nil
+	}
+	return FromStarlark(v)
+}
+
+// ToDuration reads an int/float of milliseconds or a Go duration string.
+func ToDuration(v starlark.Value) (time.Duration, error) {
+	switch x := v.(type) {
+	case starlark.Int, starlark.Float:
+		f, _ := starlark.AsFloat(x)
+		if f < 0 || math.IsNaN(f) {
+			return 0, fmt.Errorf("must be a non-negative number of milliseconds")
+		}
+		return time.Duration(f * float64(time.Millisecond)), nil
+	case starlark.String:
+		s := strings.TrimSpace(string(x))
+		if ms, err := strconv.ParseFloat(s, 64); err == nil && ms >= 0 {
+			return time.Duration(ms * float64(time.Millisecond)), nil
+		}
+		d, err := time.ParseDuration(s)
+		if err != nil || d < 0 {
+			return 0, fmt.Errorf("must be milliseconds or a duration such as \"500ms\" or \"2s\", not %q", s)
+		}
+		return d, nil
+	}
+	return 0, fmt.Errorf("must be milliseconds or a duration string, not %s", v.Type())
+}
+
+func toInt(v starlark.Value) (int, error) {
+	switch x := v.(type) {
+	case starlark.Int:
+		i, ok := x.Int64()
+		if !ok {
+			return 0, fmt.Errorf("is out of range")
+		}
+		return int(i), nil
+	case starlark.Float:
+		if float64(x) != math.Trunc(float64(x)) {
+			return 0, fmt.Errorf("must be a whole number, not %v", x)
+		}
+		return int(x), nil
+	}
+	return 0, fmt.Errorf("must be an integer, not %s", v.Type())
+}
+
+// Params echoes the call's arguments as JSON-shaped data, as the agent
+// would have written them (camelCase keys).
+func (a *Args) Params() any {
+	if len(a.order) == 0 {
+		if a.Pos == nil {
+			return true
+		}
+		v, err := FromStarlark(a.Pos)
+		if err != nil {
+			return a.Pos.String()
+		}
+		return v
+	}
+	o := &lang.Object{Values: map[string]any{}}
+	if a.Pos != nil {
+		v, _ := FromStarlark(a.Pos)
+		o.Keys = append(o.Keys, "value")
+		o.Values["value"] = v
+	}
+	for _, k := range a.order {
+		v, err := FromStarlark(a.kw[k])
+		if err != nil {
+			v = a.kw[k].String()
+		}
+		o.Keys = append(o.Keys, k)
+		o.Values[k] = v
+	}
+	return o
+}
+
+// rawJSON marshals v for logging.
+func rawJSON(v any) string {
+	data, _ := json.Marshal(v)
+	return string(data)
+}
+
+// posString reads the positional argument as a string.
+func posString(c *Call, what string) (string, error) {
+	if s, ok := starlark.AsString(c.Args.Pos); ok {
+		return s, nil
+	}
+	return "", invalid("%s takes %s, not %s", c.Action.Builtin(), what, c.Args.Pos.Type())
+}

@@ -1,0 +1,222 @@
+// Package builtins holds the Starlark builtins of cdp-skill, one file per
+// family, and the argument unpacking they share (targets, predicates,
+// durations). Each action builtin is a plain func over an Env; package runtime
+// wraps it in the step lifecycle.
+package builtins
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/chromedp/cdproto/target"
+
+	"github.com/cdp-skill/cdp-skill/browser"
+	"github.com/cdp-skill/cdp-skill/browser/chrome"
+	"github.com/cdp-skill/cdp-skill/browser/state"
+)
+
+// Env is the state of one invocation that builtins act on: the Chrome
+// connections, the current tab and the tab registry.
+type Env struct {
+	// Registry maps tab aliases to targets.
+	Registry *state.Registry
+	// Endpoint is where new tabs open unless a step names another.
+	Endpoint chrome.Endpoint
+	// Headless asks for a headless launch.
+	Headless bool
+	// OutputDir receives files the program writes (screenshots, PDFs).
+	OutputDir string
+
+	browsers map[string]*browser.Browser
+	page     *browser.Page
+	tab      state.Tab
+	unlock   func()
+	// opened lists the targets this invocation created, for newTabs seams.
+	opened []target.ID
+}
+
+// NewEnv returns an Env with no tab attached.
+func NewEnv(reg *state.Registry, ep chrome.Endpoint) *Env {
+	return &Env{Registry: reg, Endpoint: ep.Normalize(), browsers: map[string]*browser.Browser{}}
+}
+
+// ErrNoTab is returned when an action needs a tab and none is attached.
+var ErrNoTab = browser.Errorf(browser.KindStepValidation, "no tab is open in this command").
+	WithHint(`start with {"openTab": "<url>"} (open_tab(url) in a recipe), or pass "tab": "t1" (--tab t1) to continue in an open tab`)
+
+// Page returns the current tab.
+func (e *Env) Page() (*browser.Page, error) {
+	if e.page == nil {
+		return nil, ErrNoTab
+	}
+	return e.page, nil
+}
+
+// HasPage reports whether a tab is attached.
+func (e *Env) HasPage() bool { return e.page != nil }
+
+// Tab returns the registry entry of the current tab.
+func (e *Env) Tab() state.Tab { return e.tab }
+
+// Browser returns a connection to the Chrome at ep, connecting (and
+// launching a local Chrome) on first use.
+func (e *Env) Browser(ctx context.Context, ep chrome.Endpoint) (*browser.Browser, error) {
+	ep = ep.Normalize()
+	if b, ok := e.browsers[ep.String()]; ok {
+		return b, nil
+	}
+	b, err := browser.Connect(ctx, ep, browser.ConnectOptions{AutoLaunch: ep.Local(), Headless: e.Headless})
+	if err != nil {
+		return nil, err
+	}
+	e.browsers[ep.String()] = b
+	return b, nil
+}
+
+// EndpointOf returns the Chrome endpoint a registry entry lives on.
+func EndpointOf(t state.Tab) chrome.Endpoint {
+	if t.Endpoint != "" {
+		return chrome.Endpoint{URL: t.Endpoint}
+	}
+	return chrome.Endpoint{Host: t.Host, Port: t.Port}.Normalize()
+}
+
+func tabEntry(ep chrome.Endpoint, id target.ID) state.Tab {
+	ep = ep.Normalize()
+	if ep.Remote() {
+		return state.Tab{TargetID: string(id), Endpoint: ep.URL}
+	}
+	return state.Tab{TargetID: string(id), Host: ep.Host, Port: ep.Port}
+}
+
+// AttachTab makes the tab named by ref (alias or target id) current.
+func (e *Env) AttachTab(ctx context.Context, ref string) error {
+	entry, err := e.resolveTab(ref)
+	if err != nil {
+		return err
+	}
+	return e.attach(ctx, entry)
+}
+
+func (e *Env) resolveTab(ref string) (state.Tab, error) {
+	if state.IsAlias(ref) {
+		entry, err := e.Registry.Lookup(ref)
+		if err != nil {
+			tabs, _ := e.Registry.List()
+			var known []string
+			for _, t := range tabs {
+				known = append(known, t.Alias)
+			}
+			hint := "open one with openTab"
+			if len(known) > 0 {
+				hint = fmt.Sprintf("known tabs: %s; or open one with openTab", strings.Join(known, ", "))
+			}
+			return state.Tab{}, &browser.ConnectionError{Endpoint: e.Endpoint.String(),
+				Err: fmt.Errorf("%w %q (it was closed, or never opened here): %s", state.ErrUnknownTab, ref, hint)}
+		}
+		return entry, nil
+	}
+	entry := tabEntry(e.Endpoint, target.ID(ref))
+	if a := e.Registry.AliasOf(ref); a != "" {
+		if known, err := e.Registry.Lookup(a); err == nil {
+			entry = known
+		}
+	}
+	return entry, nil
+}
+
+func (e *Env) attach(ctx context.Context, entry state.Tab) error {
+	ep := EndpointOf(entry)
+	b, err := e.Browser(ctx, ep)
+	if err != nil {
+		return err
+	}
+	unlock, err := lockTab(ctx, entry.TargetID)
+	if err != nil {
+		return err
+	}
+	p, err := b.Attach(ctx, target.ID(entry.TargetID))
+	if err != nil {
+		unlock()
+		if errors.Is(err, browser.ErrTabNotFound) && entry.Alias != "" {
+			e.Registry.Remove(ctx, entry.Alias)
+			return &browser.ConnectionError{Endpoint: ep.String(), Err: fmt.Errorf("tab %s (%s) is gone; its alias is removed: open a new tab with openTab: %w", entry.Alias, entry.TargetID, err)}
+		}
+		return &browser.ConnectionError{Endpoint: ep.String(), Err: err}
+	}
+	if entry.Alias == "" {
+		alias, err := e.Registry.Register(ctx, entry)
+		if err != nil {
+			unlock()
+			return err
+		}
+		entry.Alias = alias
+	}
+	e.releaseTab()
+	e.page, e.tab, e.unlock = p, entry, unlock
+	return nil
+}
+
+// lockTab serializes processes driving the same tab.
+func lockTab(ctx context.Context, targetID string) (func(), error) {
+	p, err := state.Path("locks", targetID+".lock")
+	if err != nil {
+		return nil, err
+	}
+	lctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+	unlock, err := state.Lock(lctx, p)
+	if err != nil {
+		return nil, fmt.Errorf("tab %s is busy with another cdp-skill process: %w", targetID, err)
+	}
+	return unlock, nil
+}
+
+// OpenTab creates a tab on ep, registers it and makes it current.
+func (e *Env) OpenTab(ctx context.Context, ep chrome.Endpoint) (state.Tab, error) {
+	b, err := e.Browser(ctx, ep)
+	if err != nil {
+		return state.Tab{}, err
+	}
+	id, err := b.NewTab(ctx)
+	if err != nil {
+		return state.Tab{}, &browser.ConnectionError{Endpoint: ep.String(), Err: err}
+	}
+	e.opened = append(e.opened, id)
+	entry := tabEntry(b.Endpoint, id)
+	alias, err := e.Registry.Register(ctx, entry)
+	if err != nil {
+		return state.Tab{}, err
+	}
+	entry.Alias = alias
+	if err := e.attach(ctx, entry); err != nil {
+		return state.Tab{}, err
+	}
+	return e.tab, nil
+}
+
+// Detach forgets the current tab without closing it.
+func (e *Env) Detach() {
+	e.releaseTab()
+	e.page, e.tab = nil, state.Tab{}
+}
+
+func (e *Env) releaseTab() {
+	if e.unlock != nil {
+		e.unlock()
+		e.unlock = nil
+	}
+}
+
+// Close releases the tab lock and closes every connection. Chrome and its
+// tabs keep running.
+func (e *Env) Close() {
+	e.releaseTab()
+	for k, b := range e.browsers {
+		b.Close()
+		delete(e.browsers, k)
+	}
+}

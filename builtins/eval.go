@@ -1,0 +1,88 @@
+package builtins
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+func init() {
+	register(map[string]ActionFunc{
+		"pageFunction": pageFunction,
+	})
+}
+
+func pageFunction(c *Call) (any, error) {
+	p, err := c.Env.Page()
+	if err != nil {
+		return nil, err
+	}
+	src, err := c.Args.String("fn")
+	if err != nil {
+		return nil, err
+	}
+	if src == "" {
+		if src, err = c.Args.String("expression"); err != nil {
+			return nil, err
+		}
+	}
+	if c.Args.Pos != nil {
+		if src, err = posString(c, "JavaScript source"); err != nil {
+			return nil, err
+		}
+	}
+	if src == "" {
+		return nil, invalid(`page_function needs JavaScript: {"pageFunction": "() => document.title"}`)
+	}
+	if _, err := c.Args.Bool("await", true); err != nil {
+		return nil, err
+	}
+	raw, err := p.RunFunction(c.Ctx, src)
+	if err != nil {
+		return nil, err
+	}
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+func init() {
+	register(map[string]ActionFunc{"poll": poll})
+}
+
+// poll evaluates a predicate until it holds. Running out of time is not a
+// failure: the output says resolved false with the last value, and a warning.
+func poll(c *Call) (any, error) {
+	raw := c.Args.Pos
+	if raw == nil {
+		raw, _ = c.Args.Value("fn")
+	}
+	if raw == nil {
+		return nil, invalid(`poll needs a predicate: {"poll": "() => document.querySelector('#done')"}`)
+	}
+	pred, err := ParsePredicate("poll", raw)
+	if err != nil {
+		return nil, err
+	}
+	interval, err := c.Args.Duration("interval", 100*time.Millisecond)
+	if err != nil {
+		return nil, err
+	}
+	// Leave room before the step deadline to report the last value.
+	ctx, cancel := context.WithCancel(c.Ctx)
+	if dl, ok := c.Ctx.Deadline(); ok {
+		ctx, cancel = context.WithDeadline(c.Ctx, dl.Add(-50*time.Millisecond))
+	}
+	defer cancel()
+	res, err := c.Poller.Poll(ctx, pred, interval)
+	if err != nil {
+		return nil, err
+	}
+	if res.Resolved {
+		return map[string]any{"resolved": true, "value": res.Value, "elapsed": res.Elapsed.Milliseconds()}, nil
+	}
+	c.Warn("poll did not resolve within %s", res.Elapsed.Round(time.Millisecond))
+	return map[string]any{"resolved": false, "lastValue": res.Value, "elapsed": res.Elapsed.Milliseconds()}, nil
+}

@@ -1,0 +1,93 @@
+package builtins
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"go.starlark.net/starlark"
+)
+
+// The getters are plain builtins, not steps: they read the page and return
+// Starlark values, so recipes and Starlark hooks can branch on them.
+func init() {
+	registerFunction("url", func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 0); err != nil {
+			return nil, err
+		}
+		return pageValue(th, `() => location.href`)
+	})
+	registerFunction("title", func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 0); err != nil {
+			return nil, err
+		}
+		return pageValue(th, `() => document.title`)
+	})
+	registerFunction("js", func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		var src string
+		if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 1, &src); err != nil {
+			return nil, err
+		}
+		p, err := EnvOf(th).Page()
+		if err != nil {
+			return nil, err
+		}
+		raw, err := p.RunFunction(ContextOf(th), src)
+		if err != nil {
+			return nil, fmt.Errorf("js: %w", err)
+		}
+		return rawToStarlark(raw)
+	})
+	selectorGetter("exists", `(s) => !!document.querySelector(s)`)
+	selectorGetter("count", `(s) => document.querySelectorAll(s).length`)
+	selectorGetter("text", `(s) => { const e = document.querySelector(s); return e ? (e.innerText ?? e.textContent).trim() : null; }`)
+	selectorGetter("value", `(s) => { const e = document.querySelector(s); return e && "value" in e ? e.value : null; }`)
+	registerFunction("attr", func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		var sel, name string
+		if err := starlark.UnpackArgs(b.Name(), args, kwargs, "selector", &sel, "name", &name); err != nil {
+			return nil, err
+		}
+		return pageValue(th, `(s, n) => { const e = document.querySelector(s); return e ? e.getAttribute(n) : null; }`, sel, name)
+	})
+}
+
+// selectorGetter registers a getter taking one CSS selector.
+func selectorGetter(name, fn string) {
+	registerFunction(name, func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		var sel string
+		if err := starlark.UnpackArgs(b.Name(), args, kwargs, "selector", &sel); err != nil {
+			return nil, err
+		}
+		p, err := EnvOf(th).Page()
+		if err != nil {
+			return nil, err
+		}
+		if err := p.CheckSelector(ContextOf(th), sel); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		return pageValue(th, fn, sel)
+	})
+}
+
+// pageValue calls fn in the page with args and converts the result.
+func pageValue(th *starlark.Thread, fn string, args ...any) (starlark.Value, error) {
+	p, err := EnvOf(th).Page()
+	if err != nil {
+		return nil, err
+	}
+	raw, err := p.Call(ContextOf(th), fn, args...)
+	if err != nil {
+		return nil, err
+	}
+	return rawToStarlark(raw)
+}
+
+func rawToStarlark(raw json.RawMessage) (starlark.Value, error) {
+	if len(raw) == 0 {
+		return starlark.None, nil
+	}
+	v, err := decodeJSON(raw)
+	if err != nil {
+		return nil, err
+	}
+	return ToStarlark(v)
+}

@@ -1,0 +1,315 @@
+package builtins
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+
+	"github.com/chromedp/cdproto/target"
+
+	"github.com/cdp-skill/cdp-skill/browser"
+	"github.com/cdp-skill/cdp-skill/browser/chrome"
+	"github.com/cdp-skill/cdp-skill/browser/state"
+)
+
+func init() {
+	register(map[string]ActionFunc{
+		"chromeStatus": chromeStatus,
+		"openTab":      openTab,
+		"connectTab":   connectTab,
+		"closeTab":     closeTab,
+		"listTabs":     listTabs,
+	})
+}
+
+// endpointArg reads host/port/endpoint keywords, defaulting to the env's
+// endpoint.
+func endpointArg(c *Call) (chrome.Endpoint, error) {
+	ep := c.Env.Endpoint
+	u, err := c.Args.String("endpoint")
+	if err != nil {
+		return ep, err
+	}
+	if u != "" {
+		return chrome.Endpoint{URL: u}, nil
+	}
+	host, err := c.Args.String("host")
+	if err != nil {
+		return ep, err
+	}
+	port, err := c.Args.Int("port", 0)
+	if err != nil {
+		return ep, err
+	}
+	if host != "" || port != 0 {
+		ep = chrome.Endpoint{Host: host, Port: port}
+		if port == 0 {
+			ep.Port = c.Env.Endpoint.Port
+		}
+	}
+	if ep.Port < 0 || ep.Port > 65535 {
+		return ep, invalid("port %d is out of range", ep.Port)
+	}
+	return ep.Normalize(), nil
+}
+
+// TabInfo describes an open tab in outputs.
+type TabInfo struct {
+	Tab      string `json:"tab,omitempty"`
+	TargetID string `json:"targetId"`
+	URL      string `json:"url"`
+	Title    string `json:"title,omitempty"`
+}
+
+func tabInfos(reg *state.Registry, pages []*target.Info) []TabInfo {
+	out := make([]TabInfo, 0, len(pages))
+	for _, p := range pages {
+		out = append(out, TabInfo{Tab: reg.AliasOf(string(p.TargetID)), TargetID: string(p.TargetID), URL: p.URL, Title: p.Title})
+	}
+	return out
+}
+
+func chromeStatus(c *Call) (any, error) {
+	ep, err := endpointArg(c)
+	if err != nil {
+		return nil, err
+	}
+	autoLaunch, err := c.Args.Bool("autoLaunch", true)
+	if err != nil {
+		return nil, err
+	}
+	headless, err := c.Args.Bool("headless", c.Env.Headless)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]any{"running": false}
+	if !ep.Remote() {
+		out["port"] = ep.Port
+	}
+	if !autoLaunch && !ep.Remote() {
+		if _, err := chrome.Version(c.Ctx, ep); err != nil {
+			out["note"] = fmt.Sprintf("no Chrome answers on %s; chromeStatus without autoLaunch:false launches one", ep)
+			return out, nil
+		}
+	}
+	c.Env.Headless = c.Env.Headless || headless
+	b, err := c.Env.Browser(c.Ctx, ep)
+	if err != nil {
+		return nil, err
+	}
+	out["running"] = true
+	out["launched"] = b.Launched
+	if v, err := b.Version(c.Ctx); err == nil {
+		out["version"] = v
+	}
+	pages, err := b.Pages(c.Ctx)
+	if err != nil {
+		return nil, err
+	}
+	if len(pages) == 0 {
+		if _, err := b.NewTab(c.Ctx); err != nil {
+			return nil, err
+		}
+		out["createdTab"] = true
+		out["note"] = "Chrome had no tabs open. Created a new tab."
+		pages, _ = b.Pages(c.Ctx)
+	}
+	out["tabs"] = tabInfos(c.Env.Registry, pages)
+	return out, nil
+}
+
+func openTab(c *Call) (any, error) {
+	u, err := c.Args.String("url")
+	if err != nil {
+		return nil, err
+	}
+	if c.Args.Pos != nil {
+		s, err := posString(c, "a URL")
+		if err != nil {
+			return nil, err
+		}
+		u = s
+	}
+	wait, err := waitUntilArg(c)
+	if err != nil {
+		return nil, err
+	}
+	if u != "" {
+		if u, err = browser.CheckURL(u); err != nil {
+			return nil, err
+		}
+	}
+	ep, err := endpointArg(c)
+	if err != nil {
+		return nil, err
+	}
+	if h, _ := c.Args.Bool("headless", false); h {
+		c.Env.Headless = true
+	}
+	tab, err := c.Env.OpenTab(c.Ctx, ep)
+	if err != nil {
+		return nil, err
+	}
+	out := TabInfo{Tab: tab.Alias, TargetID: tab.TargetID, URL: "about:blank"}
+	if u != "" {
+		p, _ := c.Env.Page()
+		nav, err := p.Navigate(c.Ctx, u, wait)
+		if err != nil {
+			return nil, fmt.Errorf("opened tab %s, but %w", tab.Alias, err)
+		}
+		out.URL, out.Title = nav.URL, nav.Title
+	}
+	return out, nil
+}
+
+func connectTab(c *Call) (any, error) {
+	ref, err := c.Args.String("tab")
+	if err != nil {
+		return nil, err
+	}
+	if c.Args.Pos != nil {
+		if ref, err = posString(c, "a tab alias or target id"); err != nil {
+			return nil, err
+		}
+	}
+	targetID, err := c.Args.String("targetId")
+	if err != nil {
+		return nil, err
+	}
+	pattern, err := c.Args.String("url")
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case ref != "":
+	case targetID != "":
+		ref = targetID
+	case pattern != "":
+		if ref, err = findTabByURL(c, pattern); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, invalid(`connect_tab needs a tab alias ("t1"), target_id, or url (a regular expression)`)
+	}
+	if !state.IsAlias(ref) && c.Args.Has("host") || c.Args.Has("port") || c.Args.Has("endpoint") {
+		ep, err := endpointArg(c)
+		if err != nil {
+			return nil, err
+		}
+		c.Env.Endpoint = ep
+	}
+	if err := c.Env.AttachTab(c.Ctx, ref); err != nil {
+		return nil, err
+	}
+	p, _ := c.Env.Page()
+	info, err := p.Info(c.Ctx)
+	if err != nil {
+		return nil, err
+	}
+	tab := c.Env.Tab()
+	return TabInfo{Tab: tab.Alias, TargetID: tab.TargetID, URL: info.URL, Title: info.Title}, nil
+}
+
+func findTabByURL(c *Call, pattern string) (string, error) {
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		return "", invalid("url %q is not a valid regular expression: %v", pattern, err)
+	}
+	ep, err := endpointArg(c)
+	if err != nil {
+		return "", err
+	}
+	b, err := c.Env.Browser(c.Ctx, ep)
+	if err != nil {
+		return "", err
+	}
+	pages, err := b.Pages(c.Ctx)
+	if err != nil {
+		return "", err
+	}
+	var urls []string
+	for _, p := range pages {
+		if re.MatchString(p.URL) {
+			return string(p.TargetID), nil
+		}
+		urls = append(urls, p.URL)
+	}
+	return "", browser.Errorf(browser.KindElementNotFound, "no open tab's URL matches /%s/; open tabs: %v", pattern, urls).
+		WithHint("use listTabs to see the tabs, or openTab to open the page")
+}
+
+func closeTab(c *Call) (any, error) {
+	ref, err := c.Args.String("tab")
+	if err != nil {
+		return nil, err
+	}
+	if c.Args.Pos != nil {
+		if ref, err = posString(c, "a tab alias or target id"); err != nil {
+			return nil, err
+		}
+	}
+	if ref == "" {
+		if !c.Env.HasPage() {
+			return nil, invalid(`close_tab needs a tab: give its alias ("t1") or set "tab" on the command`)
+		}
+		ref = c.Env.Tab().Alias
+	}
+	entry, err := c.Env.resolveTab(ref)
+	if err != nil {
+		return nil, err
+	}
+	ep := EndpointOf(entry)
+	if c.Env.HasPage() && c.Env.Tab().TargetID == entry.TargetID {
+		c.Env.Detach()
+	}
+	// The HTTP endpoint needs no WebSocket; fall back to the protocol for
+	// remote ws:// endpoints.
+	err = chrome.Close(c.Ctx, ep, entry.TargetID)
+	if err != nil && ep.WebSocketURL() != "" {
+		var b *browser.Browser
+		if b, err = c.Env.Browser(c.Ctx, ep); err == nil {
+			err = b.CloseTab(c.Ctx, target.ID(entry.TargetID))
+		}
+	}
+	alias := entry.Alias
+	if alias == "" {
+		alias = c.Env.Registry.AliasOf(entry.TargetID)
+	}
+	if alias != "" {
+		c.Env.Registry.Remove(context.WithoutCancel(c.Ctx), alias)
+	}
+	if err != nil {
+		return nil, browser.Errorf(browser.KindExecution, "close tab %s: %v", ref, err).
+			WithHint("it may already be closed; listTabs shows the open tabs")
+	}
+	return map[string]any{"closed": true, "tab": alias, "targetId": entry.TargetID}, nil
+}
+
+func listTabs(c *Call) (any, error) {
+	ep, err := endpointArg(c)
+	if err != nil {
+		return nil, err
+	}
+	var pages []*target.Info
+	if ep.Remote() {
+		b, err := c.Env.Browser(c.Ctx, ep)
+		if err != nil {
+			return nil, err
+		}
+		if pages, err = b.Pages(c.Ctx); err != nil {
+			return nil, err
+		}
+	} else {
+		list, err := chrome.List(c.Ctx, ep)
+		if err != nil {
+			return map[string]any{"tabs": []TabInfo{}, "count": 0,
+				"note": fmt.Sprintf("no Chrome answers on %s; openTab launches one", ep)}, nil
+		}
+		for _, t := range list {
+			pages = append(pages, &target.Info{TargetID: target.ID(t.ID), URL: t.URL, Title: t.Title})
+		}
+	}
+	tabs := tabInfos(c.Env.Registry, pages)
+	return map[string]any{"tabs": tabs, "count": len(tabs)}, nil
+}
+

@@ -1,0 +1,266 @@
+package builtins
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"go.starlark.net/starlark"
+
+	"github.com/cdp-skill/cdp-skill/lang"
+)
+
+// Record is the Starlark value of an action's output: a read-only mapping
+// whose fields are also attributes, so recipes can write r.navigated or
+// r["navigated"]. A field the output does not have reads as None, because
+// outputs omit empty fields.
+type Record struct {
+	keys   []string
+	values map[string]starlark.Value
+}
+
+var (
+	_ starlark.HasAttrs  = (*Record)(nil)
+	_ starlark.Mapping   = (*Record)(nil)
+	_ starlark.Iterable  = (*Record)(nil)
+	_ starlark.Sequence  = (*Record)(nil)
+	_ starlark.Comparable = (*Record)(nil)
+)
+
+// NewRecord builds a record from ordered keys and values.
+func NewRecord(keys []string, values map[string]starlark.Value) *Record {
+	return &Record{keys: keys, values: values}
+}
+
+func (r *Record) String() string {
+	var b strings.Builder
+	b.WriteString("record(")
+	for i, k := range r.keys {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s = %s", k, r.values[k].String())
+	}
+	b.WriteString(")")
+	return b.String()
+}
+
+// Type implements starlark.Value.
+func (r *Record) Type() string { return "record" }
+
+// Freeze implements starlark.Value.
+func (r *Record) Freeze() {
+	for _, v := range r.values {
+		v.Freeze()
+	}
+}
+
+// Truth is true for a non-empty record.
+func (r *Record) Truth() starlark.Bool { return len(r.keys) > 0 }
+
+// Hash implements starlark.Value; records are unhashable.
+func (r *Record) Hash() (uint32, error) { return 0, fmt.Errorf("unhashable: record") }
+
+// Attr returns a field, or None for a field the record does not have.
+func (r *Record) Attr(name string) (starlark.Value, error) {
+	switch name {
+	case "get":
+		return starlark.NewBuiltin("get", r.get), nil
+	case "keys":
+		return starlark.NewBuiltin("keys", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+			l := make([]starlark.Value, len(r.keys))
+			for i, k := range r.keys {
+				l[i] = starlark.String(k)
+			}
+			return starlark.NewList(l), nil
+		}), nil
+	}
+	if v, ok := r.values[name]; ok {
+		return v, nil
+	}
+	return starlark.None, nil
+}
+
+func (r *Record) get(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var key string
+	var def starlark.Value = starlark.None
+	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 1, &key, &def); err != nil {
+		return nil, err
+	}
+	if v, ok := r.values[key]; ok {
+		return v, nil
+	}
+	return def, nil
+}
+
+// AttrNames lists the fields.
+func (r *Record) AttrNames() []string {
+	names := append([]string(nil), r.keys...)
+	sort.Strings(names)
+	return names
+}
+
+// Get implements starlark.Mapping.
+func (r *Record) Get(k starlark.Value) (starlark.Value, bool, error) {
+	s, ok := k.(starlark.String)
+	if !ok {
+		return nil, false, fmt.Errorf("record keys are strings, not %s", k.Type())
+	}
+	v, found := r.values[string(s)]
+	return v, found, nil
+}
+
+// Len implements starlark.Sequence (the number of fields).
+func (r *Record) Len() int { return len(r.keys) }
+
+// Iterate iterates over the field names.
+func (r *Record) Iterate() starlark.Iterator {
+	l := make([]starlark.Value, len(r.keys))
+	for i, k := range r.keys {
+		l[i] = starlark.String(k)
+	}
+	return starlark.NewList(l).Iterate()
+}
+
+// CompareSameType compares records field by field for == and !=.
+func (r *Record) CompareSameType(op syntaxToken, y starlark.Value, depth int) (bool, error) {
+	return compareRecords(op, r, y.(*Record), depth)
+}
+
+// ToStarlark converts a JSON-shaped Go value (as produced by encoding/json,
+// or any value that marshals to JSON) into Starlark: objects become records.
+func ToStarlark(v any) (starlark.Value, error) {
+	switch x := v.(type) {
+	case nil:
+		return starlark.None, nil
+	case starlark.Value:
+		return x, nil
+	case bool:
+		return starlark.Bool(x), nil
+	case string:
+		return starlark.String(x), nil
+	case int:
+		return starlark.MakeInt(x), nil
+	case int64:
+		return starlark.MakeInt64(x), nil
+	case float64:
+		if x == math.Trunc(x) && math.Abs(x) < 1<<53 {
+			return starlark.MakeInt64(int64(x)), nil
+		}
+		return starlark.Float(x), nil
+	case json.Number:
+		if i, err := x.Int64(); err == nil {
+			return starlark.MakeInt64(i), nil
+		}
+		f, err := x.Float64()
+		if err != nil {
+			return nil, err
+		}
+		return starlark.Float(f), nil
+	case []any:
+		l := make([]starlark.Value, len(x))
+		for i, e := range x {
+			sv, err := ToStarlark(e)
+			if err != nil {
+				return nil, err
+			}
+			l[i] = sv
+		}
+		return starlark.NewList(l), nil
+	case *lang.Object:
+		rec := &Record{values: map[string]starlark.Value{}}
+		for _, k := range x.Keys {
+			sv, err := ToStarlark(x.Values[k])
+			if err != nil {
+				return nil, err
+			}
+			rec.keys = append(rec.keys, k)
+			rec.values[k] = sv
+		}
+		return rec, nil
+	}
+	// Structs, maps and typed slices: go through JSON, keeping key order.
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("convert %T to Starlark: %w", v, err)
+	}
+	decoded, err := lang.DecodeJSON(data)
+	if err != nil {
+		return nil, err
+	}
+	return ToStarlark(decoded)
+}
+
+// FromStarlark converts a Starlark value into a JSON-shaped Go value: dicts
+// and records become *lang.Object (key order kept), lists and tuples []any.
+// Functions and other non-data values are an error.
+func FromStarlark(v starlark.Value) (any, error) {
+	switch x := v.(type) {
+	case starlark.NoneType:
+		return nil, nil
+	case starlark.Bool:
+		return bool(x), nil
+	case starlark.String:
+		return string(x), nil
+	case starlark.Int:
+		if i, ok := x.Int64(); ok {
+			return json.Number(fmt.Sprint(i)), nil
+		}
+		return json.Number(x.String()), nil
+	case starlark.Float:
+		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			return nil, fmt.Errorf("%s cannot be represented in JSON", x)
+		}
+		return json.Number(fmt.Sprint(float64(x))), nil
+	case *starlark.List:
+		return fromIterable(x, x.Len())
+	case starlark.Tuple:
+		return fromIterable(x, x.Len())
+	case *starlark.Dict:
+		o := &lang.Object{Values: map[string]any{}}
+		for _, item := range x.Items() {
+			k, ok := item[0].(starlark.String)
+			if !ok {
+				return nil, fmt.Errorf("dict keys must be strings, not %s", item[0].Type())
+			}
+			gv, err := FromStarlark(item[1])
+			if err != nil {
+				return nil, err
+			}
+			o.Keys = append(o.Keys, string(k))
+			o.Values[string(k)] = gv
+		}
+		return o, nil
+	case *Record:
+		o := &lang.Object{Values: map[string]any{}}
+		for _, k := range x.keys {
+			gv, err := FromStarlark(x.values[k])
+			if err != nil {
+				return nil, err
+			}
+			o.Keys = append(o.Keys, k)
+			o.Values[k] = gv
+		}
+		return o, nil
+	}
+	return nil, fmt.Errorf("a %s cannot be turned into data", v.Type())
+}
+
+func fromIterable(it starlark.Iterable, n int) ([]any, error) {
+	out := make([]any, 0, n)
+	iter := it.Iterate()
+	defer iter.Done()
+	var e starlark.Value
+	for iter.Next(&e) {
+		gv, err := FromStarlark(e)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, gv)
+	}
+	return out, nil
+}
+
+func decodeJSON(raw []byte) (any, error) { return lang.DecodeJSON(raw) }

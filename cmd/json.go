@@ -1,0 +1,25 @@
+package cmd
+
+import (
+	"context"
+	"time"
+
+	"github.com/cdp-skill/cdp-skill/lang"
+	"github.com/cdp-skill/cdp-skill/runtime"
+)
+
+// runJSON runs a JSON command given as the argument or on stdin.
+func (a *app) runJSON(ctx context.Context, args []string) error {
+	start := time.Now()
+	input, err := readCommand(args, a.stdin)
+	var out *runtime.Output
+	var req *lang.Request
+	if err != nil {
+		out = runtime.ErrorOutput(runtime.TypeParse, err.Error())
+	} else {
+		req, out = runtime.RunJSON(ctx, input, a.runtimeOptions())
+	}
+	a.print(out)
+	a.afterCommand(input, req, out, start)
+	return nil
+}

@@ -1,0 +1,63 @@
+package cmd
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cdp-skill/cdp-skill/runtime"
+)
+
+func (a *app) runCommand() *cobra.Command {
+	var tab string
+	var argList []string
+	var timeout time.Duration
+	var maxSteps uint64
+	c := &cobra.Command{
+		Use:   "run FILE.star",
+		Short: "Run a Starlark recipe and print the same JSON result as a command",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			start := time.Now()
+			recipeArgs, err := parseArgs(argList)
+			if err != nil {
+				a.print(runtime.ErrorOutput(runtime.TypeValidation, err.Error()))
+				return nil
+			}
+			path := args[0]
+			src, err := os.ReadFile(path)
+			if err != nil {
+				a.print(runtime.ErrorOutput(runtime.TypeParse, fmt.Sprintf("cannot read recipe: %v", err)))
+				return nil
+			}
+			dir, _ := filepath.Abs(filepath.Dir(path))
+			prog := runtime.Program{Name: path, Source: src, Dir: dir, Tab: tab, Args: recipeArgs, Timeout: timeout, MaxSteps: maxSteps}
+			out := runtime.Run(cmd.Context(), prog, a.runtimeOptions())
+			a.print(out)
+			a.afterCommand(src, nil, out, start)
+			return nil
+		},
+	}
+	c.Flags().StringVar(&tab, "tab", "", "tab alias (t1) or target id to run in")
+	c.Flags().StringArrayVar(&argList, "arg", nil, "recipe argument key=value, available as args[\"key\"] (repeatable)")
+	c.Flags().DurationVar(&timeout, "timeout", 5*time.Minute, "wall-clock limit for the whole recipe")
+	c.Flags().Uint64Var(&maxSteps, "max-steps", runtime.DefaultMaxSteps, "Starlark execution step limit")
+	return c
+}
+
+// parseArgs turns key=value pairs into a map.
+func parseArgs(list []string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, kv := range list {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return nil, fmt.Errorf("--arg %q must be key=value", kv)
+		}
+		out[k] = v
+	}
+	return out, nil
+}

@@ -1,0 +1,248 @@
+package lang
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Type is the accepted JSON/Starlark shape of a parameter, as a |-separated
+// list of: string, int, number, bool, list, dict, hook, any.
+type Type string
+
+// Param is one keyword parameter of an action, in JSON (camelCase) spelling.
+type Param struct {
+	Name string
+	Type Type
+	Doc  string
+}
+
+// Keyword is the Starlark keyword argument name of the parameter.
+func (p Param) Keyword() string { return SnakeCase(p.Name) }
+
+// Action describes one step type: its JSON name, its Starlark builtin, and
+// the parameters both accept. The catalog is the single source of truth for
+// validation, lowering and static checking; package builtins implements each
+// entry.
+type Action struct {
+	// Name is the JSON action key, e.g. "selectOption".
+	Name string
+	// Aliases are other JSON keys accepted for this action ("newTab").
+	Aliases []string
+	// Positional is the Type of the single positional argument ("" when the
+	// action takes none; then only `true` or an object are accepted).
+	Positional Type
+	// MapForm means an object whose keys are not all parameters is passed
+	// whole as the positional argument (batch fill, queryAll).
+	MapForm bool
+	// Params are the keyword parameters, besides the common ones.
+	Params []Param
+	// NoTab means the action runs without an attached tab.
+	NoTab bool
+	// OpensTab means the action attaches a tab itself (openTab, connectTab).
+	OpensTab bool
+	// Visual means the action can change what is on screen, so the command
+	// ends with the post-command capture.
+	Visual bool
+	// Doc is a one-line description.
+	Doc string
+}
+
+// Builtin is the Starlark name of the action: select_option.
+func (a *Action) Builtin() string { return SnakeCase(a.Name) }
+
+// Param returns the parameter with the JSON name or Starlark keyword name.
+func (a *Action) Param(name string) (Param, bool) {
+	for _, p := range a.AllParams() {
+		if p.Name == name || p.Keyword() == name {
+			return p, true
+		}
+	}
+	return Param{}, false
+}
+
+// AllParams returns the action's parameters followed by the common ones.
+func (a *Action) AllParams() []Param {
+	return append(append([]Param(nil), a.Params...), CommonParams...)
+}
+
+// Keywords lists the Starlark keyword names the builtin accepts.
+func (a *Action) Keywords() []string {
+	var out []string
+	for _, p := range a.AllParams() {
+		out = append(out, p.Keyword())
+	}
+	return out
+}
+
+// CommonParams are accepted by every action: they drive the step lifecycle.
+var CommonParams = []Param{
+	{Name: "optional", Type: "bool", Doc: "a failure reports status skipped and the program goes on"},
+	{Name: "timeout", Type: "int|string", Doc: "step timeout in ms (or a duration such as \"5s\")"},
+	{Name: "readyWhen", Type: "hook", Doc: "predicate polled until truthy before the action"},
+	{Name: "settledWhen", Type: "hook", Doc: "predicate polled until truthy after the action; a timeout only warns"},
+	{Name: "observe", Type: "hook", Doc: "function run after the action; its value becomes observation"},
+}
+
+// StepModifiers are the keys a JSON step may carry beside its action key.
+var StepModifiers = []string{"optional", "timeout"}
+
+var (
+	catalog   = map[string]*Action{}
+	byBuiltin = map[string]*Action{}
+	aliases   = map[string]*Action{}
+)
+
+// register adds actions to the catalog; each family file calls it from init.
+func register(actions ...*Action) {
+	for _, a := range actions {
+		if _, dup := catalog[a.Name]; dup {
+			panic("lang: duplicate action " + a.Name)
+		}
+		catalog[a.Name] = a
+		byBuiltin[a.Builtin()] = a
+		for _, al := range a.Aliases {
+			aliases[al] = a
+		}
+	}
+}
+
+// LookupAction finds an action by JSON name or alias.
+func LookupAction(name string) (*Action, bool) {
+	if a, ok := catalog[name]; ok {
+		return a, true
+	}
+	a, ok := aliases[name]
+	return a, ok
+}
+
+// ActionForBuiltin finds an action by its Starlark builtin name.
+func ActionForBuiltin(name string) (*Action, bool) {
+	a, ok := byBuiltin[name]
+	return a, ok
+}
+
+// Actions returns the catalog sorted by name.
+func Actions() []*Action {
+	out := make([]*Action, 0, len(catalog))
+	for _, a := range catalog {
+		out = append(out, a)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// ActionNames lists the valid JSON action keys (aliases included), sorted.
+func ActionNames() []string {
+	var names []string
+	for n := range catalog {
+		names = append(names, n)
+	}
+	for n := range aliases {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Function is a builtin that is not a step: a getter or a language helper
+// such as url(), exists(sel) or with_hooks(body, …).
+type Function struct {
+	Name string
+	// Params lists the accepted parameter names, positional first.
+	Params []string
+	Doc    string
+}
+
+var functions = map[string]*Function{}
+
+func registerFunctions(fns ...*Function) {
+	for _, f := range fns {
+		functions[f.Name] = f
+	}
+}
+
+// LookupFunction finds a non-step builtin.
+func LookupFunction(name string) (*Function, bool) {
+	f, ok := functions[name]
+	return f, ok
+}
+
+// Functions returns the non-step builtins sorted by name.
+func Functions() []*Function {
+	out := make([]*Function, 0, len(functions))
+	for _, f := range functions {
+		out = append(out, f)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// IsBuiltin reports whether name is predeclared in recipes.
+func IsBuiltin(name string) bool {
+	_, a := byBuiltin[name]
+	_, f := functions[name]
+	return a || f
+}
+
+// typeAccepts reports whether a JSON value fits the type list t.
+func typeAccepts(t Type, v any) bool {
+	if t == "" {
+		return false
+	}
+	for _, k := range strings.Split(string(t), "|") {
+		switch k {
+		case "any":
+			return true
+		case "string", "hook":
+			if _, ok := v.(string); ok {
+				return true
+			}
+		case "int":
+			if n, ok := v.(json.Number); ok && isInt(string(n)) {
+				return true
+			}
+		case "number":
+			if _, ok := v.(json.Number); ok {
+				return true
+			}
+		case "bool":
+			if _, ok := v.(bool); ok {
+				return true
+			}
+		case "list":
+			if _, ok := v.([]any); ok {
+				return true
+			}
+		case "dict":
+			if _, ok := v.(*Object); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func describeType(t Type) string {
+	parts := strings.Split(string(t), "|")
+	for i, p := range parts {
+		switch p {
+		case "hook":
+			parts[i] = "JavaScript string"
+		case "dict":
+			parts[i] = "object"
+		case "list":
+			parts[i] = "array"
+		case "int":
+			parts[i] = "integer"
+		}
+	}
+	return strings.Join(parts, " or ")
+}
+
+func isInt(s string) bool {
+	var n int64
+	_, err := fmt.Sscan(s, &n)
+	return err == nil && !strings.ContainsAny(s, ".eE")
+}

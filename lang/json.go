@@ -1,0 +1,124 @@
+// Package lang is the language front of cdp-skill: it parses and validates
+// JSON commands (PARSE and VALIDATION errors), lowers them to Starlark source,
+// checks recipes statically, resolves load() and formats Starlark errors. It
+// knows nothing about the browser.
+package lang
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// Object is a JSON object that keeps its key order (a batch fill fills in the
+// order the agent wrote).
+type Object struct {
+	Keys   []string
+	Values map[string]any
+}
+
+// Get returns the value of key.
+func (o *Object) Get(key string) (any, bool) {
+	v, ok := o.Values[key]
+	return v, ok
+}
+
+// MarshalJSON writes the object in key order.
+func (o *Object) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, k := range o.Keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		kb, _ := json.Marshal(k)
+		b.Write(kb)
+		b.WriteByte(':')
+		vb, err := json.Marshal(o.Values[k])
+		if err != nil {
+			return nil, err
+		}
+		b.Write(vb)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// DecodeJSON decodes one JSON value into nil, bool, json.Number, string,
+// []any and *Object. Trailing data is an error.
+func DecodeJSON(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	v, err := decodeValue(dec)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("unexpected data after the JSON value at offset %d", dec.InputOffset())
+	}
+	return v, nil
+}
+
+func decodeValue(dec *json.Decoder) (any, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch t := tok.(type) {
+	case json.Delim:
+		switch t {
+		case '{':
+			o := &Object{Values: map[string]any{}}
+			for dec.More() {
+				kt, err := dec.Token()
+				if err != nil {
+					return nil, err
+				}
+				k := kt.(string)
+				v, err := decodeValue(dec)
+				if err != nil {
+					return nil, err
+				}
+				if _, dup := o.Values[k]; !dup {
+					o.Keys = append(o.Keys, k)
+				}
+				o.Values[k] = v
+			}
+			_, err := dec.Token()
+			return o, err
+		case '[':
+			list := []any{}
+			for dec.More() {
+				v, err := decodeValue(dec)
+				if err != nil {
+					return nil, err
+				}
+				list = append(list, v)
+			}
+			_, err := dec.Token()
+			return list, err
+		}
+	}
+	return tok, nil
+}
+
+// jsonType names the JSON type of v for error messages.
+func jsonType(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case json.Number:
+		return "number"
+	case string:
+		return "string"
+	case []any:
+		return "array"
+	case *Object:
+		return "object"
+	}
+	return fmt.Sprintf("%T", v)
+}

@@ -1,0 +1,101 @@
+package lang
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"go.starlark.net/starlark"
+)
+
+// Lower turns a validated request into Starlark source: one builtin call per
+// step, in order. Running the source is running the request.
+func Lower(req *Request) (string, error) {
+	var b strings.Builder
+	b.WriteString("# Lowered from a JSON command by cdp-skill compile.\n")
+	if req.Tab != "" {
+		fmt.Fprintf(&b, "# Run it in the same tab with: cdp-skill run FILE.star --tab %s\n", req.Tab)
+	}
+	if req.TimeoutMS > 0 || req.Capture != nil {
+		var args []string
+		if req.TimeoutMS > 0 {
+			args = append(args, fmt.Sprintf("timeout = %d", req.TimeoutMS))
+		}
+		if req.Capture != nil {
+			args = append(args, "capture = "+literal(req.Capture))
+		}
+		fmt.Fprintf(&b, "configure(%s)\n", strings.Join(args, ", "))
+	}
+	for _, st := range req.Steps {
+		line, err := LowerStep(st)
+		if err != nil {
+			return "", err
+		}
+		b.WriteString(line)
+		b.WriteByte('\n')
+	}
+	return b.String(), nil
+}
+
+// LowerStep renders one step as a builtin call.
+func LowerStep(st *Step) (string, error) {
+	a := st.Action
+	var args []string
+	hasTimeout := false
+	switch v := st.Value.(type) {
+	case bool:
+		// true: the default form, no arguments.
+	case *Object:
+		if keys, unknown := splitKeywords(a, v); unknown == "" {
+			for _, k := range keys {
+				p, _ := a.Param(k)
+				args = append(args, p.Keyword()+" = "+literal(v.Values[k]))
+				hasTimeout = hasTimeout || k == "timeout"
+			}
+		} else {
+			args = append(args, literal(v))
+		}
+	default:
+		args = append(args, literal(v))
+	}
+	if st.hasTimout {
+		if hasTimeout {
+			return "", validationErr(st.Index, "timeout is given both on the step and inside %s: keep one", st.Key)
+		}
+		args = append(args, fmt.Sprintf("timeout = %d", st.TimeoutMS))
+	}
+	if st.Optional {
+		args = append(args, "optional = True")
+	}
+	return a.Builtin() + "(" + strings.Join(args, ", ") + ")", nil
+}
+
+// literal renders a decoded JSON value as a Starlark literal.
+func literal(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "None"
+	case bool:
+		if x {
+			return "True"
+		}
+		return "False"
+	case json.Number:
+		return x.String()
+	case string:
+		return starlark.String(x).String()
+	case []any:
+		parts := make([]string, len(x))
+		for i, e := range x {
+			parts[i] = literal(e)
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	case *Object:
+		parts := make([]string, len(x.Keys))
+		for i, k := range x.Keys {
+			parts[i] = starlark.String(k).String() + ": " + literal(x.Values[k])
+		}
+		return "{" + strings.Join(parts, ", ") + "}"
+	}
+	return starlark.String(fmt.Sprint(v)).String()
+}

@@ -1,0 +1,294 @@
+package lang
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// ErrorType is the top-level error class of a command (spec §16.1).
+type ErrorType string
+
+// The error types that exist before any step runs.
+const (
+	ErrParse      ErrorType = "PARSE"
+	ErrValidation ErrorType = "VALIDATION"
+)
+
+// Error is a PARSE or VALIDATION error of a JSON command.
+type Error struct {
+	Type    ErrorType
+	Message string
+	// Step is the 1-based step the error is about, or 0.
+	Step int
+}
+
+func (e *Error) Error() string {
+	if e.Step > 0 {
+		return fmt.Sprintf("step %d: %s", e.Step, e.Message)
+	}
+	return e.Message
+}
+
+func parseErr(format string, args ...any) *Error {
+	return &Error{Type: ErrParse, Message: fmt.Sprintf(format, args...)}
+}
+
+func validationErr(step int, format string, args ...any) *Error {
+	return &Error{Type: ErrValidation, Step: step, Message: fmt.Sprintf(format, args...)}
+}
+
+// Request is a parsed, validated JSON command.
+type Request struct {
+	// Tab is the alias or target id to work in ("" = none yet).
+	Tab string
+	// TimeoutMS is the default step timeout (0 = the runtime default).
+	TimeoutMS int
+	// Capture holds the post-command capture settings, as given.
+	Capture *Object
+	Steps   []*Step
+}
+
+// Step is one validated step.
+type Step struct {
+	// Index is the 1-based position.
+	Index  int
+	Action *Action
+	// Key is the action key as written (an alias stays an alias).
+	Key string
+	// Value is the action's value.
+	Value any
+	// Optional and TimeoutMS are the step modifiers.
+	Optional  bool
+	TimeoutMS int
+	hasTimout bool
+}
+
+var topLevelKeys = []string{"tab", "timeout", "steps", "capture"}
+
+// ParseRequest parses and validates a JSON command. Errors are *Error.
+func ParseRequest(data []byte) (*Request, error) {
+	if strings.TrimSpace(string(data)) == "" {
+		return nil, parseErr(`empty input: pass a JSON command such as '{"steps":[{"goto":"https://example.com"}]}' as the argument or on stdin`)
+	}
+	v, err := DecodeJSON(data)
+	if err != nil {
+		return nil, parseErr("invalid JSON: %v. If you passed it on a shell command line, wrap it in single quotes", err)
+	}
+	obj, ok := v.(*Object)
+	if !ok {
+		return nil, parseErr("the command must be a JSON object with a steps array, not a %s", jsonType(v))
+	}
+	req := &Request{}
+	if _, ok := obj.Get("config"); ok {
+		return nil, validationErr(0, `the "config" object is no longer supported: put host/port/headless in the openTab step ({"steps":[{"openTab":{"url":"…","port":9333,"headless":true}}]}) and use top-level "tab" and "timeout"`)
+	}
+	for _, k := range obj.Keys {
+		if !contains(topLevelKeys, k) {
+			msg := fmt.Sprintf("unknown top-level field %q; valid fields: %s", k, strings.Join(topLevelKeys, ", "))
+			if _, isAction := LookupAction(k); isAction {
+				msg += fmt.Sprintf(`. Actions go inside steps: {"steps":[{%q: …}]}`, k)
+			}
+			return nil, validationErr(0, "%s", msg)
+		}
+	}
+	if t, ok := obj.Get("tab"); ok {
+		s, ok := t.(string)
+		if !ok || s == "" {
+			return nil, validationErr(0, `"tab" must be a tab alias such as "t1" or a target id`)
+		}
+		req.Tab = s
+	}
+	if t, ok := obj.Get("timeout"); ok {
+		ms, err := positiveMS(t)
+		if err != nil {
+			return nil, validationErr(0, `"timeout": %v`, err)
+		}
+		req.TimeoutMS = ms
+	}
+	if c, ok := obj.Get("capture"); ok {
+		co, ok := c.(*Object)
+		if !ok {
+			return nil, validationErr(0, `"capture" must be an object such as {"screenshot": false}`)
+		}
+		req.Capture = co
+	}
+	rawSteps, ok := obj.Get("steps")
+	if !ok {
+		return nil, validationErr(0, `missing "steps": give an array of steps, e.g. {"steps":[{"goto":"https://example.com"}]}`)
+	}
+	list, ok := rawSteps.([]any)
+	if !ok {
+		return nil, validationErr(0, `"steps" must be an array, not a %s`, jsonType(rawSteps))
+	}
+	if len(list) == 0 {
+		return nil, validationErr(0, `"steps" is empty: give at least one step, e.g. [{"snapshot": true}]`)
+	}
+	for i, raw := range list {
+		st, err := parseStep(i+1, raw)
+		if err != nil {
+			return nil, err
+		}
+		req.Steps = append(req.Steps, st)
+	}
+	return req, nil
+}
+
+func parseStep(index int, raw any) (*Step, error) {
+	obj, ok := raw.(*Object)
+	if !ok {
+		return nil, validationErr(index, `a step must be an object with one action key, e.g. {"click": "#submit"}, not a %s`, jsonType(raw))
+	}
+	st := &Step{Index: index}
+	var actionKeys, unknown []string
+	for _, k := range obj.Keys {
+		switch {
+		case contains(StepModifiers, k):
+		case isActionKey(k):
+			actionKeys = append(actionKeys, k)
+		default:
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) > 0 {
+		k := unknown[0]
+		msg := fmt.Sprintf("unknown action %q", k)
+		if c := closest(k, ActionNames()); c != "" {
+			msg += fmt.Sprintf(" (did you mean %q?)", c)
+		} else if a := paramOwner(k); a != "" && len(actionKeys) == 1 {
+			msg += fmt.Sprintf("; %q is a parameter: put it inside the action's object, e.g. {%q: {…, %q: …}}", k, actionKeys[0], k)
+		}
+		msg += "; valid actions: " + strings.Join(ActionNames(), ", ")
+		return nil, validationErr(index, "%s", msg)
+	}
+	switch len(actionKeys) {
+	case 0:
+		return nil, validationErr(index, "the step has no action; valid actions: %s", strings.Join(ActionNames(), ", "))
+	case 1:
+	default:
+		return nil, validationErr(index, "the step has several actions (%s): put each action in its own step", strings.Join(actionKeys, ", "))
+	}
+	st.Key = actionKeys[0]
+	st.Action, _ = LookupAction(st.Key)
+	st.Value = obj.Values[st.Key]
+	if v, ok := obj.Get("optional"); ok {
+		b, ok := v.(bool)
+		if !ok {
+			return nil, validationErr(index, `"optional" must be true or false`)
+		}
+		st.Optional = b
+	}
+	if v, ok := obj.Get("timeout"); ok {
+		ms, err := positiveMS(v)
+		if err != nil {
+			return nil, validationErr(index, `"timeout": %v`, err)
+		}
+		st.TimeoutMS, st.hasTimout = ms, true
+	}
+	if err := validateValue(st); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+func isActionKey(k string) bool {
+	_, ok := LookupAction(k)
+	return ok
+}
+
+// paramOwner returns an action that has a parameter called k.
+func paramOwner(k string) string {
+	for _, a := range Actions() {
+		if _, ok := a.Param(k); ok {
+			return a.Name
+		}
+	}
+	return ""
+}
+
+// validateValue checks the action's value against its positional type and
+// parameters.
+func validateValue(st *Step) error {
+	a := st.Action
+	switch v := st.Value.(type) {
+	case bool:
+		if v {
+			return nil
+		}
+		return validationErr(st.Index, "%s: false is not a valid value; remove the step or give %s", st.Key, usage(a))
+	case *Object:
+		if kw, unknown := splitKeywords(a, v); unknown == "" {
+			for _, k := range kw {
+				p, _ := a.Param(k)
+				if !typeAccepts(p.Type, v.Values[k]) {
+					return validationErr(st.Index, "%s.%s must be a %s, not a %s", st.Key, k, describeType(p.Type), jsonType(v.Values[k]))
+				}
+			}
+			return nil
+		} else if !a.MapForm {
+			msg := fmt.Sprintf("%s has no parameter %q", st.Key, unknown)
+			if c := closest(unknown, paramNames(a)); c != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", c)
+			}
+			return validationErr(st.Index, "%s; valid parameters: %s", msg, strings.Join(paramNames(a), ", "))
+		}
+		return nil
+	}
+	if !typeAccepts(a.Positional, st.Value) {
+		return validationErr(st.Index, "%s does not take a %s; give %s", st.Key, jsonType(st.Value), usage(a))
+	}
+	return nil
+}
+
+// splitKeywords returns the keys of o when all are parameters of a, or the
+// first key that is not.
+func splitKeywords(a *Action, o *Object) (keys []string, unknown string) {
+	for _, k := range o.Keys {
+		if _, ok := a.Param(k); !ok || strings.Contains(k, "_") {
+			return nil, k
+		}
+	}
+	return o.Keys, ""
+}
+
+func paramNames(a *Action) []string {
+	var out []string
+	for _, p := range a.AllParams() {
+		out = append(out, p.Name)
+	}
+	return out
+}
+
+// usage describes the accepted forms of an action for error messages.
+func usage(a *Action) string {
+	var forms []string
+	if a.Positional != "" {
+		forms = append(forms, "a "+describeType(a.Positional))
+	}
+	forms = append(forms, "true", fmt.Sprintf("an object with %s", strings.Join(paramNames(a)[:min(len(a.Params), 6)], ", ")))
+	if len(a.Params) == 0 {
+		forms = forms[:len(forms)-1]
+	}
+	return strings.Join(forms, ", or ")
+}
+
+func positiveMS(v any) (int, error) {
+	n, ok := v.(json.Number)
+	if !ok {
+		return 0, fmt.Errorf("must be a number of milliseconds, not a %s", jsonType(v))
+	}
+	f, err := n.Float64()
+	if err != nil || f < 0 {
+		return 0, fmt.Errorf("must be a non-negative number of milliseconds, not %s", n)
+	}
+	return int(f), nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,136 @@
+package lang
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParseRequestErrors(t *testing.T) {
+	tests := []struct {
+		name, input string
+		typ         ErrorType
+		contains    []string
+	}{
+		{"empty", "", ErrParse, []string{"empty input"}},
+		{"blank", "  \n", ErrParse, []string{"empty input"}},
+		{"not json", "{steps:", ErrParse, []string{"invalid JSON", "single quotes"}},
+		{"trailing", `{"steps":[{"goto":"x"}]} extra`, ErrParse, []string{"after the JSON value"}},
+		{"array", `[{"goto":"x"}]`, ErrParse, []string{"must be a JSON object", "array"}},
+		{"no steps", `{"tab":"t1"}`, ErrValidation, []string{`missing "steps"`}},
+		{"steps not array", `{"steps":{"goto":"x"}}`, ErrValidation, []string{"must be an array", "object"}},
+		{"empty steps", `{"steps":[]}`, ErrValidation, []string{"is empty"}},
+		{"legacy config", `{"config":{"port":9333},"steps":[{"goto":"x"}]}`, ErrValidation, []string{"no longer supported", "openTab"}},
+		{"unknown top level", `{"stepz":[]}`, ErrValidation, []string{`unknown top-level field "stepz"`, "tab, timeout, steps"}},
+		{"action at top level", `{"goto":"x","steps":[{"goto":"x"}]}`, ErrValidation, []string{"Actions go inside steps"}},
+		{"bad tab", `{"tab":1,"steps":[{"goto":"x"}]}`, ErrValidation, []string{`"tab" must be`}},
+		{"bad timeout", `{"timeout":"5s","steps":[{"goto":"x"}]}`, ErrValidation, []string{"milliseconds"}},
+		{"step not object", `{"steps":["goto"]}`, ErrValidation, []string{"step 1", "must be an object"}},
+		{"no action", `{"steps":[{"optional":true}]}`, ErrValidation, []string{"no action", "valid actions"}},
+		{"two actions", `{"steps":[{"goto":"a","reload":true}]}`, ErrValidation, []string{"several actions (goto, reload)", "own step"}},
+		{"unknown action", `{"steps":[{"gotoo":"a"}]}`, ErrValidation, []string{`unknown action "gotoo"`, `did you mean "goto"`, "valid actions:", "pageFunction"}},
+		{"unknown param", `{"steps":[{"goto":{"ur":"a"}}]}`, ErrValidation, []string{`goto has no parameter "ur"`, `did you mean "url"`}},
+		{"param type", `{"steps":[{"goto":{"url":5}}]}`, ErrValidation, []string{"goto.url must be a string, not a number"}},
+		{"positional type", `{"steps":[{"goto":5}]}`, ErrValidation, []string{"goto does not take a number"}},
+		{"false value", `{"steps":[{"reload":false}]}`, ErrValidation, []string{"false is not a valid value"}},
+		{"bad optional", `{"steps":[{"reload":true,"optional":"yes"}]}`, ErrValidation, []string{`"optional" must be true or false`}},
+		{"second step", `{"steps":[{"reload":true},{"nope":1}]}`, ErrValidation, []string{"step 2"}},
+		{"snake case key", `{"steps":[{"goto":{"url":"a","wait_until":"load"}}]}`, ErrValidation, []string{`no parameter "wait_until"`, `"waitUntil"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ParseRequest([]byte(tt.input))
+			if err == nil {
+				t.Fatal("no error")
+			}
+			le, ok := err.(*Error)
+			if !ok {
+				t.Fatalf("error %T %v is not *Error", err, err)
+			}
+			if le.Type != tt.typ {
+				t.Errorf("type = %s, want %s (%v)", le.Type, tt.typ, err)
+			}
+			for _, c := range tt.contains {
+				if !strings.Contains(err.Error(), c) {
+					t.Errorf("error %q does not contain %q", err, c)
+				}
+			}
+		})
+	}
+}
+
+func TestParseRequest(t *testing.T) {
+	req, err := ParseRequest([]byte(`{"tab":"t3","timeout":5000,"steps":[{"newTab":"https://a.test/"},{"goto":{"url":"b","waitUntil":"networkidle"},"optional":true,"timeout":100},{"switchTab":"t1"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if req.Tab != "t3" || req.TimeoutMS != 5000 || len(req.Steps) != 3 {
+		t.Fatalf("request = %+v", req)
+	}
+	if s := req.Steps[0]; s.Action.Name != "openTab" || s.Key != "newTab" {
+		t.Errorf("alias newTab → %s (key %s)", s.Action.Name, s.Key)
+	}
+	if s := req.Steps[1]; !s.Optional || s.TimeoutMS != 100 {
+		t.Errorf("modifiers lost: %+v", s)
+	}
+	if s := req.Steps[2]; s.Action.Name != "connectTab" {
+		t.Errorf("alias switchTab → %s", s.Action.Name)
+	}
+}
+
+func TestCheckTabNeeds(t *testing.T) {
+	tests := []struct {
+		input string
+		ok    bool
+	}{
+		{`{"steps":[{"goto":"a"}]}`, false},
+		{`{"tab":"t1","steps":[{"goto":"a"}]}`, true},
+		{`{"steps":[{"openTab":"a"},{"goto":"b"}]}`, true},
+		{`{"steps":[{"sleep":10},{"connectTab":"t1"},{"goto":"b"}]}`, true},
+		{`{"steps":[{"listTabs":true},{"chromeStatus":true},{"closeTab":"t1"}]}`, true},
+		{`{"steps":[{"wait":100}]}`, true},
+		{`{"steps":[{"wait":"#x"}]}`, false},
+	}
+	for _, tt := range tests {
+		req, err := ParseRequest([]byte(tt.input))
+		if err != nil {
+			t.Fatalf("%s: %v", tt.input, err)
+		}
+		err = CheckTabNeeds(req)
+		if (err == nil) != tt.ok {
+			t.Errorf("%s: err = %v, want ok=%v", tt.input, err, tt.ok)
+		}
+		if err != nil && !strings.Contains(err.Error(), "openTab") {
+			t.Errorf("%s: hint missing: %v", tt.input, err)
+		}
+	}
+}
+
+func TestSnakeCamelCase(t *testing.T) {
+	for camel, snake := range map[string]string{
+		"settledWhen": "settled_when", "targetId": "target_id", "waitUntil": "wait_until",
+		"offsetX": "offset_x", "pageFunction": "page_function", "selectOption": "select_option",
+		"url": "url", "await": "await_promise", "scrollUntilVisible": "scroll_until_visible",
+	} {
+		if got := SnakeCase(camel); got != snake {
+			t.Errorf("SnakeCase(%q) = %q, want %q", camel, got, snake)
+		}
+		if got := CamelCase(snake); got != camel {
+			t.Errorf("CamelCase(%q) = %q, want %q", snake, got, camel)
+		}
+	}
+}
+
+func TestDecodeJSONKeepsOrder(t *testing.T) {
+	v, err := DecodeJSON([]byte(`{"z":1,"a":{"y":[1,2,{"b":null}],"c":true}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := v.(*Object)
+	if strings.Join(o.Keys, ",") != "z,a" {
+		t.Errorf("keys = %v", o.Keys)
+	}
+	data, _ := o.MarshalJSON()
+	if string(data) != `{"z":1,"a":{"y":[1,2,{"b":null}],"c":true}}` {
+		t.Errorf("round trip = %s", data)
+	}
+}

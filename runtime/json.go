@@ -1,0 +1,43 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/cdp-skill/cdp-skill/lang"
+)
+
+// RunJSON parses, validates, lowers and runs a JSON command. The request is
+// nil when the input did not parse.
+func RunJSON(ctx context.Context, input []byte, opts Options) (*lang.Request, *Output) {
+	req, err := lang.ParseRequest(input)
+	if err != nil {
+		return nil, LangErrorOutput(err)
+	}
+	if err := lang.CheckTabNeeds(req); err != nil {
+		return req, LangErrorOutput(err)
+	}
+	src, err := lang.Lower(req)
+	if err != nil {
+		return req, LangErrorOutput(err)
+	}
+	prog := Program{
+		Name:        "command.json",
+		Source:      []byte(src),
+		FromJSON:    true,
+		Tab:         req.Tab,
+		StepTimeout: time.Duration(req.TimeoutMS) * time.Millisecond,
+	}
+	return req, Run(ctx, prog, opts)
+}
+
+// LangErrorOutput turns a PARSE/VALIDATION error of package lang into an
+// output.
+func LangErrorOutput(err error) *Output {
+	var le *lang.Error
+	if errors.As(err, &le) {
+		return ErrorOutput(string(le.Type), le.Error())
+	}
+	return ErrorOutput(TypeValidation, err.Error())
+}

@@ -1,0 +1,232 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"go.starlark.net/starlark"
+
+	"github.com/cdp-skill/cdp-skill/browser"
+	"github.com/cdp-skill/cdp-skill/builtins"
+	"github.com/cdp-skill/cdp-skill/lang"
+)
+
+// stepFailure is the Go error a failed, non-optional step raises in
+// Starlark: it stops the program, and the output reports the step.
+type stepFailure struct {
+	result     *StepResult
+	connection bool
+	err        error
+}
+
+func (e *stepFailure) Error() string {
+	return fmt.Sprintf("%s failed: %s", e.result.Action, e.result.Error)
+}
+
+func (e *stepFailure) Unwrap() error { return e.err }
+
+// lifecycleArgs are the common keyword arguments of every action.
+type lifecycleArgs struct {
+	optional bool
+	timeout  time.Duration
+	hooks    hookSet
+}
+
+// splitLifecycle separates the lifecycle keywords from the action's own.
+func splitLifecycle(kwargs []starlark.Tuple) (lifecycleArgs, []starlark.Tuple, error) {
+	var la lifecycleArgs
+	var rest []starlark.Tuple
+	for _, kv := range kwargs {
+		key := string(kv[0].(starlark.String))
+		v := kv[1]
+		var err error
+		switch key {
+		case "optional":
+			b, ok := v.(starlark.Bool)
+			if !ok {
+				err = fmt.Errorf("optional must be True or False, not %s", v.Type())
+			}
+			la.optional = bool(b)
+		case "timeout":
+			if v != starlark.None {
+				la.timeout, err = builtins.ToDuration(v)
+				if err != nil {
+					err = fmt.Errorf("timeout %v", err)
+				}
+			}
+		case "ready_when":
+			la.hooks.ready, err = builtins.ParsePredicate(key, v)
+		case "settled_when":
+			la.hooks.settled, err = builtins.ParsePredicate(key, v)
+		case "observe":
+			la.hooks.observe, err = builtins.ParsePredicate(key, v)
+		default:
+			rest = append(rest, kv)
+		}
+		if err != nil {
+			return la, nil, err
+		}
+	}
+	return la, rest, nil
+}
+
+// actionBuiltin wraps an action implementation in the step lifecycle.
+func (h *host) actionBuiltin(a *lang.Action, impl builtins.ActionFunc) *starlark.Builtin {
+	return starlark.NewBuiltin(a.Builtin(), func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		return h.runStep(th, a, impl, args, kwargs)
+	})
+}
+
+func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.ActionFunc, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if th.Local(inHookKey) != nil {
+		return nil, fmt.Errorf("%s is an action and cannot run inside a hook; hooks may only read the page (url, exists, text, js, …)", a.Builtin())
+	}
+	res := &StepResult{Action: a.Name}
+	if !h.prog.FromJSON {
+		res.At = callerPosition(th)
+	}
+	h.steps = append(h.steps, res)
+
+	la, rest, err := splitLifecycle(kwargs)
+	if err != nil {
+		return h.fail(res, nil, la, browser.Errorf(browser.KindStepValidation, "%s: %v", a.Builtin(), err))
+	}
+	call := &builtins.Call{Env: h.env, Thread: th, Action: a, Poller: h}
+	call.Args, err = builtins.NewArgs(a, args, rest)
+	if err != nil {
+		return h.fail(res, nil, la, err)
+	}
+	la.hooks = la.hooks.merge(h.defaultHooks())
+	timeout := h.stepTimeout
+	if la.timeout > 0 {
+		timeout = clampTimeout(la.timeout)
+	}
+	ctx, cancel := context.WithTimeout(h.ctx, timeout)
+	defer cancel()
+	call.Ctx = ctx
+	th.SetLocal(builtins.CtxKey, ctx)
+	defer th.SetLocal(builtins.CtxKey, h.ctx)
+
+	out, err := h.lifecycle(ctx, call, impl, la, res)
+	if err != nil {
+		if ctx.Err() != nil && h.ctx.Err() == nil && browser.KindOf(err) != browser.KindTimeout {
+			err = &browser.Error{Kind: browser.KindTimeout, Message: fmt.Sprintf("%s did not finish within the %s step timeout: %v", a.Name, timeout, err), Err: err}
+		}
+		return h.fail(res, call, la, err)
+	}
+	res.Status = StatusOK
+	res.Output = out
+	res.Warning = append(res.Warning, call.Warnings...)
+	v, err := builtins.ToStarlark(out)
+	if err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// lifecycle runs ready_when → action → settled_when → observe.
+func (h *host) lifecycle(ctx context.Context, call *builtins.Call, impl builtins.ActionFunc, la lifecycleArgs, res *StepResult) (any, error) {
+	if hk := la.hooks.ready; hk != nil {
+		res, err := h.Poll(ctx, hk, hookInterval)
+		if err != nil {
+			return nil, fmt.Errorf("ready_when: %w", err)
+		}
+		if !res.Resolved {
+			return nil, &browser.Error{Kind: browser.KindTimeout,
+				Message: fmt.Sprintf("ready_when did not hold within %s (last value: %s)", res.Elapsed.Round(time.Millisecond), brief(res.Value)),
+				Hint:    "the action did not run; check the predicate or raise the step timeout"}
+		}
+	}
+	out, err := impl(call)
+	if err != nil {
+		return nil, err
+	}
+	if hk := la.hooks.settled; hk != nil {
+		res, err := h.Poll(ctx, hk, hookInterval)
+		switch {
+		case err != nil:
+			call.Warn("settled_when failed after %s: %v", res.Elapsed.Round(time.Millisecond), err)
+		case !res.Resolved:
+			call.Warn("settled_when did not hold within %s (last value: %s)", res.Elapsed.Round(time.Millisecond), brief(res.Value))
+		}
+	}
+	if hk := la.hooks.observe; hk != nil {
+		octx := ctx
+		if ctx.Err() != nil {
+			var cancel context.CancelFunc
+			octx, cancel = context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			defer cancel()
+		}
+		obs, err := h.Observe(octx, hk)
+		if err != nil {
+			call.Warn("observe failed: %v", err)
+		} else {
+			res.Observation = obs
+		}
+	}
+	return out, nil
+}
+
+// fail records a failed step; an optional step is skipped and returns None.
+func (h *host) fail(res *StepResult, call *builtins.Call, la lifecycleArgs, err error) (starlark.Value, error) {
+	res.Error = err.Error()
+	var ce *browser.ConnectionError
+	connection := errors.As(err, &ce)
+	if !connection {
+		res.ErrorType = string(browser.KindOf(err))
+	}
+	if call != nil && call.Args != nil {
+		res.Params = call.Args.Params()
+		res.Warning = append(res.Warning, call.Warnings...)
+	}
+	if la.optional {
+		res.Status = StatusSkipped
+		return starlark.None, nil
+	}
+	res.Status = StatusError
+	res.Context = h.failureContext(res, call, err)
+	f := &stepFailure{result: res, connection: connection, err: err}
+	h.failed = f
+	return nil, f
+}
+
+// failureContext gathers diagnostics for a failed step (spec §16.3).
+func (h *host) failureContext(res *StepResult, call *builtins.Call, err error) any {
+	return nil
+}
+
+// defaultHooks returns the innermost scoped hooks.
+func (h *host) defaultHooks() hookSet {
+	var s hookSet
+	for i := len(h.hooks) - 1; i >= 0; i-- {
+		s = s.merge(h.hooks[i])
+	}
+	return s
+}
+
+// callerPosition is the file:line of the recipe call that invoked a builtin.
+func callerPosition(th *starlark.Thread) string {
+	stack := th.CallStack()
+	for i := len(stack) - 1; i >= 0; i-- {
+		if pos := stack[i].Pos; pos.IsValid() && pos.Filename() != "<builtin>" {
+			return fmt.Sprintf("%s:%d", pos.Filename(), pos.Line)
+		}
+	}
+	return ""
+}
+
+// brief renders a hook value for a message.
+func brief(v any) string {
+	s := fmt.Sprint(v)
+	if v == nil {
+		s = "null"
+	}
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 80 {
+		s = s[:80] + "…"
+	}
+	return s
+}

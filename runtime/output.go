@@ -1,0 +1,111 @@
+// Package runtime is the interpreter host of cdp-skill: it builds the
+// sandboxed Starlark thread, wraps every action builtin in the step lifecycle
+// (ready_when → action → settled_when → observe, optional, timeouts), keeps
+// the step log, runs the post-command capture and assembles the output JSON.
+package runtime
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// Error types of the output (spec §16.1).
+const (
+	TypeParse      = "PARSE"
+	TypeValidation = "VALIDATION"
+	TypeConnection = "CONNECTION"
+	TypeExecution  = "EXECUTION"
+)
+
+// Output is the one JSON object a command prints (spec §3). Field order is
+// the print order; empty fields are omitted.
+type Output struct {
+	Status         string          `json:"status"`
+	Tab            string          `json:"tab,omitempty"`
+	Error          *TopError       `json:"error,omitempty"`
+	SiteProfile    string          `json:"siteProfile,omitempty"`
+	ActionRequired any             `json:"actionRequired,omitempty"`
+	Navigated      bool            `json:"navigated,omitempty"`
+	Context        *PageContext    `json:"context,omitempty"`
+	Steps          []*StepResult   `json:"steps,omitempty"`
+	Errors         []ErrorEntry    `json:"errors,omitempty"`
+	Result         any             `json:"result,omitempty"`
+	Log            []string        `json:"log,omitempty"`
+	Console        any             `json:"console,omitempty"`
+	Screenshot     string          `json:"screenshot,omitempty"`
+	FullSnapshot   string          `json:"fullSnapshot,omitempty"`
+	Changes        any             `json:"changes,omitempty"`
+	Truncated      bool            `json:"truncated,omitempty"`
+	ViewportSnap   string          `json:"viewportSnapshot,omitempty"`
+	Extra          json.RawMessage `json:"-"`
+}
+
+// TopError is the error of a command that failed as a whole.
+type TopError struct {
+	Type      string `json:"type"`
+	Message   string `json:"message"`
+	Location  string `json:"location,omitempty"`
+	Backtrace string `json:"backtrace,omitempty"`
+}
+
+// PageContext is the page state after the command (spec §14.4).
+type PageContext struct {
+	URL           string `json:"url,omitempty"`
+	Title         string `json:"title,omitempty"`
+	Scroll        any    `json:"scroll,omitempty"`
+	Viewport      any    `json:"viewport,omitempty"`
+	ActiveElement any    `json:"activeElement,omitempty"`
+	Modal         any    `json:"modal,omitempty"`
+}
+
+// StepResult is one executed step (spec §10.5).
+type StepResult struct {
+	Action      string   `json:"action"`
+	Status      string   `json:"status"`
+	At          string   `json:"at,omitempty"`
+	Params      any      `json:"params,omitempty"`
+	Output      any      `json:"output,omitempty"`
+	Observation any      `json:"observation,omitempty"`
+	Warning     []string `json:"warning,omitempty"`
+	Error       string   `json:"error,omitempty"`
+	ErrorType   string   `json:"errorType,omitempty"`
+	Context     any      `json:"context,omitempty"`
+}
+
+// Step statuses.
+const (
+	StatusOK      = "ok"
+	StatusError   = "error"
+	StatusSkipped = "skipped"
+)
+
+// ErrorEntry summarizes a failed step, or a program failure that is not a
+// step's.
+type ErrorEntry struct {
+	Step      int    `json:"step,omitempty"`
+	Action    string `json:"action,omitempty"`
+	Type      string `json:"type"`
+	ErrorType string `json:"errorType,omitempty"`
+	Error     string `json:"error"`
+	Location  string `json:"location,omitempty"`
+	Backtrace string `json:"backtrace,omitempty"`
+}
+
+// OK reports whether the command succeeded.
+func (o *Output) OK() bool { return o.Status == StatusOK }
+
+// JSON encodes the output compactly, without HTML escaping.
+func (o *Output) JSON() []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(o); err != nil {
+		return []byte(`{"status":"error","error":{"type":"EXECUTION","message":"cannot encode output: ` + err.Error() + `"}}` + "\n")
+	}
+	return b.Bytes()
+}
+
+// ErrorOutput builds the output of a command that failed before running.
+func ErrorOutput(typ, msg string) *Output {
+	return &Output{Status: StatusError, Error: &TopError{Type: typ, Message: msg}}
+}

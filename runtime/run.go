@@ -1,0 +1,291 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"sort"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"go.starlark.net/starlark"
+
+	"github.com/cdp-skill/cdp-skill/browser"
+	"github.com/cdp-skill/cdp-skill/browser/chrome"
+	"github.com/cdp-skill/cdp-skill/browser/state"
+	"github.com/cdp-skill/cdp-skill/builtins"
+	"github.com/cdp-skill/cdp-skill/lang"
+)
+
+// Defaults of the sandbox and the step lifecycle.
+const (
+	DefaultStepTimeout    = 30 * time.Second
+	MaxStepTimeout        = 300 * time.Second
+	DefaultProgramTimeout = 10 * time.Minute
+	DefaultMaxSteps       = 5_000_000
+	hookMaxSteps          = 1_000_000
+	maxLogLines           = 200
+)
+
+// Program is what to run: Starlark source (a recipe, or a lowered JSON
+// command) and how.
+type Program struct {
+	// Name is the file name used in messages and backtraces.
+	Name   string
+	Source []byte
+	// Dir is the recipe's directory, from which load() reads files; empty
+	// for JSON commands.
+	Dir string
+	// FromJSON marks a lowered JSON command (steps carry no source line).
+	FromJSON bool
+	// Tab is the alias or target id to attach before running.
+	Tab string
+	// Args are the recipe's --arg values, predeclared as the dict args.
+	Args map[string]string
+	// StepTimeout is the default step timeout (0 = 30 s).
+	StepTimeout time.Duration
+	// Timeout bounds the whole program (0 = 10 min).
+	Timeout time.Duration
+	// MaxSteps bounds Starlark execution steps (0 = 5,000,000).
+	MaxSteps uint64
+}
+
+// Options configure the host.
+type Options struct {
+	// Endpoint is where tabs open by default.
+	Endpoint chrome.Endpoint
+	// Headless asks for a headless Chrome when one is launched.
+	Headless bool
+	// Logger receives debug logs (stderr only). Nil discards.
+	Logger hclog.Logger
+	// Stdlib is the embedded standard library for load("@stdlib/…").
+	Stdlib fs.FS
+}
+
+// host runs one program.
+type host struct {
+	prog        Program
+	opts        Options
+	env         *builtins.Env
+	ctx         context.Context
+	log         hclog.Logger
+	steps       []*StepResult
+	stepTimeout time.Duration
+	hooks       []hookSet
+	printed     []string
+	resolver    *lang.Resolver
+	modules     map[string]*module
+	predeclared starlark.StringDict
+	urlBefore   string
+	// failed records the step failure that stopped the program.
+	failed *stepFailure
+	// timeout is the program's wall-clock budget.
+	timeout time.Duration
+	// resultValue is the recipe's global `result`, reported as result.
+	resultValue starlark.Value
+}
+
+// Run executes prog and returns its output. It never panics on bad input:
+// every failure becomes an error in the output.
+func Run(ctx context.Context, prog Program, opts Options) *Output {
+	reg, err := state.OpenRegistry()
+	if err != nil {
+		return ErrorOutput(TypeExecution, err.Error())
+	}
+	if opts.Logger == nil {
+		opts.Logger = hclog.NewNullLogger()
+	}
+	h := &host{
+		prog:        prog,
+		opts:        opts,
+		env:         builtins.NewEnv(reg, opts.Endpoint),
+		log:         opts.Logger,
+		stepTimeout: clampTimeout(prog.StepTimeout),
+		modules:     map[string]*module{},
+	}
+	h.env.Headless = opts.Headless
+	h.resolver = &lang.Resolver{Dir: prog.Dir, Stdlib: opts.Stdlib}
+	defer h.env.Close()
+
+	timeout := prog.Timeout
+	if timeout <= 0 {
+		timeout = DefaultProgramTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	h.ctx = ctx
+
+	if prog.Tab != "" {
+		if err := h.env.AttachTab(ctx, prog.Tab); err != nil {
+			out := ErrorOutput(TypeConnection, err.Error())
+			out.Tab = prog.Tab
+			return out
+		}
+		h.urlBefore = h.pageURL()
+	}
+	h.timeout = timeout
+	runErr := h.exec(ctx)
+	return h.output(runErr)
+}
+
+func clampTimeout(d time.Duration) time.Duration {
+	switch {
+	case d <= 0:
+		return DefaultStepTimeout
+	case d > MaxStepTimeout:
+		return MaxStepTimeout
+	}
+	return d
+}
+
+// exec compiles and runs the program on a sandboxed thread.
+func (h *host) exec(ctx context.Context) error {
+	h.predeclared = h.buildPredeclared()
+	_, prog, err := starlark.SourceProgramOptions(lang.FileOptions, h.prog.Name, h.prog.Source, h.predeclared.Has)
+	if err != nil {
+		return &compileError{err}
+	}
+	th, stop := h.newThread(h.prog.Name, h.maxSteps())
+	defer stop()
+	globals, err := prog.Init(th, h.predeclared)
+	if err != nil {
+		return err
+	}
+	if r, ok := globals["result"]; ok {
+		h.resultValue = r
+	}
+	return nil
+}
+
+func (h *host) maxSteps() uint64 {
+	if h.prog.MaxSteps > 0 {
+		return h.prog.MaxSteps
+	}
+	return DefaultMaxSteps
+}
+
+// newThread returns a sandboxed thread: no file system, network or process
+// access except through builtins; load() restricted by the resolver; a step
+// budget; cancelled when the program's context ends. Call stop when done.
+func (h *host) newThread(name string, maxSteps uint64) (th *starlark.Thread, stop func()) {
+	th = &starlark.Thread{Name: name, Load: h.load, Print: h.print}
+	th.SetMaxExecutionSteps(maxSteps)
+	th.SetLocal(builtins.EnvKey, h.env)
+	th.SetLocal(builtins.CtxKey, h.ctx)
+	unregister := context.AfterFunc(h.ctx, func() {
+		th.Cancel(fmt.Sprintf("the program ran past its %s timeout", h.timeout))
+	})
+	return th, func() { unregister() }
+}
+
+func (h *host) print(_ *starlark.Thread, msg string) {
+	h.log.Debug("print", "msg", msg)
+	if len(h.printed) < maxLogLines {
+		h.printed = append(h.printed, msg)
+	}
+}
+
+// compileError marks syntax and resolve errors of the program.
+type compileError struct{ err error }
+
+func (e *compileError) Error() string { return e.err.Error() }
+func (e *compileError) Unwrap() error { return e.err }
+
+func (h *host) pageURL() string {
+	p, err := h.env.Page()
+	if err != nil {
+		return ""
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(h.ctx), 2*time.Second)
+	defer cancel()
+	u, _ := p.URL(ctx)
+	return u
+}
+
+// output assembles the command's answer.
+func (h *host) output(runErr error) *Output {
+	out := &Output{Status: StatusOK, Steps: h.steps, Log: h.printed}
+	if h.env.HasPage() {
+		out.Tab = h.env.Tab().Alias
+	} else {
+		out.Tab = h.prog.Tab
+	}
+	for i, s := range h.steps {
+		if s.Status == StatusError {
+			out.Status = StatusError
+			typ := TypeExecution
+			if h.failed != nil && h.failed.result == s && h.failed.connection {
+				typ = TypeConnection
+			}
+			out.Errors = append(out.Errors, ErrorEntry{Step: i + 1, Action: s.Action, Type: typ, ErrorType: s.ErrorType, Error: s.Error})
+		}
+	}
+	if runErr != nil {
+		out.Status = StatusError
+		h.reportRunError(out, runErr)
+	}
+	if h.resultValue != nil {
+		if v, err := builtins.FromStarlark(h.resultValue); err == nil {
+			out.Result = v
+		} else {
+			out.Result = h.resultValue.String()
+		}
+	}
+	h.capture(out)
+	return out
+}
+
+// reportRunError records a failure that stopped the program.
+func (h *host) reportRunError(out *Output, err error) {
+	var sf *stepFailure
+	if errors.As(err, &sf) {
+		if sf.connection {
+			out.Error = &TopError{Type: TypeConnection, Message: sf.result.Error}
+		}
+		return // already in steps[] and errors[]
+	}
+	rep := lang.ReportError(err)
+	var ce *compileError
+	switch {
+	case errors.As(err, &ce):
+		out.Error = &TopError{Type: TypeParse, Message: rep.Message, Location: rep.Location}
+	default:
+		entry := ErrorEntry{Type: TypeExecution, Error: rep.Message, Location: rep.Location, Backtrace: rep.Backtrace}
+		if errors.Is(err, context.DeadlineExceeded) || h.ctx.Err() != nil {
+			entry.ErrorType = string(browser.KindTimeout)
+		}
+		out.Errors = append(out.Errors, entry)
+	}
+}
+
+// capture adds the page state after the command.
+func (h *host) capture(out *Output) {
+	p, err := h.env.Page()
+	if err != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(h.ctx), 5*time.Second)
+	defer cancel()
+	info, err := p.Info(ctx)
+	if err != nil {
+		return
+	}
+	out.Context = &PageContext{URL: info.URL, Title: info.Title, Scroll: info.Scroll, Viewport: info.Viewport}
+	out.Navigated = navigated(h.urlBefore, info.URL)
+}
+
+// argsDict builds the frozen args dict of a recipe.
+func argsDict(args map[string]string) *starlark.Dict {
+	d := starlark.NewDict(len(args))
+	keys := make([]string, 0, len(args))
+	for k := range args {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		d.SetKey(starlark.String(k), starlark.String(args[k]))
+	}
+	d.Freeze()
+	return d
+}
