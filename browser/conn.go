@@ -211,7 +211,9 @@ type ProtocolError struct {
 	Message string
 }
 
-func (e *ProtocolError) Error() string { return fmt.Sprintf("%s: %s (%d)", e.Method, e.Message, e.Code) }
+func (e *ProtocolError) Error() string {
+	return fmt.Sprintf("%s: %s (%d)", e.Method, e.Message, e.Code)
+}
 
 // Session is one CDP session (the browser, or a page attached in flat mode).
 // It implements cdp.Session so cdproto's typed commands run on it:

@@ -191,10 +191,14 @@ func (p *Page) Reload(ctx context.Context, wait WaitUntil, ignoreCache bool) (*N
 }
 
 // Back goes one entry back in history.
-func (p *Page) Back(ctx context.Context, wait WaitUntil) (*NavResult, error) { return p.goHistory(ctx, -1, wait) }
+func (p *Page) Back(ctx context.Context, wait WaitUntil) (*NavResult, error) {
+	return p.goHistory(ctx, -1, wait)
+}
 
 // Forward goes one entry forward in history.
-func (p *Page) Forward(ctx context.Context, wait WaitUntil) (*NavResult, error) { return p.goHistory(ctx, 1, wait) }
+func (p *Page) Forward(ctx context.Context, wait WaitUntil) (*NavResult, error) {
+	return p.goHistory(ctx, 1, wait)
+}
 
 func (p *Page) goHistory(ctx context.Context, delta int, wait WaitUntil) (*NavResult, error) {
 	h, err := cdp.Call(ctx, p.sess, page.GetNavigationHistory, cdp.Empty{})

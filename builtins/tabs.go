@@ -312,4 +312,3 @@ func listTabs(c *Call) (any, error) {
 	tabs := tabInfos(c.Env.Registry, pages)
 	return map[string]any{"tabs": tabs, "count": len(tabs)}, nil
 }
-

@@ -22,10 +22,10 @@ type Record struct {
 }
 
 var (
-	_ starlark.HasAttrs  = (*Record)(nil)
-	_ starlark.Mapping   = (*Record)(nil)
-	_ starlark.Iterable  = (*Record)(nil)
-	_ starlark.Sequence  = (*Record)(nil)
+	_ starlark.HasAttrs   = (*Record)(nil)
+	_ starlark.Mapping    = (*Record)(nil)
+	_ starlark.Iterable   = (*Record)(nil)
+	_ starlark.Sequence   = (*Record)(nil)
 	_ starlark.Comparable = (*Record)(nil)
 )
 
