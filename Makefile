@@ -1,0 +1,35 @@
+# cdp-skill: the two commands of the README are `make demo` and `make test`.
+GO      ?= go
+BIN     := bin/cdp-skill
+SUDO    := $(if $(filter 0,$(shell id -u)),,sudo)
+CHROME  := $(shell command -v chromium || command -v chromium-browser || command -v google-chrome || command -v google-chrome-stable)
+
+.PHONY: demo test build deps vet bench
+
+# deps installs Chromium with apt-get when no Chrome/Chromium is on PATH
+# (elsewhere: install Chrome or Chromium yourself, or set CHROME_PATH).
+deps:
+ifeq ($(CHROME)$(CHROME_PATH),)
+	@echo "Installing Chromium with apt-get…"
+	$(SUDO) apt-get install -y chromium || { $(SUDO) apt-get update && $(SUDO) apt-get install -y chromium; }
+endif
+
+build:
+	$(GO) build -o $(BIN) ./cmd/cdp-skill
+
+# demo serves the embedded demo site on loopback and runs examples/demo.star
+# against it, printing the JSON result.
+demo: deps build
+	./$(BIN) demo
+
+vet:
+	$(GO) vet ./...
+	@test -z "$$(gofmt -l .)" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
+
+# test runs vet, the gofmt check and every test against a real headless
+# Chromium (tests fail, never skip, when CI=true and Chromium is missing).
+test: deps vet
+	$(GO) test -count=1 -timeout 30m ./...
+
+bench: deps build
+	$(GO) test -run '^$$' -bench . -benchtime 20x ./...
