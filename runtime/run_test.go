@@ -4,10 +4,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/cdp-skill/cdp-skill/browser/browsertest"
 	"github.com/cdp-skill/cdp-skill/browser/chrome"
 )
 
@@ -325,5 +327,30 @@ func TestCompiledSourceRunsTheSame(t *testing.T) {
 	}
 	if a, b := normalize(fromJSON), normalize(fromStar); a != b {
 		t.Errorf("JSON run:\n%s\ncompiled run:\n%s", a, b)
+	}
+}
+
+func TestRemoteEndpoint(t *testing.T) {
+	c := browsertest.Require(t)
+	base := pagesURL(t)
+	v, err := chrome.Version(t.Context(), c.Endpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, ep := range map[string]string{
+		"ws":   v.WebSocketDebuggerURL,
+		"http": "http://127.0.0.1:" + strconv.Itoa(c.Port),
+	} {
+		t.Run(name, func(t *testing.T) {
+			out := runJSON(t, `{"steps":[{"openTab":{"url":"`+base+`one.html","endpoint":"`+ep+`"}}]}`)
+			mustOK(t, out)
+			closeTabAfter(t, out)
+			// The alias remembers the endpoint: the next command only names the tab.
+			again := runJSON(t, `{"tab":"`+out.Tab+`","steps":[{"pageFunction":"document.title"}]}`)
+			mustOK(t, again)
+			if jsonString(again.Steps[0].Output) != `"Page one"` {
+				t.Errorf("second command: %s", again.JSON())
+			}
+		})
 	}
 }
