@@ -11,6 +11,8 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
+
+	"github.com/cdp-skill/cdp-skill/browser/state"
 )
 
 // Page is an attached tab: one flat CDP session on a page target.
@@ -25,6 +27,9 @@ type Page struct {
 	// frameCtx is the execution context of the frame actions run in; 0 means
 	// the main frame's default context.
 	frameCtx runtime.ExecutionContextID
+	// seqState holds the tab's ref counters (see state.TabState).
+	seqState  state.TabState
+	seqLoaded bool
 }
 
 func newPage(b *Browser, id target.ID, s *Session) *Page {

@@ -1,0 +1,150 @@
+package browser
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/runtime"
+)
+
+var refPattern = regexp.MustCompile(`^s[0-9]+e[0-9]+$`)
+
+// IsRef reports whether s has the shape of a ref (s1e4).
+func IsRef(s string) bool { return refPattern.MatchString(s) }
+
+// Element is a live handle on a page element, found by ref or selector.
+type Element struct {
+	// ObjectID is the element's remote object in the frame's context.
+	ObjectID runtime.RemoteObjectID
+	// Ref is the element's ref, when it was targeted by one.
+	Ref string
+	// ReResolved is true when the ref's original element had left the DOM
+	// and a replacement with the same role and name was found.
+	ReResolved bool
+	// NameChanged is set when the ref's element is the same node but its
+	// accessible name changed since the snapshot.
+	NameChanged *NameChange
+}
+
+// NameChange records an element whose accessible name changed.
+type NameChange struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+// refResolution is the engine's answer to resolve(ref).
+type refResolution struct {
+	Status      string      `json:"status"`
+	NameChanged *NameChange `json:"nameChanged"`
+	Candidates  int         `json:"candidates"`
+	Role        string      `json:"role"`
+	Name        string      `json:"name"`
+}
+
+const resolveJS = `(ref) => {
+  const S = window.__cdpSkill;
+  if (!S || !S.resolve) return {status: "unknown"};
+  const r = S.resolve(ref);
+  S.lastResolve = {status: r.status, nameChanged: r.nameChanged, candidates: r.candidates, role: r.role, name: r.name};
+  return r.el || S.lastResolve;
+}`
+
+// ResolveRef finds the element of a ref. A ref whose element left the DOM is
+// re-resolved to an element with the same role and name; when none (or
+// several) match, it fails with StaleElementError rather than act on
+// another element.
+func (p *Page) ResolveRef(ctx context.Context, ref string) (*Element, error) {
+	expr, err := callExpr(resolveJS, ref)
+	if err != nil {
+		return nil, err
+	}
+	res, err := cdp.Call(ctx, p.sess, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, ContextID: p.currentContext()})
+	if err != nil {
+		return nil, err
+	}
+	if res.ExceptionDetails != nil {
+		return nil, &JSError{Text: exceptionText(res.ExceptionDetails)}
+	}
+	obj := res.Result
+	if obj.Subtype == "node" && obj.ObjectID != "" {
+		el := &Element{ObjectID: obj.ObjectID, Ref: ref}
+		var info refResolution
+		if raw, err := p.Eval(ctx, "window.__cdpSkill.lastResolve"); err == nil {
+			json.Unmarshal(raw, &info)
+		}
+		el.ReResolved = info.Status == "reResolved"
+		el.NameChanged = info.NameChanged
+		return el, nil
+	}
+	var info refResolution
+	if obj.ObjectID != "" {
+		if raw, err := p.Eval(ctx, "window.__cdpSkill.lastResolve"); err == nil {
+			json.Unmarshal(raw, &info)
+		}
+		p.release(obj.ObjectID)
+	}
+	return nil, refError(ref, info)
+}
+
+func refError(ref string, info refResolution) error {
+	switch info.Status {
+	case "stale":
+		return Errorf(KindStaleElement, "ref %s (%s %q) is stale: its element left the page and no element with the same role and name is there now", ref, info.Role, info.Name).
+			WithHint("take a new snapshot and use the new refs")
+	case "ambiguous":
+		return Errorf(KindStaleElement, "ref %s (%s %q) is stale and %d elements now have that role and name, so it cannot say which one you meant", ref, info.Role, info.Name, info.Candidates).
+			WithHint("take a new snapshot and use the new refs")
+	}
+	return Errorf(KindStaleElement, "ref %s is not known on this page (it belongs to an earlier page or was never issued)", ref).
+		WithHint("take a snapshot of the current page and use its refs")
+}
+
+// release frees a remote object; errors do not matter.
+func (p *Page) release(id runtime.RemoteObjectID) {
+	cdp.Call(context.Background(), p.sess, runtime.ReleaseObject, runtime.ReleaseObjectParams{ObjectID: id})
+}
+
+// CallOn calls fn with the element as its first argument (and args after
+// it) and decodes the result into out (when not nil).
+func (p *Page) CallOn(ctx context.Context, el *Element, out any, fn string, args ...any) error {
+	callArgs := []*runtime.CallArgument{{ObjectID: el.ObjectID}}
+	for _, a := range args {
+		data, err := json.Marshal(a)
+		if err != nil {
+			return fmt.Errorf("encode argument: %w", err)
+		}
+		callArgs = append(callArgs, &runtime.CallArgument{Value: data})
+	}
+	res, err := cdp.Call(ctx, p.sess, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
+		FunctionDeclaration: "function(el, ...args) { return (" + fn + ")(el, ...args); }",
+		ObjectID:            el.ObjectID,
+		Arguments:           callArgs,
+		ReturnByValue:       ptr(true),
+		AwaitPromise:        ptr(true),
+		UserGesture:         ptr(true),
+	})
+	if err != nil {
+		return err
+	}
+	if res.ExceptionDetails != nil {
+		return &JSError{Text: exceptionText(res.ExceptionDetails)}
+	}
+	if out != nil && res.Result != nil && len(res.Result.Value) > 0 {
+		return json.Unmarshal(res.Result.Value, out)
+	}
+	return nil
+}
+
+// Describe returns the role and accessible name of an element as the
+// snapshot shows them.
+func (p *Page) Describe(ctx context.Context, el *Element) (role, name string, err error) {
+	var d struct {
+		Role string `json:"role"`
+		Name string `json:"name"`
+	}
+	err = p.CallOn(ctx, el, &d, `(el) => window.__cdpSkill.describe(el)`)
+	return d.Role, d.Name, err
+}

@@ -1,0 +1,136 @@
+package browser
+
+import (
+	"context"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/cdp-skill/cdp-skill/browser/state"
+)
+
+// The in-page engine is plain JavaScript split by concern; engineFiles is
+// the order they are concatenated in, inside one closure.
+//
+//go:embed inpage/*.js
+var inpage embed.FS
+
+var engineFiles = []string{"dom.js", "roles.js", "names.js", "snapshot.js", "refs.js", "api.js", "query.js"}
+
+var engineSource, engineVersion = buildEngine()
+
+func buildEngine() (string, string) {
+	var body strings.Builder
+	for _, f := range engineFiles {
+		data, err := inpage.ReadFile("inpage/" + f)
+		if err != nil {
+			panic("browser: missing engine file " + f)
+		}
+		body.Write(data)
+		body.WriteByte('\n')
+	}
+	sum := sha256.Sum256([]byte(body.String()))
+	version := hex.EncodeToString(sum[:6])
+	src := "(() => {\n'use strict';\nconst VERSION = " + jsString(version) + ";\n" +
+		"if (window.__cdpSkill && window.__cdpSkill.version === VERSION) return true;\n" +
+		body.String() +
+		"Object.defineProperty(window, '__cdpSkill', {value: S, configurable: true, enumerable: false, writable: true});\nreturn true;\n})()"
+	return src, version
+}
+
+const engineMissing = "__cdpSkill_missing__"
+
+// engineCall calls a method of the in-page engine, installing the engine in
+// the current frame's document first when it is missing (one round trip in
+// the common case). Arguments and result go as JSON.
+func (p *Page) engineCall(ctx context.Context, out any, method string, args ...any) error {
+	var argList []string
+	for _, a := range args {
+		data, err := json.Marshal(a)
+		if err != nil {
+			return fmt.Errorf("engine %s: encode argument: %w", method, err)
+		}
+		argList = append(argList, string(data))
+	}
+	expr := "(window.__cdpSkill && window.__cdpSkill.version === " + jsString(engineVersion) + ") ? window.__cdpSkill." +
+		method + "(" + strings.Join(argList, ",") + ") : " + jsString(engineMissing)
+	raw, err := p.Eval(ctx, expr)
+	if err != nil {
+		return engineError(method, err)
+	}
+	if string(raw) == `"`+engineMissing+`"` {
+		if _, err := p.Eval(ctx, engineSource); err != nil {
+			return fmt.Errorf("install the page engine: %w", err)
+		}
+		if raw, err = p.Eval(ctx, expr); err != nil {
+			return engineError(method, err)
+		}
+	}
+	if out == nil {
+		return nil
+	}
+	if err := json.Unmarshal(raw, out); err != nil {
+		return fmt.Errorf("engine %s: decode result: %w", method, err)
+	}
+	return nil
+}
+
+// engineError turns an exception thrown by the engine into a validation
+// error when it is the agent's input that is wrong.
+func engineError(method string, err error) error {
+	if js, ok := err.(*JSError); ok {
+		msg := strings.TrimPrefix(js.Text, "Error: ")
+		switch {
+		case strings.Contains(msg, "invalid CSS selector"), strings.Contains(msg, "SyntaxError"):
+			return Errorf(KindSelector, "%s", msg)
+		case strings.Contains(msg, "matches no element"), strings.Contains(msg, "no element with role"):
+			return Errorf(KindElementNotFound, "%s", msg)
+		}
+		return Errorf(KindJavaScript, "page engine %s failed: %s", method, msg)
+	}
+	return err
+}
+
+// seq returns the tab's ref counters, loading them on first use.
+func (p *Page) seq() state.TabState {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.seqLoaded {
+		p.seqState, _ = state.LoadTabState(string(p.TargetID))
+		p.seqLoaded = true
+	}
+	return p.seqState
+}
+
+// saveSeq persists counters the engine advanced.
+func (p *Page) saveSeq(s state.TabState) {
+	p.mu.Lock()
+	changed := s != p.seqState
+	if changed {
+		p.seqState = s
+	}
+	p.mu.Unlock()
+	if changed {
+		state.SaveTabState(string(p.TargetID), s)
+	}
+}
+
+// seqJSON is the engine's view of the counters.
+type seqJSON struct {
+	Snap int `json:"snap"`
+	Elem int `json:"elem"`
+}
+
+func (p *Page) seqArg() seqJSON {
+	s := p.seq()
+	return seqJSON{Snap: s.SnapSeq, Elem: s.ElemSeq}
+}
+
+func (p *Page) storeSeq(s *seqJSON) {
+	if s != nil {
+		p.saveSeq(state.TabState{SnapSeq: s.Snap, ElemSeq: s.Elem})
+	}
+}

@@ -1,0 +1,67 @@
+package browser
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cdp-skill/cdp-skill/browser/browsertest"
+)
+
+// openTestTab opens a fresh tab on the test Chromium; it closes at cleanup.
+func openTestTab(t testing.TB) *Page {
+	t.Helper()
+	c := browsertest.Require(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	b, err := Connect(ctx, c.Endpoint, ConnectOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := b.NewTab(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := b.Attach(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		b.CloseTab(context.Background(), id)
+		b.Close()
+	})
+	return p
+}
+
+// servePages serves fixed HTML documents by path on loopback.
+func servePages(t testing.TB, pages map[string]string) string {
+	t.Helper()
+	return browsertest.ServeHandler(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, ok := pages[strings.TrimPrefix(r.URL.Path, "/")]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(body))
+	}))
+}
+
+// loadHTML opens html in a fresh tab (served over HTTP from loopback).
+func loadHTML(t testing.TB, html string) *Page {
+	t.Helper()
+	base := servePages(t, map[string]string{"page.html": html})
+	p := openTestTab(t)
+	if _, err := p.Navigate(testCtx(t), base+"page.html", WaitLoad); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func testCtx(t testing.TB) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}

@@ -1,0 +1,161 @@
+// api.js — the engine object installed as window.__cdpSkill. Fragment of the
+// in-page engine.
+
+function fnv1a(s) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0).toString(16);
+}
+
+function syncSeq(seq) {
+  if (!seq) return;
+  if (seq.snap > S.snapSeq) S.snapSeq = seq.snap;
+  if (seq.elem > S.elemSeq) S.elemSeq = seq.elem;
+}
+
+// buildNodes builds the tree under the snapshot root and the scope header.
+function buildNodes(opts, b) {
+  let root, header = '';
+  if (opts.root) {
+    root = findRoot(opts.root);
+  } else {
+    const main = document.querySelector('main,[role=main]');
+    if (main && !hiddenForAT(main)) {
+      root = main;
+      const others = otherLandmarks(main);
+      if (others.length) header = '# scoped to main; also on the page: ' + others.join(', ') + ' (root: "body" shows all)';
+    } else {
+      root = document.body || document.documentElement;
+    }
+  }
+  const top = { role: 'fragment', st: {}, children: [] };
+  if (root === document.body || root === document.documentElement) walkChildren(root, 0, top.children, b, true);
+  else walkElement(root, 0, top.children, b);
+  finishNode(top, b);
+  const nodes = top.inline !== undefined ? [{ text: top.inline }] : top.children;
+  return { nodes, header };
+}
+
+const S = {
+  version: VERSION,
+  refs: new Map(),
+  byEl: new WeakMap(),
+  snapSeq: 0,
+  elemSeq: 0,
+  hashes: new Map(),
+
+  // snapshot renders the page (see snapshot.js). opts.internal snapshots do
+  // not take a new snapshot id.
+  snapshot(opts) {
+    cache = newCache();
+    syncSeq(opts.seq);
+    const snapId = opts.internal ? Math.max(S.snapSeq, 1) : S.snapSeq + 1;
+    const b = newBuild(opts, snapId);
+    const { nodes, header } = buildNodes(opts, b);
+    const shown = opts.detail === 'interactive' ? interactiveOnly(nodes) : nodes;
+    const lines = [];
+    if (header && !opts.noHeader) lines.push(header);
+    if (opts.detail === 'summary') summarize(shown, lines);
+    else render(shown, 0, lines);
+    const yaml = lines.join('\n');
+    const hash = opts.internal && !opts.since ? '' : fnv1a(yaml);
+    if (opts.since && S.hashes.get(opts.since) === hash) {
+      return { unchanged: true, snapshotId: opts.since, seq: { snap: S.snapSeq, elem: S.elemSeq } };
+    }
+    const out = { yaml, refs: b.flat.length, truncated: b.truncated, seq: null };
+    if (!opts.internal) {
+      S.snapSeq = snapId;
+      S.hashes.set('s' + snapId, hash);
+      out.snapshotId = 's' + snapId;
+    }
+    if (opts.elements) {
+      out.elements = b.flat.map((n) => ({ ref: n.ref, role: n.role, name: n.name || n.inline || '', st: n.st, value: n.value }));
+    }
+    out.seq = { snap: S.snapSeq, elem: S.elemSeq };
+    return out;
+  },
+
+  // search finds nodes by text, pattern, role and position.
+  search(opts) {
+    cache = newCache();
+    syncSeq(opts.seq);
+    const b = newBuild({ ...opts, root: undefined, viewportOnly: false }, Math.max(S.snapSeq, 1));
+    b.textLimit = 1000;
+    const { nodes } = buildNodes({ root: opts.root || 'body' }, b);
+    const limit = opts.limit > 0 ? opts.limit : 10;
+    const depth = opts.context >= 0 ? opts.context : 2;
+    let re = null;
+    if (opts.pattern) re = new RegExp(opts.pattern, 'i');
+    const text = (opts.text || '').toLowerCase();
+    const matches = [];
+    let searched = 0, total = 0;
+    const visit = (list, path) => {
+      for (const n of list) {
+        if (n.text !== undefined) continue;
+        searched++;
+        const name = n.name || '';
+        const hay = [name, n.value || '', n.inline || ''].join(' ');
+        let ok = true;
+        if (opts.role && n.role !== opts.role) ok = false;
+        if (ok && text) ok = opts.exact ? name.toLowerCase() === text || (n.inline || '').toLowerCase() === text : hay.toLowerCase().includes(text);
+        if (ok && re) ok = re.test(hay);
+        let box = null;
+        if (ok && n.el && n.el.getBoundingClientRect) {
+          const r = n.el.getBoundingClientRect();
+          box = { x: Math.round(r.x), y: Math.round(r.y), width: Math.round(r.width), height: Math.round(r.height) };
+          if (opts.near) {
+            const cx = r.x + r.width / 2, cy = r.y + r.height / 2;
+            ok = Math.hypot(cx - opts.near.x, cy - opts.near.y) <= (opts.near.radius || 100);
+          }
+        }
+        if (ok) {
+          total++;
+          if (matches.length < limit) {
+            const m = { role: n.role };
+            if (name) m.name = name;
+            if (n.ref) m.ref = n.ref;
+            if (n.value !== undefined) m.value = n.value;
+            else if (n.inline !== undefined && n.inline !== name) m.text = n.inline;
+            const st = stateText(n.st || {}).trim();
+            if (st) m.states = st;
+            if (path.length && depth > 0) m.path = path.slice(-depth).join(' > ');
+            if (box) m.box = box;
+            matches.push(m);
+          }
+        }
+        const label = n.role + (name ? ' ' + quote(truncate(name, 40)) : '');
+        visit(n.children, TEXT_LEVEL.has(n.role) ? path : path.concat(label));
+      }
+    };
+    visit(nodes, []);
+    return { matches, matchCount: total, searchedElements: searched, seq: { snap: S.snapSeq, elem: S.elemSeq } };
+  },
+
+  // describe returns the role and name the snapshot would show for el.
+  describe(el) {
+    cache = newCache();
+    const role = effectiveRole(el);
+    return { role, name: accessibleName(el) };
+  },
+
+  resolve,
+
+  // refFor gives el a ref (used by elementsAt, role queries).
+  ref(el, seq) {
+    cache = newCache();
+    syncSeq(seq);
+    const role = effectiveRole(el);
+    const existing = S.byEl.get(el);
+    const r = refFor(el, role, refName(el, role), Math.max(S.snapSeq, 1));
+    return { ref: r, existing: !!existing && existing === r, seq: { snap: S.snapSeq, elem: S.elemSeq } };
+  },
+};
+
+S.resetRefs = function resetRefs() {
+  S.refs = new Map();
+  S.byEl = new WeakMap();
+  return true;
+};

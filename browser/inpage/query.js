@@ -1,0 +1,136 @@
+// query.js — CSS and role queries with per-element outputs. Fragment of the
+// in-page engine.
+
+// Known roles map to the elements that can carry them implicitly, so role
+// queries do not scan the whole document.
+const ROLE_SELECTORS = {
+  button: 'button,input[type=button],input[type=submit],input[type=reset],input[type=image],input[type=file],input[type=color],summary,[role~=button]',
+  link: 'a[href],area[href],[role~=link]',
+  textbox: 'input:not([type]),input[type=text],input[type=email],input[type=tel],input[type=url],input[type=password],input[type=date],input[type=datetime-local],input[type=month],input[type=time],input[type=week],textarea,[contenteditable],[role~=textbox]',
+  searchbox: 'input[type=search],[role~=searchbox]',
+  checkbox: 'input[type=checkbox],[role~=checkbox]',
+  radio: 'input[type=radio],[role~=radio]',
+  combobox: 'select,input[list],[role~=combobox]',
+  listbox: 'select,[role~=listbox]',
+  option: 'option,[role~=option]',
+  heading: 'h1,h2,h3,h4,h5,h6,[role~=heading]',
+  listitem: 'li,[role~=listitem]',
+  list: 'ul,ol,menu,dl,[role~=list]',
+  slider: 'input[type=range],[role~=slider]',
+  spinbutton: 'input[type=number],[role~=spinbutton]',
+  img: 'img,svg,[role~=img],[role~=image]',
+  table: 'table,[role~=table]',
+  row: 'tr,[role~=row]',
+  cell: 'td,[role~=cell]',
+  columnheader: 'th,[role~=columnheader]',
+  navigation: 'nav,[role~=navigation]',
+  dialog: 'dialog,[role~=dialog],[role~=alertdialog]',
+  tab: '[role~=tab]',
+  menuitem: '[role~=menuitem]',
+  switch: '[role~=switch]',
+};
+
+// queryAllComposed runs a selector in the document and every open shadow root.
+function queryAllComposed(sel, root) {
+  const out = [...root.querySelectorAll(sel)];
+  for (const sr of allShadowRoots(root, [])) out.push(...sr.querySelectorAll(sel));
+  return out;
+}
+
+function outputOf(el, mode, clean) {
+  switch (mode) {
+    case 'text': {
+      const t = el.innerText !== undefined ? el.innerText : el.textContent;
+      return clean === false ? t : normalizeSpace(t || '');
+    }
+    case 'html': return el.outerHTML;
+    case 'href': return el.href !== undefined ? String(el.href) : el.getAttribute('href');
+    case 'value': return 'value' in el ? (el.type === 'password' ? (el.value ? MASK : '') : el.value) : null;
+    case 'tag': return el.tagName.toLowerCase();
+    case 'name': return accessibleName(el);
+    case 'role': return effectiveRole(el);
+  }
+  throw new Error('unknown output mode ' + JSON.stringify(mode) + ': use text, html, href, value, tag, name, role, or {attributes: [...]}');
+}
+
+function describeOutput(el, output, clean) {
+  if (output === undefined || output === null) return outputOf(el, 'text', clean);
+  if (typeof output === 'string') return outputOf(el, output, clean);
+  if (Array.isArray(output)) {
+    const v = {};
+    for (const m of output) v[m] = outputOf(el, m, clean);
+    return v;
+  }
+  const attrs = output.attributes || output.attrs;
+  if (attrs) {
+    const v = {};
+    for (const a of attrs) v[a] = el.getAttribute(a);
+    return v;
+  }
+  throw new Error('output must be a mode, a list of modes, or {attributes: [...]}');
+}
+
+function metadataOf(el) {
+  const r = el.getBoundingClientRect();
+  const attrs = {};
+  for (const a of el.attributes) if (a.name !== 'style' && a.name !== 'class') attrs[a.name] = truncate(a.value, 100);
+  return { tag: el.tagName.toLowerCase(), id: el.id || undefined, class: el.className && typeof el.className === 'string' ? el.className : undefined,
+    attributes: attrs, box: { x: Math.round(r.x), y: Math.round(r.y), width: Math.round(r.width), height: Math.round(r.height) },
+    visible: isVisibleBox(el) && !hiddenForAT(el) };
+}
+
+S.query = function query(opts) {
+  cache = newCache();
+  syncSeq(opts.seq);
+  const limit = opts.limit > 0 ? opts.limit : 10;
+  const snapId = Math.max(S.snapSeq, 1);
+  let els;
+  if (opts.roles && opts.roles.length) {
+    const wanted = new Set(opts.roles);
+    const sel = opts.roles.map((r) => ROLE_SELECTORS[r] || '[role~=' + CSS.escape(r) + ']').join(',');
+    els = queryAllComposed(sel, document).filter((el) => wanted.has(effectiveRole(el)) && !hiddenForAT(el));
+    let re = null;
+    if (opts.nameRegex) re = new RegExp(opts.nameRegex, 'i');
+    const want = normName(opts.name || '');
+    els = els.filter((el) => {
+      const n = accessibleName(el);
+      if (opts.name && (opts.nameExact ? normName(n) !== want : !normName(n).includes(want))) return false;
+      if (re && !re.test(n)) return false;
+      const st = stateOf(el, effectiveRole(el), false);
+      if (opts.checked !== undefined && (st.checked === true) !== opts.checked) return false;
+      if (opts.disabled !== undefined && !!st.disabled !== opts.disabled) return false;
+      if (opts.level > 0 && st.level !== opts.level) return false;
+      return true;
+    });
+  } else {
+    try {
+      els = [...document.querySelectorAll(opts.selector)];
+    } catch (e) {
+      throw new Error('invalid CSS selector ' + JSON.stringify(opts.selector) + ': ' + e.message);
+    }
+  }
+  const out = { total: els.length, seq: null };
+  if (!opts.countOnly) {
+    out.showing = Math.min(limit, els.length);
+    out.results = els.slice(0, limit).map((el, i) => {
+      const role = effectiveRole(el);
+      const r = { index: i };
+      if (opts.roles && opts.roles.length) {
+        r.role = role;
+        r.name = accessibleName(el);
+        const st = stateText(stateOf(el, role, false)).trim();
+        if (st) r.states = st;
+        const v = valueOf(el, role);
+        if (v !== null) r.value = v;
+        if (opts.output !== undefined) r.output = describeOutput(el, opts.output, opts.clean);
+      } else {
+        r.value = describeOutput(el, opts.output, opts.clean);
+      }
+      r.ref = refFor(el, role, refName(el, role), snapId);
+      if (opts.metadata) r.metadata = metadataOf(el);
+      return r;
+    });
+  }
+  out.seq = { snap: S.snapSeq, elem: S.elemSeq };
+  return out;
+};

@@ -1,0 +1,418 @@
+// snapshot.js — builds the ARIA tree of the page and renders it as the
+// YAML-like snapshot agents read. Fragment of the in-page engine.
+
+// Build context for one snapshot.
+function newBuild(opts, snapId) {
+  return {
+    pierce: opts.pierceShadow !== false,
+    frames: !!opts.includeFrames,
+    viewport: !!opts.viewportOnly,
+    maxDepth: opts.maxDepth > 0 ? opts.maxDepth : 50,
+    maxElements: opts.maxElements > 0 ? opts.maxElements : Infinity,
+    nameLimit: opts.nameLimit > 0 ? opts.nameLimit : 100,
+    textLimit: opts.textLimit > 0 ? opts.textLimit : 200,
+    refs: opts.refs !== false,
+    snapId,
+    count: 0,
+    truncated: false,
+    focused: deepActiveElement(),
+    flat: [],
+  };
+}
+
+function isClickableGeneric(el, style) {
+  if (el.hasAttribute('onclick') || typeof el.onclick === 'function') return true;
+  const ti = el.getAttribute('tabindex');
+  if (ti !== null && +ti >= 0) return true;
+  if (el.isContentEditable && (!el.parentElement || !el.parentElement.isContentEditable)) return true;
+  if (style.cursor === 'pointer') {
+    const p = parentElementComposed(el);
+    return !p || styleOf(p).cursor !== 'pointer';
+  }
+  return false;
+}
+
+// walkChildren appends the nodes for node's children to out.
+function walkChildren(node, depth, out, b, textVisible) {
+  forEachChildComposed(node, b.pierce, (child) => {
+    if (b.count >= b.maxElements) {
+      b.truncated = true;
+      return false;
+    }
+    const t = child.nodeType;
+    if (t === 3) {
+      if (textVisible && child.data) out.push({ text: child.data });
+    } else if (t === 1) {
+      walkElement(child, depth + 1, out, b);
+    }
+  });
+}
+
+function walkElement(el, depth, out, b) {
+  if (SKIP_TAGS.has(el.tagName)) return;
+  if (depth > b.maxDepth) {
+    b.truncated = true;
+    return;
+  }
+  const style = styleOf(el);
+  const display = style.display;
+  if (display === 'none' || el.getAttribute('aria-hidden') === 'true' || inClosedDetails(el)) return;
+  if (b.viewport && display !== 'contents') {
+    const r = el.getBoundingClientRect();
+    if (!inViewport(r) && (r.width > 0 || r.height > 0) && style.position !== 'fixed') return;
+  }
+  const visibility = style.visibility;
+  const visible = visibility !== 'hidden' && visibility !== 'collapse';
+  // The walk only reaches shown elements: tell the name computation.
+  cache.hidden.set(el, !visible);
+  let role = roleOf(el);
+  if (role === 'generic' && el.isContentEditable && (!el.parentElement || !el.parentElement.isContentEditable)) role = 'textbox';
+  const block = display !== 'inline' && display !== 'contents' && !display.startsWith('inline');
+  const clickable = visible && TEXT_LEVEL.has(role) && isClickableGeneric(el, style);
+
+  if (!visible || (TEXT_LEVEL.has(role) && !clickable)) {
+    // Transparent: the children join the parent, separated when block-level.
+    // A label's own text is dropped when it names a control: the control's
+    // line already carries it.
+    if (block) out.push({ text: ' ' });
+    walkChildren(el, depth, out, b, visible && !labelsShownControl(el));
+    if (block) out.push({ text: ' ' });
+    return;
+  }
+  if (el.tagName === 'OPTION' && el.closest('select')) return;
+
+  const node = { el, role: clickable ? 'generic' : role, children: [] };
+  b.count++;
+  if (!clickable) node.name = truncate(accessibleName(el), b.nameLimit);
+  node.st = stateOf(el, role, el === b.focused);
+  if (clickable) node.st.clickable = true;
+  const v = valueOf(el, role);
+  if (v !== null) node.value = truncate(v, b.textLimit);
+  // An unlabelled field is known by its name attribute.
+  if (!node.name && el.getAttribute('name') && (el.tagName === 'INPUT' || el.tagName === 'SELECT' || el.tagName === 'TEXTAREA')) node.st.fieldName = el.getAttribute('name');
+  if (role === 'link') {
+    const u = linkURL(el);
+    if (u) node.url = u;
+  }
+  if (b.refs && (INTERACTIVE.has(role) || clickable || role === 'iframe' || isFocusableWidget(el, role))) {
+    const er = effectiveRole(el);
+    node.ref = refFor(el, er, refName(el, er), b.snapId);
+  }
+  if (role === 'iframe') {
+    if (b.frames) walkFrame(el, depth, node, b);
+  } else if (!LEAF.has(role)) {
+    walkChildren(el, depth, node.children, b, true);
+  }
+  if (el.tagName === 'SELECT') node.more = selectOptions(el, b);
+  finishNode(node, b);
+  collapseWrapper(node);
+  if (block) out.push({ text: ' ' });
+  out.push(node.collapse ? node.children[0] : node);
+  if (block) out.push({ text: ' ' });
+  if (node.ref) b.flat.push(node);
+}
+
+// labelsShownControl reports whether el is a label whose control is
+// rendered, so the label text would only repeat the control's name.
+function labelsShownControl(el) {
+  if (el.tagName === 'LEGEND') return !!el.parentElement && el.parentElement.tagName === 'FIELDSET';
+  if (el.tagName !== 'LABEL') return false;
+  const c = el.control;
+  return !!c && !hiddenForAT(c) && c.type !== 'hidden';
+}
+
+// selectOptions summarizes a native select's options: its value is shown,
+// and selectOption picks by label, so the options are listed compactly.
+function selectOptions(el, b) {
+  const n = el.options.length;
+  if (n === 0) return 'no options';
+  if (n > 10) return n + ' options';
+  return 'options: ' + [...el.options].map((o) => truncate(normalizeSpace(o.label || o.text), 40)).join(' | ');
+}
+
+// collapseWrapper replaces an unnamed paragraph or group that holds a
+// single element by that element: `- paragraph:` around a lone textbox
+// adds a line and no meaning.
+function collapseWrapper(node) {
+  if ((node.role !== 'paragraph' && node.role !== 'group') || node.name || node.ref || node.inline !== undefined) return;
+  if (node.children.length === 1 && node.children[0].text === undefined) node.collapse = true;
+}
+
+// Elements with a widget role and a tabindex (gridcell, row in a grid…)
+// are interactive even though the role is not.
+function isFocusableWidget(el, role) {
+  const ti = el.getAttribute('tabindex');
+  return ti !== null && +ti >= 0 && !TEXT_LEVEL.has(role) && role !== 'dialog' && role !== 'document' && role !== 'main';
+}
+
+function walkFrame(el, depth, node, b) {
+  let doc = null;
+  try { doc = el.contentDocument; } catch (e) { doc = null; }
+  if (!doc || !doc.body) {
+    node.st.crossOrigin = true;
+    return;
+  }
+  const saved = b.viewport;
+  b.viewport = false;
+  const d = { el: doc.documentElement, role: 'document', name: truncate(doc.title || '', b.nameLimit), st: {}, children: [] };
+  walkChildren(doc.body, depth, d.children, b, true);
+  finishNode(d, b);
+  node.children.push(d);
+  b.viewport = saved;
+}
+
+// finishNode merges text runs, trims and inlines single text children.
+function finishNode(node, b) {
+  const kids = [];
+  let text = '';
+  const flush = () => {
+    const t = clip(text, b.textLimit);
+    if (t) kids.push({ text: t });
+    text = '';
+  };
+  for (const c of node.children) {
+    if (c.text !== undefined) text += c.text;
+    else {
+      flush();
+      kids.push(c);
+    }
+  }
+  flush();
+  node.children = kids;
+  // A caption that only repeats the table's (or figure's) name goes.
+  if (node.name && kids.length && kids[0].role === 'caption' && normalizeSpace(kids[0].inline || kids[0].name || '') === node.name) kids.shift();
+  const onlyText = kids.length === 1 && kids[0].text !== undefined;
+  if (node.role === 'generic' && node.st.clickable) {
+    if (onlyText) {
+      node.inline = kids[0].text;
+      node.children = [];
+    }
+    return;
+  }
+  if (!kids.length) return;
+  const allText = kids.every((k) => k.text !== undefined || (k.role === 'img' && !k.ref && !k.children.length));
+  if (node.name && allText && (NAME_FROM_CONTENT.has(node.role) || normalizeSpace(kids.map((k) => k.text !== undefined ? k.text : k.name).join(' ')) === node.name)) {
+    node.children = [];
+    return;
+  }
+  if (onlyText && kids[0].text !== node.name) {
+    node.inline = kids[0].text;
+    node.children = [];
+  }
+}
+
+// refFor returns the element's ref, keeping an existing one.
+function refFor(el, role, name, snapId) {
+  let r = S.byEl.get(el);
+  if (r) {
+    const e = S.refs.get(r);
+    if (e) {
+      e.role = role;
+      e.name = name;
+      return r;
+    }
+  }
+  r = 's' + snapId + 'e' + (++S.elemSeq);
+  S.refs.set(r, { el, role, name, selector: cssSelector(el), shadow: shadowHostPath(el) });
+  S.byEl.set(el, r);
+  return r;
+}
+
+// ---- rendering ----
+
+function quote(s) {
+  return JSON.stringify(s);
+}
+
+// Plain text after a colon needs quotes only when YAML would misread it.
+function yamlText(s) {
+  if (s === '' || /^[\s\-?:,\[\]{}#&*!|>'"%@`]|: |\s#|\s$/.test(s)) return quote(s);
+  return s;
+}
+
+function stateText(st) {
+  let s = '';
+  if (st.checked === true) s += ' [checked]';
+  else if (st.checked === 'mixed') s += ' [checked=mixed]';
+  if (st.disabled) s += ' [disabled]';
+  if (st.expanded === true) s += ' [expanded]';
+  else if (st.expanded === false) s += ' [collapsed]';
+  if (st.pressed === true) s += ' [pressed]';
+  else if (st.pressed === 'mixed') s += ' [pressed=mixed]';
+  if (st.selected) s += ' [selected]';
+  if (st.required) s += ' [required]';
+  if (st.invalid === true) s += ' [invalid]';
+  else if (st.invalid) s += ' [invalid=' + st.invalid + ']';
+  if (st.level) s += ' [level=' + st.level + ']';
+  if (st.readonly) s += ' [readonly]';
+  if (st.focused) s += ' [focused]';
+  if (st.fieldName) s += ' [name=' + st.fieldName + ']';
+  if (st.clickable) s += ' [clickable]';
+  if (st.crossOrigin) s += ' [cross-origin]';
+  return s;
+}
+
+// head renders "role "name" [states] [ref=…] [url=…]" of a node.
+function head(n) {
+  let s = n.role;
+  if (n.name) s += ' ' + quote(n.name);
+  s += stateText(n.st || {});
+  if (n.ref) s += ' [ref=' + n.ref + ']';
+  if (n.url) s += ' [url=' + n.url + ']';
+  return s;
+}
+
+// inlineForm renders a node on one line when it has no children of its
+// own, or returns null.
+function inlineForm(n) {
+  if (n.text !== undefined) return yamlText(n.text);
+  if (n.children.length) return null;
+  let s = head(n);
+  if (n.more) s += ' (' + n.more + ')';
+  if (n.value !== undefined) s += ': ' + quote(n.value);
+  else if (n.inline !== undefined) s += ': ' + yamlText(n.inline);
+  return s;
+}
+
+function render(nodes, indent, lines) {
+  for (const n of nodes) renderNode(n, indent, lines);
+}
+
+function renderNode(n, indent, lines) {
+  const pad = '  '.repeat(indent);
+  if (n.text !== undefined) {
+    lines.push(pad + '- text: ' + yamlText(n.text));
+    return;
+  }
+  // Rows and list items whose parts fit on one line render compactly:
+  //   - row: Name | Price   /   - listitem: link "Home" [ref=s1e2]
+  if ((n.role === 'row' || n.role === 'listitem') && n.children.length && !n.value) {
+    const parts = [];
+    const cells = n.role === 'row' ? n.children : [{ children: n.children }];
+    let ok = true, header = n.role === 'row';
+    for (const c of cells) {
+      if (n.role === 'row') {
+        if (c.text !== undefined || !/^(cell|gridcell|columnheader|rowheader)$/.test(c.role)) { ok = false; break; }
+        if (c.role !== 'columnheader') header = false;
+        if (c.ref) { ok = false; break; }
+      }
+      const kids = n.role === 'row' ? (c.children.length ? c.children : [{ text: c.name || c.inline || '' }]) : c.children;
+      const bits = [];
+      for (const k of kids) {
+        const f = inlineForm(k);
+        if (f === null) { ok = false; break; }
+        bits.push(k.text !== undefined ? k.text : f);
+      }
+      if (!ok) break;
+      parts.push(bits.join(' '));
+    }
+    if (ok && (n.role === 'row' || n.children.length <= 3)) {
+      const sep = n.role === 'row' ? ' | ' : ' ';
+      let line = pad + '- ' + n.role + (header ? ' [header]' : '') + stateText(n.st || {}) + (n.ref ? ' [ref=' + n.ref + ']' : '');
+      lines.push(line + ': ' + parts.join(sep));
+      return;
+    }
+  }
+  if (!n.children.length) {
+    lines.push(pad + '- ' + inlineForm(n));
+    return;
+  }
+  let line = pad + '- ' + head(n);
+  if (n.more) line += ' (' + n.more + ')';
+  if (n.value !== undefined) line += ' ' + quote(n.value);
+  lines.push(line + ':');
+  render(n.children, indent + 1, lines);
+}
+
+// ---- detail levels ----
+
+// interactiveOnly keeps interactive nodes and the named structure above them.
+function interactiveOnly(nodes) {
+  const out = [];
+  for (const n of nodes) {
+    if (n.text !== undefined) continue;
+    const kids = interactiveOnly(n.children);
+    if (n.ref) {
+      out.push({ ...n, children: kids });
+    } else if (kids.length) {
+      if (LANDMARKS.has(n.role) || n.role === 'dialog' || n.role === 'list' || n.role === 'table' || n.role === 'group' || n.role === 'tablist' || n.role === 'menu' || n.role === 'listbox' || n.role === 'radiogroup' || n.role === 'tree' || n.role === 'document') {
+        out.push({ ...n, inline: undefined, children: kids });
+      } else {
+        out.push(...kids);
+      }
+    }
+  }
+  return out;
+}
+
+// summarize renders landmarks and headings with counts of what they hold.
+function summarize(nodes, lines) {
+  const counts = (list, acc) => {
+    for (const n of list) {
+      if (n.text !== undefined) continue;
+      if (n.ref || n.role === 'heading' || n.role === 'form' || n.role === 'table' || n.role === 'list') acc[n.role] = (acc[n.role] || 0) + 1;
+      if (!LANDMARKS.has(n.role)) counts(n.children, acc);
+    }
+    return acc;
+  };
+  const describe = (acc) => Object.entries(acc).map(([r, c]) => c + ' ' + r + (c > 1 ? (r.endsWith('x') ? 'es' : 's') : '')).join(', ');
+  const visit = (list, indent) => {
+    for (const n of list) {
+      if (n.text !== undefined) continue;
+      if (LANDMARKS.has(n.role) || n.role === 'dialog') {
+        const c = describe(counts(n.children, {}));
+        const h = firstHeading(n.children);
+        const at = lines.length;
+        lines.push('  '.repeat(indent) + '- ' + n.role + (n.name ? ' ' + quote(n.name) : '') + (h ? ' (' + quote(h) + ')' : '') + (c ? ': ' + c : ''));
+        visit(n.children, indent + 1);
+        if (!c && lines.length > at + 1) lines[at] += ':';
+      } else if (n.role === 'heading' && indent === 0) {
+        lines.push('- heading ' + quote(n.name || '') + ' [level=' + n.st.level + ']');
+      } else {
+        visit(n.children, indent);
+      }
+    }
+  };
+  visit(nodes, 0);
+}
+
+function firstHeading(list) {
+  for (const n of list) {
+    if (n.text !== undefined) continue;
+    if (n.role === 'heading') return n.name;
+    if (LANDMARKS.has(n.role)) continue;
+    const h = firstHeading(n.children);
+    if (h) return h;
+  }
+  return '';
+}
+
+// ---- roots and scoping ----
+
+// findRoot resolves the root option: a CSS selector or role=<role>.
+function findRoot(spec) {
+  if (spec.startsWith('role=')) {
+    const want = spec.slice(5).trim();
+    const all = document.querySelectorAll('*');
+    for (const el of all) if (roleOf(el) === want && !hiddenForAT(el)) return el;
+    throw new Error('no element with role ' + want + ' in the page');
+  }
+  let el;
+  try { el = document.querySelector(spec); } catch (e) { throw new Error('invalid CSS selector ' + JSON.stringify(spec) + ': ' + e.message); }
+  if (!el) throw new Error('root ' + JSON.stringify(spec) + ' matches no element');
+  return el;
+}
+
+// otherLandmarks lists the landmarks outside el, for the scope header.
+function otherLandmarks(main) {
+  const out = [];
+  const sel = 'header,footer,nav,aside,search,form[aria-label],form[aria-labelledby],section[aria-label],section[aria-labelledby],[role]';
+  for (const el of document.querySelectorAll(sel)) {
+    if (main.contains(el) || el.contains(main)) continue;
+    const r = roleOf(el);
+    if (!LANDMARKS.has(r) || r === 'main' || hiddenForAT(el)) continue;
+    const name = accessibleName(el);
+    out.push(r + (name ? ' ' + quote(truncate(name, 40)) : ''));
+  }
+  return out;
+}

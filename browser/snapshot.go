@@ -1,0 +1,165 @@
+package browser
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// SnapshotOptions select what a snapshot shows (spec §7, §11.1).
+type SnapshotOptions struct {
+	// Root is a CSS selector or "role=<role>"; empty auto-scopes to <main>.
+	Root string `json:"root,omitempty"`
+	// Detail is full (default), interactive or summary.
+	Detail string `json:"detail,omitempty"`
+	// ViewportOnly keeps only what intersects the viewport.
+	ViewportOnly bool `json:"viewportOnly,omitempty"`
+	// PierceShadow walks open shadow roots (default true).
+	PierceShadow *bool `json:"pierceShadow,omitempty"`
+	// IncludeFrames inlines same-origin iframes.
+	IncludeFrames bool `json:"includeFrames,omitempty"`
+	MaxDepth      int  `json:"maxDepth,omitempty"`
+	MaxElements   int  `json:"maxElements,omitempty"`
+	// Since is a snapshot id: when the page renders the same, the answer is
+	// Unchanged.
+	Since string `json:"since,omitempty"`
+	// Internal snapshots (diffs, searches) do not take a new snapshot id.
+	Internal bool `json:"internal,omitempty"`
+	// Refs false renders without refs.
+	Refs *bool `json:"refs,omitempty"`
+	// ResetRefs forgets earlier refs first (preserveRefs: false).
+	ResetRefs bool `json:"resetRefs,omitempty"`
+	// NoText drops text lines (includeText: false).
+	NoText bool `json:"noText,omitempty"`
+	// NoHeader drops the auto-scope comment line.
+	NoHeader bool `json:"noHeader,omitempty"`
+	// Elements asks for the flat list of ref-bearing elements (for diffs).
+	Elements bool `json:"elements,omitempty"`
+	// NameLimit and TextLimit truncate long names and texts (100, 200).
+	NameLimit int `json:"nameLimit,omitempty"`
+	TextLimit int `json:"textLimit,omitempty"`
+}
+
+// Snapshot is a rendered snapshot.
+type Snapshot struct {
+	YAML       string        `json:"yaml"`
+	SnapshotID string        `json:"snapshotId,omitempty"`
+	Refs       int           `json:"refs"`
+	Truncated  bool          `json:"truncated,omitempty"`
+	Unchanged  bool          `json:"unchanged,omitempty"`
+	Elements   []SnapElement `json:"elements,omitempty"`
+	Seq        *seqJSON      `json:"seq,omitempty"`
+}
+
+// SnapElement is one ref-bearing element of a snapshot, for diffing.
+type SnapElement struct {
+	Ref   string         `json:"ref"`
+	Role  string         `json:"role"`
+	Name  string         `json:"name"`
+	State map[string]any `json:"st,omitempty"`
+	Value *string        `json:"value,omitempty"`
+}
+
+type engineSnapshotOptions struct {
+	SnapshotOptions
+	Seq seqJSON `json:"seq"`
+}
+
+// ValidDetail checks a detail level.
+func ValidDetail(d string) error {
+	switch d {
+	case "", "full", "interactive", "summary":
+		return nil
+	}
+	return Errorf(KindStepValidation, "detail %q is not one of full, interactive, summary", d)
+}
+
+// Snapshot renders the ARIA snapshot of the current frame.
+func (p *Page) Snapshot(ctx context.Context, opts SnapshotOptions) (*Snapshot, error) {
+	if err := ValidDetail(opts.Detail); err != nil {
+		return nil, err
+	}
+	if opts.ResetRefs {
+		if err := p.engineCall(ctx, nil, "resetRefs"); err != nil {
+			return nil, err
+		}
+	}
+	var s Snapshot
+	if err := p.engineCall(ctx, &s, "snapshot", engineSnapshotOptions{opts, p.seqArg()}); err != nil {
+		return nil, fmt.Errorf("snapshot: %w", err)
+	}
+	p.storeSeq(s.Seq)
+	s.Seq = nil
+	if opts.NoText {
+		s.YAML = dropTextLines(s.YAML)
+	}
+	return &s, nil
+}
+
+func dropTextLines(yaml string) string {
+	lines := strings.Split(yaml, "\n")
+	out := lines[:0]
+	for _, l := range lines {
+		if !strings.HasPrefix(strings.TrimLeft(l, " "), "- text: ") {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// SearchOptions filter a snapshot search (spec §7.10, §11.2).
+type SearchOptions struct {
+	Text    string     `json:"text,omitempty"`
+	Pattern string     `json:"pattern,omitempty"`
+	Role    string     `json:"role,omitempty"`
+	Exact   bool       `json:"exact,omitempty"`
+	Near    *NearPoint `json:"near,omitempty"`
+	Limit   int        `json:"limit,omitempty"`
+	Context *int       `json:"context,omitempty"`
+	Root    string     `json:"root,omitempty"`
+}
+
+// NearPoint is a proximity filter in viewport coordinates.
+type NearPoint struct {
+	X      float64 `json:"x"`
+	Y      float64 `json:"y"`
+	Radius float64 `json:"radius,omitempty"`
+}
+
+// SearchResult is the answer of a search.
+type SearchResult struct {
+	Matches          []map[string]any `json:"matches"`
+	MatchCount       int              `json:"matchCount"`
+	SearchedElements int              `json:"searchedElements"`
+	Seq              *seqJSON         `json:"seq,omitempty"`
+}
+
+// Search finds elements of the accessibility tree without rendering it.
+// Matches with a ref keep it for later commands.
+func (p *Page) Search(ctx context.Context, opts SearchOptions) (*SearchResult, error) {
+	if opts.Text == "" && opts.Pattern == "" && opts.Role == "" && opts.Near == nil {
+		return nil, Errorf(KindStepValidation, "snapshotSearch needs text, pattern, role or near")
+	}
+	type engineSearch struct {
+		SearchOptions
+		Context int     `json:"context"`
+		Seq     seqJSON `json:"seq"`
+	}
+	es := engineSearch{SearchOptions: opts, Context: 2, Seq: p.seqArg()}
+	if opts.Context != nil {
+		es.Context = *opts.Context
+	}
+	var r SearchResult
+	if err := p.engineCall(ctx, &r, "search", es); err != nil {
+		if strings.Contains(err.Error(), "Invalid regular expression") {
+			return nil, Errorf(KindStepValidation, "pattern %q is not a valid regular expression", opts.Pattern)
+		}
+		return nil, fmt.Errorf("snapshotSearch: %w", err)
+	}
+	p.storeSeq(r.Seq)
+	r.Seq = nil
+	if r.Matches == nil {
+		r.Matches = []map[string]any{}
+	}
+	return &r, nil
+}

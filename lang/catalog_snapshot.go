@@ -1,0 +1,52 @@
+package lang
+
+func init() {
+	register(
+		&Action{Name: "snapshot", Positional: "string",
+			Params: []Param{
+				{Name: "root", Type: "string", Doc: "CSS selector or role=<role> to snapshot (default: <main>, else the body)"},
+				{Name: "detail", Type: "string", Doc: "full (default) | interactive | summary"},
+				{Name: "mode", Type: "string", Doc: "ai (default: refs on interactive elements) | plain (no refs)"},
+				{Name: "viewportOnly", Type: "bool", Doc: "only what is in the viewport"},
+				{Name: "pierceShadow", Type: "bool", Doc: "include open shadow roots (default true)"},
+				{Name: "includeFrames", Type: "bool", Doc: "inline same-origin iframes"},
+				{Name: "includeText", Type: "bool", Doc: "keep text lines (default true)"},
+				{Name: "maxDepth", Type: "int", Doc: "DOM depth limit (default 50)"},
+				{Name: "maxElements", Type: "int", Doc: "element limit; beyond it the snapshot says truncated"},
+				{Name: "inlineLimit", Type: "int", Doc: "bytes returned inline (default 9000); the whole snapshot goes to a file"},
+				{Name: "preserveRefs", Type: "bool", Doc: "keep earlier refs (default true)"},
+				{Name: "since", Type: "string", Doc: "snapshot id: answer {unchanged: true} when the page renders the same"},
+			},
+			Doc: "the ARIA snapshot of the page, with refs on interactive elements"},
+		&Action{Name: "snapshotSearch", Positional: "string",
+			Params: []Param{
+				{Name: "text", Type: "string", Doc: "case-insensitive substring of name, value or text"},
+				{Name: "pattern", Type: "string", Doc: "regular expression (case-insensitive)"},
+				{Name: "role", Type: "string", Doc: "only this role"},
+				{Name: "exact", Type: "bool", Doc: "text must equal the name"},
+				{Name: "near", Type: "dict", Doc: "{x, y, radius}: element centres within radius px of the point"},
+				{Name: "limit", Type: "int", Doc: "maximum matches (default 10)"},
+				{Name: "context", Type: "int", Doc: "ancestor levels in each match's path (default 2)"},
+				{Name: "root", Type: "string", Doc: "CSS selector to search under (default: the body)"},
+			},
+			Doc: "find elements in the accessibility tree (with refs) without a full snapshot"},
+		&Action{Name: "query", Positional: "string",
+			Params: []Param{
+				{Name: "selector", Type: "string", Doc: "CSS selector"},
+				{Name: "role", Type: "string|list", Doc: "ARIA role (or list of roles) instead of a selector"},
+				{Name: "roles", Type: "list", Doc: "several roles"},
+				{Name: "name", Type: "string", Doc: "role mode: accessible name contains this"},
+				{Name: "nameExact", Type: "bool", Doc: "role mode: name must equal name"},
+				{Name: "nameRegex", Type: "string", Doc: "role mode: name matches this regular expression"},
+				{Name: "checked", Type: "bool", Doc: "role mode: checked state"},
+				{Name: "disabled", Type: "bool", Doc: "role mode: disabled state"},
+				{Name: "level", Type: "int", Doc: "role mode: heading level"},
+				{Name: "limit", Type: "int", Doc: "maximum results (default 10)"},
+				{Name: "countOnly", Type: "bool", Doc: "only the count"},
+				{Name: "output", Type: "string|list|dict", Doc: "text | html | href | value | tag | name | role, a list of them, or {attributes: [...]}"},
+				{Name: "clean", Type: "bool", Doc: "normalize whitespace of text (default true)"},
+				{Name: "metadata", Type: "bool", Doc: "add tag, attributes and box"},
+			},
+			Doc: "find elements by CSS selector or role and read text, attributes, accessible name or role"},
+	)
+}
