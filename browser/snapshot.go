@@ -49,6 +49,9 @@ type Snapshot struct {
 	Unchanged  bool          `json:"unchanged,omitempty"`
 	Elements   []SnapElement `json:"elements,omitempty"`
 	Seq        *seqJSON      `json:"seq,omitempty"`
+	// ClosedCandidates counts custom elements that may hide a closed
+	// shadow root (handled inside Snapshot).
+	ClosedCandidates int `json:"closedCandidates,omitempty"`
 }
 
 // SnapElement is one ref-bearing element of a snapshot, for diffing.
@@ -87,6 +90,23 @@ func (p *Page) Snapshot(ctx context.Context, opts SnapshotOptions) (*Snapshot, e
 	var s Snapshot
 	if err := p.engineCall(ctx, &s, "snapshot", engineSnapshotOptions{opts, p.seqArg()}); err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)
+	}
+	if s.ClosedCandidates > 0 {
+		// Some custom elements may hide closed shadow roots: register them
+		// through CDP and render again (the first render took no refs that
+		// the second does not keep, and no snapshot id when internal).
+		if n, err := p.registerClosedShadowRoots(ctx); err == nil && n > 0 {
+			again := opts
+			if s.SnapshotID != "" {
+				// Keep the snapshot id the first render took.
+				again.Internal = true
+			}
+			var s2 Snapshot
+			if err := p.engineCall(ctx, &s2, "snapshot", engineSnapshotOptions{again, p.seqArg()}); err == nil {
+				s2.SnapshotID = s.SnapshotID
+				s = s2
+			}
+		}
 	}
 	p.storeSeq(s.Seq)
 	s.Seq = nil

@@ -46,12 +46,16 @@ const S = {
   snapSeq: 0,
   elemSeq: 0,
   hashes: new Map(),
+  closedRoots: new WeakMap(),
+  checkedHosts: new WeakSet(),
+  closedCandidates: [],
 
   // snapshot renders the page (see snapshot.js). opts.internal snapshots do
   // not take a new snapshot id.
   snapshot(opts) {
     cache = newCache();
     syncSeq(opts.seq);
+    S.closedCandidates = [];
     const snapId = opts.internal ? Math.max(S.snapSeq, 1) : S.snapSeq + 1;
     const b = newBuild(opts, snapId);
     const { nodes, header } = buildNodes(opts, b);
@@ -71,6 +75,7 @@ const S = {
       S.hashes.set('s' + snapId, hash);
       out.snapshotId = 's' + snapId;
     }
+    if (S.closedCandidates.length) out.closedCandidates = S.closedCandidates.length;
     if (opts.elements) {
       out.elements = b.flat.map((n) => ({ ref: n.ref, role: n.role, name: n.name || n.inline || '', st: n.st, value: n.value }));
     }
@@ -157,5 +162,19 @@ const S = {
 S.resetRefs = function resetRefs() {
   S.refs = new Map();
   S.byEl = new WeakMap();
+  return true;
+};
+
+// takeClosedCandidates hands the custom elements that may hide a closed
+// shadow root to the Go side, which resolves them through CDP.
+S.takeClosedCandidates = function takeClosedCandidates() {
+  const list = S.closedCandidates;
+  S.closedCandidates = [];
+  for (const el of list) S.checkedHosts.add(el);
+  return list;
+};
+
+S.registerClosedRoot = function registerClosedRoot(host, root) {
+  S.closedRoots.set(host, root);
   return true;
 };

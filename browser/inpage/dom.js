@@ -5,7 +5,7 @@
 // because the page changes between calls.
 let cache = newCache();
 function newCache() {
-  return { role: new Map(), style: new Map(), name: new Map(), hidden: new Map(), nth: new Map(), pseudo: new Map() };
+  return { role: new Map(), style: new Map(), name: new Map(), hidden: new Map(), nth: new Map(), pseudo: new Map(), labels: new Map(), ariaDisabled: new Map() };
 }
 
 function styleOf(el) {
@@ -29,9 +29,16 @@ function parentElementComposed(el) {
 // childNodesComposed returns the children of node in the flat tree: a host's
 // shadow root children (when piercing), a slot's assigned nodes (or its
 // fallback content), otherwise the light children.
+// shadowRootOf returns an element's open shadow root, or a closed one that
+// cdp-skill registered through CDP (see closed.go).
+function shadowRootOf(el) {
+  return el.shadowRoot || S.closedRoots.get(el) || null;
+}
+
 function childNodesComposed(node, pierce) {
   if (node.nodeType === 1) {
-    if (pierce && node.shadowRoot) return node.shadowRoot.childNodes;
+    const sr = pierce && shadowRootOf(node);
+    if (sr) return sr.childNodes;
     if (node.localName === 'slot' && pierce) {
       const assigned = node.assignedNodes({ flatten: true });
       return assigned.length ? assigned : node.childNodes;
@@ -43,7 +50,7 @@ function childNodesComposed(node, pierce) {
 // forEachChildComposed calls fn for each flat-tree child of node; the plain
 // case walks siblings, which is much faster than iterating a NodeList.
 function forEachChildComposed(node, pierce, fn) {
-  if (node.nodeType === 1 && pierce && (node.shadowRoot || node.localName === 'slot')) {
+  if (node.nodeType === 1 && pierce && (node.localName === 'slot' || shadowRootOf(node))) {
     for (const c of childNodesComposed(node, pierce)) if (fn(c) === false) return;
     return;
   }

@@ -127,9 +127,33 @@ function embeddedControlValue(el, role) {
   return null;
 }
 
+// labelsOf returns the labels of a labelable element. el.labels scans the
+// whole document on every call in Chromium, so label[for] elements are
+// indexed once per call and wrapping labels found by walking up.
+function labelsOf(el) {
+  if (!LABELABLE.has(el.tagName)) return [];
+  const root = el.getRootNode();
+  let index = cache.labels.get(root);
+  if (!index) {
+    index = new Map();
+    for (const l of root.querySelectorAll('label[for]')) {
+      const id = l.htmlFor;
+      if (!index.has(id)) index.set(id, []);
+      index.get(id).push(l);
+    }
+    cache.labels.set(root, index);
+  }
+  const out = el.id && index.has(el.id) ? index.get(el.id).filter((l) => l.control === el) : [];
+  const wrap = el.parentElement && el.parentElement.closest('label');
+  if (wrap && !wrap.hasAttribute('for') && wrap.control === el && !out.includes(wrap)) out.push(wrap);
+  return out;
+}
+
+const LABELABLE = new Set(['INPUT', 'SELECT', 'TEXTAREA', 'BUTTON', 'METER', 'OUTPUT', 'PROGRESS']);
+
 function labelsText(el, ctx) {
-  const labels = el.labels;
-  if (!labels || !labels.length) return null;
+  const labels = labelsOf(el);
+  if (!labels.length) return null;
   const parts = [];
   for (const l of labels) {
     // A hidden label does not name its control (only aria-labelledby
@@ -193,24 +217,36 @@ function nativeName(el, role, ctx) {
   return null;
 }
 
-// pageHasPseudoContent reports whether any style sheet could generate
-// ::before/::after content; when none can, names skip the costly
-// pseudo-element style reads.
-function pageHasPseudoContent(doc) {
+// hasPseudoContent reports whether any style sheet that applies to el could
+// generate ::before/::after content; when none can, names skip the costly
+// pseudo-element style reads. Answers are cached per document and shadow
+// root for the call.
+function hasPseudoContent(el) {
+  const doc = el.ownerDocument;
   let has = cache.pseudo.get(doc);
-  if (has !== undefined) return has;
-  has = false;
-  const scan = (sheets) => {
-    for (const sheet of sheets) {
-      let rules;
-      try { rules = sheet.cssRules; } catch (e) { return true; }
-      if (rules && scanRules(rules)) return true;
-    }
-    return false;
-  };
-  has = scan(doc.styleSheets) || (doc.adoptedStyleSheets && scan(doc.adoptedStyleSheets)) || shadowPseudo(doc);
-  cache.pseudo.set(doc, has);
-  return has;
+  if (has === undefined) {
+    has = scanSheets(doc.styleSheets) || (!!doc.adoptedStyleSheets && scanSheets(doc.adoptedStyleSheets));
+    cache.pseudo.set(doc, has);
+  }
+  if (has) return true;
+  const root = el.getRootNode();
+  if (root === doc || !root.host) return false;
+  let own = cache.pseudo.get(root);
+  if (own === undefined) {
+    own = [...root.querySelectorAll('style')].some((st) => /:(before|after)/.test(st.textContent)) ||
+      (!!root.adoptedStyleSheets && scanSheets(root.adoptedStyleSheets)) || hasPseudoContent(root.host);
+    cache.pseudo.set(root, own);
+  }
+  return own;
+}
+
+function scanSheets(sheets) {
+  for (const sheet of sheets) {
+    let rules;
+    try { rules = sheet.cssRules; } catch (e) { return true; }
+    if (rules && scanRules(rules)) return true;
+  }
+  return false;
 }
 
 function scanRules(rules) {
@@ -221,19 +257,10 @@ function scanRules(rules) {
   return false;
 }
 
-// shadowPseudo looks at the style sheets of open shadow roots.
-function shadowPseudo(doc) {
-  for (const sr of allShadowRoots(doc, [])) {
-    for (const st of sr.querySelectorAll('style')) if (/:(before|after)/.test(st.textContent)) return true;
-    if (sr.adoptedStyleSheets) for (const sheet of sr.adoptedStyleSheets) if (scanRules(sheet.cssRules)) return true;
-  }
-  return false;
-}
-
 // pseudoText returns the generated text of ::before/::after (its alt text
 // after a slash when given), padded when the pseudo-element is not inline.
 function pseudoText(el, which) {
-  if (!pageHasPseudoContent(el.ownerDocument)) return '';
+  if (!hasPseudoContent(el)) return '';
   const st = getComputedStyle(el, which);
   const c = st.content;
   if (!c || c === 'none' || c === 'normal') return '';
@@ -281,7 +308,7 @@ function stateOf(el, role, focused) {
       st.checked = a === 'mixed' ? 'mixed' : a === 'true';
     }
   }
-  if (el.matches(':disabled') || el.closest('[aria-disabled=true]')) st.disabled = true;
+  if (el.matches(':disabled') || (anyAriaDisabled(el) && el.closest('[aria-disabled=true]'))) st.disabled = true;
   const exp = el.getAttribute('aria-expanded');
   if (exp === 'true' || exp === 'false') st.expanded = exp === 'true';
   else if (el.tagName === 'SUMMARY' && el.parentElement && el.parentElement.tagName === 'DETAILS') st.expanded = el.parentElement.open;
@@ -297,6 +324,18 @@ function stateOf(el, role, focused) {
   if ((el.readOnly && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA')) || el.getAttribute('aria-readonly') === 'true') st.readonly = true;
   if (focused) st.focused = true;
   return st;
+}
+
+// anyAriaDisabled tells, once per call and document, whether any element
+// carries aria-disabled=true (so that most elements skip the ancestor walk).
+function anyAriaDisabled(el) {
+  const root = el.getRootNode();
+  let v = cache.ariaDisabled.get(root);
+  if (v === undefined) {
+    v = !!root.querySelector('[aria-disabled=true]') || (root !== document && anyAriaDisabled(root.host || document.documentElement));
+    cache.ariaDisabled.set(root, v);
+  }
+  return v;
 }
 
 function safeMatches(el, sel) {

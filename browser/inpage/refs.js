@@ -30,17 +30,19 @@ function shadowRootFor(path) {
   for (const sel of path) {
     let host = null;
     try { host = root.querySelector(sel); } catch (e) { return null; }
-    if (!host || !host.shadowRoot) return null;
-    root = host.shadowRoot;
+    const sr = host && shadowRootOf(host);
+    if (!sr) return null;
+    root = sr;
   }
   return root;
 }
 
 function allShadowRoots(root, out) {
   for (const el of root.querySelectorAll('*')) {
-    if (el.shadowRoot) {
-      out.push(el.shadowRoot);
-      allShadowRoots(el.shadowRoot, out);
+    const sr = shadowRootOf(el);
+    if (sr) {
+      out.push(sr);
+      allShadowRoots(sr, out);
     }
   }
   return out;
@@ -50,6 +52,7 @@ function allShadowRoots(root, out) {
 // replacement with the same role and name), or an error status: unknown,
 // stale (nothing matches), ambiguous (several match).
 function resolve(ref) {
+  flushLocators();
   cache = newCache();
   const e = S.refs.get(ref);
   if (!e) return { status: 'unknown' };
@@ -63,7 +66,7 @@ function resolve(ref) {
   const scoped = e.shadow.length ? shadowRootFor(e.shadow) : document;
   if (scoped) roots.push(scoped);
   // 1. The stored selector, in the stored shadow scope.
-  if (scoped) {
+  if (scoped && e.selector) {
     let el = null;
     try { el = scoped.querySelector(e.selector); } catch (err) { el = null; }
     if (el && el !== e.el && matchesEntry(el, e)) return adopt(ref, e, el);

@@ -69,6 +69,7 @@ function walkElement(el, depth, out, b) {
   if (role === 'generic' && el.isContentEditable && (!el.parentElement || !el.parentElement.isContentEditable)) role = 'textbox';
   const block = display !== 'inline' && display !== 'contents' && !display.startsWith('inline');
   const clickable = visible && TEXT_LEVEL.has(role) && isClickableGeneric(el, style);
+  if (b.pierce && !el.shadowRoot && el.localName.includes('-')) noteClosedCandidate(el);
 
   if (!visible || (TEXT_LEVEL.has(role) && !clickable)) {
     // Transparent: the children join the parent, separated when block-level.
@@ -110,6 +111,14 @@ function walkElement(el, depth, out, b) {
   out.push(node.collapse ? node.children[0] : node);
   if (block) out.push({ text: ' ' });
   if (node.ref) b.flat.push(node);
+}
+
+// noteClosedCandidate remembers a defined custom element without an open
+// shadow root: it may have a closed one, which only CDP can reach. The Go
+// side registers those (closed.go) and snapshots again.
+function noteClosedCandidate(el) {
+  if (S.closedRoots.has(el) || S.checkedHosts.has(el) || !customElements.get(el.localName)) return;
+  if (S.closedCandidates.length < 100) S.closedCandidates.push(el);
 }
 
 // labelsShownControl reports whether el is a label whose control is
@@ -213,9 +222,36 @@ function refFor(el, role, name, snapId) {
     }
   }
   r = 's' + snapId + 'e' + (++S.elemSeq);
-  S.refs.set(r, { el, role, name, selector: cssSelector(el), shadow: shadowHostPath(el) });
+  const entry = { el, role, name, selector: null, shadow: [] };
+  S.refs.set(r, entry);
   S.byEl.set(el, r);
+  deferLocator(entry);
   return r;
+}
+
+// The selector and shadow path of a ref are only needed if its element
+// goes stale, so they are computed after the answer has been sent (in a
+// later task), keeping them off the snapshot's critical path. resolve()
+// flushes whatever is still pending first.
+const pendingLocators = [];
+let locatorTimer = 0;
+
+function deferLocator(entry) {
+  pendingLocators.push(entry);
+  if (!locatorTimer) locatorTimer = setTimeout(flushLocators, 0);
+}
+
+function flushLocators() {
+  if (locatorTimer) clearTimeout(locatorTimer);
+  locatorTimer = 0;
+  const saved = cache;
+  cache = newCache();
+  for (const e of pendingLocators.splice(0)) {
+    if (e.selector !== null || !e.el.isConnected) continue;
+    e.selector = cssSelector(e.el);
+    e.shadow = shadowHostPath(e.el);
+  }
+  cache = saved;
 }
 
 // ---- rendering ----
