@@ -72,7 +72,9 @@ func navigateTo(b *testing.B, u string) func(*Page) {
 //
 //	go test ./browser -run '^$' -bench SnapshotGoSpec -benchtime 20x
 func BenchmarkSnapshotGoSpec(b *testing.B) {
-	b.Run("Warm", func(b *testing.B) { benchSnapshot(b, navigateTo(b, goSpecURL(b)), SnapshotOptions{Root: "body"}, false) })
+	b.Run("Warm", func(b *testing.B) {
+		benchSnapshot(b, navigateTo(b, goSpecURL(b)), SnapshotOptions{Root: "body"}, false)
+	})
 	b.Run("Cold", func(b *testing.B) { benchSnapshot(b, navigateTo(b, goSpecURL(b)), SnapshotOptions{Root: "body"}, true) })
 	b.Run("Viewport", func(b *testing.B) {
 		benchSnapshot(b, navigateTo(b, goSpecURL(b)), SnapshotOptions{Root: "body", ViewportOnly: true, Internal: true}, true)
