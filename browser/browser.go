@@ -110,7 +110,10 @@ func (b *Browser) Version(ctx context.Context) (string, error) {
 
 // NewTab opens a blank tab and returns its target id.
 func (b *Browser) NewTab(ctx context.Context) (target.ID, error) {
-	res, err := cdp.Call(ctx, b.Session(), target.CreateTarget, target.CreateTargetParams{URL: "about:blank"})
+	// Each tab gets its own window: a tab that shares a window with an
+	// active one is hidden, and a hidden page gets no frames, which stalls
+	// input events (parallel agents each drive their own tab).
+	res, err := cdp.Call(ctx, b.Session(), target.CreateTarget, target.CreateTargetParams{URL: "about:blank", NewWindow: ptr(true)})
 	if err != nil {
 		return "", fmt.Errorf("create tab: %w", err)
 	}

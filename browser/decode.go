@@ -1,6 +1,8 @@
 package browser
 
 import (
+	"encoding/json"
+
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 )
 
@@ -8,3 +10,10 @@ import (
 func decode(raw jsonv2.Value, out any) error {
 	return jsonv2.Unmarshal(raw, out, marshalOptions)
 }
+
+func jsonMarshal(v any) (string, error) {
+	data, err := json.Marshal(v)
+	return string(data), err
+}
+
+func jsonUnmarshal(data []byte, v any) error { return json.Unmarshal(data, v) }

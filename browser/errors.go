@@ -108,6 +108,9 @@ var stalePatterns = []string{
 // KindOf classifies any error into an execution subtype, reading CDP error
 // messages where needed.
 func KindOf(err error) Kind {
+	if err == nil {
+		return ""
+	}
 	var e *Error
 	if errors.As(err, &e) {
 		return e.Kind

@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"github.com/chromedp/cdproto/target"
 	"net/http"
 	"strings"
 	"testing"
@@ -65,3 +66,5 @@ func testCtx(t testing.TB) context.Context {
 	t.Cleanup(cancel)
 	return ctx
 }
+
+func targetIDOf(s string) target.ID { return target.ID(s) }

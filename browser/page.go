@@ -27,6 +27,13 @@ type Page struct {
 	// frameCtx is the execution context of the frame actions run in; 0 means
 	// the main frame's default context.
 	frameCtx runtime.ExecutionContextID
+	// dlg answers JavaScript dialogs.
+	dlg dialogs
+	// frameOffset is the current frame's viewport origin in the top-level
+	// viewport (zero for the main frame).
+	frameOffset Point
+	// platform is navigator.platform, read on first need.
+	platform string
 	// seqState holds the tab's ref counters (see state.TabState).
 	seqState  state.TabState
 	seqLoaded bool
@@ -51,6 +58,7 @@ func (p *Page) init(ctx context.Context) error {
 			return err
 		}
 	}
+	p.handleDialogs()
 	return nil
 }
 
@@ -218,4 +226,11 @@ func (p *Page) URL(ctx context.Context) (string, error) {
 		json.Unmarshal(res.Result.Value, &u)
 	}
 	return u, nil
+}
+
+// BringToFront makes the tab the active one of its window, so that it is
+// visible and gets frames.
+func (p *Page) BringToFront(ctx context.Context) error {
+	_, err := cdp.Call(ctx, p.sess, page.BringToFront, cdp.Empty{})
+	return err
 }

@@ -20,6 +20,19 @@ type Call struct {
 	Poller Poller
 	// Warnings collects non-fatal notes for the step result.
 	Warnings []string
+	// done runs when the step ends.
+	done []func()
+}
+
+// OnDone registers fn to run when the step ends (success or failure).
+func (c *Call) OnDone(fn func()) { c.done = append(c.done, fn) }
+
+// Finish runs the OnDone funcs; the runtime calls it once per step.
+func (c *Call) Finish() {
+	for i := len(c.done) - 1; i >= 0; i-- {
+		c.done[i]()
+	}
+	c.done = nil
 }
 
 // Warn adds a warning to the step result.

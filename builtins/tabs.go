@@ -202,6 +202,7 @@ func connectTab(c *Call) (any, error) {
 		return nil, err
 	}
 	p, _ := c.Env.Page()
+	p.BringToFront(c.Ctx)
 	info, err := p.Info(c.Ctx)
 	if err != nil {
 		return nil, err

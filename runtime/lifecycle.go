@@ -109,8 +109,19 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 	call.Ctx = ctx
 	th.SetLocal(builtins.CtxKey, ctx)
 	defer th.SetLocal(builtins.CtxKey, h.ctx)
+	pg, _ := h.env.Page()
+	dialogMark := 0
+	if pg != nil {
+		dialogMark = pg.DialogMark()
+	}
 
 	out, err := h.lifecycle(ctx, call, impl, la, res)
+	call.Finish()
+	if pg != nil {
+		if d := pg.DialogsSince(dialogMark); len(d) > 0 {
+			res.Dialogs = d
+		}
+	}
 	if err != nil {
 		if ctx.Err() != nil && h.ctx.Err() == nil && browser.KindOf(err) != browser.KindTimeout {
 			err = &browser.Error{Kind: browser.KindTimeout, Message: fmt.Sprintf("%s did not finish within the %s step timeout: %v", a.Name, timeout, err), Err: err}

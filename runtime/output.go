@@ -66,6 +66,7 @@ type StepResult struct {
 	Params      any      `json:"params,omitempty"`
 	Output      any      `json:"output,omitempty"`
 	Observation any      `json:"observation,omitempty"`
+	Dialogs     any      `json:"dialogs,omitempty"`
 	Warning     []string `json:"warning,omitempty"`
 	Error       string   `json:"error,omitempty"`
 	ErrorType   string   `json:"errorType,omitempty"`

@@ -272,7 +272,7 @@ func (h *host) capture(out *Output) {
 		return
 	}
 	out.Context = &PageContext{URL: info.URL, Title: info.Title, Scroll: info.Scroll, Viewport: info.Viewport}
-	out.Navigated = navigated(h.urlBefore, info.URL)
+	out.Navigated = browser.Navigated(h.urlBefore, info.URL)
 }
 
 // argsDict builds the frozen args dict of a recipe.

@@ -1,0 +1,221 @@
+package browser
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// DefaultActionTimeout bounds the wait for an element to become actionable
+// (spec §8.9); the step timeout bounds it further.
+const DefaultActionTimeout = 5 * time.Second
+
+// earlyForceAfter: when the same overlay has covered the target this long,
+// waiting the rest of the actionability timeout will not help.
+const earlyForceAfter = time.Second
+
+// retryDelays are the progressive delays between actionability checks.
+var retryDelays = []time.Duration{0, 50 * time.Millisecond, 100 * time.Millisecond, 200 * time.Millisecond}
+
+// ActionOptions tune the actionability wait.
+type ActionOptions struct {
+	// Force skips the checks (spec §8.8).
+	Force bool
+	// Timeout is the actionability timeout (default 5 s).
+	Timeout time.Duration
+	// Stable also waits until the element stops moving (spec §8.6).
+	Stable bool
+	// NoAutoForce fails instead of forcing when the checks time out.
+	NoAutoForce bool
+}
+
+// Actionable is an element ready for an action.
+type Actionable struct {
+	El *Element
+	// Matched is the selector that matched, for selector lists.
+	Matched string
+	// Point is where a pointer action should land (viewport of the frame).
+	Point *Point
+	Box   map[string]float64
+	// AutoForced is set when the checks timed out and the action goes ahead
+	// anyway (spec §8.7); Reason says which check failed.
+	AutoForced bool
+	Reason     string
+	// Interceptor describes what covers the target, when something does.
+	Interceptor map[string]any
+	// Via is "label" when the point is on the label of a hidden checkbox.
+	Via string
+}
+
+// checkResult is the engine's answer to check(el, kind).
+type checkResult struct {
+	OK          bool               `json:"ok"`
+	Reason      string             `json:"reason"`
+	Detail      string             `json:"detail"`
+	Permanent   bool               `json:"permanent"`
+	Point       *Point             `json:"point"`
+	Box         map[string]float64 `json:"box"`
+	Interceptor map[string]any     `json:"interceptor"`
+	// Via is "label" when a hidden checkbox or radio is reached through
+	// its label.
+	Via string `json:"via"`
+}
+
+func (c checkResult) describe() string {
+	msg := c.Reason
+	if c.Detail != "" {
+		msg += " (" + c.Detail + ")"
+	}
+	if c.Reason == "covered" && c.Interceptor != nil {
+		msg = fmt.Sprintf("covered by %v %v", c.Interceptor["kind"], c.Interceptor["selector"])
+		if t, ok := c.Interceptor["text"]; ok {
+			msg += fmt.Sprintf(" (%q)", t)
+		}
+	}
+	return msg
+}
+
+// check runs the engine's actionability check. coveredBefore counts the
+// earlier checks that found the element covered, so that the engine tries
+// other scroll alignments (a sticky header may hide it at one of them).
+func (p *Page) check(ctx context.Context, el *Element, kind string, coveredBefore int) (checkResult, error) {
+	var c checkResult
+	err := p.CallOn(ctx, el, &c, `(el, kind, attempt) => window.__cdpSkill.check(el, kind, {attempt})`, kind, coveredBefore)
+	return c, err
+}
+
+// WaitActionable finds the target and waits until it can take an action of
+// kind (click, fill, type, hover, select, check, focus): attached, visible,
+// enabled, editable, not covered. When the wait times out but the element
+// exists, the action goes ahead with AutoForced set.
+func (p *Page) WaitActionable(ctx context.Context, t Target, kind string, o ActionOptions) (*Actionable, error) {
+	timeout := o.Timeout
+	if timeout <= 0 {
+		timeout = DefaultActionTimeout
+	}
+	deadline := time.Now().Add(timeout)
+	if dl, ok := ctx.Deadline(); ok && dl.Add(-100*time.Millisecond).Before(deadline) {
+		deadline = dl.Add(-100 * time.Millisecond)
+	}
+	var (
+		el          *Element
+		matched     string
+		last        checkResult
+		coveredBy   string
+		coveredAt   time.Time
+		attempt     int
+		covered     int
+		lastLocated bool
+	)
+	for {
+		var err error
+		el, matched, err = p.locate(ctx, t)
+		if err != nil {
+			return nil, err
+		}
+		lastLocated = el != nil
+		if el != nil {
+			if o.Force {
+				c, _ := p.check(ctx, el, kind, 0)
+				return &Actionable{El: el, Matched: matched, Point: c.Point, Box: c.Box, Via: c.Via}, nil
+			}
+			last, err = p.check(ctx, el, kind, covered)
+			if err != nil && KindOf(err) != KindContextDestroyed {
+				return nil, err
+			}
+			if last.OK {
+				if o.Stable && kind != "fill" && kind != "type" {
+					if moved, err := p.moving(ctx, el); err == nil && moved {
+						last.OK, last.Reason, last.Detail = false, "moving", "its position changes between animation frames"
+						goto wait
+					}
+					// The point may have moved during the stability wait.
+					if c, err := p.check(ctx, el, kind, 0); err == nil && c.OK {
+						last = c
+					}
+				}
+				return &Actionable{El: el, Matched: matched, Point: last.Point, Box: last.Box, Via: last.Via}, nil
+			}
+			if last.Permanent {
+				return nil, Errorf(KindElementNotEditable, "%s is %s", t, last.describe()).
+					WithHint("target an input, textarea, select or contenteditable element")
+			}
+			if last.Reason == "covered" {
+				covered++
+				by := fmt.Sprint(last.Interceptor["selector"])
+				if by != coveredBy {
+					coveredBy, coveredAt = by, time.Now()
+				} else if time.Since(coveredAt) >= earlyForceAfter && !o.NoAutoForce {
+					return p.autoForce(el, matched, last), nil
+				}
+			}
+		}
+	wait:
+		delay := retryDelays[min(attempt, len(retryDelays)-1)]
+		attempt++
+		if time.Now().Add(delay).After(deadline) {
+			break
+		}
+		if err := Sleep(ctx, delay); err != nil {
+			break
+		}
+	}
+	if !lastLocated {
+		return nil, notFound(t, timeout)
+	}
+	// A disabled control ignores clicks and typing: forcing would report
+	// an action that did nothing.
+	if o.NoAutoForce || last.Reason == "detached" || last.Reason == "disabled" || last.Detail == "readonly" {
+		return nil, notActionable(t, kind, last, timeout)
+	}
+	return p.autoForce(el, matched, last), nil
+}
+
+func (p *Page) autoForce(el *Element, matched string, last checkResult) *Actionable {
+	return &Actionable{El: el, Matched: matched, Point: last.Point, Box: last.Box, AutoForced: true, Reason: last.describe(), Interceptor: last.Interceptor, Via: last.Via}
+}
+
+func notFound(t Target, timeout time.Duration) error {
+	e := Errorf(KindElementNotFound, "no element matches %s (waited %s)", t, timeout.Round(100*time.Millisecond))
+	e.Details = map[string]any{"query": t.Query()}
+	switch {
+	case t.Text != "":
+		e.WithHint("check the spelling against a snapshot, or pass exact: false")
+	default:
+		e.WithHint("take a snapshot and target the element by its ref")
+	}
+	return e
+}
+
+func notActionable(t Target, kind string, c checkResult, timeout time.Duration) error {
+	e := Errorf(KindTimeout, "%s did not become ready to %s within %s: it is %s", t, kind, timeout.Round(100*time.Millisecond), c.describe())
+	if c.Interceptor != nil {
+		e.Details = map[string]any{"interceptor": c.Interceptor}
+	}
+	return e
+}
+
+// moving reports whether el's box changes over two animation frames.
+func (p *Page) moving(ctx context.Context, el *Element) (bool, error) {
+	var moved bool
+	err := p.CallOn(ctx, el, &moved, `(el) => new Promise((resolve) => {
+		const a = el.getBoundingClientRect();
+		requestAnimationFrame(() => requestAnimationFrame(() => {
+			const b = el.getBoundingClientRect();
+			resolve(a.x !== b.x || a.y !== b.y || a.width !== b.width || a.height !== b.height);
+		}));
+		setTimeout(() => resolve(false), 200);
+	})`)
+	return moved, err
+}
+
+// elementInfo returns a short description of an element for outputs.
+func (p *Page) elementInfo(ctx context.Context, el *Element) map[string]any {
+	var info map[string]any
+	raw := json.RawMessage{}
+	if err := p.CallOn(ctx, el, &raw, `(el) => { const d = window.__cdpSkill.describe(el); return {role: d.role, name: d.name}; }`); err == nil {
+		json.Unmarshal(raw, &info)
+	}
+	return info
+}

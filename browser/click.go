@@ -1,0 +1,225 @@
+package browser
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/chromedp/cdproto/input"
+)
+
+// ClickOptions tune a click (spec §9.1).
+type ClickOptions struct {
+	ActionOptions
+	// JSClick clicks with element.click() only; NativeOnly never falls back
+	// to it.
+	JSClick    bool
+	NativeOnly bool
+	Double     bool
+	Button     input.MouseButton
+	Modifiers  Modifiers
+}
+
+// ClickResult is the outcome of a click.
+type ClickResult struct {
+	Clicked bool `json:"clicked"`
+	// Method is cdp, jsClick, or jsClick-auto (the CDP click did not reach
+	// the element, so element.click() ran).
+	Method       string         `json:"method"`
+	CDPAttempted bool           `json:"cdpAttempted,omitempty"`
+	Via          string         `json:"via,omitempty"`
+	Element      map[string]any `json:"element,omitempty"`
+	Matched      string         `json:"matched,omitempty"`
+	ReResolved   bool           `json:"reResolved,omitempty"`
+	NameChanged  *NameChange    `json:"nameChanged,omitempty"`
+	AutoForced   bool           `json:"autoForced,omitempty"`
+	Interceptor  map[string]any `json:"interceptedBy,omitempty"`
+	Checked      *bool          `json:"checked,omitempty"`
+	Effect
+	// Warnings are notes for the step result.
+	Warnings []string `json:"-"`
+}
+
+type probeResult struct {
+	Received bool   `json:"received"`
+	Hit      string `json:"hit"`
+	Gone     bool   `json:"gone"`
+}
+
+// Click clicks the target with real mouse events at its visible centre,
+// verifies that the press reached it, and falls back to element.click()
+// when it did not (unless NativeOnly).
+func (p *Page) Click(ctx context.Context, t Target, o ClickOptions) (*ClickResult, error) {
+	button := o.Button
+	if button == "" {
+		button = input.MouseButtonLeft
+	}
+	count := 1
+	if o.Double {
+		count = 2
+	}
+	if t.Point != nil {
+		w, err := p.watch(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if err := p.mouseClick(ctx, p.toTop(*t.Point), button, count, o.Modifiers); err != nil {
+			w.stop()
+			return nil, err
+		}
+		res := &ClickResult{Clicked: true, Method: "cdp", Effect: w.finish(ctx, SettleWindow)}
+		if len(res.NewTabs) > 0 {
+			p.BringToFront(ctx)
+		}
+		return res, nil
+	}
+	a, err := p.WaitActionable(ctx, t, "click", o.ActionOptions)
+	if err != nil {
+		return nil, err
+	}
+	defer p.release(a.El.ObjectID)
+	res := &ClickResult{Clicked: true, Matched: a.Matched, Via: a.Via, ReResolved: a.El.ReResolved, NameChanged: a.El.NameChanged,
+		AutoForced: a.AutoForced, Interceptor: a.Interceptor, Element: p.elementInfo(ctx, a.El)}
+	if a.AutoForced {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("the element was not ready (%s); clicked anyway after the actionability timeout", a.Reason))
+	}
+	before := p.checkedState(ctx, a.El)
+	w, err := p.watch(ctx)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case o.JSClick || a.Point == nil:
+		if a.Point == nil && !o.JSClick {
+			if o.NativeOnly {
+				w.stop()
+				return nil, Errorf(KindElementNotFound, "%s has no point to click: %s", t, a.Reason)
+			}
+			res.Warnings = append(res.Warnings, "the element has no visible point; clicked it with element.click()")
+		}
+		res.Method = "jsClick"
+		if err := p.jsClick(ctx, a.El, o.Double); err != nil {
+			w.stop()
+			return nil, err
+		}
+	default:
+		res.Method = "cdp"
+		probe, err := p.cdpClick(ctx, a, button, count, o.Modifiers)
+		if err != nil {
+			w.stop()
+			return nil, err
+		}
+		if !probe.Received {
+			if o.NativeOnly {
+				w.stop()
+				e := Errorf(KindElementNotFound, "the click at (%.0f, %.0f) landed on %s, not on %s", a.Point.X, a.Point.Y, probe.Hit, t)
+				if a.Interceptor != nil {
+					e.Details = map[string]any{"interceptedBy": a.Interceptor}
+				}
+				return nil, e.WithHint("dismiss what covers it, or drop nativeOnly to fall back to a JavaScript click")
+			}
+			res.Method, res.CDPAttempted = "jsClick-auto", true
+			res.Warnings = append(res.Warnings, fmt.Sprintf("the mouse click landed on %s; clicked the element with element.click() instead", probe.Hit))
+			if err := p.jsClick(ctx, a.El, o.Double); err != nil {
+				w.stop()
+				return nil, err
+			}
+		}
+	}
+	res.Effect = w.finish(ctx, SettleWindow)
+	if len(res.NewTabs) > 0 {
+		// The new tab opened in this tab's window and hid it; the agent is
+		// still working here until it switches.
+		p.BringToFront(ctx)
+	}
+	if res.Effect.Warning != "" {
+		res.Warnings = append(res.Warnings, res.Effect.Warning)
+	}
+	if before != nil && !res.Navigated {
+		p.verifyToggle(ctx, a.El, *before, res)
+	}
+	return res, nil
+}
+
+// cdpClick arms the reception probe, clicks with mouse events and reads
+// the probe.
+func (p *Page) cdpClick(ctx context.Context, a *Actionable, button input.MouseButton, count int, mods Modifiers) (probeResult, error) {
+	if err := p.CallOn(ctx, a.El, nil, `(el) => window.__cdpSkill.armProbe(el)`); err != nil {
+		return probeResult{}, err
+	}
+	if err := p.mouseClick(ctx, p.toTop(*a.Point), button, count, mods); err != nil {
+		return probeResult{}, err
+	}
+	var pr probeResult
+	raw, err := p.Eval(ctx, `window.__cdpSkill && window.__cdpSkill.readProbe ? window.__cdpSkill.readProbe() : {received: true, gone: true}`)
+	if err != nil {
+		// The click navigated and the document is gone: it was received.
+		return probeResult{Received: true, Gone: true}, nil
+	}
+	if err := jsonUnmarshal(raw, &pr); err != nil {
+		return probeResult{Received: true}, nil
+	}
+	return pr, nil
+}
+
+func (p *Page) jsClick(ctx context.Context, el *Element, double bool) error {
+	fn := `(el) => { el.click(); }`
+	if double {
+		fn = `(el) => { el.click(); el.click(); el.dispatchEvent(new MouseEvent('dblclick', {bubbles: true, cancelable: true, composed: true, detail: 2})); }`
+	}
+	err := p.CallOn(ctx, el, nil, fn)
+	if err != nil && KindOf(err) == KindContextDestroyed {
+		return nil // it navigated
+	}
+	return err
+}
+
+type checkedInfo struct {
+	Checked bool   `json:"checked"`
+	Role    string `json:"role"`
+	Error   string `json:"error"`
+}
+
+// checkedState reads a checkbox/radio/switch state, or nil for other
+// elements.
+func (p *Page) checkedState(ctx context.Context, el *Element) *checkedInfo {
+	var c checkedInfo
+	if err := p.CallOn(ctx, el, &c, `(el) => window.__cdpSkill.checkedState(el)`); err != nil || c.Error != "" {
+		return nil
+	}
+	return &c
+}
+
+// verifyToggle makes sure a click on a checkbox changed it (and a radio
+// checked it): a click that changed nothing falls back to element.click()
+// and, failing that, says so.
+func (p *Page) verifyToggle(ctx context.Context, el *Element, before checkedInfo, res *ClickResult) {
+	want := !before.Checked
+	if before.Role == "radio" {
+		want = true
+	}
+	after := p.checkedState(ctx, el)
+	if after == nil {
+		return
+	}
+	if after.Checked != want && res.Method == "cdp" {
+		if err := p.jsClick(ctx, el, false); err == nil {
+			res.Method, res.CDPAttempted = "jsClick-auto", true
+			res.Warnings = append(res.Warnings, "the mouse click did not change the checkbox; clicked it with element.click()")
+			after = p.checkedState(ctx, el)
+		}
+	}
+	if after != nil {
+		res.Checked = &after.Checked
+		if after.Checked != want {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("the click did not change the %s: it is still %s", before.Role, map[bool]string{true: "checked", false: "unchecked"}[after.Checked]))
+		}
+	}
+}
+
+// toTop converts a point of the current frame's viewport into the top
+// level viewport that input events use.
+func (p *Page) toTop(pt Point) Point {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return Point{X: pt.X + p.frameOffset.X, Y: pt.Y + p.frameOffset.Y}
+}

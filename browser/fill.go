@@ -1,0 +1,297 @@
+package browser
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// FillOptions tune a fill (spec §9.2).
+type FillOptions struct {
+	ActionOptions
+	// Clear replaces the current value (default true).
+	Clear bool
+	// React sets the value with the prototype setter and events instead of
+	// typing it (spec's react: true).
+	React bool
+}
+
+// FillResult is the outcome of one fill.
+type FillResult struct {
+	Filled bool `json:"filled"`
+	// Method is insertText (typed as by an IME), setter (value setter +
+	// input/change events) or select.
+	Method string `json:"method"`
+	// Verified says the field holds the value afterwards.
+	Verified    *bool          `json:"verified,omitempty"`
+	Element     map[string]any `json:"element,omitempty"`
+	ReResolved  bool           `json:"reResolved,omitempty"`
+	NameChanged *NameChange    `json:"nameChanged,omitempty"`
+	AutoForced  bool           `json:"autoForced,omitempty"`
+	Effect
+	Warnings []string `json:"-"`
+}
+
+// Fill puts value into the target field: focus, select what is there,
+// insert the text, fire change, then read the value back. A value that did
+// not land is retried with the value setter (what React-style frameworks
+// observe) and, failing that, reported as an error.
+func (p *Page) Fill(ctx context.Context, t Target, value string, o FillOptions) (*FillResult, error) {
+	a, err := p.WaitActionable(ctx, t, "fill", o.ActionOptions)
+	if err != nil {
+		return nil, err
+	}
+	defer p.release(a.El.ObjectID)
+	res := &FillResult{ReResolved: a.El.ReResolved, NameChanged: a.El.NameChanged, AutoForced: a.AutoForced, Element: p.elementInfo(ctx, a.El)}
+	w, err := p.watch(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.fillElement(ctx, a.El, value, o, res); err != nil {
+		w.stop()
+		return nil, err
+	}
+	res.Effect = w.finish(ctx, SettleWindow)
+	return res, nil
+}
+
+func (p *Page) fillElement(ctx context.Context, el *Element, value string, o FillOptions, res *FillResult) error {
+	var kind string
+	if err := p.CallOn(ctx, el, &kind, `(el, v) => window.__cdpSkill.fillKind(el, v)`, value); err != nil {
+		return err
+	}
+	if n, ok := strings.CutPrefix(kind, "too-long:"); ok {
+		return Errorf(KindElementNotEditable, "the field accepts at most %s characters; the value has %d", n, len([]rune(value))).
+			WithHint("shorten the value (the page sets maxlength)")
+	}
+	switch {
+	case kind == "select":
+		var r selectResult
+		if err := p.CallOn(ctx, el, &r, `(el, v) => window.__cdpSkill.selectOptions(el, [{any: v}])`, value); err != nil {
+			return err
+		}
+		if err := r.err(value); err != nil {
+			return err
+		}
+		res.Method, res.Filled, res.Verified = "select", true, ptr(true)
+		return nil
+	case kind == "set" || o.React:
+		res.Method = "setter"
+		if err := p.setValue(ctx, el, value); err != nil {
+			return err
+		}
+	default:
+		res.Method = "insertText"
+		if err := p.typeInto(ctx, el, value, o.Clear); err != nil {
+			return err
+		}
+	}
+	got, err := p.readValue(ctx, el)
+	if err != nil {
+		return err
+	}
+	if valuesMatch(got, value, !o.Clear && res.Method == "insertText") {
+		res.Filled, res.Verified = true, ptr(true)
+		return nil
+	}
+	if res.Method == "insertText" {
+		// The framework swallowed the typed text: set it the React way.
+		if err := p.setValue(ctx, el, value); err == nil {
+			if got, err = p.readValue(ctx, el); err == nil && valuesMatch(got, value, false) {
+				res.Method, res.Filled, res.Verified = "setter", true, ptr(true)
+				res.Warnings = append(res.Warnings, "typed text did not stick; set the value with the native setter and input/change events")
+				return nil
+			}
+		}
+	}
+	return &Error{Kind: KindElementNotEditable, Message: fmt.Sprintf("the fill did not take: the field holds %q, not the value given", mask(got, value)),
+		Hint: "the page rewrites or rejects this input (a mask, maxlength, or a controlled component); check the expected format or use type for keystrokes"}
+}
+
+// typeInto focuses the field, selects its content (when clear) and inserts
+// the value, then fires change.
+func (p *Page) typeInto(ctx context.Context, el *Element, value string, clear bool) error {
+	var focused bool
+	if err := p.CallOn(ctx, el, &focused, `(el, clear) => window.__cdpSkill.prepareFill(el, clear)`, clear); err != nil {
+		return err
+	}
+	if !focused {
+		return Errorf(KindElementNotEditable, "the field cannot take focus").WithHint("it may be covered or disabled; try click on it first")
+	}
+	if value == "" {
+		if clear {
+			k, _ := lookupKey("Delete")
+			if err := p.Press(ctx, KeyCombo{Key: k, Name: "Delete"}); err != nil {
+				return err
+			}
+		}
+	} else if err := p.InsertText(ctx, value); err != nil {
+		return err
+	}
+	return p.CallOn(ctx, el, nil, `(el) => window.__cdpSkill.fireChange(el)`)
+}
+
+func (p *Page) setValue(ctx context.Context, el *Element, value string) error {
+	return p.CallOn(ctx, el, nil, `(el, v) => { el.focus({preventScroll: true}); return window.__cdpSkill.setValue(el, v); }`, value)
+}
+
+func (p *Page) readValue(ctx context.Context, el *Element) (string, error) {
+	var v string
+	err := p.CallOn(ctx, el, &v, `(el) => window.__cdpSkill.readValue(el)`)
+	return v, err
+}
+
+var nonAlnum = regexp.MustCompile(`[^\p{L}\p{N}]+`)
+
+// valuesMatch compares the value read back with the value given; a field
+// that formats input (phone masks, thousands separators) still matches when
+// its letters and digits are the same. suffix only checks the end.
+func valuesMatch(got, want string, suffix bool) bool {
+	if suffix {
+		return strings.HasSuffix(got, want) || strings.HasSuffix(nonAlnum.ReplaceAllString(got, ""), nonAlnum.ReplaceAllString(want, ""))
+	}
+	if got == want || strings.TrimSpace(got) == strings.TrimSpace(want) {
+		return true
+	}
+	g, w := nonAlnum.ReplaceAllString(got, ""), nonAlnum.ReplaceAllString(want, "")
+	return g != "" && strings.EqualFold(g, w)
+}
+
+// mask hides a password-like value in messages: never echo what was typed.
+func mask(got, typed string) string {
+	if got == typed || len(got) > 0 && strings.Contains(typed, got) {
+		return strings.Repeat("•", min(len(got), 8))
+	}
+	return got
+}
+
+// selectResult is the engine's answer to selectOptions.
+type selectResult struct {
+	Selected  []map[string]string `json:"selected"`
+	Multiple  bool                `json:"multiple"`
+	Error     string              `json:"error"`
+	Detail    string              `json:"detail"`
+	Available []map[string]string `json:"available"`
+	Count     int                 `json:"count"`
+	Label     string              `json:"label"`
+}
+
+func (r selectResult) err(wanted any) error {
+	switch r.Error {
+	case "":
+		return nil
+	case "not-select":
+		return Errorf(KindElementNotEditable, "the target is %s", r.Detail).WithHint("click a custom dropdown open and click the option, or target the <select>")
+	case "no-option":
+		var opts []string
+		for _, o := range r.Available {
+			opts = append(opts, fmt.Sprintf("%q (value %q)", o["label"], o["value"]))
+		}
+		more := ""
+		if r.Count > len(r.Available) {
+			more = fmt.Sprintf(" and %d more", r.Count-len(r.Available))
+		}
+		e := Errorf(KindElementNotFound, "no option matches %v; options: %s%s", wanted, strings.Join(opts, ", "), more)
+		e.Details = map[string]any{"available": r.Available}
+		return e
+	case "disabled-option":
+		return Errorf(KindElementNotEditable, "option %q is disabled", r.Label)
+	case "single":
+		return Errorf(KindStepValidation, "the select takes one option, %d given", r.Count)
+	}
+	return Errorf(KindExecution, "select failed: %s", r.Error)
+}
+
+// TypeOptions tune Type.
+type TypeOptions struct {
+	ActionOptions
+	Delay time.Duration
+}
+
+// Type focuses the target (when given) and types text key by key.
+func (p *Page) Type(ctx context.Context, t Target, text string, o TypeOptions) (*FillResult, error) {
+	res := &FillResult{Method: "keys"}
+	if !t.IsZero() {
+		a, err := p.WaitActionable(ctx, t, "type", o.ActionOptions)
+		if err != nil {
+			return nil, err
+		}
+		defer p.release(a.El.ObjectID)
+		res.Element, res.ReResolved, res.AutoForced = p.elementInfo(ctx, a.El), a.El.ReResolved, a.AutoForced
+		if err := p.CallOn(ctx, a.El, nil, `(el) => { el.focus({preventScroll: true}); if (typeof el.setSelectionRange === 'function') { try { const n = el.value.length; el.setSelectionRange(n, n); } catch (e) {} } }`); err != nil {
+			return nil, err
+		}
+	}
+	w, err := p.watch(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.TypeText(ctx, text, o.Delay); err != nil {
+		w.stop()
+		return nil, err
+	}
+	res.Filled = true
+	res.Effect = w.finish(ctx, SettleWindow)
+	if res.Element != nil && !res.Navigated {
+		// Keystrokes may be transformed (autocomplete, masks): verified
+		// means the typed text shows up in the field.
+		if el, _, err := p.locate(ctx, t); err == nil && el != nil {
+			if got, err := p.readValue(ctx, el); err == nil {
+				res.Verified = ptr(strings.Contains(nonAlnum.ReplaceAllString(got, ""), nonAlnum.ReplaceAllString(text, "")))
+			}
+			p.release(el.ObjectID)
+		}
+	}
+	return res, nil
+}
+
+// PressResult is the outcome of a key press.
+type PressResult struct {
+	Pressed string         `json:"pressed"`
+	Times   int            `json:"times,omitempty"`
+	Element map[string]any `json:"element,omitempty"`
+	Effect
+}
+
+// PressKeys focuses the target (when given) and presses combo times times.
+func (p *Page) PressKeys(ctx context.Context, t Target, combo KeyCombo, times int) (*PressResult, error) {
+	res := &PressResult{Pressed: combo.Name}
+	if len(combo.ModKeys) > 0 {
+		res.Pressed = strings.Join(combo.ModKeys, "+") + "+" + combo.Name
+	}
+	if times > 1 {
+		res.Times = times
+	}
+	if !t.IsZero() {
+		a, err := p.WaitActionable(ctx, t, "focus", ActionOptions{})
+		if err != nil {
+			return nil, err
+		}
+		defer p.release(a.El.ObjectID)
+		res.Element = p.elementInfo(ctx, a.El)
+		if err := p.CallOn(ctx, a.El, nil, `(el) => el.focus({preventScroll: true})`); err != nil {
+			return nil, err
+		}
+	}
+	w, err := p.watch(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for range times {
+		if err := p.Press(ctx, combo); err != nil {
+			w.stop()
+			return nil, err
+		}
+	}
+	res.Effect = w.finish(ctx, SettleWindow)
+	return res, nil
+}
+
+// Count returns how many elements match a CSS selector in the current frame.
+func (p *Page) Count(ctx context.Context, sel string) (int, error) {
+	var n int
+	err := p.CallInto(ctx, &n, `(s) => document.querySelectorAll(s).length`, sel)
+	return n, err
+}

@@ -1,0 +1,122 @@
+package browser
+
+import (
+	"strings"
+	"testing"
+)
+
+func fill(t *testing.T, p *Page, tg Target, v string, o FillOptions) *FillResult {
+	t.Helper()
+	res, err := p.Fill(testCtx(t), tg, v, o)
+	if err != nil {
+		t.Fatalf("fill %s: %v", tg, err)
+	}
+	return res
+}
+
+func TestFillVerifiesAndReadsBack(t *testing.T) {
+	p, _ := openFixture(t, "form.html")
+	res := fill(t, p, Target{Selector: "#email"}, "ann@example.com", FillOptions{Clear: true})
+	if res.Method != "insertText" || res.Verified == nil || !*res.Verified || js(t, p, "document.getElementById('email').value") != `"ann@example.com"` {
+		t.Fatalf("fill: %+v", res)
+	}
+	fill(t, p, Target{Label: "Email address"}, "bob@example.com", FillOptions{Clear: true})
+	fill(t, p, Target{Label: "Password"}, "s3cret!", FillOptions{Clear: true})
+	fill(t, p, Target{Label: "Search box"}, "shoes", FillOptions{Clear: true})
+	fill(t, p, Target{Label: "Your city"}, "Oslo", FillOptions{Clear: true})
+	got := js(t, p, "['email','pw','search','ph'].map(id => document.getElementById(id).value)")
+	if got != `["bob@example.com","s3cret!","shoes","Oslo"]` {
+		t.Fatalf("label fills = %s", got)
+	}
+	fill(t, p, Target{Selector: "#ta"}, " more", FillOptions{Clear: false})
+	fill(t, p, Target{Selector: "#ce"}, "new text", FillOptions{Clear: true})
+	if got := js(t, p, "[document.getElementById('ta').value, document.getElementById('ce').textContent]"); got != `["old more","new text"]` {
+		t.Fatalf("append/contenteditable = %s", got)
+	}
+}
+
+func TestFillReactControlledInput(t *testing.T) {
+	p, _ := openFixture(t, "form.html")
+	res := fill(t, p, Target{Label: "React name"}, "Grace", FillOptions{Clear: true})
+	// React's own state (not only the DOM value) must hold the text.
+	if got := js(t, p, "window.reactState"); got != `"Grace"` || *res.Verified != true {
+		t.Fatalf("react state = %s (%+v)", got, res)
+	}
+	fill(t, p, Target{Label: "React name"}, "Ada", FillOptions{Clear: true, React: true})
+	if got := js(t, p, "window.reactState"); got != `"Ada"` {
+		t.Fatalf("react mode state = %s", got)
+	}
+}
+
+func TestFillSpecialFields(t *testing.T) {
+	p, _ := openFixture(t, "form.html")
+	fill(t, p, Target{Selector: "#phone"}, "5551234567", FillOptions{Clear: true})
+	if got := js(t, p, "document.getElementById('phone').value"); got != `"(555) 123-4567"` {
+		t.Fatalf("masked phone = %s", got)
+	}
+	res := fill(t, p, Target{Selector: "#date"}, "2026-11-25", FillOptions{Clear: true})
+	if res.Method != "setter" || js(t, p, "document.getElementById('date').value") != `"2026-11-25"` {
+		t.Fatalf("date: %+v", res)
+	}
+	res = fill(t, p, Target{Selector: "#sel"}, "Pro", FillOptions{Clear: true})
+	if res.Method != "select" || js(t, p, "window.planChanged") != `"pro"` {
+		t.Fatalf("select via fill: %+v", res)
+	}
+	_, err := p.Fill(testCtx(t), Target{Selector: "#short"}, "abcdef", FillOptions{Clear: true})
+	if KindOf(err) != KindElementNotEditable || !strings.Contains(err.Error(), "at most 3 characters") {
+		t.Fatalf("maxlength: %v", err)
+	}
+	_, err = p.Fill(testCtx(t), Target{Selector: "#cb"}, "x", FillOptions{Clear: true})
+	if KindOf(err) != KindElementNotEditable || !strings.Contains(err.Error(), "checkbox") {
+		t.Fatalf("checkbox: %v", err)
+	}
+	_, err = p.Fill(testCtx(t), Target{Selector: "#ro"}, "x", FillOptions{Clear: true, ActionOptions: ActionOptions{Timeout: 300e6}})
+	if err == nil || js(t, p, "document.getElementById('ro').value") != `"fixed"` {
+		t.Fatalf("readonly: %v", err)
+	}
+}
+
+func TestFillPasswordNeverEchoed(t *testing.T) {
+	p, _ := openFixture(t, "form.html")
+	js(t, p, `document.getElementById('pw').addEventListener('input', (e) => { e.target.value = e.target.value.slice(0, 3); })`)
+	_, err := p.Fill(testCtx(t), Target{Selector: "#pw"}, "hunter22", FillOptions{Clear: true})
+	if err == nil || strings.Contains(err.Error(), "hun") {
+		t.Fatalf("password error leaks the value: %v", err)
+	}
+}
+
+func TestTypeAndPress(t *testing.T) {
+	p, _ := openFixture(t, "form.html")
+	ctx := testCtx(t)
+	res, err := p.Type(ctx, Target{Selector: "#keys"}, "héllo", TypeOptions{})
+	if err != nil || res.Verified == nil || !*res.Verified {
+		t.Fatalf("type: %+v %v", res, err)
+	}
+	if got := js(t, p, "[document.getElementById('keys').value, window.downs >= 4]"); got != `["h\u00e9llo",true]` {
+		t.Fatalf("typed = %s", got)
+	}
+	combo, _ := p.ParseKeys("Control+a")
+	if _, err := p.PressKeys(ctx, Target{Selector: "#keys"}, combo, 1); err != nil {
+		t.Fatal(err)
+	}
+	bs, _ := p.ParseKeys("Backspace")
+	p.PressKeys(ctx, Target{}, bs, 1)
+	if got := js(t, p, "document.getElementById('keys').value"); got != `""` {
+		t.Fatalf("select-all + backspace left %s", got)
+	}
+	fill(t, p, Target{Selector: "#email"}, "x@y.z", FillOptions{Clear: true})
+	enter, _ := p.ParseKeys("Enter")
+	if _, err := p.PressKeys(ctx, Target{Selector: "#email"}, enter, 1); err != nil {
+		t.Fatal(err)
+	}
+	if got := js(t, p, "window.submitted"); got != `"x@y.z"` {
+		t.Fatalf("Enter did not submit: %s", got)
+	}
+	unknown, _ := p.ParseKeys("Entr")
+	if !unknown.Unknown || SuggestKey("Entr") != "Enter" {
+		t.Errorf("unknown key: %+v suggest %q", unknown, SuggestKey("Entr"))
+	}
+	if _, err := p.ParseKeys("Hyperr+a"); KindOf(err) != KindStepValidation {
+		t.Errorf("bad modifier: %v", err)
+	}
+}

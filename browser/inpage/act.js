@@ -1,0 +1,332 @@
+// act.js — actionability checks, click verification, and the DOM side of
+// fill/select/scroll. Fragment of the in-page engine.
+
+const TEXT_TYPES = new Set(['', 'text', 'password', 'email', 'number', 'search', 'tel', 'url']);
+const VALUE_TYPES = new Set(['date', 'datetime-local', 'month', 'time', 'week', 'color', 'range']);
+
+// editProblem returns why el cannot take typed text, or null.
+function editProblem(el) {
+  if (el.matches(':disabled') || (anyAriaDisabled(el) && el.closest('[aria-disabled=true]'))) return 'disabled';
+  if (el.isContentEditable) return null;
+  const tag = el.tagName;
+  if (tag === 'TEXTAREA') return el.readOnly ? 'readonly' : null;
+  if (tag === 'SELECT') return null;
+  if (tag === 'INPUT') {
+    const t = (el.getAttribute('type') || '').toLowerCase();
+    if (!TEXT_TYPES.has(t) && !VALUE_TYPES.has(t)) return 'not a text field (input type=' + t + ')';
+    return el.readOnly || el.getAttribute('aria-readonly') === 'true' ? 'readonly' : null;
+  }
+  const role = roleOf(el);
+  if ((role === 'textbox' || role === 'searchbox' || role === 'combobox' || role === 'spinbutton') && el.getAttribute('aria-readonly') !== 'true') return null;
+  return 'not editable (a ' + el.tagName.toLowerCase() + ', not an input, textarea, select or contenteditable)';
+}
+
+function boxOf(r) {
+  return { x: Math.round(r.x), y: Math.round(r.y), width: Math.round(r.width), height: Math.round(r.height) };
+}
+
+// deepElementFromPoint follows shadow roots down to the innermost element.
+function deepElementFromPoint(x, y) {
+  let el = document.elementFromPoint(x, y);
+  while (el) {
+    const sr = shadowRootOf(el);
+    if (!sr || !sr.elementFromPoint) break;
+    const inner = sr.elementFromPoint(x, y);
+    if (!inner || inner === el) break;
+    el = inner;
+  }
+  return el;
+}
+
+function composedContains(ancestor, node) {
+  for (let n = node; n; n = n.parentNode || n.host) {
+    if (n === ancestor) return true;
+    if (n.assignedSlot && composedContains(ancestor, n.assignedSlot)) return true;
+  }
+  return false;
+}
+
+// hitsTarget: the element at the point is el, inside el, or el's label.
+function hitsTarget(hit, el) {
+  if (!hit) return false;
+  if (composedContains(el, hit)) return true;
+  const label = hit.closest && hit.closest('label');
+  return !!label && label.control === el;
+}
+
+// candidatePoints lists points inside el's visible boxes, centre first.
+function candidatePoints(el) {
+  const pts = [];
+  const vw = innerWidth, vh = innerHeight;
+  for (const r of el.getClientRects()) {
+    const x1 = Math.max(r.left, 0), y1 = Math.max(r.top, 0), x2 = Math.min(r.right, vw), y2 = Math.min(r.bottom, vh);
+    if (x2 - x1 < 1 || y2 - y1 < 1) continue;
+    const cx = (x1 + x2) / 2, cy = (y1 + y2) / 2;
+    pts.push({ x: cx, y: cy });
+    pts.push({ x: x1 + (x2 - x1) / 4, y: cy }, { x: x2 - (x2 - x1) / 4, y: cy }, { x: cx, y: y1 + (y2 - y1) / 4 }, { x: cx, y: y2 - (y2 - y1) / 4 });
+  }
+  return pts;
+}
+
+const SCROLL_ALIGN = ['center', 'start', 'end', 'nearest'];
+
+const OVERLAY_RE = /cookie|consent|gdpr|privacy|banner|modal|dialog|overlay|backdrop|popup|pop-up|lightbox|toast|snackbar|notification|newsletter|interstitial/i;
+
+function overlayKind(el) {
+  const s = [el.id, typeof el.className === 'string' ? el.className : '', el.getAttribute('aria-label') || '', el.getAttribute('role') || '', (el.innerText || '').slice(0, 200)].join(' ');
+  if (/cookie|consent|gdpr/i.test(s)) return 'cookie-banner';
+  const role = roleOf(el);
+  if (role === 'dialog' || role === 'alertdialog' || /modal|dialog|lightbox/i.test(s)) return 'modal';
+  if (/toast|snackbar|notification/i.test(s)) return 'notification';
+  if (/popup|pop-up|newsletter|interstitial/i.test(s)) return 'popup';
+  if (/overlay|backdrop/i.test(s)) return 'overlay';
+  return 'element';
+}
+
+// describeInterceptor names what covers the target: the overlay container
+// around the element hit, its kind, and its buttons with refs.
+function describeInterceptor(hit) {
+  let box = hit;
+  for (let e = hit; e && e !== document.body && e !== document.documentElement; e = parentElementComposed(e)) {
+    const s = styleOf(e);
+    const role = roleOf(e);
+    if (s.position === 'fixed' || s.position === 'sticky' || role === 'dialog' || role === 'alertdialog' || OVERLAY_RE.test(e.id + ' ' + (typeof e.className === 'string' ? e.className : ''))) box = e;
+  }
+  const out = { kind: overlayKind(box), selector: shortSelector(box) };
+  const text = normalizeSpace(box.innerText || '');
+  if (text) out.text = truncate(text, 80);
+  const buttons = [];
+  for (const b of box.querySelectorAll('button,a[href],[role=button],input[type=button],input[type=submit]')) {
+    if (!isShown(b)) continue;
+    const role = effectiveRole(b);
+    buttons.push({ name: truncate(accessibleName(b), 40), ref: refFor(b, role, refName(b, role), Math.max(S.snapSeq, 1)) });
+    if (buttons.length === 4) break;
+  }
+  if (buttons.length) out.buttons = buttons;
+  return out;
+}
+
+// shortSelector is a readable selector for messages: tag#id.class.
+function shortSelector(el) {
+  let s = el.localName;
+  if (el.id) return s + '#' + CSS.escape(el.id);
+  if (typeof el.className === 'string' && el.className.trim()) s += '.' + el.className.trim().split(/\s+/).slice(0, 2).map((c) => CSS.escape(c)).join('.');
+  return s;
+}
+
+// check reports whether el can take an action of kind now (spec §8) and,
+// for pointer actions, the viewport point to use. It scrolls el into view
+// when it is not.
+S.check = function check(el, kind, opts) {
+  cache = newCache();
+  opts = opts || {};
+  if (!el || !el.isConnected) return { ok: false, reason: 'detached' };
+  if (kind === 'click' || kind === 'check') {
+    // A hidden checkbox or radio is clicked through its visible label.
+    const via = S.clickTarget(el);
+    if (via !== el) {
+      const r = S.check(via, 'click-direct', opts);
+      r.via = 'label';
+      return r;
+    }
+    cache = newCache();
+  }
+  if (kind === 'click-direct') kind = 'click';
+  if (hiddenForAT(el) && !(kind === 'fill' && el.isContentEditable)) return { ok: false, reason: 'hidden', detail: hiddenWhy(el) };
+  if (kind === 'fill' || kind === 'type') {
+    const p = editProblem(el);
+    if (p) return { ok: false, reason: p === 'disabled' ? 'disabled' : 'not-editable', detail: p, permanent: p !== 'disabled' && p !== 'readonly' };
+  }
+  if ((kind === 'click' || kind === 'select' || kind === 'check') && (el.matches(':disabled') || (anyAriaDisabled(el) && el.closest('[aria-disabled=true]')))) {
+    return { ok: false, reason: 'disabled' };
+  }
+  let r = el.getBoundingClientRect();
+  if (r.width === 0 || r.height === 0) return { ok: false, reason: 'hidden', detail: 'it has no size' };
+  // Scroll it into view; when a sticky header or footer covered it last
+  // time, the next attempt uses another alignment.
+  const align = opts.attempt ? SCROLL_ALIGN[opts.attempt % SCROLL_ALIGN.length] : 'center';
+  if (r.bottom <= 0 || r.right <= 0 || r.top >= innerHeight || r.left >= innerWidth || r.top < 0 || r.bottom > innerHeight || opts.attempt) {
+    el.scrollIntoView({ block: align, inline: 'center', behavior: 'instant' });
+    r = el.getBoundingClientRect();
+  }
+  const res = { ok: true, box: boxOf(r) };
+  if (kind === 'fill' || kind === 'type' || kind === 'focus' || kind === 'select') return res;
+  if (styleOf(el).pointerEvents === 'none') return { ok: false, reason: 'pointer-events', detail: 'pointer-events: none', box: res.box };
+  const pts = candidatePoints(el);
+  if (!pts.length) return { ok: false, reason: 'hidden', detail: 'it is outside the viewport and cannot be scrolled into it' };
+  let firstHit = null;
+  for (const p of pts) {
+    const hit = deepElementFromPoint(p.x, p.y);
+    if (hitsTarget(hit, el)) {
+      res.point = { x: p.x, y: p.y };
+      return res;
+    }
+    if (!firstHit) firstHit = hit;
+  }
+  res.ok = false;
+  res.reason = 'covered';
+  res.point = pts[0];
+  if (firstHit) res.interceptor = describeInterceptor(firstHit);
+  return res;
+};
+
+function hiddenWhy(el) {
+  for (let e = el; e; e = parentElementComposed(e)) {
+    if (e.getAttribute('aria-hidden') === 'true') return 'aria-hidden on ' + shortSelector(e);
+    const s = styleOf(e);
+    if (s.display === 'none') return 'display: none on ' + shortSelector(e);
+    if (e === el && s.visibility !== 'visible') return 'visibility: ' + s.visibility;
+  }
+  return 'not rendered';
+}
+
+// rectOf returns el's current box (for stability checks).
+S.rectOf = function rectOf(el) {
+  const r = el.getBoundingClientRect();
+  return { x: r.x, y: r.y, width: r.width, height: r.height };
+};
+
+// clickTarget returns the element to click for el: a hidden checkbox or
+// radio is clicked through its visible label (spec §19.16).
+S.clickTarget = function clickTarget(el) {
+  cache = newCache();
+  if (el.tagName === 'INPUT' && (el.type === 'checkbox' || el.type === 'radio')) {
+    const r = el.getBoundingClientRect();
+    const s = styleOf(el);
+    const invisible = r.width < 2 || r.height < 2 || s.opacity === '0' || s.visibility !== 'visible' || s.display === 'none' || hiddenForAT(el);
+    if (invisible) {
+      for (const l of labelsOf(el)) if (isShown(l)) return l;
+    }
+  }
+  return el;
+};
+
+// armProbe records whether the next pointer press reaches el.
+S.armProbe = function armProbe(el) {
+  if (S.probe) S.probe.remove();
+  const probe = { received: false, hit: null };
+  const handler = (ev) => {
+    const path = ev.composedPath();
+    probe.hit = path[0] && path[0].nodeType === 1 ? shortSelector(path[0]) : null;
+    if (path.includes(el) || path.some((n) => n.tagName === 'LABEL' && n.control === el)) probe.received = true;
+  };
+  window.addEventListener('pointerdown', handler, true);
+  window.addEventListener('mousedown', handler, true);
+  probe.remove = () => {
+    window.removeEventListener('pointerdown', handler, true);
+    window.removeEventListener('mousedown', handler, true);
+    S.probe = null;
+  };
+  S.probe = probe;
+  return true;
+};
+
+S.readProbe = function readProbe() {
+  const p = S.probe;
+  if (!p) return { received: true, gone: true };
+  p.remove();
+  return { received: p.received, hit: p.hit };
+};
+
+// ---- fill ----
+
+// fillKind says how a field takes text: typed (insertText), set (value
+// setter + events: date, range, color…) or select.
+S.fillKind = function fillKind(el, value) {
+  if (el.tagName === 'SELECT') return 'select';
+  if (el.maxLength > 0 && value.length > el.maxLength) return 'too-long:' + el.maxLength;
+  if (el.tagName === 'INPUT' && VALUE_TYPES.has((el.type || '').toLowerCase())) return 'set';
+  return 'type';
+};
+
+// prepareFill focuses el and selects what it holds (when clear), so typed
+// text replaces it.
+S.prepareFill = function prepareFill(el, clear) {
+  el.focus({ preventScroll: true });
+  if (el.isContentEditable && !('value' in el)) {
+    const sel = el.ownerDocument.getSelection();
+    const range = el.ownerDocument.createRange();
+    range.selectNodeContents(el);
+    if (!clear) range.collapse(false);
+    sel.removeAllRanges();
+    sel.addRange(range);
+  } else if (typeof el.select === 'function' && clear) {
+    el.select();
+  } else if (typeof el.setSelectionRange === 'function') {
+    try {
+      const n = el.value.length;
+      el.setSelectionRange(clear ? 0 : n, n);
+    } catch (e) { /* type=email/number have no selection API */ }
+  }
+  return deepActiveElement() === el;
+};
+
+S.readValue = function readValue(el) {
+  if ('value' in el && el.tagName !== 'BUTTON') return String(el.value);
+  return normalizeSpace(el.innerText || el.textContent || '');
+};
+
+// setValue sets the value through the prototype's setter, which React and
+// similar frameworks observe, then fires input and change.
+S.setValue = function setValue(el, value) {
+  const proto = el.tagName === 'TEXTAREA' ? HTMLTextAreaElement.prototype : el.tagName === 'SELECT' ? HTMLSelectElement.prototype : HTMLInputElement.prototype;
+  const desc = Object.getOwnPropertyDescriptor(proto, 'value');
+  if (el.isContentEditable && !('value' in el)) el.textContent = value;
+  else if (desc && desc.set) desc.set.call(el, value);
+  else el.value = value;
+  el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+  el.dispatchEvent(new Event('change', { bubbles: true }));
+  return S.readValue(el);
+};
+
+S.fireChange = function fireChange(el) {
+  el.dispatchEvent(new Event('change', { bubbles: true }));
+  return true;
+};
+
+// ---- select ----
+
+// selectOptions picks options of a <select> by value, label or index.
+S.selectOptions = function selectOptions(el, want) {
+  if (el.tagName !== 'SELECT') {
+    return { error: 'not-select', detail: 'a ' + effectiveRole(el) + ' (' + shortSelector(el) + '), not a <select>' };
+  }
+  const opts = [...el.options];
+  const picked = [];
+  for (const w of want) {
+    let o = null;
+    if (w.index !== undefined) o = opts[w.index] || null;
+    if (!o && w.value !== undefined) o = opts.find((x) => x.value === String(w.value)) || null;
+    if (!o && w.label !== undefined) {
+      const l = normalizeSpace(String(w.label));
+      o = opts.find((x) => normalizeSpace(x.label || x.text) === l) || opts.find((x) => normalizeSpace(x.label || x.text).toLowerCase() === l.toLowerCase()) || null;
+    }
+    if (!o && w.any !== undefined) {
+      const s = String(w.any);
+      o = opts.find((x) => x.value === s) || opts.find((x) => normalizeSpace(x.label || x.text) === normalizeSpace(s)) ||
+        opts.find((x) => normalizeSpace(x.label || x.text).toLowerCase() === normalizeSpace(s).toLowerCase()) || null;
+    }
+    if (!o) {
+      return { error: 'no-option', wanted: w, available: opts.slice(0, 10).map((x) => ({ value: x.value, label: normalizeSpace(x.label || x.text) })), count: opts.length };
+    }
+    if (o.disabled) return { error: 'disabled-option', wanted: w, label: normalizeSpace(o.label || o.text) };
+    picked.push(o);
+  }
+  if (!el.multiple && picked.length > 1) return { error: 'single', count: picked.length };
+  for (const o of opts) o.selected = picked.includes(o);
+  el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+  el.dispatchEvent(new Event('change', { bubbles: true }));
+  return { selected: [...el.selectedOptions].map((o) => ({ value: o.value, label: normalizeSpace(o.label || o.text) })), multiple: el.multiple };
+};
+
+// ---- check ----
+
+S.checkedState = function checkedState(el) {
+  cache = newCache();
+  const role = effectiveRole(el);
+  if (el.tagName === 'LABEL' && el.control) el = el.control;
+  if (el.tagName === 'INPUT' && (el.type === 'checkbox' || el.type === 'radio')) return { checked: el.checked, role: el.type };
+  const a = el.getAttribute('aria-checked') ?? el.getAttribute('aria-pressed');
+  if (a !== null) return { checked: a === 'true', role };
+  return { error: 'not checkable: a ' + role + ' (' + shortSelector(el) + ')' };
+};

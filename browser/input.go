@@ -1,0 +1,355 @@
+package browser
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// MouseButton names a mouse button.
+type MouseButton string
+
+// ParseButton validates a button name ("" is left).
+func ParseButton(s string) (input.MouseButton, error) {
+	switch strings.ToLower(s) {
+	case "", "left":
+		return input.MouseButtonLeft, nil
+	case "right":
+		return input.MouseButtonRight, nil
+	case "middle":
+		return input.MouseButtonMiddle, nil
+	}
+	return "", Errorf(KindStepValidation, "button %q is not left, right or middle", s)
+}
+
+// Modifiers is a bit set of Alt=1, Control=2, Meta=4, Shift=8.
+type Modifiers int64
+
+// ParseModifiers reads modifier names (Control, Ctrl, Alt, Option, Meta,
+// Cmd, Command, Shift, ControlOrMeta).
+func (p *Page) ParseModifiers(names []string) (Modifiers, error) {
+	var m Modifiers
+	for _, n := range names {
+		bit, ok := p.modifierBit(n)
+		if !ok {
+			return 0, Errorf(KindStepValidation, "unknown modifier %q: use Control, Alt, Meta, Shift or ControlOrMeta", n)
+		}
+		m |= bit
+	}
+	return m, nil
+}
+
+func (p *Page) modifierBit(name string) (Modifiers, bool) {
+	switch strings.ToLower(name) {
+	case "alt", "option":
+		return 1, true
+	case "control", "ctrl":
+		return 2, true
+	case "meta", "cmd", "command", "super":
+		return 4, true
+	case "shift":
+		return 8, true
+	case "controlormeta", "mod":
+		if p.isMac() {
+			return 4, true
+		}
+		return 2, true
+	}
+	return 0, false
+}
+
+// isMac reports whether the page's platform is macOS (for ControlOrMeta).
+func (p *Page) isMac() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.platform == "" {
+		var plat string
+		if raw, err := p.Eval(context.Background(), "navigator.platform"); err == nil {
+			plat = strings.Trim(string(raw), `"`)
+		}
+		if plat == "" {
+			plat = "unknown"
+		}
+		p.platform = plat
+	}
+	return strings.HasPrefix(p.platform, "Mac")
+}
+
+// click dispatches a full mouse click at the point of the top-level
+// viewport: move, press, release (count times for double clicks).
+func (p *Page) mouseClick(ctx context.Context, pt Point, button input.MouseButton, count int, mods Modifiers) error {
+	if err := p.mouseMove(ctx, pt, mods); err != nil {
+		return err
+	}
+	for i := 1; i <= count; i++ {
+		for _, typ := range []input.DispatchMouseEventType{input.DispatchMouseEventTypeMousePressed, input.DispatchMouseEventTypeMouseReleased} {
+			_, err := cdp.Call(ctx, p.sess, input.DispatchMouseEvent, input.DispatchMouseEventParams{
+				Type: typ, X: pt.X, Y: pt.Y, Button: button, ClickCount: int64(i), Modifiers: int64(mods), Buttons: buttonsMask(button, typ == input.DispatchMouseEventTypeMousePressed),
+			})
+			if err != nil {
+				return fmt.Errorf("mouse %s: %w", typ, err)
+			}
+		}
+	}
+	return nil
+}
+
+func buttonsMask(b input.MouseButton, down bool) int64 {
+	if !down {
+		return 0
+	}
+	switch b {
+	case input.MouseButtonRight:
+		return 2
+	case input.MouseButtonMiddle:
+		return 4
+	}
+	return 1
+}
+
+func (p *Page) mouseMove(ctx context.Context, pt Point, mods Modifiers) error {
+	_, err := cdp.Call(ctx, p.sess, input.DispatchMouseEvent, input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMouseMoved, X: pt.X, Y: pt.Y, Modifiers: int64(mods)})
+	if err != nil {
+		return fmt.Errorf("mouse move: %w", err)
+	}
+	return nil
+}
+
+// mouseButton presses or releases a button at a point (for drags).
+func (p *Page) mouseButton(ctx context.Context, pt Point, down bool) error {
+	typ := input.DispatchMouseEventTypeMouseReleased
+	if down {
+		typ = input.DispatchMouseEventTypeMousePressed
+	}
+	_, err := cdp.Call(ctx, p.sess, input.DispatchMouseEvent, input.DispatchMouseEventParams{Type: typ, X: pt.X, Y: pt.Y, Button: input.MouseButtonLeft, ClickCount: 1, Buttons: buttonsMask(input.MouseButtonLeft, down)})
+	return err
+}
+
+// keyIndex maps key names (Enter, ArrowDown, a, F5, Digit1, …) to kb keys.
+var keyIndex = buildKeyIndex()
+
+func buildKeyIndex() map[string]*kb.Key {
+	idx := map[string]*kb.Key{}
+	for r, k := range kb.Keys {
+		if k.Shift {
+			continue
+		}
+		if k.Key != "" {
+			if _, dup := idx[k.Key]; !dup || r < 0x80 {
+				idx[k.Key] = k
+			}
+		}
+		if k.Code != "" {
+			if _, dup := idx[k.Code]; !dup {
+				idx[k.Code] = k
+			}
+		}
+	}
+	aliases := map[string]string{"Return": "Enter", "Esc": "Escape", "Space": " ", "Spacebar": " ", "Del": "Delete",
+		"Up": "ArrowUp", "Down": "ArrowDown", "Left": "ArrowLeft", "Right": "ArrowRight", "PgUp": "PageUp", "PgDn": "PageDown"}
+	for a, k := range aliases {
+		if key, ok := idx[k]; ok {
+			idx[a] = key
+		}
+	}
+	return idx
+}
+
+// lookupKey finds a key by name, case-insensitively for named keys.
+func lookupKey(name string) (*kb.Key, bool) {
+	if k, ok := keyIndex[name]; ok {
+		return k, true
+	}
+	if utf8.RuneCountInString(name) > 1 {
+		for n, k := range keyIndex {
+			if strings.EqualFold(n, name) {
+				return k, true
+			}
+		}
+	}
+	if r, _ := utf8.DecodeRuneInString(name); utf8.RuneLen(r) == len(name) {
+		if k, ok := kb.Keys[r]; ok {
+			return k, true
+		}
+	}
+	return nil, false
+}
+
+// KeyCombo is a parsed key press such as Control+Shift+P.
+type KeyCombo struct {
+	// Unknown is set when the key name is not a known key.
+	Unknown bool
+	Mods    Modifiers
+	// Modifier key names in press order.
+	ModKeys []string
+	Key     *kb.Key
+	// Name is the key as written.
+	Name string
+}
+
+// ParseKeys parses "Control+Shift+p". An unknown key is reported as an
+// error listing the accepted names.
+func (p *Page) ParseKeys(combo string) (KeyCombo, error) {
+	if combo == "" {
+		return KeyCombo{}, Errorf(KindStepValidation, "empty key")
+	}
+	parts := strings.Split(combo, "+")
+	// "Control++" presses the plus key.
+	if strings.HasSuffix(combo, "++") {
+		parts = append(parts[:len(parts)-2], "+")
+	}
+	var c KeyCombo
+	for _, m := range parts[:len(parts)-1] {
+		bit, ok := p.modifierBit(strings.TrimSpace(m))
+		if !ok {
+			return c, Errorf(KindStepValidation, "unknown modifier %q in %q: use Control, Alt, Meta, Shift or ControlOrMeta", m, combo)
+		}
+		c.Mods |= bit
+		c.ModKeys = append(c.ModKeys, map[Modifiers]string{1: "Alt", 2: "Control", 4: "Meta", 8: "Shift"}[bit])
+	}
+	c.Name = parts[len(parts)-1]
+	if c.Name == "" {
+		return c, Errorf(KindStepValidation, "no key in %q", combo)
+	}
+	k, ok := lookupKey(c.Name)
+	if !ok {
+		// Dispatched with this key value all the same (a page may listen for
+		// it), but the caller warns: it is most likely a typo.
+		c.Unknown = true
+		k = &kb.Key{Key: c.Name}
+	}
+	c.Key = k
+	return c, nil
+}
+
+// SuggestKey returns the known key name closest to name, or "".
+func SuggestKey(name string) string {
+	best, bestD := "", len(name)/3+2
+	for n := range keyIndex {
+		if len(n) < 2 {
+			continue
+		}
+		if d := editDistance(strings.ToLower(n), strings.ToLower(name)); d < bestD {
+			best, bestD = n, d
+		}
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}
+
+// Press dispatches a key combo: modifiers down, key down (char for text
+// when no command modifier is held), key up, modifiers up.
+func (p *Page) Press(ctx context.Context, c KeyCombo) error {
+	var held Modifiers
+	for _, m := range c.ModKeys {
+		bit, _ := p.modifierBit(m)
+		held |= bit
+		k, _ := lookupKey(m)
+		if err := p.keyEvent(ctx, kb.KeyRawDown, k, held, ""); err != nil {
+			return err
+		}
+	}
+	k := c.Key
+	text := ""
+	if k.Print && held&(1|2|4) == 0 {
+		text = k.Text
+		if held&8 != 0 {
+			if shifted, ok := kb.Keys[[]rune(strings.ToUpper(k.Text))[0]]; ok && len(k.Text) == 1 {
+				text = shifted.Text
+			}
+		}
+	}
+	if err := p.keyEvent(ctx, kb.KeyDown, k, held, text); err != nil {
+		return err
+	}
+	if err := p.keyEvent(ctx, kb.KeyUp, k, held, ""); err != nil {
+		return err
+	}
+	for i := len(c.ModKeys) - 1; i >= 0; i-- {
+		bit, _ := p.modifierBit(c.ModKeys[i])
+		held &^= bit
+		mk, _ := lookupKey(c.ModKeys[i])
+		if err := p.keyEvent(ctx, kb.KeyUp, mk, held, ""); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p *Page) keyEvent(ctx context.Context, typ input.DispatchKeyEventType, k *kb.Key, mods Modifiers, text string) error {
+	params := input.DispatchKeyEventParams{
+		Type:                  typ,
+		Modifiers:             int64(mods),
+		Key:                   k.Key,
+		Code:                  k.Code,
+		WindowsVirtualKeyCode: k.Windows,
+		NativeVirtualKeyCode:  k.Native,
+		Text:                  text,
+		UnmodifiedText:        text,
+	}
+	if typ == kb.KeyDown && text == "" {
+		params.Type = kb.KeyRawDown
+	}
+	if _, err := cdp.Call(ctx, p.sess, input.DispatchKeyEvent, params); err != nil {
+		return fmt.Errorf("key %s %s: %w", k.Key, typ, err)
+	}
+	return nil
+}
+
+// TypeText types text key by key with delay between keys. Characters with
+// no key on a US keyboard are inserted as text.
+func (p *Page) TypeText(ctx context.Context, text string, delay time.Duration) error {
+	for i, r := range text {
+		if i > 0 && delay > 0 {
+			if err := Sleep(ctx, delay); err != nil {
+				return err
+			}
+		}
+		if r == '\n' {
+			r = '\r'
+		}
+		if _, ok := kb.Keys[r]; !ok {
+			if err := p.InsertText(ctx, string(r)); err != nil {
+				return err
+			}
+			continue
+		}
+		for _, ev := range kb.Encode(r) {
+			if _, err := cdp.Call(ctx, p.sess, input.DispatchKeyEvent, *ev); err != nil {
+				return fmt.Errorf("type %q: %w", r, err)
+			}
+		}
+	}
+	return nil
+}
+
+// InsertText inserts text at the caret as an IME would (one input event).
+func (p *Page) InsertText(ctx context.Context, text string) error {
+	_, err := cdp.Call(ctx, p.sess, input.InsertText, input.InsertTextParams{Text: text})
+	return err
+}

@@ -1,0 +1,175 @@
+package browser
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/runtime"
+)
+
+// Target says which element an action is for: exactly one of a ref, a CSS
+// selector (or a list tried in order), a text, a label, the focused
+// element, or a viewport point.
+type Target struct {
+	Ref       string
+	Selector  string
+	Selectors []string
+	Text      string
+	Label     string
+	// Exact makes Text and Label match the whole string.
+	Exact bool
+	// Within limits a text search to the first match of this selector.
+	Within  string
+	Focused bool
+	// Point targets viewport coordinates (no element).
+	Point *Point
+}
+
+// Point is a viewport position in CSS pixels.
+type Point struct {
+	X float64 `json:"x"`
+	Y float64 `json:"y"`
+}
+
+// String describes the target for messages.
+func (t Target) String() string {
+	switch {
+	case t.Ref != "":
+		return "ref " + t.Ref
+	case t.Selector != "":
+		return fmt.Sprintf("selector %q", t.Selector)
+	case len(t.Selectors) > 0:
+		return fmt.Sprintf("selectors %q", t.Selectors)
+	case t.Text != "":
+		return fmt.Sprintf("text %q", t.Text)
+	case t.Label != "":
+		return fmt.Sprintf("label %q", t.Label)
+	case t.Focused:
+		return "the focused element"
+	case t.Point != nil:
+		return fmt.Sprintf("point (%g, %g)", t.Point.X, t.Point.Y)
+	}
+	return "no target"
+}
+
+// Query is the text the agent searched for (for near matches).
+func (t Target) Query() string {
+	switch {
+	case t.Text != "":
+		return t.Text
+	case t.Label != "":
+		return t.Label
+	case t.Selector != "":
+		return t.Selector
+	}
+	return ""
+}
+
+// IsZero reports whether no target was given.
+func (t Target) IsZero() bool {
+	return t.Ref == "" && t.Selector == "" && len(t.Selectors) == 0 && t.Text == "" && t.Label == "" && !t.Focused && t.Point == nil
+}
+
+// NormalizeTarget turns a bare string into a ref or selector target.
+func NormalizeTarget(s string) Target {
+	s = strings.TrimSpace(s)
+	if IsRef(s) {
+		return Target{Ref: s}
+	}
+	return Target{Selector: s}
+}
+
+// locate finds the target element once (no waiting). It returns nil, nil
+// when nothing matches yet; errors are final (invalid selector, stale ref).
+func (p *Page) locate(ctx context.Context, t Target) (*Element, string, error) {
+	switch {
+	case t.Ref != "":
+		el, err := p.ResolveRef(ctx, t.Ref)
+		return el, "", err
+	case len(t.Selectors) > 0:
+		for _, sel := range t.Selectors {
+			el, _, err := p.locate(ctx, Target{Selector: sel})
+			if err != nil {
+				return nil, "", err
+			}
+			if el != nil {
+				return el, sel, nil
+			}
+		}
+		return nil, "", nil
+	case t.Selector != "":
+		if IsRef(t.Selector) {
+			el, err := p.ResolveRef(ctx, t.Selector)
+			return el, "", err
+		}
+		if err := p.CheckSelector(ctx, t.Selector); err != nil {
+			return nil, "", err
+		}
+		el, err := p.engineElement(ctx, "find", map[string]any{"selector": t.Selector})
+		return el, t.Selector, err
+	case t.Text != "":
+		if t.Within != "" {
+			if err := p.CheckSelector(ctx, t.Within); err != nil {
+				return nil, "", err
+			}
+		}
+		el, err := p.engineElement(ctx, "find", map[string]any{"text": t.Text, "exact": t.Exact, "within": t.Within})
+		return el, "", err
+	case t.Label != "":
+		el, err := p.engineElement(ctx, "find", map[string]any{"label": t.Label, "exact": t.Exact})
+		return el, "", err
+	case t.Focused:
+		el, err := p.engineElement(ctx, "find", map[string]any{"focused": true})
+		return el, "", err
+	}
+	return nil, "", Errorf(KindStepValidation, "no target: give a selector, ref, text or label")
+}
+
+// engineElement calls an engine method that returns an element (or null)
+// and returns a handle on it.
+func (p *Page) engineElement(ctx context.Context, method string, args ...any) (*Element, error) {
+	obj, err := p.engineObject(ctx, method, args...)
+	if err != nil || obj == nil {
+		return nil, err
+	}
+	if obj.Subtype != "node" || obj.ObjectID == "" {
+		if obj.ObjectID != "" {
+			p.release(obj.ObjectID)
+		}
+		return nil, nil
+	}
+	return &Element{ObjectID: obj.ObjectID}, nil
+}
+
+// engineObject is engineCall returning the result by reference.
+func (p *Page) engineObject(ctx context.Context, method string, args ...any) (*runtime.RemoteObject, error) {
+	var argList []string
+	for _, a := range args {
+		data, err := jsonMarshal(a)
+		if err != nil {
+			return nil, err
+		}
+		argList = append(argList, data)
+	}
+	expr := "(window.__cdpSkill && window.__cdpSkill.version === " + jsString(engineVersion) + ") ? window.__cdpSkill." +
+		method + "(" + strings.Join(argList, ",") + ") : " + jsString(engineMissing)
+	for attempt := 0; attempt < 2; attempt++ {
+		res, err := cdp.Call(ctx, p.sess, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, ContextID: p.currentContext()})
+		if err != nil {
+			return nil, err
+		}
+		if res.ExceptionDetails != nil {
+			return nil, engineError(method, &JSError{Text: exceptionText(res.ExceptionDetails)})
+		}
+		if res.Result.Type == "string" && string(res.Result.Value) == `"`+engineMissing+`"` {
+			if _, err := p.Eval(ctx, engineSource); err != nil {
+				return nil, fmt.Errorf("install the page engine: %w", err)
+			}
+			continue
+		}
+		return res.Result, nil
+	}
+	return nil, fmt.Errorf("engine %s: the page engine did not install", method)
+}

@@ -1,0 +1,270 @@
+package builtins
+
+import (
+	"fmt"
+
+	"go.starlark.net/starlark"
+
+	"github.com/cdp-skill/cdp-skill/browser"
+)
+
+func init() {
+	register(map[string]ActionFunc{
+		"fill":  fill,
+		"type":  typeText,
+		"press": press,
+	})
+}
+
+// valueString turns a fill value into text (numbers and bools too).
+func valueString(v starlark.Value) (string, error) {
+	switch x := v.(type) {
+	case starlark.String:
+		return string(x), nil
+	case starlark.Int, starlark.Float, starlark.Bool:
+		return x.String(), nil
+	case starlark.NoneType:
+		return "", nil
+	}
+	return "", invalid("a fill value must be text or a number, not %s", v.Type())
+}
+
+func fillOptions(c *Call) (browser.FillOptions, error) {
+	var o browser.FillOptions
+	var err error
+	if o.ActionOptions, err = actionOptions(c); err != nil {
+		return o, err
+	}
+	if o.Clear, err = c.Args.Bool("clear", true); err != nil {
+		return o, err
+	}
+	if o.React, err = c.Args.Bool("react", false); err != nil {
+		return o, err
+	}
+	return o, nil
+}
+
+// fill handles: fill("text") (the focused field), fill({target: value, …})
+// (batch), fill(fields = {…}), and fill(selector|ref|label = …, value = …).
+func fill(c *Call) (any, error) {
+	p, err := c.Env.Page()
+	if err != nil {
+		return nil, err
+	}
+	o, err := fillOptions(c)
+	if err != nil {
+		return nil, err
+	}
+	if err := applyDialog(c, p); err != nil {
+		return nil, err
+	}
+	if m, ok := c.Args.Pos.(starlark.IterableMapping); ok {
+		return fillBatch(c, p, m, o)
+	}
+	if v, ok := c.Args.Value("fields"); ok {
+		m, isMap := v.(starlark.IterableMapping)
+		if !isMap {
+			return nil, invalid("fields must be a map of selector, ref or label to value")
+		}
+		return fillBatch(c, p, m, o)
+	}
+	var t browser.Target
+	var value string
+	if s, ok := c.Args.Pos.(starlark.String); ok {
+		// fill("text"): the focused field.
+		if c.Args.Has("value") {
+			return nil, invalid(`fill("…") fills the focused field with that text; to name a field use fill(selector = "…", value = "…")`)
+		}
+		t, value = browser.Target{Focused: true}, string(s)
+	} else {
+		if t, err = targetArg(c); err != nil {
+			return nil, err
+		}
+		v, ok := c.Args.Value("value")
+		if !ok {
+			return nil, invalid(`fill needs a value: {"fill": {"selector": "#email", "value": "a@b.c"}}`)
+		}
+		if value, err = valueString(v); err != nil {
+			return nil, err
+		}
+		if t.IsZero() {
+			t.Focused = true
+		}
+	}
+	res, err := p.Fill(c.Ctx, t, value, o)
+	if err != nil {
+		if t.Focused && browser.KindOf(err) == browser.KindElementNotFound {
+			return nil, browser.Errorf(browser.KindElementNotFound, "no field has focus").WithHint("name the field: fill(selector = …, value = …) or fill(label = …, value = …)")
+		}
+		return nil, err
+	}
+	for _, w := range res.Warnings {
+		c.Warn("%s", w)
+	}
+	return res, nil
+}
+
+// fillBatch fills each key (a ref, selector or label) with its value, in
+// order, and fails when any field fails (after trying them all).
+func fillBatch(c *Call, p *browser.Page, m starlark.IterableMapping, o browser.FillOptions) (any, error) {
+	type fieldResult struct {
+		Field    string         `json:"field"`
+		Filled   bool           `json:"filled"`
+		Method   string         `json:"method,omitempty"`
+		Verified *bool          `json:"verified,omitempty"`
+		Element  map[string]any `json:"element,omitempty"`
+		Error    string         `json:"error,omitempty"`
+	}
+	var results []fieldResult
+	var firstErr error
+	filled := 0
+	for _, item := range m.Items() {
+		key, ok := starlark.AsString(item[0])
+		if !ok {
+			return nil, invalid("fill keys must be selectors, refs or labels, not %s", item[0].Type())
+		}
+		value, err := valueString(item[1])
+		if err != nil {
+			return nil, err
+		}
+		t := batchTarget(c, p, key)
+		fr := fieldResult{Field: key}
+		res, err := p.Fill(c.Ctx, t, value, o)
+		if err != nil {
+			fr.Error = err.Error()
+			if firstErr == nil {
+				firstErr = err
+			}
+		} else {
+			filled++
+			fr.Filled, fr.Method, fr.Verified, fr.Element = true, res.Method, res.Verified, res.Element
+			for _, w := range res.Warnings {
+				c.Warn("%s: %s", key, w)
+			}
+		}
+		results = append(results, fr)
+	}
+	out := map[string]any{"filled": filled, "failed": len(results) - filled, "fields": results}
+	if firstErr != nil {
+		e := &browser.Error{Kind: browser.KindOf(firstErr), Message: fmt.Sprintf("%d of %d fields failed; first: %v", len(results)-filled, len(results), firstErr), Details: out}
+		return nil, e
+	}
+	return out, nil
+}
+
+// batchTarget reads a batch key: a ref, a CSS selector, or (when it is not
+// valid CSS or matches nothing) a label.
+func batchTarget(c *Call, p *browser.Page, key string) browser.Target {
+	if browser.IsRef(key) {
+		return browser.Target{Ref: key}
+	}
+	if err := p.CheckSelector(c.Ctx, key); err != nil {
+		return browser.Target{Label: key}
+	}
+	if n, err := p.Count(c.Ctx, key); err == nil && n == 0 {
+		return browser.Target{Label: key}
+	}
+	return browser.Target{Selector: key}
+}
+
+func typeText(c *Call) (any, error) {
+	p, err := c.Env.Page()
+	if err != nil {
+		return nil, err
+	}
+	var text string
+	var t browser.Target
+	if s, ok := c.Args.Pos.(starlark.String); ok {
+		text = string(s)
+		// type("text") types into the focused element; with a target
+		// keyword the positional is still the text.
+		c.Args.Pos = nil
+	}
+	if t, err = targetArg(c); err != nil {
+		return nil, err
+	}
+	if v, ok := c.Args.Value("value"); ok {
+		if text, err = valueString(v); err != nil {
+			return nil, err
+		}
+	}
+	if text == "" {
+		return nil, invalid(`type needs text: {"type": "hello"} or {"type": {"selector": "#q", "value": "hello"}}`)
+	}
+	var o browser.TypeOptions
+	if o.ActionOptions, err = actionOptions(c); err != nil {
+		return nil, err
+	}
+	if o.Delay, err = c.Args.Duration("delay", 0); err != nil {
+		return nil, err
+	}
+	if err := applyDialog(c, p); err != nil {
+		return nil, err
+	}
+	res, err := p.Type(c.Ctx, t, text, o)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]any{"typed": len([]rune(text))}
+	if res.Element != nil {
+		out["element"] = res.Element
+	}
+	if res.Verified != nil {
+		out["verified"] = *res.Verified
+		if !*res.Verified {
+			c.Warn("the field does not show the typed text (it may format or autocomplete it)")
+		}
+	}
+	if res.Navigated {
+		out["navigated"], out["newUrl"] = true, res.NewURL
+	}
+	return out, nil
+}
+
+func press(c *Call) (any, error) {
+	p, err := c.Env.Page()
+	if err != nil {
+		return nil, err
+	}
+	key, err := c.Args.String("key")
+	if err != nil {
+		return nil, err
+	}
+	if s, ok := c.Args.Pos.(starlark.String); ok {
+		key = string(s)
+		c.Args.Pos = nil
+	}
+	if key == "" {
+		return nil, invalid(`press needs a key: {"press": "Enter"} or {"press": "Control+a"}`)
+	}
+	combo, err := p.ParseKeys(key)
+	if err != nil {
+		return nil, err
+	}
+	if combo.Unknown {
+		msg := fmt.Sprintf("%q is not a known key name; it was sent as is", combo.Name)
+		if s := browser.SuggestKey(combo.Name); s != "" {
+			msg += fmt.Sprintf(" (did you mean %q?)", s)
+		}
+		c.Warn("%s", msg)
+	}
+	times, err := c.Args.Int("times", 1)
+	if err != nil {
+		return nil, err
+	}
+	if times < 1 || times > 100 {
+		return nil, invalid("times must be between 1 and 100")
+	}
+	t, err := targetArg(c)
+	if err != nil {
+		return nil, err
+	}
+	if err := applyDialog(c, p); err != nil {
+		return nil, err
+	}
+	res, err := p.PressKeys(c.Ctx, t, combo, times)
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}

@@ -1,0 +1,115 @@
+package builtins
+
+import (
+	"strings"
+
+	"go.starlark.net/starlark"
+
+	"github.com/cdp-skill/cdp-skill/browser"
+)
+
+// targetArg reads the element an action is for: the positional string (a
+// ref or a CSS selector) or the selector/ref/text/label/selectors/x,y
+// keywords.
+func targetArg(c *Call) (browser.Target, error) {
+	var t browser.Target
+	if s, ok := starlark.AsString(c.Args.Pos); ok && c.Args.Pos != nil {
+		t = browser.NormalizeTarget(s)
+	}
+	var err error
+	str := func(name string, dst *string) {
+		if err == nil && c.Args.Has(name) {
+			*dst, err = c.Args.String(name)
+		}
+	}
+	str("selector", &t.Selector)
+	str("ref", &t.Ref)
+	str("text", &t.Text)
+	str("label", &t.Label)
+	str("withinSelector", &t.Within)
+	if err != nil {
+		return t, err
+	}
+	if browser.IsRef(t.Selector) {
+		t.Ref, t.Selector = t.Selector, ""
+	}
+	if t.Ref != "" && !browser.IsRef(t.Ref) {
+		return t, invalid("ref %q is not a ref like s1e4: take one from a snapshot", t.Ref)
+	}
+	if t.Exact, err = c.Args.Bool("exact", false); err != nil {
+		return t, err
+	}
+	if v, ok := c.Args.Value("selectors"); ok {
+		if t.Selectors, err = stringList(v, "selectors"); err != nil {
+			return t, err
+		}
+	}
+	if c.Args.Has("x") || c.Args.Has("y") {
+		x, err := c.Args.Float("x", 0)
+		if err != nil {
+			return t, err
+		}
+		y, err := c.Args.Float("y", 0)
+		if err != nil {
+			return t, err
+		}
+		if !c.Args.Has("x") || !c.Args.Has("y") {
+			return t, invalid("give both x and y")
+		}
+		t.Point = &browser.Point{X: x, Y: y}
+	}
+	n := 0
+	for _, set := range []bool{t.Ref != "", t.Selector != "", len(t.Selectors) > 0, t.Text != "", t.Label != "", t.Point != nil} {
+		if set {
+			n++
+		}
+	}
+	if n > 1 {
+		return t, invalid("%s got several targets (%s): give one of selector, ref, text, label, selectors or x/y", c.Action.Builtin(), describeTargets(t))
+	}
+	return t, nil
+}
+
+func describeTargets(t browser.Target) string {
+	var parts []string
+	if t.Ref != "" {
+		parts = append(parts, "ref")
+	}
+	if t.Selector != "" {
+		parts = append(parts, "selector")
+	}
+	if len(t.Selectors) > 0 {
+		parts = append(parts, "selectors")
+	}
+	if t.Text != "" {
+		parts = append(parts, "text")
+	}
+	if t.Label != "" {
+		parts = append(parts, "label")
+	}
+	if t.Point != nil {
+		parts = append(parts, "x/y")
+	}
+	return strings.Join(parts, ", ")
+}
+
+// actionOptions reads force and stable.
+func actionOptions(c *Call) (browser.ActionOptions, error) {
+	var o browser.ActionOptions
+	var err error
+	if o.Force, err = c.Args.Bool("force", false); err != nil {
+		return o, err
+	}
+	if o.Stable, err = c.Args.Bool("stable", false); err != nil {
+		return o, err
+	}
+	return o, nil
+}
+
+// needTarget fails when no target was given.
+func needTarget(c *Call, t browser.Target) error {
+	if t.IsZero() {
+		return invalid("%s needs a target: a selector or ref (%s(\"#id\") / %s(\"s1e4\")), text=, or label=", c.Action.Builtin(), c.Action.Builtin(), c.Action.Builtin())
+	}
+	return nil
+}
