@@ -1,0 +1,2 @@
+// forms.js — select, check, focus and upload helpers. Fragment of the
+// in-page engine.

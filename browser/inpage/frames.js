@@ -1,0 +1,1 @@
+// frames.js — frame discovery helpers. Fragment of the in-page engine.

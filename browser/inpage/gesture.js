@@ -1,0 +1,2 @@
+// gesture.js — hover capture, drag and scroll helpers. Fragment of the
+// in-page engine.
