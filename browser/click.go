@@ -62,7 +62,12 @@ func (p *Page) Click(ctx context.Context, t Target, o ClickOptions) (*ClickResul
 		if err != nil {
 			return nil, err
 		}
-		if err := p.mouseClick(ctx, p.toTop(*t.Point), button, count, o.Modifiers); err != nil {
+		pt, err := p.toTop(ctx, *t.Point)
+		if err != nil {
+			w.stop()
+			return nil, err
+		}
+		if err := p.mouseClick(ctx, pt, button, count, o.Modifiers); err != nil {
 			w.stop()
 			return nil, err
 		}
@@ -146,7 +151,11 @@ func (p *Page) cdpClick(ctx context.Context, a *Actionable, button input.MouseBu
 	if err := p.CallOn(ctx, a.El, nil, `(el) => window.__cdpSkill.armProbe(el)`); err != nil {
 		return probeResult{}, err
 	}
-	if err := p.mouseClick(ctx, p.toTop(*a.Point), button, count, mods); err != nil {
+	pt, err := p.toTop(ctx, *a.Point)
+	if err != nil {
+		return probeResult{}, err
+	}
+	if err := p.mouseClick(ctx, pt, button, count, mods); err != nil {
 		return probeResult{}, err
 	}
 	var pr probeResult
@@ -218,8 +227,13 @@ func (p *Page) verifyToggle(ctx context.Context, el *Element, before checkedInfo
 
 // toTop converts a point of the current frame's viewport into the top
 // level viewport that input events use.
-func (p *Page) toTop(pt Point) Point {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return Point{X: pt.X + p.frameOffset.X, Y: pt.Y + p.frameOffset.Y}
+func (p *Page) toTop(ctx context.Context, pt Point) (Point, error) {
+	if !p.InFrame() {
+		return pt, nil
+	}
+	o, err := p.frameOrigin(ctx)
+	if err != nil {
+		return pt, err
+	}
+	return Point{X: pt.X + o.X, Y: pt.Y + o.Y}, nil
 }

@@ -14,15 +14,16 @@ import (
 // CDP describes each (pierce) and resolves its closed root, and the engine
 // keeps the root for the element. It returns how many roots it registered.
 func (p *Page) registerClosedShadowRoots(ctx context.Context) (int, error) {
-	res, err := cdp.Call(ctx, p.sess, runtime.Evaluate, runtime.EvaluateParams{
+	sess, ctxID := p.exec()
+	res, err := cdp.Call(ctx, sess, runtime.Evaluate, runtime.EvaluateParams{
 		Expression: "window.__cdpSkill.takeClosedCandidates()",
-		ContextID:  p.currentContext(),
+		ContextID:  ctxID,
 	})
 	if err != nil || res.Result == nil || res.Result.ObjectID == "" {
 		return 0, err
 	}
 	defer p.release(res.Result.ObjectID)
-	props, err := cdp.Call(ctx, p.sess, runtime.GetProperties, runtime.GetPropertiesParams{ObjectID: res.Result.ObjectID, OwnProperties: ptr(true)})
+	props, err := cdp.Call(ctx, sess, runtime.GetProperties, runtime.GetPropertiesParams{ObjectID: res.Result.ObjectID, OwnProperties: ptr(true)})
 	if err != nil {
 		return 0, err
 	}
@@ -43,7 +44,8 @@ func (p *Page) registerClosedShadowRoots(ctx context.Context) (int, error) {
 }
 
 func (p *Page) registerClosedRoot(ctx context.Context, host runtime.RemoteObjectID) (bool, error) {
-	desc, err := cdp.Call(ctx, p.sess, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: host, Depth: ptr(int64(0)), Pierce: ptr(true)})
+	sess, ctxID := p.exec()
+	desc, err := cdp.Call(ctx, sess, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: host, Depth: ptr(int64(0)), Pierce: ptr(true)})
 	if err != nil {
 		return false, fmt.Errorf("describe custom element: %w", err)
 	}
@@ -51,11 +53,11 @@ func (p *Page) registerClosedRoot(ctx context.Context, host runtime.RemoteObject
 		if sr.ShadowRootType != cdp.ShadowRootTypeClosed {
 			continue
 		}
-		root, err := cdp.Call(ctx, p.sess, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: sr.BackendNodeID, ExecutionContextID: p.currentContext()})
+		root, err := cdp.Call(ctx, sess, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: sr.BackendNodeID, ExecutionContextID: ctxID})
 		if err != nil {
 			return false, fmt.Errorf("resolve closed shadow root: %w", err)
 		}
-		_, err = cdp.Call(ctx, p.sess, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
+		_, err = cdp.Call(ctx, sess, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
 			FunctionDeclaration: "function(root) { return window.__cdpSkill.registerClosedRoot(this, root); }",
 			ObjectID:            host,
 			Arguments:           []*runtime.CallArgument{{ObjectID: root.Object.ObjectID}},

@@ -61,7 +61,8 @@ func (p *Page) ResolveRef(ctx context.Context, ref string) (*Element, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := cdp.Call(ctx, p.sess, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, ContextID: p.currentContext()})
+	sess, ctxID := p.exec()
+	res, err := cdp.Call(ctx, sess, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, ContextID: ctxID})
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +105,8 @@ func refError(ref string, info refResolution) error {
 
 // release frees a remote object; errors do not matter.
 func (p *Page) release(id runtime.RemoteObjectID) {
-	cdp.Call(context.Background(), p.sess, runtime.ReleaseObject, runtime.ReleaseObjectParams{ObjectID: id})
+	sess, _ := p.exec()
+	cdp.Call(context.Background(), sess, runtime.ReleaseObject, runtime.ReleaseObjectParams{ObjectID: id})
 }
 
 // CallOn calls fn with the element as its first argument (and args after
@@ -118,7 +120,8 @@ func (p *Page) CallOn(ctx context.Context, el *Element, out any, fn string, args
 		}
 		callArgs = append(callArgs, &runtime.CallArgument{Value: data})
 	}
-	res, err := cdp.Call(ctx, p.sess, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
+	sess, _ := p.exec()
+	res, err := cdp.Call(ctx, sess, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
 		FunctionDeclaration: "function(el, ...args) { return (" + fn + ")(el, ...args); }",
 		ObjectID:            el.ObjectID,
 		Arguments:           callArgs,

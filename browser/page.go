@@ -24,14 +24,15 @@ type Page struct {
 	mu sync.Mutex
 	// lifecycleOn records that Page.setLifecycleEventsEnabled was sent.
 	lifecycleOn bool
-	// frameCtx is the execution context of the frame actions run in; 0 means
-	// the main frame's default context.
-	frameCtx runtime.ExecutionContextID
+	// frame is the frame actions run in; nil means the main frame.
+	frame *frameRef
+	// contexts tracks the default execution context of each frame the
+	// page's own renderer hosts.
+	contexts *contextTracker
+	// oopifs are the sessions of out-of-process iframes, by frame id.
+	oopifs *oopifTracker
 	// dlg answers JavaScript dialogs.
 	dlg dialogs
-	// frameOffset is the current frame's viewport origin in the top-level
-	// viewport (zero for the main frame).
-	frameOffset Point
 	// platform is navigator.platform, read on first need.
 	platform string
 	// seqState holds the tab's ref counters (see state.TabState).
@@ -50,6 +51,7 @@ func (p *Page) Session() *Session { return p.sess }
 // init enables the domains every program needs: Page (navigation, dialogs)
 // and Runtime (contexts, console). The two calls are pipelined.
 func (p *Page) init(ctx context.Context) error {
+	p.contexts = trackContexts(p.sess)
 	errs := make(chan error, 2)
 	go func() { _, err := cdp.Call(ctx, p.sess, page.Enable, page.EnableParams{}); errs <- err }()
 	go func() { _, err := cdp.Call(ctx, p.sess, runtime.Enable, cdp.Empty{}); errs <- err }()
@@ -101,9 +103,10 @@ func exceptionText(d *runtime.ExceptionDetails) string {
 // Eval evaluates a JavaScript expression in the current frame, awaits a
 // returned promise and returns the JSON value (null for undefined).
 func (p *Page) Eval(ctx context.Context, expr string) (json.RawMessage, error) {
-	res, err := cdp.Call(ctx, p.sess, runtime.Evaluate, runtime.EvaluateParams{
+	sess, ctxID := p.exec()
+	res, err := cdp.Call(ctx, sess, runtime.Evaluate, runtime.EvaluateParams{
 		Expression:    expr,
-		ContextID:     p.currentContext(),
+		ContextID:     ctxID,
 		ReturnByValue: ptr(true),
 		AwaitPromise:  ptr(true),
 		UserGesture:   ptr(true),
@@ -161,10 +164,15 @@ func callExpr(fn string, args ...any) (string, error) {
 	return b.String(), nil
 }
 
-func (p *Page) currentContext() runtime.ExecutionContextID {
+// exec returns the session and execution context that page JavaScript of
+// the current frame runs in (context 0: the session's default).
+func (p *Page) exec() (*Session, runtime.ExecutionContextID) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.frameCtx
+	if p.frame == nil {
+		return p.sess, 0
+	}
+	return p.frame.sess, p.frame.ctxID
 }
 
 // Info is the page state every answer carries (spec §14.4).

@@ -156,7 +156,8 @@ func (p *Page) engineObject(ctx context.Context, method string, args ...any) (*r
 	expr := "(window.__cdpSkill && window.__cdpSkill.version === " + jsString(engineVersion) + ") ? window.__cdpSkill." +
 		method + "(" + strings.Join(argList, ",") + ") : " + jsString(engineMissing)
 	for attempt := 0; attempt < 2; attempt++ {
-		res, err := cdp.Call(ctx, p.sess, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, ContextID: p.currentContext()})
+		sess, ctxID := p.exec()
+		res, err := cdp.Call(ctx, sess, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, ContextID: ctxID})
 		if err != nil {
 			return nil, err
 		}

@@ -1,0 +1,447 @@
+package browser
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/cdproto/target"
+)
+
+// frameRef is the frame actions run in when it is not the main frame.
+type frameRef struct {
+	id cdp.FrameID
+	// sess runs the frame's JavaScript: the page's session, or the session
+	// of an out-of-process iframe.
+	sess  *Session
+	ctxID runtime.ExecutionContextID
+	// parent is the frame that holds the iframe element (nil: main).
+	parent *frameRef
+	url    string
+	oopif  bool
+}
+
+// oopifTracker attaches to out-of-process iframes (cross-site frames live
+// in their own renderer and CDP target) and keeps their sessions.
+type oopifTracker struct {
+	mu       sync.Mutex
+	sessions map[cdp.FrameID]*Session
+	parents  map[cdp.FrameID]cdp.FrameID
+	order    []cdp.FrameID
+	// contexts follows the frames each out-of-process renderer hosts
+	// (a cross-site frame's own same-site children).
+	contexts map[cdp.FrameID]*contextTracker
+}
+
+// attachFrames turns on auto-attach for the page's iframe targets, once.
+func (p *Page) attachFrames(ctx context.Context) (*oopifTracker, error) {
+	p.mu.Lock()
+	t := p.oopifs
+	p.mu.Unlock()
+	if t != nil {
+		return t, nil
+	}
+	t = &oopifTracker{sessions: map[cdp.FrameID]*Session{}, parents: map[cdp.FrameID]cdp.FrameID{}, contexts: map[cdp.FrameID]*contextTracker{}}
+	ready := make(chan struct{}, 64)
+	if err := t.autoAttach(ctx, p, p.sess, ready); err != nil {
+		return nil, err
+	}
+	// Attach events for existing iframes arrive right after the answer.
+	select {
+	case <-ready:
+	case <-time.After(50 * time.Millisecond):
+	}
+	p.mu.Lock()
+	p.oopifs = t
+	p.mu.Unlock()
+	return t, nil
+}
+
+// autoAttach attaches to the iframe targets under s, and (recursively) to
+// those under each of them: a cross-site frame can hold another.
+func (t *oopifTracker) autoAttach(ctx context.Context, p *Page, s *Session, ready chan struct{}) error {
+	events, _ := s.Subscribe(target.AttachedToTarget.Method)
+	go func() {
+		for raw := range events {
+			var ev target.EventAttachedToTarget
+			if decode(raw, &ev) != nil || ev.TargetInfo == nil || ev.TargetInfo.Type != "iframe" {
+				continue
+			}
+			child := p.Browser.conn.Session(ev.SessionID)
+			id := cdp.FrameID(ev.TargetInfo.TargetID)
+			ct := trackContexts(child)
+			t.mu.Lock()
+			if _, seen := t.sessions[id]; !seen {
+				t.order = append(t.order, id)
+			}
+			t.sessions[id] = child
+			t.parents[id] = ev.TargetInfo.ParentFrameID
+			t.contexts[id] = ct
+			t.mu.Unlock()
+			go func() {
+				cctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+				defer cancel()
+				cdp.Call(cctx, child, runtime.Enable, cdp.Empty{})
+				t.autoAttach(cctx, p, child, ready)
+			}()
+			select {
+			case ready <- struct{}{}:
+			default:
+			}
+		}
+	}()
+	if _, err := cdp.Call(ctx, s, target.SetAutoAttach, target.SetAutoAttachParams{AutoAttach: true, Flatten: ptr(true)}); err != nil {
+		return fmt.Errorf("attach iframes: %w", err)
+	}
+	return nil
+}
+
+// all returns the attached frames in attach order with their parents.
+func (t *oopifTracker) all() ([]cdp.FrameID, map[cdp.FrameID]cdp.FrameID) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	parents := make(map[cdp.FrameID]cdp.FrameID, len(t.parents))
+	for k, v := range t.parents {
+		parents[k] = v
+	}
+	return append([]cdp.FrameID(nil), t.order...), parents
+}
+
+// inRenderer finds the out-of-process session whose renderer hosts frame
+// (as a child of its own frame) and the frame's context there.
+func (t *oopifTracker) inRenderer(frame cdp.FrameID) (*Session, runtime.ExecutionContextID, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for id, ct := range t.contexts {
+		if ctxID, ok := ct.context(frame); ok {
+			return t.sessions[id], ctxID, true
+		}
+	}
+	return nil, 0, false
+}
+
+func (t *oopifTracker) session(id cdp.FrameID) *Session {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.sessions[id]
+}
+
+// FrameInfo describes one frame for frame listings (spec §13.1).
+type FrameInfo struct {
+	FrameID     string `json:"frameId"`
+	URL         string `json:"url"`
+	Name        string `json:"name,omitempty"`
+	ParentID    string `json:"parentId,omitempty"`
+	Depth       int    `json:"depth"`
+	CrossOrigin bool   `json:"crossOrigin,omitempty"`
+	// OutOfProcess marks a frame in another renderer (cross-site).
+	OutOfProcess bool `json:"outOfProcess,omitempty"`
+}
+
+// FrameList is the answer of a frame listing.
+type FrameList struct {
+	MainFrameID    string      `json:"mainFrameId"`
+	CurrentFrameID string      `json:"currentFrameId"`
+	Frames         []FrameInfo `json:"frames"`
+}
+
+// Frames lists every frame of the page, out-of-process ones included, in
+// tree order.
+func (p *Page) Frames(ctx context.Context) (*FrameList, error) {
+	oop, err := p.attachFrames(ctx)
+	if err != nil {
+		return nil, err
+	}
+	// Each renderer knows its own part of the tree: the page's, and one per
+	// out-of-process frame. Stitch them together by frame id.
+	children := map[cdp.FrameID][]*cdp.Frame{}
+	var root *cdp.Frame
+	add := func(s *Session) {
+		tree, err := cdp.Call(ctx, s, page.GetFrameTree, cdp.Empty{})
+		if err != nil {
+			return
+		}
+		var walk func(ft *page.FrameTree)
+		walk = func(ft *page.FrameTree) {
+			for _, c := range ft.ChildFrames {
+				children[ft.Frame.ID] = append(children[ft.Frame.ID], c.Frame)
+				walk(c)
+			}
+		}
+		walk(tree.FrameTree)
+		if root == nil {
+			root = tree.FrameTree.Frame
+		} else {
+			f := tree.FrameTree.Frame
+			_, parents := oop.all()
+			children[parents[f.ID]] = append(children[parents[f.ID]], f)
+		}
+	}
+	add(p.sess)
+	if root == nil {
+		return nil, fmt.Errorf("frame tree unavailable")
+	}
+	ids, _ := oop.all()
+	for _, id := range ids {
+		if s := oop.session(id); s != nil {
+			add(s)
+		}
+	}
+	list := &FrameList{MainFrameID: string(root.ID), CurrentFrameID: string(root.ID)}
+	p.mu.Lock()
+	if p.frame != nil {
+		list.CurrentFrameID = string(p.frame.id)
+	}
+	p.mu.Unlock()
+	var walk func(f *cdp.Frame, depth int)
+	walk = func(f *cdp.Frame, depth int) {
+		info := FrameInfo{FrameID: string(f.ID), URL: f.URL + f.URLFragment, Name: f.Name, ParentID: string(f.ParentID), Depth: depth}
+		info.CrossOrigin = depth > 0 && f.SecurityOrigin != root.SecurityOrigin
+		info.OutOfProcess = depth > 0 && oop.session(f.ID) != nil
+		list.Frames = append(list.Frames, info)
+		for _, c := range children[f.ID] {
+			if c.ParentID == "" {
+				c.ParentID = f.ID
+			}
+			walk(c, depth+1)
+		}
+	}
+	walk(root, 0)
+	return list, nil
+}
+
+// FrameSpec names the frame to switch to (spec §13.2).
+type FrameSpec struct {
+	Selector string
+	Index    *int
+	Name     string
+	FrameID  string
+	Top      bool
+}
+
+// SwitchFrame makes later actions run in the named frame, a child of the
+// current frame (by selector, index or name) or any frame (by id).
+func (p *Page) SwitchFrame(ctx context.Context, spec FrameSpec) (*FrameInfo, []string, error) {
+	if spec.Top {
+		p.mu.Lock()
+		p.frame = nil
+		p.mu.Unlock()
+		main := string(p.TargetID)
+		u, _ := p.URL(ctx)
+		return &FrameInfo{FrameID: main, URL: u}, nil, nil
+	}
+	id, err := p.resolveFrameID(ctx, spec)
+	if err != nil {
+		return nil, nil, err
+	}
+	ref, err := p.frameRefFor(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	p.mu.Lock()
+	ref.parent = p.frame
+	p.frame = ref
+	p.mu.Unlock()
+	u, _ := p.frameURL(ctx)
+	ref.url = u
+	var warnings []string
+	top, _ := p.URL(ctx)
+	if originOf(u) != originOf(top) {
+		warnings = append(warnings, fmt.Sprintf("the frame is cross-origin (%s): actions run inside it through its own context", originOf(u)))
+	}
+	return &FrameInfo{FrameID: string(id), URL: u, CrossOrigin: originOf(u) != originOf(top), OutOfProcess: ref.oopif}, warnings, nil
+}
+
+func originOf(u string) string {
+	pu, err := url.Parse(u)
+	if err != nil || pu.Host == "" {
+		return u
+	}
+	return pu.Scheme + "://" + pu.Host
+}
+
+// resolveFrameID finds the frame id for a spec, in the current frame.
+func (p *Page) resolveFrameID(ctx context.Context, spec FrameSpec) (cdp.FrameID, error) {
+	if spec.FrameID != "" {
+		return cdp.FrameID(spec.FrameID), nil
+	}
+	if spec.Selector != "" {
+		if err := p.CheckSelector(ctx, spec.Selector); err != nil {
+			return "", err
+		}
+		el, err := p.engineElement(ctx, "find", map[string]any{"selector": spec.Selector})
+		if err != nil {
+			return "", err
+		}
+		if el == nil {
+			return "", Errorf(KindElementNotFound, "no iframe matches %q", spec.Selector).WithHint("list the frames with {\"frame\": {\"list\": true}}")
+		}
+		defer p.release(el.ObjectID)
+		sess, _ := p.exec()
+		d, err := cdp.Call(ctx, sess, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: el.ObjectID})
+		if err != nil {
+			return "", err
+		}
+		if d.Node.FrameID == "" {
+			return "", Errorf(KindStepValidation, "%q is a <%s>, not an iframe or frame", spec.Selector, strings.ToLower(d.Node.NodeName))
+		}
+		return d.Node.FrameID, nil
+	}
+	children, err := p.childFrames(ctx)
+	if err != nil {
+		return "", err
+	}
+	if spec.Index != nil {
+		if *spec.Index < 0 || *spec.Index >= len(children) {
+			return "", Errorf(KindElementNotFound, "frame index %d is out of range: the current frame has %d child frames", *spec.Index, len(children))
+		}
+		return children[*spec.Index].ID, nil
+	}
+	if spec.Name != "" {
+		var names []string
+		for _, c := range children {
+			if c.Name == spec.Name {
+				return c.ID, nil
+			}
+			names = append(names, fmt.Sprintf("%q", c.Name))
+		}
+		return "", Errorf(KindElementNotFound, "no child frame is named %q (names: %s)", spec.Name, strings.Join(names, ", "))
+	}
+	return "", Errorf(KindStepValidation, "frame needs a selector, index, name, frameId, or \"top\"")
+}
+
+// childFrame is a child frame of the current frame, in document order.
+type childFrame struct {
+	ID   cdp.FrameID
+	Name string
+}
+
+// childFrames lists the current frame's iframes in document order, with
+// the frame each one holds (out-of-process ones included).
+func (p *Page) childFrames(ctx context.Context) ([]childFrame, error) {
+	obj, err := p.engineObject(ctx, "frameOwners")
+	if err != nil || obj == nil || obj.ObjectID == "" {
+		return nil, err
+	}
+	defer p.release(obj.ObjectID)
+	sess, _ := p.exec()
+	props, err := cdp.Call(ctx, sess, runtime.GetProperties, runtime.GetPropertiesParams{ObjectID: obj.ObjectID, OwnProperties: ptr(true)})
+	if err != nil {
+		return nil, err
+	}
+	var out []childFrame
+	for _, prop := range props.Result {
+		if prop.Value == nil || prop.Value.Subtype != "node" {
+			continue
+		}
+		d, err := cdp.Call(ctx, sess, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: prop.Value.ObjectID})
+		if err != nil || d.Node.FrameID == "" {
+			continue
+		}
+		name := ""
+		for i := 0; i+1 < len(d.Node.Attributes); i += 2 {
+			if d.Node.Attributes[i] == "name" {
+				name = d.Node.Attributes[i+1]
+			}
+		}
+		out = append(out, childFrame{ID: d.Node.FrameID, Name: name})
+	}
+	return out, nil
+}
+
+// frameRefFor finds where a frame's JavaScript runs: a context of the
+// page's renderer, or an out-of-process iframe's own session.
+func (p *Page) frameRefFor(ctx context.Context, id cdp.FrameID) (*frameRef, error) {
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		if ctxID, ok := p.contexts.context(id); ok {
+			return &frameRef{id: id, sess: p.sess, ctxID: ctxID}, nil
+		}
+		oop, err := p.attachFrames(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if s := oop.session(id); s != nil {
+			return &frameRef{id: id, sess: s, oopif: true}, nil
+		}
+		if s, ctxID, ok := oop.inRenderer(id); ok {
+			return &frameRef{id: id, sess: s, ctxID: ctxID, oopif: true}, nil
+		}
+		if time.Now().After(deadline) {
+			return nil, Errorf(KindContextDestroyed, "frame %s has no JavaScript context (it may still be loading or was removed)", id)
+		}
+		if err := Sleep(ctx, 50*time.Millisecond); err != nil {
+			return nil, err
+		}
+	}
+}
+
+func (p *Page) frameURL(ctx context.Context) (string, error) {
+	var u string
+	err := p.CallInto(ctx, &u, `() => location.href`)
+	return u, err
+}
+
+// frameOrigin returns the current frame's viewport origin in the top-level
+// viewport: the sum, up the chain, of each iframe's content box position in
+// its parent. It is measured on every use, as scrolling moves frames.
+func (p *Page) frameOrigin(ctx context.Context) (Point, error) {
+	p.mu.Lock()
+	f := p.frame
+	p.mu.Unlock()
+	var origin Point
+	for ; f != nil; f = f.parent {
+		off, err := p.iframeOffset(ctx, f)
+		if err != nil {
+			return origin, err
+		}
+		origin.X += off.X
+		origin.Y += off.Y
+	}
+	return origin, nil
+}
+
+// iframeOffset measures a frame's iframe element in its parent frame.
+func (p *Page) iframeOffset(ctx context.Context, f *frameRef) (Point, error) {
+	parentSess, parentCtx := p.sess, runtime.ExecutionContextID(0)
+	if f.parent != nil {
+		parentSess, parentCtx = f.parent.sess, f.parent.ctxID
+	}
+	owner, err := cdp.Call(ctx, parentSess, dom.GetFrameOwner, dom.GetFrameOwnerParams{FrameID: f.id})
+	if err != nil {
+		return Point{}, fmt.Errorf("find the iframe element: %w", err)
+	}
+	obj, err := cdp.Call(ctx, parentSess, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: owner.BackendNodeID, ExecutionContextID: parentCtx})
+	if err != nil {
+		return Point{}, fmt.Errorf("resolve the iframe element: %w", err)
+	}
+	defer cdp.Call(context.Background(), parentSess, runtime.ReleaseObject, runtime.ReleaseObjectParams{ObjectID: obj.Object.ObjectID})
+	res, err := cdp.Call(ctx, parentSess, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
+		FunctionDeclaration: `function() { const r = this.getBoundingClientRect(); const s = getComputedStyle(this);
+			return {x: r.left + this.clientLeft + parseFloat(s.paddingLeft), y: r.top + this.clientTop + parseFloat(s.paddingTop)}; }`,
+		ObjectID:      obj.Object.ObjectID,
+		ReturnByValue: ptr(true),
+	})
+	if err != nil {
+		return Point{}, err
+	}
+	var pt Point
+	if res.Result != nil {
+		jsonUnmarshal(res.Result.Value, &pt)
+	}
+	return pt, nil
+}
+
+// InFrame reports whether actions run in a child frame.
+func (p *Page) InFrame() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.frame != nil
+}

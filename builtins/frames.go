@@ -1,0 +1,74 @@
+package builtins
+
+import (
+	"go.starlark.net/starlark"
+
+	"github.com/cdp-skill/cdp-skill/browser"
+)
+
+func init() {
+	register(map[string]ActionFunc{"frame": frame})
+}
+
+// frame lists frames or switches into one: frame("top"), frame("iframe#x"),
+// frame(0), frame(name = "…"), frame(frame_id = "…"), frame(list = True).
+func frame(c *Call) (any, error) {
+	p, err := c.Env.Page()
+	if err != nil {
+		return nil, err
+	}
+	list, err := c.Args.Bool("list", false)
+	if err != nil {
+		return nil, err
+	}
+	if list {
+		return p.Frames(c.Ctx)
+	}
+	var spec browser.FrameSpec
+	switch v := c.Args.Pos.(type) {
+	case nil:
+	case starlark.String:
+		if string(v) == "top" || string(v) == "main" {
+			spec.Top = true
+		} else {
+			spec.Selector = string(v)
+		}
+	case starlark.Int:
+		n, err := toInt(v)
+		if err != nil {
+			return nil, invalid("frame index %v", err)
+		}
+		spec.Index = &n
+	default:
+		return nil, invalid("frame takes \"top\", an iframe selector or an index, not %s", v.Type())
+	}
+	if c.Args.Has("selector") {
+		if spec.Selector, err = c.Args.String("selector"); err != nil {
+			return nil, err
+		}
+	}
+	if c.Args.Has("index") {
+		n, err := c.Args.Int("index", 0)
+		if err != nil {
+			return nil, err
+		}
+		spec.Index = &n
+	}
+	if spec.Name, err = c.Args.String("name"); err != nil {
+		return nil, err
+	}
+	if spec.FrameID, err = c.Args.String("frameId"); err != nil {
+		return nil, err
+	}
+	if !spec.Top && spec.Selector == "" && spec.Index == nil && spec.Name == "" && spec.FrameID == "" {
+		return nil, invalid(`frame needs "top", a selector, index, name or frameId, or {"list": true}`)
+	}
+	info, warnings, err := p.SwitchFrame(c.Ctx, spec)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range warnings {
+		c.Warn("%s", w)
+	}
+	return map[string]any{"frame": info}, nil
+}
