@@ -91,13 +91,18 @@ func (p *Page) ResolveRef(ctx context.Context, ref string) (*Element, error) {
 }
 
 func refError(ref string, info refResolution) error {
+	var e *Error
 	switch info.Status {
 	case "stale":
-		return Errorf(KindStaleElement, "ref %s (%s %q) is stale: its element left the page and no element with the same role and name is there now", ref, info.Role, info.Name).
+		e = Errorf(KindStaleElement, "ref %s (%s %q) is stale: its element left the page and no element with the same role and name is there now", ref, info.Role, info.Name).
 			WithHint("take a new snapshot and use the new refs")
 	case "ambiguous":
-		return Errorf(KindStaleElement, "ref %s (%s %q) is stale and %d elements now have that role and name, so it cannot say which one you meant", ref, info.Role, info.Name, info.Candidates).
+		e = Errorf(KindStaleElement, "ref %s (%s %q) is stale and %d elements now have that role and name, so it cannot say which one you meant", ref, info.Role, info.Name, info.Candidates).
 			WithHint("take a new snapshot and use the new refs")
+	}
+	if e != nil {
+		e.Details = map[string]any{"query": info.Name}
+		return e
 	}
 	return Errorf(KindStaleElement, "ref %s is not known on this page (it belongs to an earlier page or was never issued)", ref).
 		WithHint("take a snapshot of the current page and use its refs")

@@ -5,31 +5,177 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/runtime"
 )
 
+// FunctionOptions tune RunFunction (spec §12.1).
+type FunctionOptions struct {
+	// Refs hands the function the live elements of refs: true passes one
+	// object mapping every ref to its element; a list passes the elements
+	// of those refs as arguments, in order.
+	Refs any
+	// Plain returns the JSON value as is instead of type-tagging values
+	// JSON cannot carry (Date, Map, Element, NaN, undefined…).
+	Plain bool
+	// Timeout aborts a long evaluation.
+	Timeout time.Duration
+}
+
 // RunFunction runs agent-supplied JavaScript: a function expression is
-// called with no arguments, anything else is evaluated as a bare expression
-// (statements allowed, the completion value is returned). A returned promise
-// is awaited.
-func (p *Page) RunFunction(ctx context.Context, src string) (json.RawMessage, error) {
+// called (with the ref elements when asked), anything else is evaluated as
+// a bare expression (statements allowed, the completion value is returned).
+// Promises are awaited. The value goes through the serializer unless Plain.
+func (p *Page) RunFunction(ctx context.Context, src string, o ...FunctionOptions) (json.RawMessage, error) {
+	var opts FunctionOptions
+	if len(o) > 0 {
+		opts = o[0]
+	}
 	src = strings.TrimSpace(src)
 	if src == "" {
 		return nil, Errorf(KindStepValidation, "empty JavaScript")
 	}
-	expr := src
-	if IsFunctionSource(src) {
-		expr = "(" + src + ")()"
+	if opts.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, opts.Timeout)
+		defer cancel()
+	} else if dl, ok := ctx.Deadline(); ok {
+		// A busy loop in page code cannot be cancelled by the context:
+		// V8's own timeout stops it, so the tab never stays frozen.
+		opts.Timeout = time.Until(dl)
 	}
-	raw, err := p.Eval(ctx, expr)
+	var raw json.RawMessage
+	var err error
+	if IsFunctionSource(src) {
+		raw, err = p.runFunctionSource(ctx, src, opts)
+	} else {
+		if opts.Refs != nil {
+			return nil, Errorf(KindStepValidation, "refs need a function that takes them, e.g. \"(els) => els.s1e4.textContent\"")
+		}
+		raw, err = p.runExpression(ctx, src, opts)
+	}
 	if err != nil {
 		var js *JSError
 		if errors.As(err, &js) {
 			js.Source = src
 			return nil, explainJSError(js, src)
 		}
+		if ctx.Err() != nil && opts.Timeout > 0 {
+			return nil, Errorf(KindTimeout, "the JavaScript did not finish within %s", opts.Timeout)
+		}
 		return nil, err
 	}
 	return raw, nil
+}
+
+// runFunctionSource calls a function in one evaluation; the engine is
+// checked for before the function runs, so a missing engine never makes it
+// run twice.
+func (p *Page) runFunctionSource(ctx context.Context, src string, opts FunctionOptions) (json.RawMessage, error) {
+	args := "[]"
+	switch r := opts.Refs.(type) {
+	case nil:
+	case bool:
+		if r {
+			args = "[E.refElements(true)]"
+		}
+	case []string:
+		data, _ := json.Marshal(r)
+		args = "E.refElements(" + string(data) + ")"
+	}
+	ser := "E.serialize(v)"
+	if opts.Plain {
+		ser = "v"
+	}
+	expr := `(async () => {
+const E = window.__cdpSkill;
+if (!E || E.version !== ` + jsString(engineVersion) + `) return ` + jsString(engineMissing) + `;
+const v = await (` + src + `)(...` + args + `);
+return ` + ser + `;
+})()`
+	for attempt := 0; attempt < 2; attempt++ {
+		raw, err := p.evalTimeout(ctx, expr, opts.Timeout)
+		if err != nil {
+			return nil, err
+		}
+		if string(raw) != `"`+engineMissing+`"` {
+			return raw, nil
+		}
+		if _, err := p.Eval(ctx, engineSource); err != nil {
+			return nil, err
+		}
+	}
+	return nil, errors.New("the page engine did not install")
+}
+
+// runExpression evaluates a bare expression (its completion value), then
+// serializes the result object in a second call when it is not plain data.
+func (p *Page) runExpression(ctx context.Context, src string, opts FunctionOptions) (json.RawMessage, error) {
+	if opts.Plain {
+		return p.evalTimeout(ctx, src, opts.Timeout)
+	}
+	sess, ctxID := p.exec()
+	params := runtime.EvaluateParams{Expression: src, ContextID: ctxID, AwaitPromise: ptr(true), UserGesture: ptr(true)}
+	if opts.Timeout > 0 {
+		params.Timeout = runtime.TimeDelta(opts.Timeout.Milliseconds())
+	}
+	res, err := cdp.Call(ctx, sess, runtime.Evaluate, params)
+	if err != nil {
+		return nil, err
+	}
+	if res.ExceptionDetails != nil {
+		return nil, &JSError{Text: exceptionText(res.ExceptionDetails)}
+	}
+	return p.serializeRemote(ctx, res.Result)
+}
+
+// serializeRemote turns a remote object into the serializer's JSON.
+func (p *Page) serializeRemote(ctx context.Context, o *runtime.RemoteObject) (json.RawMessage, error) {
+	switch {
+	case o == nil || o.Type == "undefined":
+		return json.RawMessage(`{"type":"undefined"}`), nil
+	case o.UnserializableValue != "":
+		v := string(o.UnserializableValue)
+		if o.Type == "bigint" {
+			return json.Marshal(map[string]string{"type": "bigint", "value": strings.TrimSuffix(v, "n")})
+		}
+		return json.Marshal(map[string]string{"type": "number", "value": v})
+	case o.ObjectID == "":
+		if len(o.Value) == 0 {
+			return json.RawMessage("null"), nil
+		}
+		return json.RawMessage(o.Value), nil
+	}
+	defer p.release(o.ObjectID)
+	if err := p.engineCall(ctx, nil, "ping"); err != nil {
+		return nil, err
+	}
+	var raw json.RawMessage
+	err := p.CallOn(ctx, &Element{ObjectID: o.ObjectID}, &raw, `(v) => window.__cdpSkill.serialize(v)`)
+	return raw, err
+}
+
+// evalTimeout is Eval with Runtime.evaluate's own timeout (it stops a busy
+// loop, which a context deadline cannot).
+func (p *Page) evalTimeout(ctx context.Context, expr string, timeout time.Duration) (json.RawMessage, error) {
+	sess, ctxID := p.exec()
+	params := runtime.EvaluateParams{Expression: expr, ContextID: ctxID, ReturnByValue: ptr(true), AwaitPromise: ptr(true), UserGesture: ptr(true)}
+	if timeout > 0 {
+		params.Timeout = runtime.TimeDelta(timeout.Milliseconds())
+	}
+	res, err := cdp.Call(ctx, sess, runtime.Evaluate, params)
+	if err != nil {
+		return nil, err
+	}
+	if res.ExceptionDetails != nil {
+		return nil, &JSError{Text: exceptionText(res.ExceptionDetails)}
+	}
+	if res.Result == nil || len(res.Result.Value) == 0 {
+		return json.RawMessage("null"), nil
+	}
+	return json.RawMessage(res.Result.Value), nil
 }
 
 // explainJSError adds the shell-escaping diagnostic of spec §12.1 to a

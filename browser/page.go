@@ -33,6 +33,8 @@ type Page struct {
 	oopifs *oopifTracker
 	// dlg answers JavaScript dialogs.
 	dlg dialogs
+	// console buffers console messages, exceptions and log entries.
+	console consoleLog
 	// platform is navigator.platform, read on first need.
 	platform string
 	// seqState holds the tab's ref counters (see state.TabState).
@@ -48,14 +50,17 @@ func newPage(b *Browser, id target.ID, s *Session) *Page {
 // this package does not wrap.
 func (p *Page) Session() *Session { return p.sess }
 
-// init enables the domains every program needs: Page (navigation, dialogs)
-// and Runtime (contexts, console). The two calls are pipelined.
+// init enables the domains every program needs: Page (navigation, dialogs),
+// Runtime (contexts, console) and Log (browser messages). The calls are
+// pipelined.
 func (p *Page) init(ctx context.Context) error {
 	p.contexts = trackContexts(p.sess)
-	errs := make(chan error, 2)
+	p.trackConsole()
+	errs := make(chan error, 3)
 	go func() { _, err := cdp.Call(ctx, p.sess, page.Enable, page.EnableParams{}); errs <- err }()
 	go func() { _, err := cdp.Call(ctx, p.sess, runtime.Enable, cdp.Empty{}); errs <- err }()
-	for range 2 {
+	go func() { errs <- p.enableLog(ctx) }()
+	for range 3 {
 		if err := <-errs; err != nil {
 			return err
 		}

@@ -69,8 +69,9 @@ const pollJS = `async (interval, budget) => {
   for (;;) {
     let v, err;
     try { v = await pred(); } catch (e) { err = String(e && e.message || e); }
-    if (err === undefined && v) return {ok: true, value: v === undefined ? null : v};
-    if (performance.now() >= end) return {ok: false, value: err !== undefined ? {error: err} : (v === undefined ? null : v)};
+    const ser = (x) => (window.__cdpSkill && window.__cdpSkill.serialize) ? window.__cdpSkill.serialize(x) : (x === undefined ? null : x);
+    if (err === undefined && v) return {ok: true, value: ser(v)};
+    if (performance.now() >= end) return {ok: false, value: err !== undefined ? {error: err} : (v === undefined ? null : ser(v))};
     await new Promise(r => setTimeout(r, interval));
   }
 }`
@@ -97,7 +98,16 @@ func (p *Page) Poll(ctx context.Context, src string, interval time.Duration) (*P
 			OK    bool            `json:"ok"`
 			Value json.RawMessage `json:"value"`
 		}
-		err := p.CallInto(ctx, &out, fn, interval.Milliseconds(), budget.Milliseconds())
+		expr, err := callExpr(fn, interval.Milliseconds(), budget.Milliseconds())
+		if err != nil {
+			return nil, err
+		}
+		var raw json.RawMessage
+		// V8's timeout stops a predicate that never returns.
+		raw, err = p.evalTimeout(ctx, expr, budget+time.Second)
+		if err == nil {
+			err = json.Unmarshal(raw, &out)
+		}
 		if err != nil {
 			if ctx.Err() != nil {
 				last.Elapsed = time.Since(start)

@@ -4,6 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"time"
+
+	"go.starlark.net/starlark"
+
+	"github.com/cdp-skill/cdp-skill/browser"
 )
 
 func init() {
@@ -37,7 +41,25 @@ func pageFunction(c *Call) (any, error) {
 	if _, err := c.Args.Bool("await", true); err != nil {
 		return nil, err
 	}
-	raw, err := p.RunFunction(c.Ctx, src)
+	var opts browser.FunctionOptions
+	if v, ok := c.Args.Value("refs"); ok {
+		switch x := v.(type) {
+		case starlark.Bool:
+			if x {
+				opts.Refs = true
+			}
+		default:
+			if opts.Refs, err = stringList(v, "refs"); err != nil {
+				return nil, err
+			}
+		}
+	}
+	ser, err := c.Args.Bool("serialize", true)
+	if err != nil {
+		return nil, err
+	}
+	opts.Plain = !ser
+	raw, err := p.RunFunction(c.Ctx, src, opts)
 	if err != nil {
 		return nil, err
 	}

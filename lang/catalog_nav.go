@@ -30,6 +30,8 @@ func init() {
 				{Name: "fn", Type: "string", Doc: "JavaScript function, e.g. \"() => document.title\""},
 				{Name: "expression", Type: "string", Doc: "bare JavaScript expression (alias of fn)"},
 				{Name: "await", Type: "bool", Doc: "accepted for compatibility: a returned promise is always awaited"},
+				{Name: "refs", Type: "bool|list", Doc: "pass elements: true → one object {ref: element}; a list of refs → those elements as arguments"},
+				{Name: "serialize", Type: "bool", Doc: "type-tag values JSON cannot carry (Date, Map, Element, NaN, undefined…); default true"},
 			},
 			Doc: "run JavaScript in the page and return its value"},
 		&Action{Name: "poll", Positional: "hook",

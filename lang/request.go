@@ -44,8 +44,9 @@ type Request struct {
 	Tab string
 	// TimeoutMS is the default step timeout (0 = the runtime default).
 	TimeoutMS int
-	// Capture holds the post-command capture settings, as given.
-	Capture *Object
+	// Capture holds the post-command capture settings, as given: a preset
+	// name or an object.
+	Capture any
 	Steps   []*Step
 }
 
@@ -107,11 +108,10 @@ func ParseRequest(data []byte) (*Request, error) {
 		req.TimeoutMS = ms
 	}
 	if c, ok := obj.Get("capture"); ok {
-		co, ok := c.(*Object)
-		if !ok {
-			return nil, validationErr(0, `"capture" must be an object such as {"screenshot": false}`)
+		if err := validateCapture(c); err != nil {
+			return nil, err
 		}
-		req.Capture = co
+		req.Capture = c
 	}
 	rawSteps, ok := obj.Get("steps")
 	if !ok {
@@ -291,4 +291,32 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// CapturePresets and CaptureSettings are the accepted values of the
+// top-level "capture" field.
+var (
+	CapturePresets  = []string{"full", "compact", "minimal", "none"}
+	CaptureSettings = []string{"screenshot", "viewportSnapshot", "fullSnapshot", "diff", "console", "preset"}
+)
+
+func validateCapture(v any) error {
+	switch c := v.(type) {
+	case string:
+		if contains(CapturePresets, c) {
+			return nil
+		}
+		return validationErr(0, `"capture" preset %q is not one of %s`, c, strings.Join(CapturePresets, ", "))
+	case *Object:
+		for _, k := range c.Keys {
+			if !contains(CaptureSettings, k) {
+				return validationErr(0, `"capture" has no setting %q; settings: %s`, k, strings.Join(CaptureSettings, ", "))
+			}
+			if _, ok := c.Values[k].(bool); !ok && k != "preset" {
+				return validationErr(0, `"capture.%s" must be true or false`, k)
+			}
+		}
+		return nil
+	}
+	return validationErr(0, `"capture" must be a preset (%s) or an object such as {"screenshot": false}`, strings.Join(CapturePresets, ", "))
 }

@@ -1,10 +1,265 @@
 package runtime
 
 import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
 	"go.starlark.net/starlark"
+
+	"github.com/cdp-skill/cdp-skill/browser"
+	"github.com/cdp-skill/cdp-skill/browser/state"
+	"github.com/cdp-skill/cdp-skill/builtins"
 )
 
-// setCapture applies post-command capture settings (issue #5 fills these in).
+// EnvCapture names the variable that sets the default capture for every
+// command (a preset name or a JSON object, like the capture field).
+const EnvCapture = "CDP_SKILL_CAPTURE"
+
+// CaptureSettings say what a command's answer carries after visual steps
+// (spec §14, §17.1). The default is everything the spec lists.
+type CaptureSettings struct {
+	Screenshot       bool `json:"screenshot"`
+	ViewportSnapshot bool `json:"viewportSnapshot"`
+	FullSnapshot     bool `json:"fullSnapshot"`
+	Diff             bool `json:"diff"`
+	Console          bool `json:"console"`
+}
+
+// capturePresets are the named settings.
+var capturePresets = map[string]CaptureSettings{
+	"full":    {Screenshot: true, ViewportSnapshot: true, FullSnapshot: true, Diff: true, Console: true},
+	"compact": {ViewportSnapshot: true, Diff: true, Console: true},
+	"minimal": {Diff: true, Console: true},
+	"none":    {},
+}
+
+// viewportInlineLimit bounds the inline viewport snapshot; beyond it the
+// answer says truncated and the full snapshot file has everything.
+const viewportInlineLimit = 8000
+
+// defaultCapture reads CDP_SKILL_CAPTURE, falling back to the full preset.
+func defaultCapture() CaptureSettings {
+	c := capturePresets["full"]
+	if v := strings.TrimSpace(os.Getenv(EnvCapture)); v != "" {
+		if p, ok := capturePresets[v]; ok {
+			return p
+		}
+		json.Unmarshal([]byte(v), &c)
+	}
+	return c
+}
+
+// setCapture applies configure(capture = …): a preset name or a dict of
+// the settings (missing keys keep their current value).
 func (h *host) setCapture(v starlark.Value) error {
-	return nil
+	if s, ok := starlark.AsString(v); ok {
+		p, found := capturePresets[s]
+		if !found {
+			return fmt.Errorf("capture preset %q is not one of full, compact, minimal, none", s)
+		}
+		h.captureSet = p
+		return nil
+	}
+	data, err := builtins.FromStarlark(v)
+	if err != nil {
+		return fmt.Errorf("capture: %w", err)
+	}
+	raw, _ := json.Marshal(data)
+	var keys map[string]any
+	json.Unmarshal(raw, &keys)
+	for k, val := range keys {
+		if k == "preset" {
+			p, found := capturePresets[fmt.Sprint(val)]
+			if !found {
+				return fmt.Errorf("capture preset %v is not one of full, compact, minimal, none", val)
+			}
+			h.captureSet = p
+			continue
+		}
+		if _, isBool := val.(bool); !isBool {
+			return fmt.Errorf("capture.%s must be true or false", k)
+		}
+		switch k {
+		case "screenshot", "viewportSnapshot", "fullSnapshot", "diff", "console":
+		default:
+			return fmt.Errorf("capture has no setting %q; settings: screenshot, viewportSnapshot, fullSnapshot, diff, console, preset", k)
+		}
+	}
+	return json.Unmarshal(raw, &h.captureSet)
+}
+
+// beforeVisual takes the viewport state before the first visual step of
+// the command, for the diff.
+func (h *host) beforeVisual() {
+	if h.visual {
+		return
+	}
+	h.visual = true
+	if !h.captureSet.Diff {
+		return
+	}
+	p, err := h.env.Page()
+	if err != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(h.ctx, 5*time.Second)
+	defer cancel()
+	if c, err := p.PostCapture(ctx, browser.CaptureOptions{Viewport: true}); err == nil && c.Viewport != nil {
+		h.before = c.Viewport.Elements
+		h.beforeURL = c.Context.URL
+	}
+}
+
+// capture adds the page state after the command: context always; after
+// visual steps, the viewport snapshot, the diff, the full snapshot file,
+// the screenshot and the console (as the settings allow). Nothing here can
+// fail the command.
+func (h *host) capture(out *Output) {
+	p, err := h.env.Page()
+	if err != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(h.ctx), 10*time.Second)
+	defer cancel()
+	set := h.captureSet
+	opts := browser.CaptureOptions{}
+	if h.visual {
+		opts.Viewport = set.ViewportSnapshot || set.Diff
+		opts.Full = set.FullSnapshot
+	}
+	shot := make(chan string, 1)
+	if h.visual && set.Screenshot {
+		go func() { shot <- h.screenshot(ctx, p) }()
+	} else {
+		shot <- ""
+	}
+	c, err := p.PostCapture(ctx, opts)
+	if err != nil {
+		<-shot
+		return
+	}
+	pc := c.Context
+	out.Context = &PageContext{URL: pc.URL, Title: pc.Title, Scroll: pc.Scroll, Viewport: pc.Viewport}
+	if pc.ActiveElement != nil {
+		out.Context.ActiveElement = pc.ActiveElement
+	}
+	if pc.Modal != nil {
+		out.Context.Modal = pc.Modal
+	}
+	out.Navigated = browser.Navigated(h.urlBefore, pc.URL)
+	if c.Viewport != nil && set.ViewportSnapshot {
+		out.ViewportSnap = c.Viewport.YAML
+		if len(out.ViewportSnap) > viewportInlineLimit {
+			out.ViewportSnap = cutAtLine(out.ViewportSnap, viewportInlineLimit)
+			out.Truncated = true
+		}
+	}
+	if c.Viewport != nil && set.Diff && h.before != nil && !browser.Navigated(h.beforeURL, pc.URL) {
+		if ch := diffElements(h.before, c.Viewport.Elements, h.verb); ch != nil {
+			out.Changes = ch
+		}
+	}
+	if c.Full != nil {
+		if path, err := h.spill("snapshots", "after.yaml", []byte(c.Full.YAML)); err == nil {
+			out.FullSnapshot = path
+		}
+	}
+	if set.Console {
+		out.Console = consoleSummary(p.Console(h.start))
+	}
+	out.Screenshot = <-shot
+}
+
+func (h *host) screenshot(ctx context.Context, p *browser.Page) string {
+	path, err := state.Path("screenshots", h.tabName()+".after.png")
+	if err != nil {
+		return ""
+	}
+	if _, err := p.Screenshot(ctx, path, browser.ScreenshotOptions{}); err != nil {
+		return ""
+	}
+	return path
+}
+
+// spill writes a payload to the state dir as <kind>/<tab>.<name>.
+func (h *host) spill(kind, name string, data []byte) (string, error) {
+	path, err := state.Path(kind, h.tabName()+"."+name)
+	if err != nil {
+		return "", err
+	}
+	return path, os.WriteFile(path, data, 0o600)
+}
+
+func (h *host) tabName() string {
+	if t := h.env.Tab().Alias; t != "" {
+		return t
+	}
+	return "tab"
+}
+
+// cutAtLine returns the longest prefix of s within n bytes that ends at a
+// line break.
+func cutAtLine(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	if i := strings.LastIndexByte(s[:n], '\n'); i > 0 {
+		return s[:i]
+	}
+	return s[:n]
+}
+
+// ConsoleReport is the console part of an answer: errors and warnings of
+// the command, deduplicated.
+type ConsoleReport struct {
+	Errors   int            `json:"errors,omitempty"`
+	Warnings int            `json:"warnings,omitempty"`
+	Messages []ConsoleEntry `json:"messages"`
+}
+
+// ConsoleEntry is one distinct message.
+type ConsoleEntry struct {
+	Level string `json:"level"`
+	Text  string `json:"text"`
+	URL   string `json:"url,omitempty"`
+	Line  int64  `json:"line,omitempty"`
+	Count int    `json:"count,omitempty"`
+}
+
+const maxConsoleEntries = 20
+
+func consoleSummary(msgs []browser.ConsoleMessage) *ConsoleReport {
+	r := &ConsoleReport{}
+	index := map[string]int{}
+	for _, m := range msgs {
+		if m.Level != "error" && m.Level != "warning" {
+			continue
+		}
+		if m.Level == "error" {
+			r.Errors++
+		} else {
+			r.Warnings++
+		}
+		key := m.Level + "\x00" + m.Text
+		if i, ok := index[key]; ok {
+			if r.Messages[i].Count == 0 {
+				r.Messages[i].Count = 1
+			}
+			r.Messages[i].Count++
+			continue
+		}
+		if len(r.Messages) >= maxConsoleEntries {
+			continue
+		}
+		index[key] = len(r.Messages)
+		r.Messages = append(r.Messages, ConsoleEntry{Level: m.Level, Text: m.Text, URL: m.URL, Line: m.Line})
+	}
+	if len(r.Messages) == 0 {
+		return nil
+	}
+	return r
 }

@@ -100,6 +100,12 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 		return h.fail(res, nil, la, err)
 	}
 	la.hooks = la.hooks.merge(h.defaultHooks())
+	if a.Visual {
+		if h.verb == "" {
+			h.verb = actionVerbs[a.Name]
+		}
+		h.beforeVisual()
+	}
 	timeout := h.stepTimeout
 	if la.timeout > 0 {
 		timeout = clampTimeout(la.timeout)
@@ -204,9 +210,54 @@ func (h *host) fail(res *StepResult, call *builtins.Call, la lifecycleArgs, err 
 	return nil, f
 }
 
-// failureContext gathers diagnostics for a failed step (spec §16.3).
+// diagnosedKinds are the failures where seeing the page helps the agent
+// pick another target.
+var diagnosedKinds = map[browser.Kind]bool{
+	browser.KindElementNotFound: true, browser.KindTimeout: true, browser.KindStaleElement: true,
+	browser.KindElementNotEditable: true, browser.KindSelector: true,
+}
+
+// failureContext gathers diagnostics for a failed step (spec §16.3): the
+// error's own details (interceptor, available options…) and, for a target
+// that missed, the page state, visible buttons and links with refs,
+// visible errors and near matches.
 func (h *host) failureContext(res *StepResult, call *builtins.Call, err error) any {
-	return nil
+	ctxMap := map[string]any{}
+	var be *browser.Error
+	if errors.As(err, &be) {
+		for k, v := range be.Details {
+			ctxMap[k] = v
+		}
+	}
+	query, _ := ctxMap["query"].(string)
+	delete(ctxMap, "query")
+	if query == "" && call != nil && call.Args != nil {
+		query = targetQuery(call.Args)
+	}
+	if p, perr := h.env.Page(); perr == nil && diagnosedKinds[browser.KindOf(err)] {
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(h.ctx), 3*time.Second)
+		defer cancel()
+		for k, v := range p.Diagnose(ctx, query) {
+			ctxMap[k] = v
+		}
+	}
+	if len(ctxMap) == 0 {
+		return nil
+	}
+	return ctxMap
+}
+
+// targetQuery is the text a failed target was looking for.
+func targetQuery(a *builtins.Args) string {
+	for _, k := range []string{"text", "label", "selector", "ref"} {
+		if s, err := a.String(k); err == nil && s != "" {
+			return s
+		}
+	}
+	if s, ok := starlark.AsString(a.Pos); ok && a.Pos != nil {
+		return s
+	}
+	return ""
 }
 
 // defaultHooks returns the innermost scoped hooks.

@@ -82,6 +82,18 @@ type host struct {
 	failed *stepFailure
 	// timeout is the program's wall-clock budget.
 	timeout time.Duration
+	// start is when the program started (console messages after it are
+	// the command's).
+	start time.Time
+	// captureSet is what the answer carries after visual steps.
+	captureSet CaptureSettings
+	// visual is set once a visual step ran; verb names the first one for
+	// the diff summary.
+	visual bool
+	verb   string
+	// before is the viewport's elements before the first visual step.
+	before    []browser.SnapElement
+	beforeURL string
 	// resultValue is the recipe's global `result`, reported as result.
 	resultValue starlark.Value
 }
@@ -103,6 +115,8 @@ func Run(ctx context.Context, prog Program, opts Options) *Output {
 		log:         opts.Logger,
 		stepTimeout: clampTimeout(prog.StepTimeout),
 		modules:     map[string]*module{},
+		start:       time.Now(),
+		captureSet:  defaultCapture(),
 	}
 	h.env.Headless = opts.Headless
 	h.resolver = &lang.Resolver{Dir: prog.Dir, Stdlib: opts.Stdlib}
@@ -257,22 +271,6 @@ func (h *host) reportRunError(out *Output, err error) {
 		}
 		out.Errors = append(out.Errors, entry)
 	}
-}
-
-// capture adds the page state after the command.
-func (h *host) capture(out *Output) {
-	p, err := h.env.Page()
-	if err != nil {
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(h.ctx), 5*time.Second)
-	defer cancel()
-	info, err := p.Info(ctx)
-	if err != nil {
-		return
-	}
-	out.Context = &PageContext{URL: info.URL, Title: info.Title, Scroll: info.Scroll, Viewport: info.Viewport}
-	out.Navigated = browser.Navigated(h.urlBefore, info.URL)
 }
 
 // argsDict builds the frozen args dict of a recipe.

@@ -1,2 +1,373 @@
 // gesture.js — hover capture, drag and scroll helpers. Fragment of the
 // in-page engine.
+
+// ---- hover ----
+
+// Overlay-ish elements: what a hover typically reveals.
+const OVERLAY_WORDS = ['menu', 'tooltip', 'popover', 'dropdown', 'flyout', 'popup'];
+const OVERLAY_SELECTOR = ['[role=menu]', '[role=menubar]', '[role=tooltip]', '[role=listbox]', '[role=dialog]', '[role=alertdialog]', '[popover]', 'dialog']
+  .concat(OVERLAY_WORDS.flatMap((w) => ['[class*="' + w + '" i]', '[id*="' + w + '" i]'])).join(',');
+const HOVER_ITEMS = 'a[href],button,input,select,textarea,summary,[role=menuitem],[role=menuitemcheckbox],[role=menuitemradio],[role=option],[role=link],[role=button],[role=tab],[role=treeitem],[role=checkbox],[role=switch]';
+const SCAN_LIMIT = 5000;
+const HOVER_REPORT_LIMIT = 40;
+
+// transparent reports an element faded out with opacity 0 (itself or an
+// ancestor): a tooltip waiting to fade in is not visible yet.
+function transparent(el) {
+  for (let e = el; e && e !== document.documentElement; e = parentElementComposed(e)) {
+    if (styleOf(e).opacity === '0') return true;
+  }
+  return false;
+}
+
+function visibleNow(el) {
+  return isShown(el) && !transparent(el);
+}
+
+// hoverContainer is where a hover's own reveals happen: the hovered
+// element's parent (a menu trigger and its submenu share one), but never the
+// whole page.
+function hoverContainer(el) {
+  const parent = el && parentElementComposed(el);
+  if (!parent || parent === document.body || parent === document.documentElement) return el;
+  return parent;
+}
+
+// hoverCandidates lists the elements whose appearance a hover reports.
+function hoverCandidates(container) {
+  const out = new Set();
+  let n = 0;
+  for (const el of document.querySelectorAll(OVERLAY_SELECTOR)) {
+    out.add(el);
+    if (++n >= SCAN_LIMIT) return out;
+  }
+  if (container && container.isConnected) {
+    for (const el of container.querySelectorAll('*')) {
+      out.add(el);
+      if (++n >= SCAN_LIMIT) break;
+    }
+  }
+  return out;
+}
+
+// hoverPrepare records what is visible before the mouse moves; el is the
+// hovered element, or null with a point (x, y) to hover.
+S.hoverPrepare = function hoverPrepare(el, pt) {
+  cache = newCache();
+  if (!el && pt) el = deepElementFromPoint(pt.x, pt.y);
+  const container = hoverContainer(el);
+  const before = new Set();
+  for (const c of hoverCandidates(container)) if (visibleNow(c)) before.add(c);
+  S.hoverState = { el, container, before };
+  return true;
+};
+
+function newlyShown(st) {
+  cache = newCache();
+  const out = [];
+  for (const c of hoverCandidates(st.container)) {
+    if (!st.before.has(c) && c !== st.el && visibleNow(c)) out.push(c);
+  }
+  return out;
+}
+
+// hoverEntry describes an element for capturedResult, with a ref.
+function hoverEntry(el) {
+  const role = effectiveRole(el);
+  const name = truncate(accessibleName(el), 80);
+  const entry = { role, name, ref: refFor(el, role, refName(el, role), Math.max(S.snapSeq, 1)) };
+  const text = truncate(normalizeSpace(el.innerText || el.textContent || ''), 100);
+  if (text && text !== name) entry.text = text;
+  return entry;
+}
+
+// hoverReport lists each revealed element (the outermost ones) followed by
+// the visible items inside it that an agent may click next.
+function hoverReport(appeared) {
+  const set = new Set(appeared);
+  const roots = appeared.filter((el) => {
+    for (let p = parentElementComposed(el); p; p = parentElementComposed(p)) if (set.has(p)) return false;
+    return true;
+  });
+  const out = [];
+  const seen = new Set();
+  const add = (el) => {
+    if (seen.has(el) || out.length >= HOVER_REPORT_LIMIT) return;
+    seen.add(el);
+    out.push(hoverEntry(el));
+  };
+  for (const root of roots) {
+    add(root);
+    for (const item of root.querySelectorAll(HOVER_ITEMS)) if (visibleNow(item)) add(item);
+  }
+  return out;
+}
+
+// hoverCapture waits up to opts.wait ms for elements to appear after the
+// hover (returning once what appeared holds still for one poll) and reports
+// them with refs.
+S.hoverCapture = function hoverCapture(opts) {
+  syncSeq(opts.seq);
+  const st = S.hoverState;
+  S.hoverState = null;
+  const done = (appeared) => {
+    cache = newCache();
+    const visibleElements = st ? hoverReport(appeared) : [];
+    return { visibleElements, seq: { snap: S.snapSeq, elem: S.elemSeq } };
+  };
+  if (!st) return done([]);
+  const start = performance.now();
+  return new Promise((resolve) => {
+    let last = -1;
+    const tick = () => {
+      const appeared = newlyShown(st);
+      if ((appeared.length && appeared.length === last) || performance.now() - start >= opts.wait) {
+        resolve(done(appeared));
+        return;
+      }
+      last = appeared.length;
+      setTimeout(tick, 50);
+    };
+    setTimeout(tick, 0);
+  });
+};
+
+// ---- drag ----
+
+// dragSource says what kind of drag source el is.
+S.dragSource = function dragSource(el) {
+  const range = el.tagName === 'INPUT' && (el.type || '').toLowerCase() === 'range';
+  return { range, disabled: range && el.disabled };
+};
+
+// setRange moves a range input to a.value, or to the value under the point
+// a.x/a.y on its track, through the native setter with input and change
+// events (what frameworks observe).
+S.setRange = function setRange(el, a) {
+  const r = el.getBoundingClientRect();
+  let min = parseFloat(el.min), max = parseFloat(el.max);
+  if (isNaN(min)) min = 0;
+  if (isNaN(max)) max = 100;
+  const vertical = r.height > r.width;
+  let raw = a.value;
+  if (raw === undefined || raw === null) {
+    let ratio = vertical ? (r.bottom - a.y) / r.height : (a.x - r.left) / r.width;
+    if (!vertical && styleOf(el).direction === 'rtl') ratio = 1 - ratio;
+    ratio = Math.min(1, Math.max(0, ratio));
+    raw = min + ratio * (max - min);
+  }
+  const old = el.value;
+  const desc = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value');
+  desc.set.call(el, String(raw));
+  const changed = el.value !== old;
+  if (changed) {
+    el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+    el.dispatchEvent(new Event('change', { bubbles: true }));
+  }
+  const ratio = max > min ? (parseFloat(el.value) - min) / (max - min) : 0;
+  const at = vertical ? { x: r.left + r.width / 2, y: r.bottom - ratio * r.height } : { x: r.left + ratio * r.width, y: r.top + r.height / 2 };
+  return { value: parseFloat(el.value), changed, x: Math.round(at.x), y: Math.round(at.y) };
+};
+
+// dragWatch starts recording what a pointer drag does to the page: whether
+// a dragstart fired (and was not cancelled) and how many DOM mutations
+// happened. dragReport reads and stops it.
+S.dragWatch = function dragWatch() {
+  if (S.dragState) S.dragState.stop();
+  const st = { dragstart: null, mutations: 0 };
+  const onDragStart = (ev) => { st.dragstart = ev; };
+  window.addEventListener('dragstart', onDragStart, true);
+  const obs = new MutationObserver((list) => { st.mutations += list.length; });
+  obs.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  st.stop = () => {
+    window.removeEventListener('dragstart', onDragStart, true);
+    st.mutations += obs.takeRecords().length;
+    obs.disconnect();
+    S.dragState = null;
+  };
+  S.dragState = st;
+  return true;
+};
+
+function dragStarted(st) {
+  return { started: !!st.dragstart, cancelled: !!st.dragstart && st.dragstart.defaultPrevented };
+}
+
+S.dragStarted = function () {
+  const st = S.dragState;
+  return st ? dragStarted(st) : { started: false, cancelled: false };
+};
+
+S.dragReport = function dragReport() {
+  const st = S.dragState;
+  if (!st) return { started: false, cancelled: false, mutations: 0 };
+  st.stop();
+  return Object.assign(dragStarted(st), { mutations: st.mutations });
+};
+
+// syntheticDrag fires the HTML5 drag-and-drop sequence from the element at
+// point a to the element at point b, sharing one DataTransfer.
+S.syntheticDrag = function syntheticDrag(a, b) {
+  const hitA = deepElementFromPoint(a.x, a.y), hitB = deepElementFromPoint(b.x, b.y);
+  if (!hitA || !hitB) return { error: 'no element at the ' + (hitA ? 'target' : 'source') + ' point' };
+  const src = (hitA.closest && hitA.closest('[draggable=true]')) || hitA;
+  const dt = new DataTransfer();
+  const fire = (el, type, pt) => {
+    const ev = new DragEvent(type, { bubbles: true, cancelable: true, composed: true, dataTransfer: dt, clientX: pt.x, clientY: pt.y, buttons: type === 'dragend' ? 0 : 1 });
+    return el.dispatchEvent(ev);
+  };
+  if (!fire(src, 'dragstart', a)) return { cancelled: true, source: shortSelector(src) };
+  fire(src, 'drag', a);
+  fire(hitB, 'dragenter', b);
+  const overNotCancelled = fire(hitB, 'dragover', b);
+  fire(hitB, 'drop', b);
+  fire(src, 'dragend', b);
+  return { source: shortSelector(src), target: shortSelector(hitB), accepted: !overNotCancelled };
+};
+
+// ---- scroll ----
+
+// scrollableAxes reports in which directions el can scroll.
+function scrollableAxes(el) {
+  const s = styleOf(el);
+  const canY = el.scrollHeight > el.clientHeight + 1 && /auto|scroll|overlay/.test(s.overflowY);
+  const canX = el.scrollWidth > el.clientWidth + 1 && /auto|scroll|overlay/.test(s.overflowX);
+  return { x: canX, y: canY };
+}
+
+// pageScroller returns the element that scrolls the page when the window
+// itself cannot (an app shell with a scrolling main pane), or null.
+function pageScroller() {
+  const se = document.scrollingElement || document.documentElement;
+  if (se.scrollHeight > se.clientHeight + 1 || se.scrollWidth > se.clientWidth + 1) return null;
+  let best = null, bestArea = 0, n = 0;
+  for (const el of document.querySelectorAll('body *')) {
+    if (++n > SCAN_LIMIT) break;
+    const ax = scrollableAxes(el);
+    if (!ax.y && !ax.x) continue;
+    const r = el.getBoundingClientRect();
+    const area = Math.max(0, Math.min(r.right, innerWidth) - Math.max(r.left, 0)) * Math.max(0, Math.min(r.bottom, innerHeight) - Math.max(r.top, 0));
+    if (area > bestArea) { best = el; bestArea = area; }
+  }
+  return best;
+}
+
+function scrollPos(box) {
+  if (!box) return { x: window.scrollX, y: window.scrollY };
+  return { x: box.scrollLeft, y: box.scrollTop };
+}
+
+function scrollMax(box) {
+  const se = box || document.scrollingElement || document.documentElement;
+  return { x: se.scrollWidth - se.clientWidth, y: se.scrollHeight - se.clientHeight };
+}
+
+// scrollOp moves box (the window when null) per op; instant, whatever
+// scroll-behavior the page sets.
+function scrollOp(box, op) {
+  const target = box || window;
+  const o = { behavior: 'instant' };
+  switch (op.kind) {
+    case 'top': o.top = 0; target.scrollTo(o); break;
+    case 'bottom': o.top = scrollMax(box).y; target.scrollTo(o); break;
+    case 'delta': o.left = op.dx || 0; o.top = op.dy || 0; target.scrollBy(o); break;
+    case 'abs':
+      if (op.x !== undefined && op.x !== null) o.left = op.x;
+      if (op.y !== undefined && op.y !== null) o.top = op.y;
+      target.scrollTo(o);
+      break;
+  }
+}
+
+// endReason says why a scroll of box per op moved nothing.
+function endReason(box, op) {
+  const p = scrollPos(box), m = scrollMax(box);
+  if (op.kind === 'top') return 'top';
+  if (op.kind === 'bottom') return 'bottom';
+  if (op.kind === 'delta') {
+    if (op.dy > 0 && p.y >= m.y - 1) return 'bottom';
+    if (op.dy < 0 && p.y <= 0) return 'top';
+    if (op.dx > 0 && p.x >= m.x - 1) return 'right';
+    if (op.dx < 0 && p.x <= 0) return 'left';
+  }
+  return 'position';
+}
+
+// nearestScroller returns the closest ancestor of el that scrolls.
+function nearestScroller(el) {
+  for (let e = parentElementComposed(el); e && e !== document.body && e !== document.documentElement; e = parentElementComposed(e)) {
+    const ax = scrollableAxes(e);
+    if (ax.x || ax.y) return e;
+  }
+  return null;
+}
+
+// afterFrame resolves once scroll listeners have had a frame to run.
+function afterFrame(value) {
+  return new Promise((resolve) => {
+    let done = false;
+    const fin = () => { if (!done) { done = true; resolve(value); } };
+    requestAnimationFrame(() => setTimeout(fin, 0));
+    setTimeout(fin, 100);
+  });
+}
+
+function scrollResult(box, moved, extra) {
+  const w = scrollPos(null);
+  const p = box ? scrollPos(box) : w;
+  const out = Object.assign({ scrollX: Math.round(p.x), scrollY: Math.round(p.y), scrolled: moved }, extra || {});
+  if (box) {
+    out.container = shortSelector(box);
+    out.windowX = Math.round(w.x);
+    out.windowY = Math.round(w.y);
+  }
+  return afterFrame(out);
+}
+
+function samePos(a, b) {
+  return Math.abs(a.x - b.x) < 0.5 && Math.abs(a.y - b.y) < 0.5;
+}
+
+// scrollPage scrolls the page (the window, or the pane that scrolls the
+// page when the window cannot): op.kind is top, bottom, delta or abs.
+S.scrollPage = function scrollPage(op) {
+  cache = newCache();
+  const box = pageScroller();
+  const m = scrollMax(box);
+  if (!box && m.x <= 1 && m.y <= 1) return scrollResult(null, false, { reason: 'not-scrollable' });
+  const before = scrollPos(box);
+  scrollOp(box, op);
+  const moved = !samePos(before, scrollPos(box));
+  return scrollResult(box, moved, moved ? null : { reason: endReason(box, op) });
+};
+
+// scrollElement scrolls el itself (a scrollable container) per op.
+S.scrollElement = function scrollElement(el, op) {
+  cache = newCache();
+  const ax = scrollableAxes(el);
+  const given = (v) => v !== undefined && v !== null;
+  const needY = op.kind === 'top' || op.kind === 'bottom' || (op.kind === 'delta' && !!op.dy) || (op.kind === 'abs' && given(op.y));
+  const needX = (op.kind === 'delta' && !!op.dx) || (op.kind === 'abs' && given(op.x));
+  if ((needX || needY) && !(needY && ax.y) && !(needX && ax.x)) {
+    const near = nearestScroller(el);
+    return scrollResult(el, false, { reason: 'not-scrollable', nearest: near ? shortSelector(near) : '' });
+  }
+  const before = scrollPos(el);
+  scrollOp(el, op);
+  const moved = !samePos(before, scrollPos(el));
+  return scrollResult(el, moved, moved ? null : { reason: endReason(el, op) });
+};
+
+// scrollIntoCenter scrolls el into the middle of the viewport (and of every
+// scrolling ancestor) and reports whether anything moved.
+S.scrollIntoCenter = function scrollIntoCenter(el) {
+  cache = newCache();
+  if (!el.isConnected || !el.getClientRects().length) return scrollResult(null, false, { reason: 'hidden', detail: el.isConnected ? hiddenWhy(el) : 'detached' });
+  const boxes = [];
+  for (let e = parentElementComposed(el); e; e = parentElementComposed(e)) boxes.push([e, scrollPos(e)]);
+  const win = scrollPos(null);
+  el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+  let moved = !samePos(win, scrollPos(null));
+  for (const [e, p] of boxes) if (!samePos(p, scrollPos(e))) moved = true;
+  return scrollResult(null, moved, moved ? null : { reason: 'in-view' });
+};

@@ -1,0 +1,139 @@
+package browser
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
+)
+
+// PageContext is the page state every answer carries (spec §14.4).
+type PageContext struct {
+	URL           string         `json:"url"`
+	Title         string         `json:"title"`
+	Scroll        *ScrollInfo    `json:"scroll,omitempty"`
+	Viewport      *ViewportInfo  `json:"viewport,omitempty"`
+	ActiveElement map[string]any `json:"activeElement,omitempty"`
+	Modal         map[string]any `json:"modal,omitempty"`
+}
+
+// CaptureOptions select what PostCapture renders.
+type CaptureOptions struct {
+	Viewport bool `json:"viewport"`
+	Full     bool `json:"full"`
+}
+
+// Capture is the page state after a command.
+type Capture struct {
+	Context  *PageContext `json:"context"`
+	Viewport *Snapshot    `json:"viewport,omitempty"`
+	Full     *Snapshot    `json:"full,omitempty"`
+	Seq      *seqJSON     `json:"seq,omitempty"`
+}
+
+// PostCapture reads, in one round trip, the context and the internal
+// viewport and full snapshots (they keep refs and take no snapshot id). It
+// runs in the top frame.
+func (p *Page) PostCapture(ctx context.Context, o CaptureOptions) (*Capture, error) {
+	saved := p.topFrame()
+	defer p.restoreFrame(saved)
+	var c Capture
+	arg := struct {
+		CaptureOptions
+		Seq seqJSON `json:"seq"`
+	}{o, p.seqArg()}
+	if err := p.engineCall(ctx, &c, "postCapture", arg); err != nil {
+		return nil, err
+	}
+	p.storeSeq(c.Seq)
+	c.Seq = nil
+	return &c, nil
+}
+
+// topFrame switches to the main frame and returns the frame to restore.
+func (p *Page) topFrame() *frameRef {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	f := p.frame
+	p.frame = nil
+	return f
+}
+
+func (p *Page) restoreFrame(f *frameRef) {
+	p.mu.Lock()
+	p.frame = f
+	p.mu.Unlock()
+}
+
+// ScreenshotOptions tune a screenshot.
+type ScreenshotOptions struct {
+	// Format is png (default), jpeg or webp.
+	Format  string
+	Quality int
+	// Clip captures a region of the page (CSS pixels, page coordinates
+	// when BeyondViewport).
+	Clip           *page.Viewport
+	BeyondViewport bool
+	// OmitBackground makes the default white background transparent (png).
+	OmitBackground bool
+}
+
+// Screenshot captures the viewport (or a clip) and writes it to path.
+func (p *Page) Screenshot(ctx context.Context, path string, o ScreenshotOptions) (int, error) {
+	params := page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng, OptimizeForSpeed: ptr(true)}
+	switch o.Format {
+	case "", "png":
+	case "jpeg", "jpg":
+		params.Format = page.CaptureScreenshotFormatJpeg
+	case "webp":
+		params.Format = page.CaptureScreenshotFormatWebp
+	default:
+		return 0, Errorf(KindStepValidation, "screenshot format %q is not png, jpeg or webp", o.Format)
+	}
+	if o.Quality > 0 && params.Format != page.CaptureScreenshotFormatPng {
+		params.Quality = ptr(int64(o.Quality))
+	}
+	if o.Clip != nil {
+		params.Clip = o.Clip
+	}
+	if o.BeyondViewport {
+		params.CaptureBeyondViewport = ptr(true)
+	}
+	if o.OmitBackground && params.Format != page.CaptureScreenshotFormatJpeg {
+		if err := p.setTransparentBackground(ctx, true); err == nil {
+			defer p.setTransparentBackground(context.WithoutCancel(ctx), false)
+		}
+	}
+	res, err := cdp.Call(ctx, p.sess, page.CaptureScreenshot, params)
+	if err != nil {
+		return 0, fmt.Errorf("screenshot: %w", err)
+	}
+	data := res.Data
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		return 0, fmt.Errorf("screenshot: %w", err)
+	}
+	return len(data), nil
+}
+
+// Diagnose gathers failure context (spec §16.3): page state, visible
+// buttons and links (with refs), visible errors, and near matches for
+// query. It runs in the current frame and never fails: missing pieces are
+// left out.
+func (p *Page) Diagnose(ctx context.Context, query string) map[string]any {
+	var d map[string]any
+	if err := p.engineCall(ctx, &d, "diagnose", query); err != nil {
+		return nil
+	}
+	if seq, ok := d["seq"].(map[string]any); ok {
+		p.storeSeq(&seqJSON{Snap: int(num(seq["snap"])), Elem: int(num(seq["elem"]))})
+	}
+	delete(d, "seq")
+	return d
+}
+
+func num(v any) float64 {
+	f, _ := v.(float64)
+	return f
+}

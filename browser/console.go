@@ -1,0 +1,208 @@
+package browser
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	logdom "github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/runtime"
+)
+
+// maxConsole bounds the console buffer (spec §17.2); the oldest go first.
+const maxConsole = 10000
+
+// ConsoleMessage is one console call, uncaught exception, or browser log
+// entry (failed resource loads, CSP violations).
+type ConsoleMessage struct {
+	// Type is console, exception or log.
+	Type  string `json:"type"`
+	Level string `json:"level"`
+	Text  string `json:"text"`
+	URL   string `json:"url,omitempty"`
+	Line  int64  `json:"line,omitempty"`
+	// Time is when it happened (milliseconds since the epoch).
+	Time  float64      `json:"timestamp"`
+	Stack []StackFrame `json:"stackTrace,omitempty"`
+	at    time.Time
+}
+
+// StackFrame is one frame of a console message's stack.
+type StackFrame struct {
+	Function string `json:"function,omitempty"`
+	URL      string `json:"url"`
+	Line     int64  `json:"line"`
+	Column   int64  `json:"column"`
+}
+
+// consoleLog buffers the messages of a session.
+type consoleLog struct {
+	mu   sync.Mutex
+	msgs []ConsoleMessage
+}
+
+func (l *consoleLog) add(m ConsoleMessage) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.msgs) >= maxConsole {
+		l.msgs = l.msgs[1:]
+	}
+	l.msgs = append(l.msgs, m)
+}
+
+// trackConsole subscribes to console calls, exceptions and log entries
+// before the domains are enabled.
+func (p *Page) trackConsole() {
+	calls, _ := p.sess.Subscribe("Runtime.consoleAPICalled")
+	exceptions, _ := p.sess.Subscribe("Runtime.exceptionThrown")
+	entries, _ := p.sess.Subscribe("Log.entryAdded")
+	go func() {
+		for {
+			select {
+			case raw, ok := <-calls:
+				if !ok {
+					return
+				}
+				var ev runtime.EventConsoleAPICalled
+				if decode(raw, &ev) == nil {
+					p.console.add(consoleCall(&ev))
+				}
+			case raw, ok := <-exceptions:
+				if !ok {
+					return
+				}
+				var ev runtime.EventExceptionThrown
+				if decode(raw, &ev) == nil && ev.ExceptionDetails != nil {
+					p.console.add(consoleException(&ev))
+				}
+			case raw, ok := <-entries:
+				if !ok {
+					return
+				}
+				var ev logdom.EventEntryAdded
+				if decode(raw, &ev) == nil && ev.Entry != nil {
+					p.console.add(consoleEntry(ev.Entry))
+				}
+			}
+		}
+	}()
+}
+
+func consoleLevel(t string) string {
+	switch t {
+	case "error", "assert":
+		return "error"
+	case "warning", "warn":
+		return "warning"
+	case "debug", "verbose":
+		return "debug"
+	case "info":
+		return "info"
+	}
+	return "log"
+}
+
+func consoleCall(ev *runtime.EventConsoleAPICalled) ConsoleMessage {
+	var parts []string
+	for _, a := range ev.Args {
+		parts = append(parts, remoteText(a))
+	}
+	m := ConsoleMessage{Type: "console", Level: consoleLevel(string(ev.Type)), Text: clipText(strings.Join(parts, " "), 500), Time: float64(ev.Timestamp)}
+	m.Stack = stackOf(ev.StackTrace)
+	if len(m.Stack) > 0 {
+		m.URL, m.Line = m.Stack[0].URL, m.Stack[0].Line
+	}
+	m.at = time.UnixMilli(int64(ev.Timestamp))
+	return m
+}
+
+func consoleException(ev *runtime.EventExceptionThrown) ConsoleMessage {
+	d := ev.ExceptionDetails
+	m := ConsoleMessage{Type: "exception", Level: "error", Text: clipText(exceptionText(d), 500), URL: d.URL, Line: d.LineNumber + 1, Time: float64(ev.Timestamp)}
+	m.Stack = stackOf(d.StackTrace)
+	m.at = time.UnixMilli(int64(ev.Timestamp))
+	return m
+}
+
+func consoleEntry(e *logdom.Entry) ConsoleMessage {
+	m := ConsoleMessage{Type: "log", Level: consoleLevel(string(e.Level)), Text: clipText(e.Text, 500), URL: e.URL, Line: e.LineNumber, Time: float64(e.Timestamp)}
+	m.at = time.UnixMilli(int64(e.Timestamp))
+	return m
+}
+
+// remoteText formats a console argument as the console shows it.
+func remoteText(o *runtime.RemoteObject) string {
+	if o == nil {
+		return ""
+	}
+	if len(o.Value) > 0 {
+		s := string(o.Value)
+		if o.Type == "string" {
+			var v string
+			if jsonUnmarshal(o.Value, &v) == nil {
+				return v
+			}
+		}
+		return s
+	}
+	if o.UnserializableValue != "" {
+		return string(o.UnserializableValue)
+	}
+	if o.Description != "" {
+		return o.Description
+	}
+	return string(o.Type)
+}
+
+func stackOf(st *runtime.StackTrace) []StackFrame {
+	if st == nil {
+		return nil
+	}
+	var out []StackFrame
+	for _, f := range st.CallFrames {
+		out = append(out, StackFrame{Function: f.FunctionName, URL: f.URL, Line: f.LineNumber + 1, Column: f.ColumnNumber + 1})
+		if len(out) == 10 {
+			break
+		}
+	}
+	return out
+}
+
+func clipText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+// Console returns the messages captured since the session started that
+// happened at or after since.
+func (p *Page) Console(since time.Time) []ConsoleMessage {
+	p.console.mu.Lock()
+	defer p.console.mu.Unlock()
+	var out []ConsoleMessage
+	for _, m := range p.console.msgs {
+		if !m.at.Before(since) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// ClearConsole forgets the captured messages.
+func (p *Page) ClearConsole() {
+	p.console.mu.Lock()
+	p.console.msgs = nil
+	p.console.mu.Unlock()
+}
+
+// enableLog turns on the Log domain (browser-side messages).
+func (p *Page) enableLog(ctx context.Context) error {
+	if _, err := cdp.Call(ctx, p.sess, logdom.Enable, cdp.Empty{}); err != nil {
+		return fmt.Errorf("Log.enable: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,502 @@
+package browser
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/cdproto/input"
+)
+
+// DefaultDragSteps is how many mouse moves a drag makes between source and
+// target (spec §9.6).
+const DefaultDragSteps = 10
+
+// MaxDragSteps bounds the number of intermediate moves.
+const MaxDragSteps = 500
+
+// dragStartWait bounds the wait for Chrome to hand over a drag the page
+// started (Input.dragIntercepted after dragstart).
+const dragStartWait = 2 * time.Second
+
+// Drag methods (spec §9.6).
+const (
+	DragAuto  = "auto"
+	DragMouse = "mouse"
+	DragHTML5 = "html5"
+)
+
+// DragEnd is one end of a drag: an element (optionally offset from its
+// centre) or a viewport point (Target.Point).
+type DragEnd struct {
+	Target
+	// OffsetX and OffsetY move the point from the element's centre.
+	OffsetX, OffsetY float64
+}
+
+// DragOptions tune a drag.
+type DragOptions struct {
+	ActionOptions
+	// Method is auto (default), mouse or html5.
+	Method string
+	// Steps is the number of mouse moves along the path (default 10).
+	Steps int
+	// Delay is the pause between moves.
+	Delay time.Duration
+	// Value sets a range input to this value instead of reading it from
+	// the target point.
+	Value *float64
+}
+
+// DragResult is the outcome of a drag.
+type DragResult struct {
+	Dragged bool `json:"dragged"`
+	// Method is mouse, html5 (Chrome's own drag and drop), html5-synthetic
+	// (DOM drag events dispatched from JavaScript) or range.
+	Method string `json:"method"`
+	Source Point  `json:"source"`
+	Target Point  `json:"target"`
+	Steps  int    `json:"steps,omitempty"`
+	// Value is a range input's value after the drag.
+	Value      *float64 `json:"value,omitempty"`
+	AutoForced bool     `json:"autoForced,omitempty"`
+	Effect
+	// Warnings are notes for the step result.
+	Warnings []string `json:"-"`
+}
+
+// dragEndpoint is a resolved end of a drag.
+type dragEndpoint struct {
+	el  *Element
+	pt  Point
+	box map[string]float64
+}
+
+func (d *dragEndpoint) release(p *Page) {
+	if d != nil && d.el != nil {
+		p.release(d.el.ObjectID)
+	}
+}
+
+// Drag drags from source to target: a range input is set to the value under
+// the target; anything else gets a real mouse drag, which becomes Chrome's
+// own HTML5 drag and drop when the page starts one, and falls back to
+// synthetic HTML5 drag events when the mouse drag changed nothing.
+func (p *Page) Drag(ctx context.Context, source, target DragEnd, o DragOptions) (*DragResult, error) {
+	if err := validateDrag(source, target, &o); err != nil {
+		return nil, err
+	}
+	res := &DragResult{Dragged: true}
+	src, err := p.resolveDragEnd(ctx, source, o.ActionOptions, res)
+	if err != nil {
+		return nil, err
+	}
+	defer src.release(p)
+	isRange, disabled, err := p.rangeSource(ctx, src)
+	if err != nil {
+		return nil, err
+	}
+	if isRange {
+		return p.dragRange(ctx, src, target, o, res, disabled)
+	}
+	if o.Value != nil {
+		return nil, Errorf(KindStepValidation, "value only applies when the source is a range input (<input type=range>)")
+	}
+	dst, err := p.resolveDragEnd(ctx, target, o.ActionOptions, res)
+	if err != nil {
+		return nil, err
+	}
+	defer dst.release(p)
+	// Bringing the target into view may have scrolled the source.
+	p.remeasure(ctx, src)
+	res.Source, res.Target, res.Steps = src.pt, dst.pt, o.Steps
+	w, err := p.watch(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.pointerDrag(ctx, src.pt, dst.pt, o, res); err != nil {
+		w.stop()
+		return nil, err
+	}
+	res.Effect = w.finish(ctx, SettleWindow)
+	if res.Effect.Warning != "" {
+		res.Warnings = append(res.Warnings, res.Effect.Warning)
+	}
+	return res, nil
+}
+
+const dragEndForms = "a selector, a ref, {selector|ref, offsetX, offsetY} or {x, y}"
+
+// validateDrag checks the ends and options and fills in defaults.
+func validateDrag(source, target DragEnd, o *DragOptions) error {
+	if source.IsZero() {
+		return Errorf(KindStepValidation, "drag needs a source: %s", dragEndForms)
+	}
+	if target.IsZero() && o.Value == nil {
+		return Errorf(KindStepValidation, "drag needs a target: %s", dragEndForms)
+	}
+	return normalizeDragOptions(o)
+}
+
+// rangeSource reports whether the source is a range input (and disabled).
+func (p *Page) rangeSource(ctx context.Context, src *dragEndpoint) (isRange, disabled bool, err error) {
+	if src.el == nil {
+		return false, false, nil
+	}
+	var kind struct{ Range, Disabled bool }
+	if err := p.CallOn(ctx, src.el, &kind, `(el) => window.__cdpSkill.dragSource(el)`); err != nil {
+		return false, false, fmt.Errorf("drag: inspect the source: %w", err)
+	}
+	return kind.Range, kind.Disabled, nil
+}
+
+func normalizeDragOptions(o *DragOptions) error {
+	switch o.Method {
+	case "":
+		o.Method = DragAuto
+	case DragAuto, DragMouse, DragHTML5:
+	default:
+		return Errorf(KindStepValidation, "drag method %q is not auto, mouse or html5", o.Method)
+	}
+	switch {
+	case o.Steps == 0:
+		o.Steps = DefaultDragSteps
+	case o.Steps < 0 || o.Steps > MaxDragSteps:
+		return Errorf(KindStepValidation, "drag steps must be between 1 and %d, not %d", MaxDragSteps, o.Steps)
+	}
+	return nil
+}
+
+// resolveDragEnd finds a drag end's element and point.
+func (p *Page) resolveDragEnd(ctx context.Context, e DragEnd, ao ActionOptions, res *DragResult) (*dragEndpoint, error) {
+	if e.Point != nil {
+		return &dragEndpoint{pt: Point{X: e.Point.X + e.OffsetX, Y: e.Point.Y + e.OffsetY}}, nil
+	}
+	a, err := p.WaitActionable(ctx, e.Target, "hover", ao)
+	if err != nil {
+		return nil, err
+	}
+	if a.AutoForced {
+		res.AutoForced = true
+		res.Warnings = append(res.Warnings, fmt.Sprintf("%s was not ready (%s); dragged anyway after the actionability timeout", e.Target, a.Reason))
+	}
+	pt, ok := pointOf(a)
+	if !ok {
+		p.release(a.El.ObjectID)
+		return nil, Errorf(KindElementNotFound, "%s has no visible point to drag: %s", e.Target, a.Reason)
+	}
+	if (e.OffsetX != 0 || e.OffsetY != 0) && a.Box != nil {
+		pt = Point{X: a.Box["x"] + a.Box["width"]/2 + e.OffsetX, Y: a.Box["y"] + a.Box["height"]/2 + e.OffsetY}
+	}
+	return &dragEndpoint{el: a.El, pt: pt, box: a.Box}, nil
+}
+
+// remeasure shifts an element end's point by how far its element moved.
+func (p *Page) remeasure(ctx context.Context, d *dragEndpoint) {
+	if d.el == nil || d.box == nil {
+		return
+	}
+	var r struct{ X, Y float64 }
+	if err := p.CallOn(ctx, d.el, &r, `(el) => window.__cdpSkill.rectOf(el)`); err != nil {
+		return
+	}
+	d.pt.X += r.X - d.box["x"]
+	d.pt.Y += r.Y - d.box["y"]
+}
+
+// dragRange sets a range input from the target point (or o.Value).
+func (p *Page) dragRange(ctx context.Context, src *dragEndpoint, target DragEnd, o DragOptions, res *DragResult, disabled bool) (*DragResult, error) {
+	if disabled {
+		return nil, Errorf(KindElementNotEditable, "the slider is disabled")
+	}
+	arg := map[string]any{}
+	if o.Value != nil {
+		arg["value"] = *o.Value
+	} else {
+		dst, err := p.resolveDragEnd(ctx, target, o.ActionOptions, res)
+		if err != nil {
+			return nil, err
+		}
+		dst.release(p)
+		arg["x"], arg["y"] = dst.pt.X, dst.pt.Y
+	}
+	var out struct {
+		Value   float64 `json:"value"`
+		Changed bool    `json:"changed"`
+		X, Y    float64
+	}
+	if err := p.CallOn(ctx, src.el, &out, `(el, a) => window.__cdpSkill.setRange(el, a)`, arg); err != nil {
+		return nil, fmt.Errorf("drag: set the slider: %w", err)
+	}
+	res.Method, res.Source, res.Target, res.Value = "range", src.pt, Point{X: out.X, Y: out.Y}, &out.Value
+	if !out.Changed {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("the slider was already at %g", out.Value))
+	}
+	return res, nil
+}
+
+// dragPath returns steps points from just after from up to to.
+func dragPath(from, to Point, steps int) []Point {
+	path := make([]Point, steps)
+	for i := range path {
+		f := float64(i+1) / float64(steps)
+		path[i] = Point{X: from.X + (to.X-from.X)*f, Y: from.Y + (to.Y-from.Y)*f}
+	}
+	return path
+}
+
+// dragMove moves the mouse with the left button held to a point of the
+// top-level viewport.
+func (p *Page) dragMove(ctx context.Context, top Point) error {
+	_, err := cdp.Call(ctx, p.sess, input.DispatchMouseEvent, input.DispatchMouseEventParams{
+		Type: input.DispatchMouseEventTypeMouseMoved, X: top.X, Y: top.Y, Button: input.MouseButtonLeft, Buttons: 1,
+	})
+	if err != nil {
+		return fmt.Errorf("drag: mouse move: %w", err)
+	}
+	return nil
+}
+
+// dispatchDrag sends one of Chrome's drag events (dragEnter, dragOver,
+// drop, dragCancel) with the intercepted drag data, at a point of the
+// top-level viewport.
+func (p *Page) dispatchDrag(ctx context.Context, typ input.DispatchDragEventType, top Point, data *input.DragData) error {
+	if _, err := cdp.Call(ctx, p.sess, input.DispatchDragEvent, input.DispatchDragEventParams{Type: typ, X: top.X, Y: top.Y, Data: data}); err != nil {
+		return fmt.Errorf("drag: %s: %w", typ, err)
+	}
+	return nil
+}
+
+// pointerDrag presses at from, moves to to in o.Steps moves and releases,
+// with Chrome's drag interception on: when the page starts an HTML5 drag,
+// Chrome hands its data over and the drag finishes with drag events.
+func (p *Page) pointerDrag(ctx context.Context, from, to Point, o DragOptions, res *DragResult) error {
+	// Input events take top-level viewport points.
+	off, err := p.toTop(ctx, Point{})
+	if err != nil {
+		return fmt.Errorf("drag: locate the frame: %w", err)
+	}
+	d := &dragRun{p: p, o: o, off: off}
+	if err := d.start(ctx); err != nil {
+		return err
+	}
+	defer d.stop()
+	if err := p.mouseMove(ctx, d.top(from), 0); err != nil {
+		return err
+	}
+	if err := p.mouseButton(ctx, d.top(from), true); err != nil {
+		return fmt.Errorf("drag: press: %w", err)
+	}
+	for i, pt := range dragPath(from, to, o.Steps) {
+		if i > 0 && o.Delay > 0 {
+			err = Sleep(ctx, o.Delay)
+		}
+		if err == nil {
+			err = d.move(ctx, pt)
+		}
+		if err != nil {
+			d.abort(pt)
+			return err
+		}
+	}
+	return d.finish(ctx, from, to, res)
+}
+
+// dragRun is one pointer drag with drag interception on.
+type dragRun struct {
+	p *Page
+	o DragOptions
+	// off is the current frame's origin in the top-level viewport.
+	off Point
+	// data is the drag Chrome handed over, once the page started one.
+	data   *input.DragData
+	events <-chan jsonv2.Value
+	unsub  func()
+	// noHTML5 is set once the page cancelled its dragstart, or a started
+	// drag was never handed over: stop asking.
+	noHTML5 bool
+	// canceled is set when method mouse cancelled a drag the page started.
+	canceled bool
+}
+
+// top converts a frame point to the top-level viewport.
+func (d *dragRun) top(pt Point) Point { return Point{X: pt.X + d.off.X, Y: pt.Y + d.off.Y} }
+
+func (d *dragRun) start(ctx context.Context) error {
+	d.events, d.unsub = d.p.sess.Subscribe(input.DragIntercepted.Method)
+	if _, err := cdp.Call(ctx, d.p.sess, input.SetInterceptDrags, input.SetInterceptDragsParams{Enabled: true}); err != nil {
+		d.unsub()
+		return fmt.Errorf("drag: intercept drags: %w", err)
+	}
+	if err := d.p.engineCall(ctx, nil, "dragWatch"); err != nil {
+		d.stop()
+		return fmt.Errorf("drag: watch the page: %w", err)
+	}
+	return nil
+}
+
+func (d *dragRun) stop() {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	cdp.Call(ctx, d.p.sess, input.SetInterceptDrags, input.SetInterceptDragsParams{Enabled: false})
+	d.unsub()
+}
+
+// abort ends a drag that failed half way, so that the page is not left
+// with a drag in progress or the button held.
+func (d *dragRun) abort(at Point) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if d.data != nil {
+		d.p.dispatchDrag(ctx, input.DispatchDragEventTypeDragCancel, d.top(at), d.data)
+	}
+	d.p.mouseButton(ctx, d.top(at), false)
+	d.p.engineCall(ctx, nil, "dragReport")
+}
+
+// move moves the mouse, or, once Chrome handed a drag over, the drag.
+func (d *dragRun) move(ctx context.Context, pt Point) error {
+	if d.data != nil {
+		return d.p.dispatchDrag(ctx, input.DispatchDragEventTypeDragOver, d.top(pt), d.data)
+	}
+	if err := d.p.dragMove(ctx, d.top(pt)); err != nil {
+		return err
+	}
+	data, err := d.intercepted(ctx)
+	if err != nil || data == nil {
+		return err
+	}
+	if d.o.Method == DragMouse {
+		d.canceled, d.noHTML5 = true, true
+		return d.p.dispatchDrag(ctx, input.DispatchDragEventTypeDragCancel, d.top(pt), data)
+	}
+	d.data = data
+	return d.p.dispatchDrag(ctx, input.DispatchDragEventTypeDragEnter, d.top(pt), data)
+}
+
+// intercepted returns the drag data once Chrome intercepted a drag the
+// page started, or nil while none started.
+func (d *dragRun) intercepted(ctx context.Context) (*input.DragData, error) {
+	if d.noHTML5 {
+		return nil, nil
+	}
+	if data := d.take(0); data != nil {
+		return data, nil
+	}
+	var st struct{ Started, Cancelled bool }
+	if err := d.p.engineCall(ctx, &st, "dragStarted"); err != nil {
+		return nil, fmt.Errorf("drag: read the page: %w", err)
+	}
+	switch {
+	case st.Cancelled:
+		d.noHTML5 = true
+	case st.Started:
+		data := d.take(dragStartWait)
+		if data == nil {
+			d.noHTML5 = true
+		}
+		return data, nil
+	}
+	return nil, nil
+}
+
+// take returns the data of an Input.dragIntercepted event, waiting up to
+// wait for one (0: only what already arrived).
+func (d *dragRun) take(wait time.Duration) *input.DragData {
+	var timeout <-chan time.Time
+	if wait > 0 {
+		t := time.NewTimer(wait)
+		defer t.Stop()
+		timeout = t.C
+	}
+	for {
+		var raw jsonv2.Value
+		var ok bool
+		if timeout == nil {
+			select {
+			case raw, ok = <-d.events:
+			default:
+				return nil
+			}
+		} else {
+			select {
+			case raw, ok = <-d.events:
+			case <-timeout:
+				return nil
+			}
+		}
+		if !ok {
+			return nil
+		}
+		var ev input.EventDragIntercepted
+		if decode(raw, &ev) == nil && ev.Data != nil {
+			return ev.Data
+		}
+	}
+}
+
+// finish drops (or releases) at to and decides the method.
+func (d *dragRun) finish(ctx context.Context, from, to Point, res *DragResult) error {
+	p := d.p
+	if d.data != nil {
+		if err := p.dispatchDrag(ctx, input.DispatchDragEventTypeDragOver, d.top(to), d.data); err != nil {
+			return err
+		}
+		if err := p.dispatchDrag(ctx, input.DispatchDragEventTypeDrop, d.top(to), d.data); err != nil {
+			return err
+		}
+	}
+	if err := p.mouseButton(ctx, d.top(to), false); err != nil {
+		return fmt.Errorf("drag: release: %w", err)
+	}
+	var rep struct {
+		Started, Cancelled bool
+		Mutations          int
+	}
+	if err := p.engineCall(ctx, &rep, "dragReport"); err != nil && KindOf(err) != KindContextDestroyed {
+		return fmt.Errorf("drag: read the page: %w", err)
+	}
+	if d.canceled {
+		res.Warnings = append(res.Warnings, "the page started an HTML5 drag, which method mouse does not perform; cancelled it (use method auto or html5)")
+	}
+	// A drag the page started but Chrome never handed over did not drop:
+	// whatever the mouse changed, finish it with synthetic events.
+	html5Lost := rep.Started && !rep.Cancelled
+	switch {
+	case d.data != nil:
+		res.Method = DragHTML5
+	case d.o.Method == DragMouse || (d.o.Method == DragAuto && !html5Lost && rep.Mutations > 0):
+		res.Method = DragMouse
+	default:
+		return p.syntheticDrag(ctx, from, to, res)
+	}
+	return nil
+}
+
+// syntheticDrag dispatches the HTML5 drag events from JavaScript: the
+// fallback when the real drag had no visible effect.
+func (p *Page) syntheticDrag(ctx context.Context, from, to Point, res *DragResult) error {
+	var out struct {
+		Error     string `json:"error"`
+		Cancelled bool   `json:"cancelled"`
+		Source    string `json:"source"`
+		Target    string `json:"target"`
+		Accepted  bool   `json:"accepted"`
+	}
+	if err := p.engineCall(ctx, &out, "syntheticDrag", from, to); err != nil {
+		return fmt.Errorf("drag: synthetic drag events: %w", err)
+	}
+	if out.Error != "" {
+		return Errorf(KindElementNotFound, "drag: %s", out.Error)
+	}
+	res.Method = "html5-synthetic"
+	switch {
+	case out.Cancelled:
+		res.Warnings = append(res.Warnings, fmt.Sprintf("the mouse drag changed nothing, and %s cancelled the synthetic dragstart", out.Source))
+	case !out.Accepted:
+		res.Warnings = append(res.Warnings, fmt.Sprintf("the mouse drag changed nothing; dispatched HTML5 drag events, but %s did not accept the drop (its dragover was not cancelled)", out.Target))
+	}
+	return nil
+}

@@ -1,0 +1,165 @@
+// capture.js — the page state every answer carries, the post-command
+// snapshots, and failure diagnostics. Fragment of the in-page engine.
+
+function activeElementInfo() {
+  const a = deepActiveElement();
+  if (!a || a === document.body || a === document.documentElement) return null;
+  const r = a.getBoundingClientRect();
+  const role = effectiveRole(a);
+  const out = { tag: a.tagName.toLowerCase(), role, selector: shortSelector(a), box: boxOf(r) };
+  const name = accessibleName(a);
+  if (name) out.name = truncate(name, 60);
+  const ref = S.byEl.get(a);
+  if (ref) out.ref = ref;
+  out.editable = !editProblem(a);
+  if (a.tagName === 'INPUT' || a.tagName === 'TEXTAREA') {
+    out.type = a.type;
+    if (a.type !== 'password') out.value = truncate(a.value, 100);
+    if (a.placeholder) out.placeholder = a.placeholder;
+  }
+  return out;
+}
+
+function modalInfo() {
+  const cands = document.querySelectorAll('dialog[open],[role=dialog][aria-modal=true],[role=alertdialog]');
+  for (const d of cands) {
+    if (!isShown(d)) continue;
+    let title = d.getAttribute('aria-label') || '';
+    if (!title) {
+      const lb = d.getAttribute('aria-labelledby');
+      if (lb) title = lb.split(/\s+/).map((id) => { const e = byIdInRoot(d, id); return e ? e.textContent : ''; }).join(' ');
+    }
+    if (!title) {
+      const h = d.querySelector('h1,h2,h3,h4,h5,h6,[role=heading]');
+      if (h) title = h.textContent;
+    }
+    const out = { title: truncate(normalizeSpace(title), 80) || 'Dialog' };
+    if (d.tagName === 'DIALOG') out.modal = d.matches(':modal');
+    return out;
+  }
+  return null;
+}
+
+// context is the page state of spec §14.4.
+S.context = function context() {
+  cache = newCache();
+  const se = document.scrollingElement || document.documentElement;
+  const max = Math.max(0, (se ? se.scrollHeight : 0) - innerHeight);
+  const y = Math.round(scrollY);
+  const out = {
+    url: location.href,
+    title: document.title,
+    scroll: { y, percent: max > 0 ? Math.min(100, Math.round(y * 100 / max)) : 0 },
+    viewport: { width: innerWidth, height: innerHeight },
+  };
+  const a = activeElementInfo();
+  if (a) out.activeElement = a;
+  const m = modalInfo();
+  if (m) out.modal = m;
+  return out;
+};
+
+// postCapture renders, in one call, what every answer carries: the
+// context, the viewport snapshot (with its elements, for the diff) and,
+// when asked, the full-page snapshot.
+S.postCapture = function postCapture(opts) {
+  const out = {};
+  if (opts.viewport) out.viewport = S.snapshot({ viewportOnly: true, internal: true, elements: true, noHeader: true, seq: opts.seq, root: 'body' });
+  if (opts.full) out.full = S.snapshot({ internal: true, root: 'body', seq: opts.seq });
+  out.context = S.context();
+  out.seq = { snap: S.snapSeq, elem: S.elemSeq };
+  return out;
+};
+
+// ---- failure diagnostics (spec §16.3) ----
+
+function visibleList(sel, limit, map) {
+  const out = [];
+  for (const root of [document, ...allShadowRoots(document, [])]) {
+    for (const el of root.querySelectorAll(sel)) {
+      if (out.length >= limit) return out;
+      if (!isShown(el)) continue;
+      const r = el.getBoundingClientRect();
+      if (r.bottom < 0 || r.top > innerHeight) continue;
+      const v = map(el);
+      if (v) out.push(v);
+    }
+  }
+  return out;
+}
+
+function refOrNew(el) {
+  const role = effectiveRole(el);
+  return refFor(el, role, refName(el, role), Math.max(S.snapSeq, 1));
+}
+
+// nearScore scores how close an element's text is to the query (0–100).
+function nearScore(text, query) {
+  const t = normalizeSpace(text).toLowerCase(), q = normalizeSpace(query).toLowerCase();
+  if (!t || !q) return 0;
+  if (t === q) return 100;
+  // A typo ("Submit ordr" for "Submit order") is close: score by edit
+  // distance when the texts are similar enough.
+  if (q.length >= 4 && t.length <= 80 && Math.abs(t.length - q.length) <= Math.max(2, q.length / 4)) {
+    const sim = 1 - editDistance(t, q) / Math.max(t.length, q.length);
+    if (sim >= 0.8) return Math.min(95, Math.round(sim * 100));
+  }
+  if (t.includes(q)) return 80;
+  if (t.length > 2 && q.includes(t)) return 70;
+  const words = q.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 2);
+  if (words.some((w) => t.includes(w))) return 50;
+  return 0;
+}
+
+function editDistance(a, b) {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length];
+}
+
+// queryWords turns a CSS selector into words to search for: "#submit-btn"
+// → "submit btn".
+function queryWords(q) {
+  if (!/[#.\[\]>:=]/.test(q)) return q;
+  return q.replace(/\[[^\]=]*=?["']?([^"'\]]*)["']?\]/g, ' $1 ').replace(/[#.>:+~()*]/g, ' ').replace(/[-_]/g, ' ').replace(/\b(div|span|button|input|a|li|ul|nth|of|type|child)\b/g, ' ');
+}
+
+const INTERACTIVE_SEL = 'button,a[href],input:not([type=hidden]),select,textarea,[role=button],[role=link],[role=tab],[role=menuitem],[role=option],[role=checkbox],[role=radio],[role=switch],summary,[onclick]';
+
+S.diagnose = function diagnose(query) {
+  cache = newCache();
+  const se = document.scrollingElement || document.documentElement;
+  const maxY = Math.max(0, se.scrollHeight - innerHeight);
+  const out = {
+    title: document.title,
+    url: location.href,
+    scrollPosition: { x: Math.round(scrollX), y: Math.round(scrollY), maxY, percentY: maxY ? Math.round(scrollY * 100 / maxY) : 0 },
+  };
+  out.visibleButtons = visibleList('button,[role=button],input[type=submit],input[type=button]', 8, (el) => ({ text: truncate(textOf(el), 50), selector: shortSelector(el), ref: refOrNew(el) }));
+  out.visibleLinks = visibleList('a[href]', 5, (el) => ({ text: truncate(textOf(el), 50), href: truncate(el.getAttribute('href'), 100), ref: refOrNew(el) }));
+  out.visibleErrors = visibleList('.error,.alert,.warning,.message,[role=alert],[role=status],.toast,.notification,[aria-invalid=true]', 3, (el) => {
+    const t = normalizeSpace(el.innerText || '');
+    return t ? { text: truncate(t, 100), selector: shortSelector(el) } : null;
+  });
+  if (query) {
+    const words = queryWords(query);
+    const scored = [];
+    for (const root of [document, ...allShadowRoots(document, [])]) {
+      for (const el of root.querySelectorAll(INTERACTIVE_SEL)) {
+        if (!isShown(el)) continue;
+        const text = textOf(el);
+        const score = Math.max(nearScore(text, query), words !== query ? nearScore(text, words) - 10 : 0);
+        if (score >= 50) scored.push({ el, text, score });
+      }
+    }
+    scored.sort((a, b) => b.score - a.score);
+    out.nearMatches = scored.slice(0, 5).map((m) => ({ text: truncate(m.text, 50), selector: shortSelector(m.el), ref: refOrNew(m.el), score: m.score }));
+  }
+  for (const k of ['visibleButtons', 'visibleLinks', 'visibleErrors', 'nearMatches']) if (out[k] && !out[k].length) delete out[k];
+  out.seq = { snap: S.snapSeq, elem: S.elemSeq };
+  return out;
+};

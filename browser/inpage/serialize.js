@@ -1,0 +1,134 @@
+// serialize.js — turns any JavaScript value into JSON for pageFunction
+// and poll (spec §17.7): plain JSON values stay as they are; values JSON
+// cannot carry are tagged {type: …}. Fragment of the in-page engine.
+
+const SER_MAX_ARRAY = 100;
+const SER_MAX_KEYS = 50;
+const SER_MAX_ITEMS = 50;
+const SER_MAX_NODES = 20;
+const SER_MAX_DEPTH = 8;
+
+function serElement(el) {
+  const out = { type: 'Element', tag: el.tagName.toLowerCase() };
+  if (el.id) out.id = el.id;
+  if (typeof el.className === 'string' && el.className) out.class = el.className;
+  const attrs = {};
+  let n = 0;
+  for (const a of el.attributes || []) {
+    if (a.name === 'id' || a.name === 'class' || a.name === 'style') continue;
+    attrs[a.name] = truncate(a.value, 100);
+    if (++n >= 10) break;
+  }
+  if (n) out.attributes = attrs;
+  const text = normalizeSpace(el.innerText !== undefined ? el.innerText : el.textContent || '');
+  if (text) out.text = truncate(text, 100);
+  out.isConnected = el.isConnected;
+  out.childCount = el.childElementCount;
+  const ref = S.byEl.get(el);
+  if (ref) out.ref = ref;
+  return out;
+}
+
+function serialize(v, depth, seen) {
+  depth = depth || 0;
+  seen = seen || new Set();
+  switch (typeof v) {
+    case 'undefined': return { type: 'undefined' };
+    case 'boolean': case 'string': return v;
+    case 'number':
+      if (Number.isFinite(v)) return v;
+      return { type: 'number', value: String(v) };
+    case 'bigint': return { type: 'bigint', value: v.toString() };
+    case 'symbol': return { type: 'symbol', value: v.toString() };
+    case 'function': return { type: 'function', name: v.name || undefined, value: truncate(String(v), 200) };
+  }
+  if (v === null) return null;
+  if (seen.has(v)) return { type: 'circular' };
+  if (depth > SER_MAX_DEPTH) return { type: 'object', truncated: true };
+  if (v instanceof Date) return { type: 'Date', value: isNaN(v) ? 'Invalid Date' : v.toISOString(), timestamp: isNaN(v) ? null : v.getTime() };
+  if (v instanceof RegExp) return { type: 'RegExp', value: String(v) };
+  if (v instanceof Error) return { type: 'Error', name: v.name, message: v.message, stack: v.stack ? truncate(String(v.stack), 500) : undefined };
+  if (typeof Window !== 'undefined' && v instanceof Window) {
+    let loc = null;
+    try { loc = v.location.href; } catch (e) { loc = '(cross-origin)'; }
+    return { type: 'Window', location: loc, innerWidth: v.innerWidth, innerHeight: v.innerHeight };
+  }
+  if (typeof Document !== 'undefined' && v instanceof Document) return { type: 'Document', title: v.title, url: v.URL, readyState: v.readyState };
+  if (typeof Element !== 'undefined' && v instanceof Element) return serElement(v);
+  if (typeof Node !== 'undefined' && v instanceof Node) return { type: 'Node', nodeType: v.nodeType, name: v.nodeName, text: truncate(v.textContent || '', 100) };
+  if ((typeof NodeList !== 'undefined' && v instanceof NodeList) || (typeof HTMLCollection !== 'undefined' && v instanceof HTMLCollection)) {
+    const items = [...v].slice(0, SER_MAX_NODES).map((n) => n instanceof Element ? serElement(n) : serialize(n, depth + 1, seen));
+    const out = { type: v instanceof NodeList ? 'NodeList' : 'HTMLCollection', length: v.length, items };
+    if (v.length > SER_MAX_NODES) out.truncated = true;
+    return out;
+  }
+  seen.add(v);
+  try {
+    if (v instanceof Map) {
+      const entries = [];
+      for (const [k, val] of v) {
+        if (entries.length >= SER_MAX_ITEMS) break;
+        entries.push([serialize(k, depth + 1, seen), serialize(val, depth + 1, seen)]);
+      }
+      const out = { type: 'Map', size: v.size, entries };
+      if (v.size > SER_MAX_ITEMS) out.truncated = true;
+      return out;
+    }
+    if (v instanceof Set) {
+      const values = [];
+      for (const val of v) {
+        if (values.length >= SER_MAX_ITEMS) break;
+        values.push(serialize(val, depth + 1, seen));
+      }
+      const out = { type: 'Set', size: v.size, values };
+      if (v.size > SER_MAX_ITEMS) out.truncated = true;
+      return out;
+    }
+    if (Array.isArray(v) || ArrayBuffer.isView(v)) {
+      const arr = Array.from(v.length > SER_MAX_ARRAY ? Array.prototype.slice.call(v, 0, SER_MAX_ARRAY) : v, (x) => serialize(x, depth + 1, seen));
+      if (v.length > SER_MAX_ARRAY) return { type: 'array', length: v.length, value: arr, truncated: true };
+      return arr;
+    }
+    if (v instanceof Promise) return { type: 'Promise' };
+    const out = {};
+    const keys = Object.keys(v);
+    for (const k of keys.slice(0, SER_MAX_KEYS)) {
+      let val;
+      try { val = v[k]; } catch (e) { val = { type: 'Error', message: String(e) }; }
+      out[k] = serialize(val, depth + 1, seen);
+    }
+    if (keys.length > SER_MAX_KEYS) return { type: 'object', keys: keys.length, value: out, truncated: true };
+    const proto = Object.getPrototypeOf(v);
+    if (proto && proto !== Object.prototype && proto.constructor && proto.constructor.name && keys.length === 0) {
+      return { type: proto.constructor.name };
+    }
+    return out;
+  } finally {
+    seen.delete(v);
+  }
+}
+
+S.serialize = function (v) {
+  cache = newCache();
+  return serialize(v, 0, new Set());
+};
+
+// refElements maps refs to their elements for pageFunction({refs}): all
+// live refs (true) or the listed ones (re-resolved like actions do).
+S.refElements = function refElements(list) {
+  if (list === true) {
+    const out = {};
+    for (const [r, e] of S.refs) if (e.el.isConnected) out[r] = e.el;
+    return out;
+  }
+  return list.map((r) => {
+    const res = resolve(r);
+    if (!res.el) throw new Error('ref ' + r + ' is ' + res.status + ': take a new snapshot');
+    return res.el;
+  });
+};
+
+// ping answers true: callers use it to make sure the engine is installed.
+S.ping = function ping() {
+  return true;
+};

@@ -1,0 +1,188 @@
+package runtime
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/cdp-skill/cdp-skill/browser"
+)
+
+// Changes is the viewport diff of a command (spec §14.2).
+type Changes struct {
+	Summary string   `json:"summary"`
+	Added   []string `json:"added,omitempty"`
+	Removed []string `json:"removed,omitempty"`
+	Changed []Change `json:"changed,omitempty"`
+}
+
+// Change is one state change of an element that stayed.
+type Change struct {
+	Ref   string `json:"ref"`
+	Field string `json:"field"`
+	From  any    `json:"from"`
+	To    any    `json:"to"`
+}
+
+const maxDiffItems = 10
+
+// actionVerbs phrase the summary's first word by the command's first
+// visual action.
+var actionVerbs = map[string]string{
+	"click": "Clicked", "fill": "Filled", "type": "Typed", "press": "Pressed", "hover": "Hovered",
+	"drag": "Dragged", "scroll": "Scrolled", "selectOption": "Selected", "check": "Checked",
+	"uncheck": "Unchecked", "goto": "Navigated", "wait": "Waited", "upload": "Uploaded",
+	"focus": "Focused", "back": "Went back", "forward": "Went forward", "reload": "Reloaded",
+}
+
+// diffElements compares the ref-bearing elements of the viewport before
+// and after; nil when nothing significant changed.
+func diffElements(before, after []browser.SnapElement, verb string) *Changes {
+	b := map[string]browser.SnapElement{}
+	for _, e := range before {
+		b[e.Ref] = e
+	}
+	a := map[string]browser.SnapElement{}
+	ch := &Changes{}
+	var added, removed []string
+	for _, e := range after {
+		a[e.Ref] = e
+		old, ok := b[e.Ref]
+		if !ok {
+			added = append(added, e.Ref)
+			if len(ch.Added) < maxDiffItems {
+				ch.Added = append(ch.Added, elementLine(e))
+			}
+			continue
+		}
+		for _, c := range stateChanges(old, e) {
+			if len(ch.Changed) < maxDiffItems {
+				ch.Changed = append(ch.Changed, c)
+			}
+		}
+	}
+	for _, e := range before {
+		if _, ok := a[e.Ref]; !ok {
+			removed = append(removed, e.Ref)
+			if len(ch.Removed) < maxDiffItems {
+				ch.Removed = append(ch.Removed, elementLine(e))
+			}
+		}
+	}
+	if len(ch.Added) == 0 && len(ch.Removed) == 0 && len(ch.Changed) == 0 {
+		return nil
+	}
+	ch.Summary = summarize(verb, added, removed, ch.Changed)
+	return ch
+}
+
+// stateChanges lists the fields that differ between two states of one
+// element: the states in brackets, the value and the name.
+func stateChanges(old, cur browser.SnapElement) []Change {
+	var out []Change
+	fields := map[string]bool{}
+	for k := range old.State {
+		fields[k] = true
+	}
+	for k := range cur.State {
+		fields[k] = true
+	}
+	keys := make([]string, 0, len(fields))
+	for k := range fields {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !diffFields[k] {
+			continue
+		}
+		from, to := stateValue(old.State[k], k), stateValue(cur.State[k], k)
+		if fmt.Sprint(from) != fmt.Sprint(to) {
+			out = append(out, Change{Ref: cur.Ref, Field: k, From: from, To: to})
+		}
+	}
+	if v1, v2 := deref(old.Value), deref(cur.Value); v1 != v2 {
+		out = append(out, Change{Ref: cur.Ref, Field: "value", From: v1, To: v2})
+	}
+	if old.Name != cur.Name {
+		out = append(out, Change{Ref: cur.Ref, Field: "name", From: old.Name, To: cur.Name})
+	}
+	return out
+}
+
+// diffFields are the states whose change is reported; focus moves with
+// every click and would only add noise.
+var diffFields = map[string]bool{"checked": true, "disabled": true, "expanded": true, "pressed": true,
+	"selected": true, "required": true, "invalid": true, "readonly": true}
+
+// stateValue reads a state, absent meaning false (an unchecked box has no
+// checked state).
+func stateValue(v any, field string) any {
+	if v == nil {
+		return false
+	}
+	return v
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// elementLine renders an element as its snapshot line.
+func elementLine(e browser.SnapElement) string {
+	var b strings.Builder
+	b.WriteString(e.Role)
+	if e.Name != "" {
+		fmt.Fprintf(&b, " %q", e.Name)
+	}
+	for _, k := range []string{"checked", "disabled", "expanded", "pressed", "selected", "required", "invalid"} {
+		switch v := e.State[k].(type) {
+		case bool:
+			if v {
+				b.WriteString(" [" + k + "]")
+			} else if k == "expanded" {
+				b.WriteString(" [collapsed]")
+			}
+		case string:
+			b.WriteString(" [" + k + "=" + v + "]")
+		}
+	}
+	fmt.Fprintf(&b, " [ref=%s]", e.Ref)
+	if e.Value != nil {
+		fmt.Fprintf(&b, ": %q", *e.Value)
+	}
+	return b.String()
+}
+
+// summarize writes the one-line summary: "Clicked. 3 added (s1e5, s1e6,
+// s1e7). 1 removed (s1e2). 2 changed (s1e3 expanded, s1e4 checked)."
+func summarize(verb string, added, removed []string, changed []Change) string {
+	parts := []string{verb + "."}
+	if verb == "" {
+		parts = parts[:0]
+	}
+	if len(added) > 0 {
+		parts = append(parts, fmt.Sprintf("%d added (%s).", len(added), refList(added)))
+	}
+	if len(removed) > 0 {
+		parts = append(parts, fmt.Sprintf("%d removed (%s).", len(removed), refList(removed)))
+	}
+	if len(changed) > 0 {
+		var items []string
+		for _, c := range changed {
+			items = append(items, c.Ref+" "+c.Field)
+		}
+		parts = append(parts, fmt.Sprintf("%d changed (%s).", len(changed), strings.Join(items, ", ")))
+	}
+	return strings.Join(parts, " ")
+}
+
+func refList(refs []string) string {
+	if len(refs) > 6 {
+		return strings.Join(refs[:6], ", ") + ", …"
+	}
+	return strings.Join(refs, ", ")
+}
