@@ -1,0 +1,2 @@
+// extract.js — reading structured data (tables, lists, forms, boxes).
+// Fragment of the in-page engine.
