@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
@@ -35,6 +36,8 @@ type Page struct {
 	dlg dialogs
 	// console buffers console messages, exceptions and log entries.
 	console consoleLog
+	// Warnings are notes about the tab for the command's answer.
+	Warnings []string
 	// platform is navigator.platform, read on first need.
 	platform string
 	// seqState holds the tab's ref counters (see state.TabState).
@@ -56,16 +59,60 @@ func (p *Page) Session() *Session { return p.sess }
 func (p *Page) init(ctx context.Context) error {
 	p.contexts = trackContexts(p.sess)
 	p.trackConsole()
+	p.handleDialogs()
+	err := p.enableDomains(ctx, blockedAfter)
+	if err == nil || ctx.Err() != nil {
+		return err
+	}
+	// A tab whose page opened a dialog while no cdp-skill process was
+	// connected is frozen: nothing answers until the dialog goes, and
+	// only a navigation makes it go. Reload the page rather than hang.
+	if rerr := p.reloadBlocked(ctx); rerr != nil {
+		return fmt.Errorf("the tab does not answer (a dialog may block it): %w", rerr)
+	}
+	return p.enableDomains(ctx, 0)
+}
+
+// blockedAfter is how long enabling the domains may take before the tab
+// counts as blocked.
+const blockedAfter = 3 * time.Second
+
+// enableDomains enables Page, Runtime and Log, pipelined; a limit > 0 bounds
+// the wait.
+func (p *Page) enableDomains(ctx context.Context, limit time.Duration) error {
+	if limit > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, limit)
+		defer cancel()
+	}
 	errs := make(chan error, 3)
 	go func() { _, err := cdp.Call(ctx, p.sess, page.Enable, page.EnableParams{}); errs <- err }()
 	go func() { _, err := cdp.Call(ctx, p.sess, runtime.Enable, cdp.Empty{}); errs <- err }()
 	go func() { errs <- p.enableLog(ctx) }()
+	var first error
 	for range 3 {
-		if err := <-errs; err != nil {
-			return err
+		if err := <-errs; err != nil && first == nil {
+			first = err
 		}
 	}
-	p.handleDialogs()
+	return first
+}
+
+// reloadBlocked navigates a frozen tab to its own URL, which dismisses a
+// pending dialog, and notes it for the answer.
+func (p *Page) reloadBlocked(ctx context.Context) error {
+	info, err := cdp.Call(ctx, p.Browser.Session(), target.GetTargetInfo, target.GetTargetInfoParams{TargetID: p.TargetID})
+	if err != nil {
+		return err
+	}
+	nctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if _, err := cdp.Call(nctx, p.sess, page.Navigate, page.NavigateParams{URL: info.TargetInfo.URL}); err != nil {
+		return err
+	}
+	p.mu.Lock()
+	p.Warnings = append(p.Warnings, "the tab was frozen by a JavaScript dialog that opened while no command was connected; it was reloaded to dismiss it")
+	p.mu.Unlock()
 	return nil
 }
 

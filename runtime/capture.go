@@ -123,6 +123,7 @@ func (h *host) capture(out *Output) {
 	if err != nil {
 		return
 	}
+	out.Warnings = append(out.Warnings, p.Warnings...)
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(h.ctx), 10*time.Second)
 	defer cancel()
 	set := h.captureSet

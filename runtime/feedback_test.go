@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 )
 
 func openFeedback(t *testing.T) (tab, base string) {
@@ -189,5 +190,19 @@ func TestCaptureSettings(t *testing.T) {
 	read := runJSON(t, `{"tab":"`+tab+`","steps":[{"pageFunction":"1"}]}`)
 	if read.Screenshot != "" || read.ViewportSnap != "" || read.Context == nil {
 		t.Fatalf("read-only command: %s", read.JSON())
+	}
+}
+
+func TestDialogBetweenCommandsDoesNotFreezeTheTab(t *testing.T) {
+	base := pagesURL(t)
+	out := runJSON(t, `{"steps":[{"openTab":"`+base+`late-alert.html"}]}`)
+	mustOK(t, out)
+	closeTabAfter(t, out)
+	// The alert opens while no command is connected.
+	time.Sleep(1500 * time.Millisecond)
+	next := runJSON(t, `{"tab":"`+out.Tab+`","steps":[{"pageFunction":"document.title"}]}`)
+	mustOK(t, next)
+	if jsonString(next.Steps[0].Output) != `"Late alert"` || len(next.Warnings) != 1 || !strings.Contains(next.Warnings[0], "frozen") {
+		t.Fatalf("next command: %s", next.JSON())
 	}
 }

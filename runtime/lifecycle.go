@@ -115,19 +115,9 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 	call.Ctx = ctx
 	th.SetLocal(builtins.CtxKey, ctx)
 	defer th.SetLocal(builtins.CtxKey, h.ctx)
-	pg, _ := h.env.Page()
-	dialogMark := 0
-	if pg != nil {
-		dialogMark = pg.DialogMark()
-	}
-
 	out, err := h.lifecycle(ctx, call, impl, la, res)
 	call.Finish()
-	if pg != nil {
-		if d := pg.DialogsSince(dialogMark); len(d) > 0 {
-			res.Dialogs = d
-		}
-	}
+	h.takeDialogs(res)
 	if err != nil {
 		if ctx.Err() != nil && h.ctx.Err() == nil && browser.KindOf(err) != browser.KindTimeout {
 			err = &browser.Error{Kind: browser.KindTimeout, Message: fmt.Sprintf("%s did not finish within the %s step timeout: %v", a.Name, timeout, err), Err: err}
@@ -208,6 +198,22 @@ func (h *host) fail(res *StepResult, call *builtins.Call, la lifecycleArgs, err 
 	f := &stepFailure{result: res, connection: connection, err: err}
 	h.failed = f
 	return nil, f
+}
+
+// takeDialogs reports on res the dialogs answered since the previous step
+// ended (a dialog a step's timer opens shows up on the next step).
+func (h *host) takeDialogs(res *StepResult) {
+	pg, err := h.env.Page()
+	if err != nil {
+		return
+	}
+	if pg != h.dialogPage {
+		h.dialogPage, h.dialogMark = pg, 0
+	}
+	if d := pg.DialogsSince(h.dialogMark); len(d) > 0 {
+		res.Dialogs = d
+	}
+	h.dialogMark = pg.DialogMark()
 }
 
 // diagnosedKinds are the failures where seeing the page helps the agent

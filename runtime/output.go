@@ -31,6 +31,7 @@ type Output struct {
 	Errors         []ErrorEntry    `json:"errors,omitempty"`
 	Result         any             `json:"result,omitempty"`
 	Log            []string        `json:"log,omitempty"`
+	Warnings       []string        `json:"warnings,omitempty"`
 	Console        any             `json:"console,omitempty"`
 	Screenshot     string          `json:"screenshot,omitempty"`
 	FullSnapshot   string          `json:"fullSnapshot,omitempty"`

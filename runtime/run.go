@@ -91,6 +91,9 @@ type host struct {
 	// the diff summary.
 	visual bool
 	verb   string
+	// dialogPage and dialogMark track which dialogs were reported already.
+	dialogPage *browser.Page
+	dialogMark int
 	// before is the viewport's elements before the first visual step.
 	before    []browser.SnapElement
 	beforeURL string

@@ -86,16 +86,19 @@ function findByLabel(text, exact) {
   const roots = [document, ...allShadowRoots(document, [])];
   const fields = 'input:not([type=hidden]),textarea,select,[contenteditable=""],[contenteditable=true],[role=textbox],[role=combobox],[role=searchbox],[role=spinbutton],[role=slider],[role=checkbox],[role=radio],[role=switch]';
   const ok = (el) => el && isShown(el);
+  // A styled checkbox, radio or file input is often hidden behind its
+  // label: the visible label is enough (clicks go through it).
+  const okVia = (l) => ok(l.control) || (/^(checkbox|radio|file)$/.test(l.control.type || '') && isShown(l));
   for (const root of roots) {
     for (const l of root.querySelectorAll('label')) {
       const t = normalizeSpace(l.innerText || l.textContent || '');
-      if (textMatch(t, want, exact) && l.control && l.htmlFor && ok(l.control)) return l.control;
+      if (textMatch(t, want, exact) && l.control && l.htmlFor && okVia(l)) return l.control;
     }
   }
   for (const root of roots) {
     for (const l of root.querySelectorAll('label')) {
       const t = normalizeSpace(l.innerText || l.textContent || '');
-      if (textMatch(t, want, exact) && !l.htmlFor && l.control && ok(l.control)) return l.control;
+      if (textMatch(t, want, exact) && !l.htmlFor && l.control && okVia(l)) return l.control;
     }
   }
   for (const attr of ['aria-label', 'aria-labelledby', 'placeholder']) {

@@ -1,0 +1,145 @@
+package browser
+
+import (
+	"context"
+	"time"
+)
+
+// CheckResult is the outcome of SetChecked (check / uncheck).
+type CheckResult struct {
+	Checked bool `json:"checked"`
+	// Changed is false when the control already had the wanted state and
+	// nothing was clicked.
+	Changed bool `json:"changed"`
+	// Role is checkbox, radio, switch, or the ARIA role carrying
+	// aria-checked.
+	Role string `json:"role,omitempty"`
+	// Method and Via are the click's (see ClickResult), when it clicked.
+	Method      string         `json:"method,omitempty"`
+	Via         string         `json:"via,omitempty"`
+	Element     map[string]any `json:"element,omitempty"`
+	ReResolved  bool           `json:"reResolved,omitempty"`
+	NameChanged *NameChange    `json:"nameChanged,omitempty"`
+	AutoForced  bool           `json:"autoForced,omitempty"`
+	Effect
+	// Warnings are notes for the step result.
+	Warnings []string `json:"-"`
+}
+
+// checkTargetInfo is the engine's answer to checkTarget.
+type checkTargetInfo struct {
+	checkedInfo
+	Disabled bool `json:"disabled"`
+}
+
+// SetChecked makes the target (a checkbox, radio, switch or any element
+// with aria-checked, or the label of one) checked or unchecked. When it
+// already is, nothing is clicked; otherwise it is clicked as Click does (a
+// hidden input through its label) and the final state is verified: a click
+// that did not change it is an error. Radios cannot be unchecked.
+func (p *Page) SetChecked(ctx context.Context, t Target, want bool, o ActionOptions) (*CheckResult, error) {
+	el, err := p.waitElement(ctx, t, o.Timeout)
+	if err != nil {
+		return nil, err
+	}
+	st, err := p.checkTarget(ctx, el, t)
+	res := &CheckResult{Role: st.Role, ReResolved: el.ReResolved, NameChanged: el.NameChanged, Element: p.elementInfo(ctx, el)}
+	p.release(el.ObjectID)
+	if err != nil {
+		return nil, err
+	}
+	if st.Role == "radio" && !want {
+		return nil, Errorf(KindStepValidation, "%s is a radio button, which cannot be unchecked by clicking", t).
+			WithHint("check another radio button of the same group instead")
+	}
+	if st.Checked == want {
+		res.Checked = want
+		return res, nil
+	}
+	cr, err := p.Click(ctx, t, ClickOptions{ActionOptions: o})
+	if err != nil {
+		return nil, err
+	}
+	res.Changed, res.Method, res.Via, res.AutoForced, res.Effect = true, cr.Method, cr.Via, cr.AutoForced, cr.Effect
+	res.Warnings = cr.Warnings
+	if res.Navigated {
+		res.Checked = want
+		res.Warnings = append(res.Warnings, "the click navigated, so the new state could not be read back")
+		return res, nil
+	}
+	got, err := p.readChecked(ctx, t, cr)
+	if err != nil {
+		return nil, err
+	}
+	res.Checked = got
+	if got != want {
+		return nil, Errorf(KindElementNotEditable, "%s is still %s after clicking it", t, checkedWord(got)).
+			WithHint("the page rejected the change (a controlled component, validation, or a script resetting it); look at it in a snapshot, or click its label")
+	}
+	return res, nil
+}
+
+// checkTarget reads the state of a checkable element, failing for other
+// elements.
+func (p *Page) checkTarget(ctx context.Context, el *Element, t Target) (checkTargetInfo, error) {
+	var st checkTargetInfo
+	if err := p.CallOn(ctx, el, &st, `(el) => window.__cdpSkill.checkTarget(el)`); err != nil {
+		return st, err
+	}
+	if st.Error != "" {
+		return st, Errorf(KindElementNotEditable, "%s is %s", t, st.Error).
+			WithHint("target the checkbox, radio or switch itself, or its label; for another kind of control use click")
+	}
+	return st, nil
+}
+
+// readChecked returns the state after the click: the click's own reading,
+// or a fresh one.
+func (p *Page) readChecked(ctx context.Context, t Target, cr *ClickResult) (bool, error) {
+	if cr.Checked != nil {
+		return *cr.Checked, nil
+	}
+	el, _, err := p.locate(ctx, t)
+	if err != nil {
+		return false, err
+	}
+	if el == nil {
+		return false, Errorf(KindStaleElement, "%s left the page when it was clicked, so its state cannot be verified", t)
+	}
+	defer p.release(el.ObjectID)
+	st, err := p.checkTarget(ctx, el, t)
+	return st.Checked, err
+}
+
+func checkedWord(b bool) string {
+	if b {
+		return "checked"
+	}
+	return "unchecked"
+}
+
+// waitElement waits (up to timeout, default DefaultActionTimeout) until the
+// target exists, without the actionability checks: for actions that work
+// on hidden elements or check them themselves.
+func (p *Page) waitElement(ctx context.Context, t Target, timeout time.Duration) (*Element, error) {
+	if timeout <= 0 {
+		timeout = DefaultActionTimeout
+	}
+	deadline := time.Now().Add(timeout)
+	for attempt := 0; ; attempt++ {
+		el, _, err := p.locate(ctx, t)
+		if err != nil {
+			return nil, err
+		}
+		if el != nil {
+			return el, nil
+		}
+		delay := retryDelays[min(attempt, len(retryDelays)-1)]
+		if time.Now().Add(delay).After(deadline) {
+			return nil, notFound(t, timeout)
+		}
+		if err := Sleep(ctx, delay); err != nil {
+			return nil, notFound(t, timeout)
+		}
+	}
+}

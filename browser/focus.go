@@ -1,0 +1,58 @@
+package browser
+
+import (
+	"context"
+	"fmt"
+)
+
+// FocusResult is the outcome of Focus.
+type FocusResult struct {
+	Focused     bool           `json:"focused"`
+	Element     map[string]any `json:"element,omitempty"`
+	ReResolved  bool           `json:"reResolved,omitempty"`
+	NameChanged *NameChange    `json:"nameChanged,omitempty"`
+	AutoForced  bool           `json:"autoForced,omitempty"`
+}
+
+// focusAnswer is the engine's answer to focusElement.
+type focusAnswer struct {
+	Focused   bool   `json:"focused"`
+	Active    string `json:"active"`
+	Focusable bool   `json:"focusable"`
+	Disabled  bool   `json:"disabled"`
+	What      string `json:"what"`
+}
+
+// Focus moves keyboard focus to the target (the control of a label) with
+// element.focus() and verifies that the deep active element, through shadow
+// roots, is it.
+func (p *Page) Focus(ctx context.Context, t Target, o ActionOptions) (*FocusResult, error) {
+	a, err := p.WaitActionable(ctx, t, "focus", o)
+	if err != nil {
+		return nil, err
+	}
+	defer p.release(a.El.ObjectID)
+	var ans focusAnswer
+	if err := p.CallOn(ctx, a.El, &ans, `(el) => window.__cdpSkill.focusElement(el)`); err != nil {
+		return nil, fmt.Errorf("focus %s: %w", t, err)
+	}
+	if !ans.Focused {
+		return nil, ans.err(t)
+	}
+	return &FocusResult{Focused: true, Element: p.elementInfo(ctx, a.El), ReResolved: a.El.ReResolved, NameChanged: a.El.NameChanged, AutoForced: a.AutoForced}, nil
+}
+
+// err explains why focus did not land.
+func (a focusAnswer) err(t Target) error {
+	switch {
+	case a.Disabled:
+		return Errorf(KindElementNotEditable, "%s is disabled and cannot take focus", t)
+	case !a.Focusable:
+		return Errorf(KindElementNotEditable, "%s (%s) cannot take focus: it is not a form control, link or element with tabindex", t, a.What).
+			WithHint("focus a control inside it, or click it")
+	case a.Active != "":
+		return Errorf(KindElementNotEditable, "focus did not stay on %s: %s has it", t, a.Active).
+			WithHint("a script of the page moves focus (a modal focus trap?); click the element instead")
+	}
+	return Errorf(KindElementNotEditable, "%s did not take focus", t).WithHint("it may be inert or in a hidden part of the page; click it instead")
+}

@@ -1,0 +1,163 @@
+package browser
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// SelectWant names one option to select: by Value, Label or Index (set
+// exactly one), or by Any (a value, failing that a label).
+type SelectWant struct {
+	Value *string `json:"value,omitempty"`
+	Label *string `json:"label,omitempty"`
+	Index *int    `json:"index,omitempty"`
+	Any   *string `json:"any,omitempty"`
+}
+
+// OptionValue selects the option whose value is v.
+func OptionValue(v string) SelectWant { return SelectWant{Value: &v} }
+
+// OptionLabel selects the option whose label is l (case-insensitive).
+func OptionLabel(l string) SelectWant { return SelectWant{Label: &l} }
+
+// OptionIndex selects the option at position i (0-based).
+func OptionIndex(i int) SelectWant { return SelectWant{Index: &i} }
+
+// OptionAny selects the option whose value is s, failing that the one
+// whose label is s.
+func OptionAny(s string) SelectWant { return SelectWant{Any: &s} }
+
+// String describes the wanted option for messages.
+func (w SelectWant) String() string {
+	switch {
+	case w.Value != nil:
+		return "value " + strconv.Quote(*w.Value)
+	case w.Label != nil:
+		return "label " + strconv.Quote(*w.Label)
+	case w.Index != nil:
+		return "index " + strconv.Itoa(*w.Index)
+	case w.Any != nil:
+		return strconv.Quote(*w.Any)
+	}
+	return "no option"
+}
+
+// SelectedOption is an option selected after selectOption.
+type SelectedOption struct {
+	Value string `json:"value"`
+	Label string `json:"label"`
+}
+
+// SelectResult is the outcome of SelectOption (spec §9.8).
+type SelectResult struct {
+	Selected    []SelectedOption `json:"selected"`
+	Multiple    bool             `json:"multiple"`
+	Element     map[string]any   `json:"element,omitempty"`
+	ReResolved  bool             `json:"reResolved,omitempty"`
+	NameChanged *NameChange      `json:"nameChanged,omitempty"`
+	AutoForced  bool             `json:"autoForced,omitempty"`
+	Effect
+	// Warnings are notes for the step result.
+	Warnings []string `json:"-"`
+}
+
+// selectAnswer is the engine's answer to selectOption: selectOptions'
+// answer, plus what a custom dropdown offers and the wanted options that are
+// not selected after the page's change handlers ran.
+type selectAnswer struct {
+	selectResult
+	Role     string       `json:"role"`
+	Name     string       `json:"name"`
+	Selector string       `json:"selector"`
+	Options  []string     `json:"options"`
+	Missing  []SelectWant `json:"missing"`
+}
+
+// SelectOption selects options of a native <select>: the wanted ones are
+// selected, the others deselected, input and change fire, and the selection
+// is read back after the page's handlers ran. A custom (ARIA) dropdown is
+// refused with a hint to click it open and click the option.
+func (p *Page) SelectOption(ctx context.Context, t Target, wants []SelectWant, o ActionOptions) (*SelectResult, error) {
+	if len(wants) == 0 {
+		return nil, Errorf(KindStepValidation, "no option given").WithHint("give value, label, index or values")
+	}
+	a, err := p.WaitActionable(ctx, t, "select", o)
+	if err != nil {
+		return nil, err
+	}
+	defer p.release(a.El.ObjectID)
+	res := &SelectResult{ReResolved: a.El.ReResolved, NameChanged: a.El.NameChanged, AutoForced: a.AutoForced, Element: p.elementInfo(ctx, a.El)}
+	if a.AutoForced {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("the element was not ready (%s); selected anyway after the actionability timeout", a.Reason))
+	}
+	w, err := p.watch(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var ans selectAnswer
+	if err := p.CallOn(ctx, a.El, &ans, `(el, want) => window.__cdpSkill.selectOption(el, want)`, wants); err != nil {
+		w.stop()
+		return nil, fmt.Errorf("select %s: %w", describeWants(wants), err)
+	}
+	if err := ans.check(t, wants); err != nil {
+		w.stop()
+		return nil, err
+	}
+	res.Multiple = ans.Multiple
+	for _, s := range ans.Selected {
+		res.Selected = append(res.Selected, SelectedOption{Value: s["value"], Label: s["label"]})
+	}
+	res.Effect = w.finish(ctx, SettleWindow)
+	if res.Effect.Warning != "" {
+		res.Warnings = append(res.Warnings, res.Effect.Warning)
+	}
+	return res, nil
+}
+
+// check turns the engine's answer into an error when the selection failed.
+func (a selectAnswer) check(t Target, wants []SelectWant) error {
+	switch {
+	case a.Error == "custom":
+		return a.customError(t)
+	case a.Error != "":
+		return a.err(describeWants(wants))
+	case len(a.Missing) > 0:
+		var now []string
+		for _, s := range a.Selected {
+			now = append(now, strconv.Quote(s["label"]))
+		}
+		return Errorf(KindElementNotEditable, "the selection did not hold: %s is not selected after the change event (selected now: %s)",
+			describeWants(a.Missing), strings.Join(now, ", ")).
+			WithHint("a change handler of the page resets it; check what the page expects (validation, dependent fields)")
+	}
+	return nil
+}
+
+// customError explains that the target is not a native <select>.
+func (a selectAnswer) customError(t Target) error {
+	what := fmt.Sprintf("a %s (%s", a.Role, a.Selector)
+	if a.Name != "" {
+		what += fmt.Sprintf(", %q", a.Name)
+	}
+	what += ")"
+	e := Errorf(KindElementNotEditable, "%s is %s, not a native <select>: selectOption only sets <select> elements", t, what)
+	if len(a.Options) > 0 {
+		e.Message += fmt.Sprintf("; options in the page: %q", a.Options)
+		e.Details = map[string]any{"options": a.Options}
+	}
+	switch a.Role {
+	case "combobox", "listbox", "button", "menu", "menubutton":
+		return e.WithHint("it is a custom dropdown: click it to open it, then click the option (click with text of the option, or its ref from a new snapshot)")
+	}
+	return e.WithHint("target the <select> element by selector, ref or label; for a custom dropdown click it open, then click the option")
+}
+
+func describeWants(wants []SelectWant) string {
+	parts := make([]string, len(wants))
+	for i, w := range wants {
+		parts[i] = w.String()
+	}
+	return strings.Join(parts, ", ")
+}

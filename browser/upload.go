@@ -1,0 +1,339 @@
+package browser
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+)
+
+// UploadDirsEnv names the environment variable listing directories (besides
+// the working directory) that upload may read files from, separated by
+// os.PathListSeparator.
+const UploadDirsEnv = "CDP_SKILL_UPLOAD_DIRS"
+
+// FileChooserTimeout bounds the wait for the file chooser a clicked element
+// opens.
+const FileChooserTimeout = 2 * time.Second
+
+// UploadOptions tune Upload.
+type UploadOptions struct {
+	ActionOptions
+	// AllowedDirs are the directories files may come from; nil means
+	// UploadDirs().
+	AllowedDirs []string
+}
+
+// UploadResult is the outcome of Upload.
+type UploadResult struct {
+	// Uploaded are the names (not paths) of the files the page sees.
+	Uploaded []string `json:"uploaded"`
+	Count    int      `json:"count"`
+	// Via is input (the file input was set directly) or chooser (the
+	// target was clicked and the file chooser it opened was answered).
+	Via         string         `json:"via"`
+	Element     map[string]any `json:"element,omitempty"`
+	ReResolved  bool           `json:"reResolved,omitempty"`
+	NameChanged *NameChange    `json:"nameChanged,omitempty"`
+	Effect
+	// Warnings are notes for the step result.
+	Warnings []string `json:"-"`
+}
+
+// fileState is the engine's answer to fileState.
+type fileState struct {
+	Count    int      `json:"count"`
+	Names    []string `json:"names"`
+	Multiple bool     `json:"multiple"`
+	Disabled bool     `json:"disabled"`
+	// Seen are the names the input held at its last input or change event
+	// (a page may clear the input once it has read the files).
+	Seen []string `json:"seen"`
+}
+
+// UploadDirs returns the directories upload may read from: the working
+// directory and those listed in CDP_SKILL_UPLOAD_DIRS.
+func UploadDirs() []string {
+	var dirs []string
+	if wd, err := os.Getwd(); err == nil {
+		dirs = append(dirs, wd)
+	}
+	for _, d := range filepath.SplitList(os.Getenv(UploadDirsEnv)) {
+		if d = strings.TrimSpace(d); d != "" {
+			if abs, err := filepath.Abs(d); err == nil {
+				dirs = append(dirs, abs)
+			}
+		}
+	}
+	return dirs
+}
+
+// CheckUploadFiles resolves the paths of files to upload and makes sure
+// each one exists, is a regular file, and lies inside one of dirs once
+// symbolic links are resolved. It returns the resolved absolute paths.
+func CheckUploadFiles(files []string, dirs []string) ([]string, error) {
+	if len(files) == 0 {
+		return nil, Errorf(KindStepValidation, "no file given").WithHint(`give files: "/path/a.txt" or ["a.txt", "b.png"]`)
+	}
+	var raw, resolved []string
+	for _, d := range dirs {
+		raw = append(raw, filepath.Clean(d))
+		if r, err := filepath.EvalSymlinks(d); err == nil {
+			resolved = append(resolved, r)
+		}
+	}
+	out := make([]string, 0, len(files))
+	for _, f := range files {
+		p, err := checkUploadFile(f, raw, resolved)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// checkUploadFile checks one path against the allowed directories: first
+// as written (so that nothing is said about files elsewhere), then with
+// its symbolic links resolved.
+func checkUploadFile(f string, raw, resolved []string) (string, error) {
+	if strings.TrimSpace(f) == "" {
+		return "", Errorf(KindStepValidation, "an empty file path was given")
+	}
+	abs, err := filepath.Abs(f)
+	if err != nil {
+		return "", fmt.Errorf("upload %q: %w", f, err)
+	}
+	if !insideAny(abs, raw) && !insideAny(abs, resolved) {
+		return "", refused(f, raw, false)
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", Errorf(KindStepValidation, "file %q does not exist", f).WithHint("paths are relative to the working directory of cdp-skill")
+	}
+	if err != nil {
+		return "", Errorf(KindStepValidation, "file %q cannot be read: %v", f, err)
+	}
+	if !insideAny(real, resolved) {
+		return "", refused(f, raw, true)
+	}
+	info, err := os.Stat(real)
+	if err != nil {
+		return "", Errorf(KindStepValidation, "file %q cannot be read: %v", f, err)
+	}
+	if !info.Mode().IsRegular() {
+		return "", Errorf(KindStepValidation, "%q is not a regular file", f).WithHint("give the path of a file, not of a directory or device")
+	}
+	return real, nil
+}
+
+func refused(f string, dirs []string, link bool) error {
+	how := "is outside"
+	if link {
+		how = "is a symbolic link to a file outside"
+	}
+	return Errorf(KindStepValidation, "upload refused: %q %s the allowed directories (%s)", f, how, strings.Join(dirs, ", ")).
+		WithHint("run cdp-skill from a directory that contains the file, or add the file's directory to the environment variable %s (a list separated by %q)", UploadDirsEnv, string(os.PathListSeparator))
+}
+
+// insideAny reports whether path is one of dirs or below one of them.
+func insideAny(path string, dirs []string) bool {
+	return slices.ContainsFunc(dirs, func(d string) bool {
+		rel, err := filepath.Rel(d, path)
+		return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+	})
+}
+
+// Upload gives files to a file input. The target is an <input type=file>,
+// its label, or an element holding exactly one (a drop zone): its files are
+// set with DOM.setFileInputFiles. Any other target (a styled "Upload"
+// button) is clicked with the file chooser intercepted, and the files go to
+// the input that opened it. The page must then see the files: their names
+// are read back from input.files.
+func (p *Page) Upload(ctx context.Context, t Target, files []string, o UploadOptions) (*UploadResult, error) {
+	dirs := o.AllowedDirs
+	if dirs == nil {
+		dirs = UploadDirs()
+	}
+	paths, err := CheckUploadFiles(files, dirs)
+	if err != nil {
+		return nil, err
+	}
+	el, err := p.waitElement(ctx, t, o.Timeout)
+	if err != nil {
+		return nil, err
+	}
+	defer p.release(el.ObjectID)
+	res := &UploadResult{ReResolved: el.ReResolved, NameChanged: el.NameChanged, Element: p.elementInfo(ctx, el)}
+	input, err := p.elementFrom(ctx, el, `(el) => window.__cdpSkill.fileInput(el)`)
+	if err != nil {
+		return nil, fmt.Errorf("upload: find the file input: %w", err)
+	}
+	if input == nil {
+		res.Via = "chooser"
+		return res, p.uploadViaChooser(ctx, t, paths, o.ActionOptions, res)
+	}
+	defer p.release(input.ObjectID)
+	res.Via = "input"
+	return res, p.setFiles(ctx, input, paths, res)
+}
+
+// uploadViaChooser clicks the target with the file chooser intercepted and
+// sets the files on the input the chooser belongs to.
+func (p *Page) uploadViaChooser(ctx context.Context, t Target, paths []string, o ActionOptions, res *UploadResult) error {
+	events, stop := p.sess.Subscribe(page.FileChooserOpened.Method)
+	defer stop()
+	if _, err := cdp.Call(ctx, p.sess, page.SetInterceptFileChooserDialog, page.SetInterceptFileChooserDialogParams{Enabled: true}); err != nil {
+		return fmt.Errorf("upload: intercept the file chooser: %w", err)
+	}
+	defer func() {
+		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+		defer cancel()
+		cdp.Call(dctx, p.sess, page.SetInterceptFileChooserDialog, page.SetInterceptFileChooserDialogParams{Enabled: false})
+	}()
+	cr, err := p.Click(ctx, t, ClickOptions{ActionOptions: o})
+	if err != nil {
+		return err
+	}
+	res.Warnings = append(res.Warnings, cr.Warnings...)
+	res.Effect = cr.Effect
+	ev, err := waitFileChooser(ctx, events, t)
+	if err != nil {
+		return err
+	}
+	obj, err := cdp.Call(ctx, p.sess, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: ev.BackendNodeID})
+	if err != nil || obj.Object == nil || obj.Object.ObjectID == "" {
+		return Errorf(KindExecution, "upload: the file input of the chooser cannot be reached: %v", err)
+	}
+	input := &Element{ObjectID: obj.Object.ObjectID}
+	defer p.release(input.ObjectID)
+	return p.setFiles(ctx, input, paths, res)
+}
+
+// waitFileChooser waits for the file chooser a click opened.
+func waitFileChooser(ctx context.Context, events <-chan jsonv2.Value, t Target) (page.EventFileChooserOpened, error) {
+	var ev page.EventFileChooserOpened
+	timer := time.NewTimer(FileChooserTimeout)
+	defer timer.Stop()
+	select {
+	case raw := <-events:
+		if err := decode(raw, &ev); err != nil {
+			return ev, fmt.Errorf("upload: decode the file chooser event: %w", err)
+		}
+	case <-timer.C:
+		return ev, Errorf(KindElementNotFound, "%s is not a file input, and clicking it opened no file chooser within %s", t, FileChooserTimeout).
+			WithHint(`target the <input type=file> itself (hidden ones work too), e.g. selector "input[type=file]"`)
+	case <-ctx.Done():
+		return ev, ctx.Err()
+	}
+	if ev.BackendNodeID == 0 {
+		return ev, Errorf(KindElementNotEditable, "the file chooser %s opened does not belong to an <input type=file> (the page uses the File System Access API), which cannot be answered", t)
+	}
+	return ev, nil
+}
+
+// setFiles sets the files of a file input and verifies that the page sees
+// them, at least at its input or change event.
+func (p *Page) setFiles(ctx context.Context, input *Element, paths []string, res *UploadResult) error {
+	var st fileState
+	if err := p.CallOn(ctx, input, &st, `(el) => window.__cdpSkill.watchFiles(el)`); err != nil {
+		return fmt.Errorf("upload: read the file input: %w", err)
+	}
+	if st.Disabled {
+		return Errorf(KindElementNotEditable, "the file input is disabled")
+	}
+	if len(paths) > 1 && !st.Multiple {
+		return Errorf(KindStepValidation, "the file input takes one file, and %d were given", len(paths)).
+			WithHint("give one file (the input has no multiple attribute)")
+	}
+	w, err := p.watch(ctx)
+	if err != nil {
+		return err
+	}
+	if _, err := cdp.Call(ctx, p.sess, dom.SetFileInputFiles, dom.SetFileInputFilesParams{Files: paths, ObjectID: input.ObjectID}); err != nil {
+		w.stop()
+		return fmt.Errorf("upload: set the files: %w", err)
+	}
+	eff := w.finish(ctx, SettleWindow)
+	if eff.Navigated || len(eff.NewTabs) > 0 {
+		res.Effect = eff
+	}
+	if eff.Warning != "" {
+		res.Warnings = append(res.Warnings, eff.Warning)
+	}
+	return p.verifyFiles(ctx, input, paths, res)
+}
+
+// verifyFiles reads the input's files back and compares their names with
+// the files given.
+func (p *Page) verifyFiles(ctx context.Context, input *Element, paths []string, res *UploadResult) error {
+	want := make([]string, len(paths))
+	for i, path := range paths {
+		want[i] = filepath.Base(path)
+	}
+	res.Uploaded, res.Count = want, len(want)
+	if res.Navigated {
+		return nil
+	}
+	var st fileState
+	if err := p.CallOn(ctx, input, &st, `(el) => window.__cdpSkill.fileState(el)`); err != nil {
+		if KindOf(err) == KindContextDestroyed {
+			return nil
+		}
+		return fmt.Errorf("upload: read the files back: %w", err)
+	}
+	switch {
+	case sameNames(st.Names, want):
+	case sameNames(st.Seen, want):
+		res.Warnings = append(res.Warnings, "the page read the files and then cleared the input")
+	default:
+		return Errorf(KindElementNotEditable, "the page does not see the files: the input holds %d file(s) %q", st.Count, st.Names).
+			WithHint("a script of the page rejected them (type or size limits?); check the page for a message")
+	}
+	return nil
+}
+
+func sameNames(got, want []string) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	a, b := slices.Clone(got), slices.Clone(want)
+	slices.Sort(a)
+	slices.Sort(b)
+	return slices.Equal(a, b)
+}
+
+// elementFrom calls fn on el and returns the element it returns, or nil
+// when it returns anything else.
+func (p *Page) elementFrom(ctx context.Context, el *Element, fn string) (*Element, error) {
+	res, err := cdp.Call(ctx, p.sess, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
+		FunctionDeclaration: "function() { return (" + fn + ")(this); }",
+		ObjectID:            el.ObjectID,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if res.ExceptionDetails != nil {
+		return nil, &JSError{Text: exceptionText(res.ExceptionDetails)}
+	}
+	obj := res.Result
+	if obj == nil || obj.ObjectID == "" {
+		return nil, nil
+	}
+	if obj.Subtype != "node" {
+		p.release(obj.ObjectID)
+		return nil, nil
+	}
+	return &Element{ObjectID: obj.ObjectID}, nil
+}

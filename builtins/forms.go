@@ -1,0 +1,237 @@
+package builtins
+
+import (
+	"maps"
+
+	"go.starlark.net/starlark"
+
+	"github.com/cdp-skill/cdp-skill/browser"
+)
+
+func init() {
+	register(map[string]ActionFunc{
+		"selectOption": selectOption,
+		"check":        func(c *Call) (any, error) { return setChecked(c, true) },
+		"uncheck":      func(c *Call) (any, error) { return setChecked(c, false) },
+		"focus":        focus,
+		"upload":       upload,
+	})
+}
+
+// formTarget reads the target and action options shared by the form
+// actions, applies the dialog= option and returns the page.
+func formTarget(c *Call) (*browser.Page, browser.Target, browser.ActionOptions, error) {
+	t, err := targetArg(c)
+	if err != nil {
+		return nil, t, browser.ActionOptions{}, err
+	}
+	return formPage(c, t)
+}
+
+// formPage checks the target, reads the action options and applies the
+// dialog= option.
+func formPage(c *Call, t browser.Target) (*browser.Page, browser.Target, browser.ActionOptions, error) {
+	if err := needTarget(c, t); err != nil {
+		return nil, t, browser.ActionOptions{}, err
+	}
+	o, err := actionOptions(c)
+	if err != nil {
+		return nil, t, o, err
+	}
+	p, err := c.Env.Page()
+	if err != nil {
+		return nil, t, o, err
+	}
+	return p, t, o, applyDialog(c, p)
+}
+
+// selectOption handles select_option(selector|ref|text|label = …, value |
+// label | option_label | index | values = …).
+func selectOption(c *Call) (any, error) {
+	t, optLabel, err := selectTargetArg(c)
+	if err != nil {
+		return nil, err
+	}
+	wants, err := selectWants(c, optLabel)
+	if err != nil {
+		return nil, err
+	}
+	p, t, o, err := formPage(c, t)
+	if err != nil {
+		return nil, err
+	}
+	res, err := p.SelectOption(c.Ctx, t, wants, o)
+	if err != nil {
+		return nil, err
+	}
+	warnAll(c, res.Warnings)
+	registerNewTabs(c, res.NewTabs)
+	return res, nil
+}
+
+// selectTargetArg reads the <select> to act on. label is the option's label
+// when another keyword (or the positional argument) names the <select>, and
+// the <select>'s own label otherwise.
+func selectTargetArg(c *Call) (browser.Target, string, error) {
+	label, err := c.Args.String("label")
+	if err != nil {
+		return browser.Target{}, "", err
+	}
+	named := c.Args.Pos != nil && c.Args.Pos != starlark.None
+	for _, k := range []string{"selector", "ref", "text", "selectors"} {
+		named = named || c.Args.Has(k)
+	}
+	if !c.Args.Has("label") || !named {
+		t, err := targetArg(c)
+		return t, "", err
+	}
+	args := *c.Args
+	args.kw = maps.Clone(c.Args.kw)
+	delete(args.kw, "label")
+	cc := *c
+	cc.Args = &args
+	t, err := targetArg(&cc)
+	return t, label, err
+}
+
+// selectWants reads which options to select: exactly one of value,
+// label/option_label (optLabel), index or values.
+func selectWants(c *Call, optLabel string) ([]browser.SelectWant, error) {
+	var wants []browser.SelectWant
+	given := 0
+	if v, ok := c.Args.Value("value"); ok {
+		s, err := valueString(v)
+		if err != nil {
+			return nil, err
+		}
+		wants, given = append(wants, browser.OptionAny(s)), given+1
+	}
+	if c.Args.Has("optionLabel") {
+		l, err := c.Args.String("optionLabel")
+		if err != nil {
+			return nil, err
+		}
+		optLabel = l
+	}
+	if optLabel != "" {
+		wants, given = append(wants, browser.OptionLabel(optLabel)), given+1
+	}
+	if c.Args.Has("index") {
+		i, err := c.Args.Int("index", 0)
+		if err != nil {
+			return nil, err
+		}
+		if i < 0 {
+			return nil, invalid("select_option: index must be 0 or more, not %d", i)
+		}
+		wants, given = append(wants, browser.OptionIndex(i)), given+1
+	}
+	if v, ok := c.Args.Value("values"); ok {
+		vs, err := valueList(v)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range vs {
+			wants = append(wants, browser.OptionAny(s))
+		}
+		given++
+	}
+	switch {
+	case given == 0 && c.Args.Has("label"):
+		return nil, invalid(`select_option got label but no option: with only label, label names the <select>; name the <select> with selector or ref and the option with label, or give value, index or values: {"selectOption": {"selector": "#plan", "label": "Pro"}}`)
+	case given == 0:
+		return nil, invalid(`select_option needs an option: value, label, index or values: {"selectOption": {"selector": "#plan", "value": "pro"}}`)
+	case given > 1:
+		return nil, invalid("select_option takes one of value, label, index or values, not several")
+	case len(wants) == 0:
+		return nil, invalid("select_option: values is empty")
+	}
+	return wants, nil
+}
+
+// valueList reads a list of option values (strings or numbers).
+func valueList(v starlark.Value) ([]string, error) {
+	iter, ok := v.(starlark.Iterable)
+	if !ok || v.Type() == "string" {
+		return nil, invalid("values must be a list of option values or labels, not %s", v.Type())
+	}
+	var out []string
+	it := iter.Iterate()
+	defer it.Done()
+	var x starlark.Value
+	for it.Next(&x) {
+		s, err := valueString(x)
+		if err != nil {
+			return nil, invalid("values must hold text or numbers, not %s", x.Type())
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// setChecked implements check (want true) and uncheck (want false).
+func setChecked(c *Call, want bool) (any, error) {
+	p, t, o, err := formTarget(c)
+	if err != nil {
+		return nil, err
+	}
+	res, err := p.SetChecked(c.Ctx, t, want, o)
+	if err != nil {
+		return nil, err
+	}
+	warnAll(c, res.Warnings)
+	registerNewTabs(c, res.NewTabs)
+	return res, nil
+}
+
+func focus(c *Call) (any, error) {
+	p, t, o, err := formTarget(c)
+	if err != nil {
+		return nil, err
+	}
+	return p.Focus(c.Ctx, t, o)
+}
+
+// upload handles upload(selector|ref|label = …, files = "a.txt" | [...]).
+func upload(c *Call) (any, error) {
+	files, err := filesArg(c)
+	if err != nil {
+		return nil, err
+	}
+	p, t, o, err := formTarget(c)
+	if err != nil {
+		return nil, err
+	}
+	res, err := p.Upload(c.Ctx, t, files, browser.UploadOptions{ActionOptions: o})
+	if err != nil {
+		return nil, err
+	}
+	warnAll(c, res.Warnings)
+	registerNewTabs(c, res.NewTabs)
+	return res, nil
+}
+
+// filesArg reads files: one path or a list of paths.
+func filesArg(c *Call) ([]string, error) {
+	v, ok := c.Args.Value("files")
+	if !ok {
+		return nil, invalid(`upload needs files: {"upload": {"selector": "input[type=file]", "files": ["report.pdf"]}}`)
+	}
+	if s, isStr := starlark.AsString(v); isStr {
+		return []string{s}, nil
+	}
+	files, err := stringList(v, "files")
+	if err != nil {
+		return nil, err
+	}
+	if len(files) == 0 {
+		return nil, invalid("upload: files is empty; give at least one path")
+	}
+	return files, nil
+}
+
+func warnAll(c *Call, warnings []string) {
+	for _, w := range warnings {
+		c.Warn("%s", w)
+	}
+}
