@@ -87,7 +87,7 @@ func (p *Page) runFunctionSource(ctx context.Context, src string, opts FunctionO
 	}
 	ser := "E.serialize(v)"
 	if opts.Plain {
-		ser = "v"
+		ser = "(v === undefined ? null : JSON.parse(JSON.stringify(v) ?? 'null'))"
 	}
 	expr := `(async () => {
 const E = window.__cdpSkill;
@@ -113,9 +113,6 @@ return ` + ser + `;
 // runExpression evaluates a bare expression (its completion value), then
 // serializes the result object in a second call when it is not plain data.
 func (p *Page) runExpression(ctx context.Context, src string, opts FunctionOptions) (json.RawMessage, error) {
-	if opts.Plain {
-		return p.evalTimeout(ctx, src, opts.Timeout)
-	}
 	sess, ctxID := p.exec()
 	params := runtime.EvaluateParams{Expression: src, ContextID: ctxID, AwaitPromise: ptr(true), UserGesture: ptr(true)}
 	if opts.Timeout > 0 {
@@ -128,11 +125,15 @@ func (p *Page) runExpression(ctx context.Context, src string, opts FunctionOptio
 	if res.ExceptionDetails != nil {
 		return nil, &JSError{Text: exceptionText(res.ExceptionDetails)}
 	}
-	return p.serializeRemote(ctx, res.Result)
+	return p.serializeRemote(ctx, res.Result, opts.Plain)
 }
 
-// serializeRemote turns a remote object into the serializer's JSON.
-func (p *Page) serializeRemote(ctx context.Context, o *runtime.RemoteObject) (json.RawMessage, error) {
+// serializeRemote turns a remote object into the serializer's JSON (or,
+// plain, into what JSON.stringify makes of it).
+func (p *Page) serializeRemote(ctx context.Context, o *runtime.RemoteObject, plain bool) (json.RawMessage, error) {
+	if plain && (o == nil || o.Type == "undefined" || o.UnserializableValue != "") {
+		return json.RawMessage("null"), nil
+	}
 	switch {
 	case o == nil || o.Type == "undefined":
 		return json.RawMessage(`{"type":"undefined"}`), nil
@@ -152,8 +153,12 @@ func (p *Page) serializeRemote(ctx context.Context, o *runtime.RemoteObject) (js
 	if err := p.engineCall(ctx, nil, "ping"); err != nil {
 		return nil, err
 	}
+	fn := `(v) => window.__cdpSkill.serialize(v)`
+	if plain {
+		fn = `(v) => JSON.parse(JSON.stringify(v) ?? 'null')`
+	}
 	var raw json.RawMessage
-	err := p.CallOn(ctx, &Element{ObjectID: o.ObjectID}, &raw, `(v) => window.__cdpSkill.serialize(v)`)
+	err := p.CallOn(ctx, &Element{ObjectID: o.ObjectID}, &raw, fn)
 	return raw, err
 }
 

@@ -1,0 +1,124 @@
+package browser
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestSerializerTypes(t *testing.T) {
+	p := loadHTML(t, `<main><p id="x" class="c" data-k="v">Hello <b>there</b></p><p>Two</p></main>`)
+	ctx := testCtx(t)
+	cases := map[string]string{
+		`() => ({n: 1, s: "a", b: true, z: null, arr: [1, [2]]})`: `{"n":1,"s":"a","b":true,"z":null,"arr":[1,[2]]}`,
+		`() => undefined`:                     `{"type":"undefined"}`,
+		`() => NaN`:                           `{"type":"number","value":"NaN"}`,
+		`() => -Infinity`:                     `{"type":"number","value":"-Infinity"}`,
+		`() => 12345678901234567890n`:         `{"type":"bigint","value":"12345678901234567890"}`,
+		`() => Symbol("s")`:                   `{"type":"symbol","value":"Symbol(s)"}`,
+		`() => new Date(0)`:                   `{"type":"Date","value":"1970-01-01T00:00:00.000Z","timestamp":0}`,
+		`() => /a+b/gi`:                       `{"type":"RegExp","value":"/a+b/gi"}`,
+		`() => new Map([["k", 1]])`:           `{"type":"Map","size":1,"entries":[["k",1]]}`,
+		`() => new Set([1, 2])`:               `{"type":"Set","size":2,"values":[1,2]}`,
+		`() => { const o = {}; o.self = o; return o }`: `{"self":{"type":"circular"}}`,
+		`() => Array.from({length: 150}, (_, i) => i).length`: `150`,
+	}
+	for src, want := range cases {
+		raw, err := p.RunFunction(ctx, src)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		if string(raw) != want {
+			t.Errorf("%s = %s, want %s", src, raw, want)
+		}
+	}
+	check := func(src string, parts ...string) {
+		t.Helper()
+		raw, err := p.RunFunction(ctx, src)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		for _, part := range parts {
+			if !strings.Contains(string(raw), part) {
+				t.Errorf("%s = %s: no %s", src, raw, part)
+			}
+		}
+	}
+	check(`() => new TypeError("bad")`, `"type":"Error"`, `"name":"TypeError"`, `"message":"bad"`)
+	check(`() => document.getElementById("x")`, `"type":"Element"`, `"tag":"p"`, `"id":"x"`, `"class":"c"`, `"data-k":"v"`, `"text":"Hello there"`, `"isConnected":true`, `"childCount":1`)
+	check(`() => document.querySelectorAll("p")`, `"type":"NodeList"`, `"length":2`, `"text":"Two"`)
+	check(`() => document`, `"type":"Document"`, `"readyState":"complete"`)
+	check(`() => window`, `"type":"Window"`, `"innerWidth"`)
+	check(`() => function named(a) { return a }`, `"type":"function"`, `"name":"named"`)
+	check(`() => Array.from({length: 150}, (_, i) => i)`, `"type":"array"`, `"length":150`, `"truncated":true`)
+	check(`() => Object.fromEntries(Array.from({length: 60}, (_, i) => ["k" + i, i]))`, `"keys":60`, `"truncated":true`)
+	// Bare expressions go through the same serializer.
+	check(`new Date(86400000)`, `"type":"Date"`, `1970-01-02`)
+	check(`document.body`, `"type":"Element"`, `"tag":"body"`)
+	if raw, _ := p.RunFunction(ctx, `let a = 2; a * 21`); string(raw) != "42" {
+		t.Errorf("statements: %s", raw)
+	}
+	if raw, _ := p.RunFunction(ctx, `() => new Date(0)`, FunctionOptions{Plain: true}); string(raw) != `"1970-01-01T00:00:00.000Z"` {
+		t.Errorf("plain: %s", raw)
+	}
+}
+
+func TestPageFunctionRefsAndTimeout(t *testing.T) {
+	p := loadHTML(t, `<main><button>One</button><button>Two</button></main>`)
+	ctx := testCtx(t)
+	s, _ := p.Snapshot(ctx, SnapshotOptions{})
+	one, two := refOf(t, s.YAML, `"One"`), refOf(t, s.YAML, `"Two"`)
+	raw, err := p.RunFunction(ctx, `(a, b) => a.textContent + b.textContent`, FunctionOptions{Refs: []string{two, one}})
+	if err != nil || string(raw) != `"TwoOne"` {
+		t.Fatalf("refs list: %s %v", raw, err)
+	}
+	raw, err = p.RunFunction(ctx, `(els) => Object.keys(els).length`, FunctionOptions{Refs: true})
+	if err != nil || string(raw) != "2" {
+		t.Fatalf("refs map: %s %v", raw, err)
+	}
+	_, err = p.RunFunction(ctx, `() => { while (true) {} }`, FunctionOptions{Timeout: 300e6})
+	if err == nil {
+		t.Fatal("busy loop returned")
+	}
+	// The tab is usable after the busy loop was stopped.
+	if raw, err := p.RunFunction(ctx, `() => 7`); err != nil || string(raw) != "7" {
+		t.Fatalf("after the busy loop: %s %v", raw, err)
+	}
+}
+
+func TestPipeline(t *testing.T) {
+	p := loadHTML(t, `<main><form id="f" onsubmit="event.preventDefault(); window.sent = [this.email.value, this.news.checked, this.plan.value].join('|')">
+<input name="email"><input type="checkbox" name="news"><select name="plan"><option>free</option><option>pro</option></select>
+<button>Send</button></form></main>`)
+	ctx := testCtx(t)
+	res, err := p.RunPipeline(ctx, []PipelineOp{
+		{"find": "[name=email]", "fill": "a@b.c"},
+		{"find": "[name=news]", "check": true},
+		{"find": "[name=plan]", "select": "pro"},
+		{"find": "#f button", "click": true},
+		{"waitFor": "() => window.sent"},
+		{"return": "() => window.sent"},
+	}, 0)
+	if err != nil || !res.Completed || res.Steps != 6 {
+		t.Fatalf("pipeline: %+v %v", res, err)
+	}
+	var last struct{ Value string }
+	json.Unmarshal(res.Results[5], &last)
+	if last.Value != "a@b.c|true|pro" || js(t, p, "window.sent") != `"a@b.c|true|pro"` {
+		t.Fatalf("form sent %s; results %s", js(t, p, "window.sent"), res.Results)
+	}
+	res, err = p.RunPipeline(ctx, []PipelineOp{
+		{"find": "[name=email]", "fill": "x@y.z"},
+		{"find": "#missing", "click": true},
+		{"find": "[name=email]", "fill": "never"},
+	}, 0)
+	if KindOf(err) != KindExecution || res.FailedAt == nil || *res.FailedAt != 1 || len(res.Results) != 1 || !strings.Contains(res.Error, "#missing") {
+		t.Fatalf("failing pipeline: %+v %v", res, err)
+	}
+	if js(t, p, "document.querySelector('[name=email]').value") != `"x@y.z"` {
+		t.Error("the pipeline went on after the failure")
+	}
+	if _, err := p.RunPipeline(ctx, []PipelineOp{{"find": "a", "smash": true}}, 0); KindOf(err) != KindStepValidation {
+		t.Errorf("bad op: %v", err)
+	}
+}

@@ -1,0 +1,168 @@
+package browser
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// PipelineOp is one micro-operation of a pipeline (spec §12.3): find with
+// fill/click/type/check/select, or waitFor, sleep, return.
+type PipelineOp map[string]any
+
+// PipelineResult is a pipeline's answer.
+type PipelineResult struct {
+	Completed bool              `json:"completed"`
+	Steps     int               `json:"steps"`
+	FailedAt  *int              `json:"failedAt,omitempty"`
+	Error     string            `json:"error,omitempty"`
+	Results   []json.RawMessage `json:"results"`
+}
+
+// pipelineActions are the verbs that go with find.
+var pipelineActions = []string{"fill", "click", "type", "check", "select"}
+
+// CompilePipeline turns the operations into one async JavaScript function,
+// so the whole sequence costs one evaluation. Bad operations are reported
+// with their index before anything runs.
+func CompilePipeline(ops []PipelineOp) (string, error) {
+	if len(ops) == 0 {
+		return "", Errorf(KindStepValidation, "pipeline has no steps")
+	}
+	var b strings.Builder
+	b.WriteString(pipelinePrelude)
+	for i, op := range ops {
+		code, err := compileOp(i, op)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&b, "i = %d;\n%s\n", i, code)
+	}
+	fmt.Fprintf(&b, "return {completed: true, steps: %d, results};\n} catch (e) {\nreturn {completed: false, steps: %d, failedAt: i, error: String(e && e.message || e), results};\n}\n})()", len(ops), len(ops))
+	return b.String(), nil
+}
+
+const pipelinePrelude = `(async () => {
+const E = window.__cdpSkill;
+const results = [];
+let i = 0;
+const find = (sel) => {
+  let el = null;
+  try { el = document.querySelector(sel) || E.find({selector: sel}); } catch (e) { throw new Error('invalid selector ' + JSON.stringify(sel) + ': ' + e.message); }
+  if (!el) throw new Error('no element matches ' + JSON.stringify(sel));
+  return el;
+};
+const waitFor = async (pred, timeout) => {
+  const end = performance.now() + timeout;
+  for (;;) {
+    let v; try { v = await pred(); } catch (e) { v = false; }
+    if (v) return E.serialize(v);
+    if (performance.now() >= end) throw new Error('waitFor did not hold within ' + timeout + ' ms');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+};
+const typeInto = (el, text) => {
+  el.focus();
+  for (const ch of text) {
+    const opts = {key: ch, bubbles: true, cancelable: true, composed: true};
+    el.dispatchEvent(new KeyboardEvent('keydown', opts));
+    el.dispatchEvent(new KeyboardEvent('keypress', opts));
+    if ('value' in el) E.setValue(el, el.value + ch); else el.textContent += ch;
+    el.dispatchEvent(new KeyboardEvent('keyup', opts));
+  }
+};
+try {
+`
+
+func compileOp(i int, op PipelineOp) (string, error) {
+	str := func(k string) (string, bool) {
+		v, ok := op[k]
+		if !ok {
+			return "", false
+		}
+		s, isStr := v.(string)
+		return s, isStr
+	}
+	js := func(v any) string {
+		data, _ := json.Marshal(v)
+		return string(data)
+	}
+	if sel, ok := str("find"); ok {
+		for _, a := range pipelineActions {
+			v, has := op[a]
+			if !has {
+				continue
+			}
+			switch a {
+			case "fill", "select":
+				return fmt.Sprintf("{ const el = find(%s); const got = E.setValue(el, String(%s)); results.push({step: %d, %s: true, value: el.type === 'password' ? undefined : got}); }", js(sel), js(v), i, a), nil
+			case "click":
+				return fmt.Sprintf("{ const el = find(%s); el.click(); results.push({step: %d, clicked: true}); }", js(sel), i), nil
+			case "type":
+				return fmt.Sprintf("{ const el = find(%s); typeInto(el, String(%s)); results.push({step: %d, typed: true}); }", js(sel), js(v), i), nil
+			case "check":
+				on, isBool := v.(bool)
+				if !isBool {
+					return "", Errorf(KindStepValidation, "pipeline step %d: check must be true or false", i)
+				}
+				return fmt.Sprintf("{ const el = find(%s); if (el.checked !== %t) { el.checked = %t; el.dispatchEvent(new Event('input', {bubbles: true})); el.dispatchEvent(new Event('change', {bubbles: true})); } results.push({step: %d, checked: el.checked}); }", js(sel), on, on, i), nil
+			}
+		}
+		return "", Errorf(KindStepValidation, "pipeline step %d: find needs one of %s", i, strings.Join(pipelineActions, ", "))
+	}
+	if src, ok := str("waitFor"); ok {
+		timeout := 10000.0
+		if t, has := op["timeout"].(float64); has && t > 0 {
+			timeout = t
+		}
+		return fmt.Sprintf("results.push({step: %d, waited: await waitFor(%s, %g)});", i, FunctionExpr(src), timeout), nil
+	}
+	if ms, ok := op["sleep"].(float64); ok {
+		return fmt.Sprintf("await new Promise((r) => setTimeout(r, %g)); results.push({step: %d, slept: %g});", ms, i, ms), nil
+	}
+	if src, ok := str("return"); ok {
+		return fmt.Sprintf("results.push({step: %d, value: E.serialize(await %s())});", i, FunctionExpr(src)), nil
+	}
+	var keys []string
+	for k := range op {
+		keys = append(keys, k)
+	}
+	return "", Errorf(KindStepValidation, "pipeline step %d (%s) is not an operation: use {find, fill|click|type|check|select}, {waitFor}, {sleep} or {return}", i, strings.Join(keys, ", "))
+}
+
+// RunPipeline runs the operations in one evaluation in the current frame.
+// A failing operation stops the pipeline; the error says which one.
+func (p *Page) RunPipeline(ctx context.Context, ops []PipelineOp, timeout time.Duration) (*PipelineResult, error) {
+	src, err := CompilePipeline(ops)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.engineCall(ctx, nil, "ping"); err != nil {
+		return nil, err
+	}
+	if timeout <= 0 {
+		timeout = 30 * time.Second
+	}
+	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < timeout {
+		timeout = time.Until(dl)
+	}
+	raw, err := p.evalTimeout(ctx, src, timeout)
+	if err != nil {
+		return nil, err
+	}
+	var r PipelineResult
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return nil, fmt.Errorf("pipeline: decode result: %w", err)
+	}
+	if r.Results == nil {
+		r.Results = []json.RawMessage{}
+	}
+	if !r.Completed {
+		e := Errorf(KindExecution, "pipeline step %d failed: %s", *r.FailedAt, r.Error)
+		e.Details = map[string]any{"failedAt": *r.FailedAt, "results": r.Results, "completed": false}
+		return &r, e
+	}
+	return &r, nil
+}
