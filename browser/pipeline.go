@@ -19,6 +19,7 @@ type PipelineResult struct {
 	FailedAt  *int              `json:"failedAt,omitempty"`
 	Error     string            `json:"error,omitempty"`
 	Results   []json.RawMessage `json:"results"`
+	Effect
 }
 
 // pipelineActions are the verbs that go with find.
@@ -37,6 +38,11 @@ func CompilePipeline(ops []PipelineOp) (string, error) {
 		code, err := compileOp(i, op)
 		if err != nil {
 			return "", err
+		}
+		if i == len(ops)-1 {
+			// A last click may navigate; run it after the answer is on
+			// its way, so the navigation cannot swallow the answer.
+			code = strings.Replace(code, "el.click();", "setTimeout(() => el.click(), 0);", 1)
 		}
 		fmt.Fprintf(&b, "i = %d;\n%s\n", i, code)
 	}
@@ -148,8 +154,17 @@ func (p *Page) RunPipeline(ctx context.Context, ops []PipelineOp, timeout time.D
 	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < timeout {
 		timeout = time.Until(dl)
 	}
-	raw, err := p.evalTimeout(ctx, src, timeout)
+	w, err := p.watch(ctx)
 	if err != nil {
+		return nil, err
+	}
+	raw, err := p.evalTimeout(ctx, src, timeout)
+	eff := w.finish(ctx, SettleWindow)
+	if err != nil {
+		if KindOf(err) == KindContextDestroyed {
+			return nil, Errorf(KindContextDestroyed, "the page navigated in the middle of the pipeline (a click or submit before the last operation), so the operations after it did not run").
+				WithHint("make the operation that navigates the last one, or split the pipeline")
+		}
 		return nil, err
 	}
 	var r PipelineResult
@@ -159,6 +174,7 @@ func (p *Page) RunPipeline(ctx context.Context, ops []PipelineOp, timeout time.D
 	if r.Results == nil {
 		r.Results = []json.RawMessage{}
 	}
+	r.Effect = eff
 	if !r.Completed {
 		e := Errorf(KindExecution, "pipeline step %d failed: %s", *r.FailedAt, r.Error)
 		e.Details = map[string]any{"failedAt": *r.FailedAt, "results": r.Results, "completed": false}

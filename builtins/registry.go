@@ -18,6 +18,9 @@ type Call struct {
 	Args   *Args
 	// Poller evaluates JavaScript and Starlark predicates.
 	Poller Poller
+	// Loader loads a Starlark module (stdlib, site recipes) the way load()
+	// does, for actions that run recipe code.
+	Loader func(th *starlark.Thread, module string) (starlark.StringDict, error)
 	// Warnings collects non-fatal notes for the step result.
 	Warnings []string
 	// done runs when the step ends.

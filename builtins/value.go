@@ -264,3 +264,16 @@ func fromIterable(it starlark.Iterable, n int) ([]any, error) {
 }
 
 func decodeJSON(raw []byte) (any, error) { return lang.DecodeJSON(raw) }
+
+// With returns a copy of r with key set to v (added last when new).
+func (r *Record) With(key string, v starlark.Value) *Record {
+	out := &Record{keys: append([]string(nil), r.keys...), values: make(map[string]starlark.Value, len(r.values)+1)}
+	for k, val := range r.values {
+		out.values[k] = val
+	}
+	if _, ok := out.values[key]; !ok {
+		out.keys = append(out.keys, key)
+	}
+	out.values[key] = v
+	return out
+}

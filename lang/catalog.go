@@ -2,7 +2,9 @@ package lang
 
 import (
 	"encoding/json"
+
 	"fmt"
+	"go.starlark.net/starlark"
 	"sort"
 	"strings"
 )
@@ -28,6 +30,9 @@ func (p Param) Keyword() string { return SnakeCase(p.Name) }
 type Action struct {
 	// Name is the JSON action key, e.g. "selectOption".
 	Name string
+	// Star overrides the Starlark name when the mechanical one would shadow
+	// a Starlark builtin (type → type_text).
+	Star string
 	// Aliases are other JSON keys accepted for this action ("newTab").
 	Aliases []string
 	// Positional is the Type of the single positional argument ("" when the
@@ -50,7 +55,12 @@ type Action struct {
 }
 
 // Builtin is the Starlark name of the action: select_option.
-func (a *Action) Builtin() string { return SnakeCase(a.Name) }
+func (a *Action) Builtin() string {
+	if a.Star != "" {
+		return a.Star
+	}
+	return SnakeCase(a.Name)
+}
 
 // Param returns the parameter with the JSON name or Starlark keyword name.
 func (a *Action) Param(name string) (Param, bool) {
@@ -99,6 +109,9 @@ func register(actions ...*Action) {
 	for _, a := range actions {
 		if _, dup := catalog[a.Name]; dup {
 			panic("lang: duplicate action " + a.Name)
+		}
+		if starlark.Universe.Has(a.Builtin()) && a.Builtin() != "fail" {
+			panic("lang: action " + a.Name + " would shadow the Starlark builtin " + a.Builtin() + "(): set Star")
 		}
 		catalog[a.Name] = a
 		byBuiltin[a.Builtin()] = a

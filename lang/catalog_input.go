@@ -48,7 +48,7 @@ func init() {
 				{Name: "react", Type: "bool", Doc: "set the value with the native setter and input/change events"},
 			}, actionParams),
 			Doc: "put a value into a field and verify it landed; a map fills several fields; a string fills the focused field"},
-		&Action{Name: "type", Positional: "string", Visual: true,
+		&Action{Name: "type", Star: "type_text", Positional: "string", Visual: true,
 			Params: withParams(targetParams, []Param{
 				{Name: "label", Type: "string", Doc: "the field's label text"},
 				{Name: "value", Type: "string", Doc: "the text to type (alias: the positional argument)"},

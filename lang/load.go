@@ -25,6 +25,9 @@ type Resolver struct {
 	Stdlib fs.FS
 	// Site returns the recipe file of a site profile.
 	Site func(domain string) (filename string, src []byte, err error)
+	// SitesDir is where site recipes live: modules there may load only
+	// @stdlib and @site modules, never files.
+	SitesDir string
 }
 
 // Resolve returns the canonical name and source of module, loaded from the
@@ -56,6 +59,9 @@ func (r *Resolver) Resolve(from, module string) (name string, src []byte, err er
 		return name, data, nil
 	case strings.HasPrefix(module, "@"):
 		return "", nil, fmt.Errorf("%w: unknown module root in %q; use @stdlib/…, @site/<domain> or a file next to the recipe", ErrLoadDenied, module)
+	}
+	if r.SitesDir != "" && strings.HasPrefix(filepath.Clean(from), filepath.Clean(r.SitesDir)+string(filepath.Separator)) {
+		return "", nil, fmt.Errorf("%w: %q: site recipes load only @stdlib/… and @site/… modules", ErrLoadDenied, module)
 	}
 	if r.Dir == "" || strings.HasPrefix(from, "@") {
 		return "", nil, fmt.Errorf("%w: %q: only recipes run from a file can load files next to them; use @stdlib/… here", ErrLoadDenied, module)

@@ -94,12 +94,12 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 	if err != nil {
 		return h.fail(res, nil, la, browser.Errorf(browser.KindStepValidation, "%s: %v", a.Builtin(), err))
 	}
-	call := &builtins.Call{Env: h.env, Thread: th, Action: a, Poller: h}
+	call := &builtins.Call{Env: h.env, Thread: th, Action: a, Poller: h, Loader: h.load}
 	call.Args, err = builtins.NewArgs(a, args, rest)
 	if err != nil {
 		return h.fail(res, nil, la, err)
 	}
-	la.hooks = la.hooks.merge(h.defaultHooks())
+	la.hooks = la.hooks.merge(h.defaultHooks()).merge(h.siteHooks())
 	if a.Visual {
 		if h.verb == "" {
 			h.verb = actionVerbs[a.Name]
@@ -126,10 +126,17 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 	}
 	res.Status = StatusOK
 	res.Output = out
+	h.noteNavigation(a, out)
 	res.Warning = append(res.Warning, call.Warnings...)
 	v, err := builtins.ToStarlark(out)
 	if err != nil {
 		return nil, err
+	}
+	// Recipes read the observe hook's value from the result too.
+	if rec, ok := v.(*builtins.Record); ok && res.Observation != nil {
+		if obs, err := builtins.ToStarlark(res.Observation); err == nil {
+			v = rec.With("observation", obs)
+		}
 	}
 	return v, nil
 }

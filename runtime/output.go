@@ -23,7 +23,7 @@ type Output struct {
 	Status         string          `json:"status"`
 	Tab            string          `json:"tab,omitempty"`
 	Error          *TopError       `json:"error,omitempty"`
-	SiteProfile    string          `json:"siteProfile,omitempty"`
+	SiteProfile    any             `json:"siteProfile,omitempty"`
 	ActionRequired any             `json:"actionRequired,omitempty"`
 	Navigated      bool            `json:"navigated,omitempty"`
 	Context        *PageContext    `json:"context,omitempty"`

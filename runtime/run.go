@@ -91,6 +91,13 @@ type host struct {
 	// the diff summary.
 	visual bool
 	verb   string
+	// profile or required is the site-profile note of the last navigation.
+	profile  *builtins.ProfileView
+	required *ActionRequired
+	// siteDefaults caches the domain default hooks of site profiles;
+	// anyRecipes says whether any profile has recipes at all.
+	siteDefaults map[string]hookSet
+	anyRecipes   *bool
 	// dialogPage and dialogMark track which dialogs were reported already.
 	dialogPage *browser.Page
 	dialogMark int
@@ -112,17 +119,18 @@ func Run(ctx context.Context, prog Program, opts Options) *Output {
 		opts.Logger = hclog.NewNullLogger()
 	}
 	h := &host{
-		prog:        prog,
-		opts:        opts,
-		env:         builtins.NewEnv(reg, opts.Endpoint),
-		log:         opts.Logger,
-		stepTimeout: clampTimeout(prog.StepTimeout),
-		modules:     map[string]*module{},
-		start:       time.Now(),
-		captureSet:  defaultCapture(),
+		prog:         prog,
+		opts:         opts,
+		env:          builtins.NewEnv(reg, opts.Endpoint),
+		log:          opts.Logger,
+		stepTimeout:  clampTimeout(prog.StepTimeout),
+		modules:      map[string]*module{},
+		start:        time.Now(),
+		captureSet:   defaultCapture(),
+		siteDefaults: map[string]hookSet{},
 	}
 	h.env.Headless = opts.Headless
-	h.resolver = &lang.Resolver{Dir: prog.Dir, Stdlib: opts.Stdlib}
+	h.resolver = &lang.Resolver{Dir: prog.Dir, Stdlib: opts.Stdlib, Site: builtins.SiteSource, SitesDir: state.SitesDir()}
 	defer h.env.Close()
 
 	timeout := prog.Timeout
@@ -248,6 +256,12 @@ func (h *host) output(runErr error) *Output {
 		} else {
 			out.Result = h.resultValue.String()
 		}
+	}
+	if h.profile != nil {
+		out.SiteProfile = h.profile
+	}
+	if h.required != nil {
+		out.ActionRequired = h.required
 	}
 	h.capture(out)
 	return out
