@@ -94,7 +94,8 @@ func (p *Page) WaitActionable(ctx context.Context, t Target, kind string, o Acti
 	if timeout <= 0 {
 		timeout = DefaultActionTimeout
 	}
-	deadline := time.Now().Add(timeout)
+	started := time.Now()
+	deadline := started.Add(timeout)
 	if dl, ok := ctx.Deadline(); ok && dl.Add(-100*time.Millisecond).Before(deadline) {
 		deadline = dl.Add(-100 * time.Millisecond)
 	}
@@ -161,13 +162,14 @@ func (p *Page) WaitActionable(ctx context.Context, t Target, kind string, o Acti
 			break
 		}
 	}
+	waited := time.Since(started)
 	if !lastLocated {
-		return nil, notFound(t, timeout)
+		return nil, notFound(t, waited)
 	}
 	// A disabled control ignores clicks and typing: forcing would report
 	// an action that did nothing.
 	if o.NoAutoForce || last.Reason == "detached" || last.Reason == "disabled" || last.Detail == "readonly" {
-		return nil, notActionable(t, kind, last, timeout)
+		return nil, notActionable(t, kind, last, waited)
 	}
 	return p.autoForce(el, matched, last), nil
 }
