@@ -117,17 +117,20 @@ func (p *Page) release(id runtime.RemoteObjectID) {
 // CallOn calls fn with the element as its first argument (and args after
 // it) and decodes the result into out (when not nil).
 func (p *Page) CallOn(ctx context.Context, el *Element, out any, fn string, args ...any) error {
-	callArgs := []*runtime.CallArgument{{ObjectID: el.ObjectID}}
-	for _, a := range args {
-		data, err := json.Marshal(a)
-		if err != nil {
-			return fmt.Errorf("encode argument: %w", err)
-		}
-		callArgs = append(callArgs, &runtime.CallArgument{Value: data})
+	// The arguments travel as one array: cdproto omits a CallArgument
+	// value that encodes to {}, [] or "", which would reach the page as
+	// undefined, and a non-empty array survives that.
+	if args == nil {
+		args = []any{}
 	}
+	data, err := json.Marshal(args)
+	if err != nil {
+		return fmt.Errorf("encode arguments: %w", err)
+	}
+	callArgs := []*runtime.CallArgument{{ObjectID: el.ObjectID}, {Value: data}}
 	sess, _ := p.exec()
 	res, err := cdp.Call(ctx, sess, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
-		FunctionDeclaration: "function(el, ...args) { return (" + fn + ")(el, ...args); }",
+		FunctionDeclaration: "function(el, args) { return (" + fn + ")(el, ...(args || [])); }",
 		ObjectID:            el.ObjectID,
 		Arguments:           callArgs,
 		ReturnByValue:       ptr(true),

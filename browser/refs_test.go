@@ -355,3 +355,26 @@ func itoa(i int) string {
 }
 
 var _ = context.Background
+
+// TestCallOnEmptyArguments checks that arguments whose JSON is empty ({},
+// [], "") reach the page as themselves, not as undefined.
+func TestCallOnEmptyArguments(t *testing.T) {
+	p := loadHTML(t, refsPage)
+	ctx := testCtx(t)
+	s, err := p.Snapshot(ctx, SnapshotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	el, err := p.ResolveRef(ctx, refOf(t, s.YAML, `button "Save"`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got string
+	fn := `(el, o, a, s, n) => [typeof o, Array.isArray(a), JSON.stringify(s), n].join(",")`
+	if err := p.CallOn(ctx, el, &got, fn, map[string]any{}, []int{}, "", 0); err != nil {
+		t.Fatal(err)
+	}
+	if got != `object,true,"",0` {
+		t.Errorf("arguments arrived as %q", got)
+	}
+}

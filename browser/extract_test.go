@@ -1,0 +1,460 @@
+package browser
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+func jsonOf(t *testing.T, v any) string {
+	t.Helper()
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+func extract(t *testing.T, p *Page, o ExtractOptions) string {
+	t.Helper()
+	res, err := p.Extract(testCtx(t), o)
+	if err != nil {
+		t.Fatalf("extract %+v: %v", o, err)
+	}
+	return jsonOf(t, res)
+}
+
+func TestExtractTableWithHeaderAndRowspan(t *testing.T) {
+	p, _ := openFixture(t, "extract.html")
+	got := extract(t, p, ExtractOptions{Selector: "#prices"})
+	want := `{"type":"table","caption":"Prices","headers":["Item","Price","Change","In stock","Updated"],"rows":[` +
+		`["Apple","$1.20","5%","yes","2024-01-05"],` +
+		`["Pear","$2.00","-3%","no","2024-02-10"],` +
+		`["Pear","$2.50","0%","yes","2024-03-01"],` +
+		`["Plum red","$10.50","12.5%","yes","Mar 3, 2024"]],` +
+		`"rowCount":4,"types":["text","currency","percent","boolean","date"]}`
+	if got != want {
+		t.Errorf("prices:\n got %s\nwant %s", got, want)
+	}
+	got = extract(t, p, ExtractOptions{Selector: "#prices", Limit: 2})
+	if !strings.Contains(got, `"rowCount":2,`) || !strings.HasSuffix(got, `"truncated":true,"totalRows":4}`) || strings.Contains(got, "Plum") {
+		t.Errorf("limit 2: %s", got)
+	}
+}
+
+func TestExtractTableColspanFirstRowHeaders(t *testing.T) {
+	p, _ := openFixture(t, "extract.html")
+	// The container holds a table: auto finds it. Its first row is <th>
+	// cells, so it is the header; colspans repeat their text.
+	want := `{"type":"table","headers":["Region","H1","H1"],"rows":[["North","10","20"],["South","closed","closed"]],"rowCount":2,"types":["text","text","text"]}`
+	if got := extract(t, p, ExtractOptions{Selector: "#quarters-box"}); got != want {
+		t.Errorf("quarters:\n got %s\nwant %s", got, want)
+	}
+	no := false
+	if got := extract(t, p, ExtractOptions{Selector: "#quarters", Headers: &no}); !strings.Contains(got, `"headers":[],"rows":[["Region","H1","H1"],`) {
+		t.Errorf("headers false: %s", got)
+	}
+	want = `{"type":"table","headers":[],"rows":[["a","1"],["b","2"]],"rowCount":2,"types":["text","number"]}`
+	if got := extract(t, p, ExtractOptions{Selector: "#noheads", Type: "table"}); got != want {
+		t.Errorf("no header row:\n got %s\nwant %s", got, want)
+	}
+	yes := true
+	if got := extract(t, p, ExtractOptions{Selector: "#noheads", Headers: &yes}); !strings.Contains(got, `"headers":["a","1"],"rows":[["b","2"]]`) {
+		t.Errorf("headers true: %s", got)
+	}
+}
+
+func TestExtractAriaTable(t *testing.T) {
+	p, _ := openFixture(t, "extract.html")
+	want := `{"type":"table","headers":["Name","Age"],"rows":[["Ann","31"],["Bob","4,200"]],"rowCount":2,"types":["text","number"]}`
+	if got := extract(t, p, ExtractOptions{Selector: "#aria"}); got != want {
+		t.Errorf("aria table:\n got %s\nwant %s", got, want)
+	}
+}
+
+func TestExtractNestedLists(t *testing.T) {
+	p, _ := openFixture(t, "extract.html")
+	want := `{"type":"list","items":["Home",{"items":["Fruit",{"items":["Root","Leaf"],"text":"Vegetables"}],"text":"Products"},"Contact us"],"itemCount":3}`
+	if got := extract(t, p, ExtractOptions{Selector: "#menu"}); got != want {
+		t.Errorf("menu:\n got %s\nwant %s", got, want)
+	}
+	want = `{"type":"list","items":["One","Two"],"itemCount":2,"ordered":true,"truncated":true,"totalItems":3}`
+	if got := extract(t, p, ExtractOptions{Selector: "#wrapped", Limit: 2}); got != want {
+		t.Errorf("wrapped ol:\n got %s\nwant %s", got, want)
+	}
+	want = `{"type":"list","items":["Alpha","Beta"],"itemCount":2}`
+	if got := extract(t, p, ExtractOptions{Selector: "#cards", Type: "list"}); got != want {
+		t.Errorf("cards as a list:\n got %s\nwant %s", got, want)
+	}
+}
+
+func TestExtractErrors(t *testing.T) {
+	p, _ := openFixture(t, "extract.html")
+	ctx := testCtx(t)
+	_, err := p.Extract(ctx, ExtractOptions{Selector: "#cards"})
+	if KindOf(err) != KindElementNotFound || !strings.Contains(err.Error(), `no table or list`) || !strings.Contains(err.Error(), `give type: "table" or "list"`) {
+		t.Errorf("no structure: %v", err)
+	}
+	if _, err = p.Extract(ctx, ExtractOptions{Selector: "#plain", Type: "table"}); KindOf(err) != KindElementNotFound || !strings.Contains(err.Error(), "no table or rows inside p#plain") {
+		t.Errorf("no table: %v", err)
+	}
+	if _, err = p.Extract(ctx, ExtractOptions{Selector: "#nothing"}); KindOf(err) != KindElementNotFound || !strings.Contains(err.Error(), `"#nothing" matches no element`) {
+		t.Errorf("no element: %v", err)
+	}
+	if _, err = p.Extract(ctx, ExtractOptions{Selector: "#prices", Type: "grid"}); KindOf(err) != KindStepValidation {
+		t.Errorf("bad type: %v", err)
+	}
+	if _, err = p.Extract(ctx, ExtractOptions{Selector: "##"}); KindOf(err) != KindSelector {
+		t.Errorf("bad selector: %v", err)
+	}
+}
+
+func TestInspectCountsAndCustomSelectors(t *testing.T) {
+	p, base := openFixture(t, "extract.html")
+	res, err := p.Inspect(testCtx(t), InspectOptions{Selectors: []string{"li", "button"}, Limit: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Title != "Extract" || res.URL != base+"act/extract.html" {
+		t.Errorf("title/url: %+v", res)
+	}
+	want := `{"a":1,"button":2,"input":0,"textarea":0,"select":0,"h1":1,"h2":0,"h3":0,"img":1,"form":0}`
+	if got := jsonOf(t, res.Elements); got != want {
+		t.Errorf("counts: %s", got)
+	}
+	want = `[{"selector":"li","count":10,"values":["Home","Products Fruit Vegetables Root Leaf"]},{"selector":"button","count":2,"values":["One","Two"]}]`
+	if got := jsonOf(t, res.Custom); got != want {
+		t.Errorf("custom:\n got %s\nwant %s", got, want)
+	}
+	if _, err := p.Inspect(testCtx(t), InspectOptions{Selectors: []string{"a[["}}); KindOf(err) != KindSelector {
+		t.Errorf("bad selector: %v", err)
+	}
+}
+
+func TestGetDomSmallAndSpilled(t *testing.T) {
+	t.Setenv("CDP_SKILL_STATE_DIR", t.TempDir())
+	p, _ := openFixture(t, "extract.html")
+	ctx := testCtx(t)
+	d, err := p.GetDOM(ctx, DOMOptions{Selector: "#wrapped"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"html":"<div id=\"wrapped\"><ol><li>One</li><li>Two</li><li>Three</li></ol></div>","tagName":"div","selector":"#wrapped","length":71}`
+	if got := jsonOf(t, d); got != want {
+		t.Errorf("outer:\n got %s\nwant %s", got, want)
+	}
+	if d, err = p.GetDOM(ctx, DOMOptions{Selector: "#wrapped ol", Inner: true}); err != nil || d.HTML != "<li>One</li><li>Two</li><li>Three</li>" || d.TagName != "ol" {
+		t.Errorf("inner: %+v %v", d, err)
+	}
+	if d, err = p.GetDOM(ctx, DOMOptions{}); err != nil || !strings.HasPrefix(d.HTML, "<html><head><title>Extract</title>") || d.TagName != "html" || d.File != "" {
+		t.Errorf("document: %.80s %v", d.HTML, err)
+	}
+	if _, err = p.GetDOM(ctx, DOMOptions{Selector: "#missing"}); KindOf(err) != KindElementNotFound {
+		t.Errorf("missing: %v", err)
+	}
+	// 60 000 characters of é: twice as many bytes, spilled to a file.
+	js(t, p, `document.getElementById('plain').textContent = 'é'.repeat(60000)`)
+	d, err = p.GetDOM(ctx, DOMOptions{Selector: "#plain"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(d.File)
+	if err != nil || d.Length != 60000+len(`<p id="plain"></p>`) || !d.Truncated || len(d.HTML) != 2048 || !strings.HasPrefix(string(data), d.HTML) || len(data) != 120000+len(`<p id="plain"></p>`) {
+		t.Errorf("spilled: length %d, inline %d bytes, file %q (%d bytes, %v)", d.Length, len(d.HTML), d.File, len(data), err)
+	}
+}
+
+func TestGetBoxFoundHiddenStaleUnknown(t *testing.T) {
+	p, _ := openFixture(t, "points.html")
+	ctx := testCtx(t)
+	s, err := p.Snapshot(ctx, SnapshotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok, link := refOf(t, s.YAML, `button "OK"`), refOf(t, s.YAML, `link "Go"`)
+	para, err := p.ElementAt(ctx, Point{X: 30, Y: 110})
+	if err != nil || para.Tag != "p" {
+		t.Fatalf("paragraph: %+v %v", para, err)
+	}
+	js(t, p, `document.getElementById('link').style.visibility = 'hidden'; document.getElementById('para').remove()`)
+	boxes, err := p.GetBox(ctx, []string{ok, link, para.Ref, "s99e99"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `[{"x":10,"y":10,"width":100,"height":40,"center":{"x":60,"y":30}},` +
+		`{"error":"hidden","box":{"x":60,"y":130,"width":40,"height":20}},` +
+		`{"error":"stale","message":"the element left the page and no element with the same role and name is there now"},` +
+		`{"error":"not found"}]`
+	if got := jsonOf(t, boxes); got != want {
+		t.Errorf("boxes:\n got %s\nwant %s", got, want)
+	}
+	if boxes[2].Ref != para.Ref {
+		t.Errorf("boxes are not in the order asked: %+v", boxes)
+	}
+	if _, err := p.GetBox(ctx, []string{"#ok"}); KindOf(err) != KindStepValidation {
+		t.Errorf("not a ref: %v", err)
+	}
+}
+
+func TestElementsAtPointBatchAndNearby(t *testing.T) {
+	p, _ := openFixture(t, "points.html")
+	ctx := testCtx(t)
+	// The label inside the button reports the button.
+	e, err := p.ElementAt(ctx, Point{X: 30, Y: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"ref":"s1e1","existing":false,"tag":"button","selector":"#ok","clickable":true,"role":"button","name":"OK","box":{"x":10,"y":10,"width":100,"height":40}}`
+	if got := jsonOf(t, e); got != want {
+		t.Errorf("point:\n got %s\nwant %s", got, want)
+	}
+	again, err := p.ElementAt(ctx, Point{X: 100, Y: 45})
+	if err != nil || again.Ref != e.Ref || !again.Existing {
+		t.Errorf("second look at the button: %+v %v", again, err)
+	}
+	// The ref works for actions.
+	if el, err := p.ResolveRef(ctx, e.Ref); err != nil || attr(t, p, el, "id") != "ok" {
+		t.Errorf("resolve %s: %v", e.Ref, err)
+	}
+	res, err := p.ElementsAt(ctx, []Point{{X: 250, Y: 50}, {X: 50, Y: 220}, {X: 5000, Y: 5000}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = `[{"x":250,"y":50,"ref":"s1e2","existing":false,"tag":"div","selector":"#card","clickable":true,"role":"generic","name":"Card","box":{"x":200,"y":10,"width":100,"height":100}},` +
+		`{"x":50,"y":220,"ref":"s1e3","existing":false,"tag":"button","selector":"button","clickable":true,"role":"button","name":"Shadow","box":{"x":10,"y":200,"width":100,"height":40}},` +
+		`{"x":5000,"y":5000,"existing":false,"clickable":false,"name":"","error":"no element at (5000, 5000)"}]`
+	if got := jsonOf(t, res); got != want {
+		t.Errorf("batch:\n got %s\nwant %s", got, want)
+	}
+	if _, err := p.ElementAt(ctx, Point{X: -5, Y: 10}); KindOf(err) != KindElementNotFound {
+		t.Errorf("outside the viewport: %v", err)
+	}
+	near, err := p.ElementsNear(ctx, Point{X: 60, Y: 110}, NearOptions{Radius: 60})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = `{"center":{"x":60,"y":110},"radius":60,"count":2,"elements":[` +
+		`{"ref":"s1e4","existing":false,"tag":"p","selector":"#para","clickable":false,"role":"paragraph","name":"","distance":0,"box":{"x":10,"y":100,"width":100,"height":20}},` +
+		`{"ref":"s1e5","existing":false,"tag":"a","selector":"#link","clickable":true,"role":"link","name":"Go","distance":36.1,"box":{"x":60,"y":130,"width":40,"height":20}}]}`
+	if got := jsonOf(t, near); got != want {
+		t.Errorf("nearby:\n got %s\nwant %s", got, want)
+	}
+	near, err = p.ElementsNear(ctx, Point{X: 60, Y: 110}, NearOptions{Radius: 200, Limit: 2})
+	if err != nil || near.Count != 2 || !near.Truncated || near.Elements[0].Tag != "p" {
+		t.Errorf("nearby with limit: %s %v", jsonOf(t, near), err)
+	}
+}
+
+func formErrors(t *testing.T, err error) []FieldError {
+	t.Helper()
+	var e *Error
+	if !asError(err, &e) || e.Kind != KindFormInvalid {
+		t.Fatalf("want a FormValidationError, got %v", err)
+	}
+	errs, _ := e.Details["errors"].([]FieldError)
+	if e.Details["submitted"] != false || e.Details["valid"] != false {
+		t.Errorf("details: %+v", e.Details)
+	}
+	return errs
+}
+
+func TestFormStateReadsFields(t *testing.T) {
+	p, _ := openFixture(t, "readform.html")
+	fs, err := p.FormState(testCtx(t), "#signup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"fields":[` +
+		`{"name":"name","type":"text","label":"Full name","value":"","required":true,"valid":false,"disabled":false,"validationMessage":"Please fill out this field."},` +
+		`{"name":"email","type":"email","label":"Email","value":"not-an-email","required":false,"valid":false,"disabled":false,"validationMessage":"Please include an '@' in the email address. 'not-an-email' is missing an '@'."},` +
+		`{"name":"pw","type":"password","label":"Password","value":"••••••••","required":false,"valid":true,"disabled":false},` +
+		`{"name":"age","type":"number","label":"Age","value":"12","required":false,"valid":false,"disabled":false,"validationMessage":"Value must be greater than or equal to 18."},` +
+		`{"name":"terms","type":"checkbox","label":"Terms","value":"on","checked":true,"required":false,"valid":true,"disabled":false},` +
+		`{"name":"plan","type":"select-one","label":"Plan","value":"pro","required":false,"valid":true,"disabled":false},` +
+		`{"name":"nick","type":"text","label":"Nick","value":"","required":false,"valid":true,"disabled":true}],` +
+		`"valid":false,"fieldCount":7}`
+	if got := jsonOf(t, fs); got != want {
+		t.Errorf("form state:\n got %s\nwant %s", got, want)
+	}
+	// A button stands for its form; a container for the fields inside.
+	if fs, err = p.FormState(testCtx(t), "#find"); err != nil || fs.FieldCount != 1 || fs.Fields[0].Name != "q" || !fs.Valid {
+		t.Errorf("by button: %+v %v", fs, err)
+	}
+	if fs, err = p.FormState(testCtx(t), "#loose"); err != nil || fs.FieldCount != 1 || fs.Fields[0].Label != "Solo" {
+		t.Errorf("container: %+v %v", fs, err)
+	}
+	if _, err = p.FormState(testCtx(t), "#note"); KindOf(err) != KindElementNotFound || !strings.Contains(err.Error(), "not a form") {
+		t.Errorf("not a form: %v", err)
+	}
+}
+
+func TestValidateField(t *testing.T) {
+	p, _ := openFixture(t, "readform.html")
+	ctx := testCtx(t)
+	v, err := p.Validate(ctx, "#age")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"valid":false,"message":"Value must be greater than or equal to 18.","validity":{"valueMissing":false,"typeMismatch":false,"patternMismatch":false,"tooLong":false,"tooShort":false,"rangeUnderflow":true,"rangeOverflow":false,"stepMismatch":false,"badInput":false,"customError":false}}`
+	if got := jsonOf(t, v); got != want {
+		t.Errorf("age:\n got %s\nwant %s", got, want)
+	}
+	if v, err = p.Validate(ctx, "#email"); err != nil || v.Valid || !v.Validity.TypeMismatch {
+		t.Errorf("email: %+v %v", v, err)
+	}
+	if v, err = p.Validate(ctx, "#nick"); err != nil || !v.Valid || v.WillValidate == nil || *v.WillValidate {
+		t.Errorf("disabled: %+v %v", v, err)
+	}
+	if _, err = p.Validate(ctx, "#note"); KindOf(err) != KindElementNotEditable {
+		t.Errorf("not a field: %v", err)
+	}
+}
+
+func TestSubmitRefusesInvalidThenSubmits(t *testing.T) {
+	p, base := openFixture(t, "readform.html")
+	ctx := testCtx(t)
+	_, err := p.Submit(ctx, "#signup")
+	errs := formErrors(t, err)
+	want := `[{"field":"name","label":"Full name","message":"Please fill out this field."},` +
+		`{"field":"email","label":"Email","message":"Please include an '@' in the email address. 'not-an-email' is missing an '@'."},` +
+		`{"field":"age","label":"Age","message":"Value must be greater than or equal to 18."}]`
+	if got := jsonOf(t, errs); got != want {
+		t.Errorf("errors:\n got %s\nwant %s", got, want)
+	}
+	if !strings.Contains(err.Error(), `not submitted: 3 field(s) are invalid: name ("Full name"): Please fill out this field.`) {
+		t.Errorf("message: %v", err)
+	}
+	if got := js(t, p, "window.submitted"); got != "null" {
+		t.Fatalf("an invalid form was submitted: %s", got)
+	}
+	for sel, v := range map[string]string{"#name": "Ann", "#email": "ann@example.com", "#age": "30"} {
+		if _, err := p.Fill(ctx, Target{Selector: sel}, v, FillOptions{Clear: true}); err != nil {
+			t.Fatalf("fill %s: %v", sel, err)
+		}
+	}
+	res, err := p.Submit(ctx, "#go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := jsonOf(t, res); got != `{"submitted":true,"valid":true}` {
+		t.Errorf("submit: %s", got)
+	}
+	if got := js(t, p, "[window.submitted, window.payload.name, window.payload.age, window.payload.pw]"); got != `[1,"Ann","30","secret"]` {
+		t.Errorf("the page's submit handler saw %s", got)
+	}
+	// A form without a handler navigates; submit waits for the new page.
+	res, err = p.Submit(ctx, "#search")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Navigated || res.NewURL != base+"act/other.html?q=pears" {
+		t.Errorf("navigating submit: %s", jsonOf(t, res))
+	}
+	if _, err = p.Submit(ctx, "h1"); KindOf(err) != KindElementNotFound || !strings.Contains(err.Error(), "not a form and is not inside one") {
+		t.Errorf("not a form: %v", err)
+	}
+}
+
+func TestAssertPassAndFail(t *testing.T) {
+	p, base := openFixture(t, "readform.html")
+	ctx := testCtx(t)
+	text := "full NAME"
+	res, err := p.Assert(ctx, AssertOptions{URL: []URLCheck{{"contains", "/act/"}, {"endsWith", "readform.html"}, {"matches", `^http://127\.0\.0\.1:\d+/`}}, Text: &text, Selector: "#signup"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"passed":true,"assertions":[` +
+		`{"type":"url","condition":"contains","expected":"/act/","actual":"` + base + `act/readform.html","passed":true},` +
+		`{"type":"url","condition":"endsWith","expected":"readform.html","actual":"` + base + `act/readform.html","passed":true},` +
+		`{"type":"url","condition":"matches","expected":"^http://127\\.0\\.0\\.1:\\d+/","actual":"` + base + `act/readform.html","passed":true},` +
+		`{"type":"text","selector":"#signup","expected":"full NAME","actual":"Full name Email Password Age Terms Free Pro Creat…","passed":true}]}`
+	if got := jsonOf(t, res); got != want {
+		t.Errorf("pass:\n got %s\nwant %s", got, want)
+	}
+	text = "Welcome back"
+	_, err = p.Assert(ctx, AssertOptions{URL: []URLCheck{{"equals", base + "done.html"}, {"startsWith", "http"}}, Text: &text, CaseSensitive: true})
+	var e *Error
+	if !asError(err, &e) || e.Kind != KindAssertion {
+		t.Fatalf("fail: %v", err)
+	}
+	wantMsg := `2 of 3 assertion(s) failed: url does not equal "` + base + `done.html" (actual: "` + base + `act/readform.html"); text "Welcome back" not found in body (actual: "Full name Email Password Age Terms Free Pro Create account Find Not a form")`
+	if err.Error() != wantMsg {
+		t.Errorf("message:\n got %s\nwant %s", err.Error(), wantMsg)
+	}
+	if a, _ := e.Details["assertions"].([]Assertion); len(a) != 3 || !a[1].Passed || a[0].Passed {
+		t.Errorf("details: %+v", e.Details)
+	}
+	text = "x"
+	if _, err = p.Assert(ctx, AssertOptions{Text: &text, Selector: "#gone"}); KindOf(err) != KindAssertion || !strings.Contains(err.Error(), `selector "#gone" matches no element`) {
+		t.Errorf("missing element: %v", err)
+	}
+	if _, err = p.Assert(ctx, AssertOptions{URL: []URLCheck{{"matches", "("}}}); KindOf(err) != KindStepValidation {
+		t.Errorf("bad regexp: %v", err)
+	}
+	if _, err = p.Assert(ctx, AssertOptions{}); KindOf(err) != KindStepValidation {
+		t.Errorf("nothing to assert: %v", err)
+	}
+}
+
+func TestConsoleLevelsLimitStackAndClear(t *testing.T) {
+	p, _ := openFixture(t, "points.html")
+	ctx := testCtx(t)
+	js(t, p, `console.log('one'); console.warn('two'); console.error('three', 3); console.info('four'); logDeep()`)
+	read := func(o ConsoleOptions) *ConsoleRead {
+		t.Helper()
+		r, err := p.ReadConsole(ctx, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	texts := func(r *ConsoleRead) string {
+		var s []string
+		for _, m := range r.Messages {
+			s = append(s, m.Level+":"+m.Text)
+		}
+		return strings.Join(s, ",")
+	}
+	all := read(ConsoleOptions{})
+	if all.Total != 5 || all.Showing != 5 || texts(all) != "log:one,warning:two,error:three 3,info:four,error:deep trouble" {
+		t.Fatalf("all: %s", jsonOf(t, all))
+	}
+	if all.Messages[0].Type != "console" || all.Messages[0].Stack != nil || all.Messages[0].Time <= 0 {
+		t.Errorf("message: %s", jsonOf(t, all.Messages[0]))
+	}
+	if r := read(ConsoleOptions{Level: "warn"}); texts(r) != "warning:two" {
+		t.Errorf("warnings: %s", texts(r))
+	}
+	if r := read(ConsoleOptions{Level: "error", StackTrace: true}); r.Total != 2 || r.Messages[1].Stack[0].Function != "logDeep" || !strings.HasSuffix(r.Messages[1].URL, "points.html") {
+		t.Errorf("errors with stacks: %s", jsonOf(t, r))
+	}
+	if r := read(ConsoleOptions{Limit: 2}); r.Total != 5 || r.Showing != 2 || texts(r) != "info:four,error:deep trouble" {
+		t.Errorf("limit: %s", jsonOf(t, r))
+	}
+	if r := read(ConsoleOptions{Since: all.Messages[2].Time - 0.001}); texts(r) != "error:three 3,info:four,error:deep trouble" {
+		t.Errorf("since: %s", texts(r))
+	}
+	js(t, p, `setTimeout(() => { throw new Error('kaboom'); }, 0)`)
+	var ex *ConsoleRead
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if ex = read(ConsoleOptions{Type: "exception"}); ex.Total > 0 {
+			break
+		}
+	}
+	if ex.Total != 1 || ex.Messages[0].Level != "error" || !strings.Contains(ex.Messages[0].Text, "kaboom") {
+		t.Errorf("exception: %s", jsonOf(t, ex))
+	}
+	if r := read(ConsoleOptions{Clear: true}); r.Total != 6 {
+		t.Errorf("before clear: %s", texts(r))
+	}
+	if r := read(ConsoleOptions{}); r.Total != 0 || r.Messages == nil {
+		t.Errorf("after clear: %s", jsonOf(t, r))
+	}
+	if _, err := p.ReadConsole(ctx, ConsoleOptions{Level: "loud"}); KindOf(err) != KindStepValidation {
+		t.Errorf("bad level: %v", err)
+	}
+}

@@ -1,0 +1,157 @@
+package browser
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// KindFormInvalid is the error subtype of a submit that did not happen
+// because the form's fields failed HTML5 constraint validation.
+const KindFormInvalid Kind = "FormValidationError"
+
+// FormField is one field of a form as formState reports it. Value is a
+// string (passwords masked), a list for multiple selects and file inputs.
+type FormField struct {
+	Name              string `json:"name"`
+	Type              string `json:"type"`
+	Label             string `json:"label"`
+	Value             any    `json:"value"`
+	Checked           *bool  `json:"checked,omitempty"`
+	Required          bool   `json:"required"`
+	Valid             bool   `json:"valid"`
+	Disabled          bool   `json:"disabled"`
+	ValidationMessage string `json:"validationMessage,omitempty"`
+}
+
+// FormState is the state of a form's fields (spec §11.10).
+type FormState struct {
+	Fields     []FormField `json:"fields"`
+	Valid      bool        `json:"valid"`
+	FieldCount int         `json:"fieldCount"`
+}
+
+// FormState reads the fields of the form a selector or ref names (buttons
+// and hidden inputs left out) without changing them. A control or button
+// stands for its form; another element for the fields inside it.
+func (p *Page) FormState(ctx context.Context, sel string) (*FormState, error) {
+	var out FormState
+	if err := p.callEngineOn(ctx, sel, "formState", &out, KindElementNotFound); err != nil {
+		return nil, err
+	}
+	if out.Fields == nil {
+		out.Fields = []FormField{}
+	}
+	return &out, nil
+}
+
+// Validity holds the HTML5 validity flags of a field.
+type Validity struct {
+	ValueMissing    bool `json:"valueMissing"`
+	TypeMismatch    bool `json:"typeMismatch"`
+	PatternMismatch bool `json:"patternMismatch"`
+	TooLong         bool `json:"tooLong"`
+	TooShort        bool `json:"tooShort"`
+	RangeUnderflow  bool `json:"rangeUnderflow"`
+	RangeOverflow   bool `json:"rangeOverflow"`
+	StepMismatch    bool `json:"stepMismatch"`
+	BadInput        bool `json:"badInput"`
+	CustomError     bool `json:"customError"`
+}
+
+// FieldValidity is the answer of Validate (spec §11.11). WillValidate is
+// false for a field barred from validation (disabled, readonly).
+type FieldValidity struct {
+	Valid        bool     `json:"valid"`
+	Message      string   `json:"message"`
+	Validity     Validity `json:"validity"`
+	WillValidate *bool    `json:"willValidate,omitempty"`
+}
+
+// Validate reads the HTML5 validation state of a field (or of a label's
+// control).
+func (p *Page) Validate(ctx context.Context, sel string) (*FieldValidity, error) {
+	var out FieldValidity
+	if err := p.callEngineOn(ctx, sel, "validate", &out, KindElementNotEditable); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// FieldError is an invalid field that kept a form from being submitted.
+type FieldError struct {
+	Field   string `json:"field"`
+	Label   string `json:"label,omitempty"`
+	Message string `json:"message"`
+}
+
+// SubmitResult is the outcome of Submit.
+type SubmitResult struct {
+	Submitted bool         `json:"submitted"`
+	Valid     bool         `json:"valid"`
+	Errors    []FieldError `json:"errors,omitempty"`
+	Form      string       `json:"-"`
+	Effect
+	// Warnings are notes for the step result.
+	Warnings []string `json:"-"`
+}
+
+// Submit submits the form a selector or ref names (the form, or a button
+// or field in it) with form.requestSubmit(), so the page's submit handlers
+// run, and waits for a navigation it starts. When a field fails
+// validation nothing is submitted and Submit fails with KindFormInvalid;
+// the error's Details carry {submitted, valid, errors}.
+func (p *Page) Submit(ctx context.Context, sel string) (*SubmitResult, error) {
+	el, err := p.readElement(ctx, sel)
+	if err != nil {
+		return nil, err
+	}
+	defer p.release(el.ObjectID)
+	w, err := p.watch(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var res SubmitResult
+	var out struct {
+		SubmitResult
+		Error string `json:"error"`
+		Form  string `json:"form"`
+	}
+	err = p.CallOn(ctx, el, &out, `(el) => window.__cdpSkill.submit(el)`)
+	switch {
+	case err != nil && KindOf(err) == KindContextDestroyed:
+		// A submit handler navigated synchronously: it was submitted.
+		out.Submitted, out.Valid = true, true
+	case err != nil:
+		w.stop()
+		return nil, engineError("submit", err)
+	case out.Error != "":
+		w.stop()
+		return nil, Errorf(KindElementNotFound, "%s", out.Error).WithHint("point submit at a <form> or at a button inside one")
+	case !out.Valid:
+		w.stop()
+		return nil, invalidForm(out.Form, out.Errors)
+	}
+	res = out.SubmitResult
+	res.Effect = w.finish(ctx, SettleWindow)
+	if res.Effect.Warning != "" {
+		res.Warnings = append(res.Warnings, res.Effect.Warning)
+	}
+	return &res, nil
+}
+
+// invalidForm is the error of a submit refused because of invalid fields.
+func invalidForm(form string, errs []FieldError) *Error {
+	var parts []string
+	for _, e := range errs {
+		name := e.Field
+		if e.Label != "" && e.Label != e.Field {
+			name = fmt.Sprintf("%s (%q)", e.Field, e.Label)
+		}
+		parts = append(parts, fmt.Sprintf("%s: %s", name, e.Message))
+	}
+	e := Errorf(KindFormInvalid, "the form %s was not submitted: %d field(s) are invalid: %s", form, len(errs), strings.Join(parts, "; ")).
+		WithHint("fill the fields with valid values (formState shows them all), then submit again")
+	e.Details = map[string]any{"submitted": false, "valid": false, "errors": errs}
+	return e
+}

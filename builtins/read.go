@@ -1,0 +1,510 @@
+package builtins
+
+import (
+	"go.starlark.net/starlark"
+
+	"github.com/cdp-skill/cdp-skill/browser"
+	"github.com/cdp-skill/cdp-skill/lang"
+)
+
+func init() {
+	register(map[string]ActionFunc{
+		"queryAll":   queryAll,
+		"inspect":    inspect,
+		"extract":    extract,
+		"getDom":     getDom,
+		"getBox":     getBox,
+		"elementsAt": elementsAt,
+		"formState":  formState,
+		"validate":   validate,
+		"submit":     submit,
+		"assert":     assertStep,
+		"console":    consoleStep,
+	})
+}
+
+// selectorArg reads the element a read step is for: the positional string
+// or selector= (a CSS selector or a ref).
+func selectorArg(c *Call, example string) (string, error) {
+	sel, err := c.Args.String("selector")
+	if err != nil {
+		return "", err
+	}
+	if c.Args.Pos != nil && c.Args.Pos != starlark.None {
+		if sel != "" {
+			return "", invalid("%s got a selector twice: give it positionally or as selector=, not both", c.Action.Builtin())
+		}
+		if sel, err = posString(c, "a CSS selector or a ref"); err != nil {
+			return "", err
+		}
+	}
+	if sel == "" {
+		return "", invalid("%s needs a selector: %s", c.Action.Builtin(), example)
+	}
+	return sel, nil
+}
+
+// queryAll runs each entry of {label: selector or query object} as an
+// independent query; an entry that fails carries {error, errorType}. The
+// step fails only when every entry failed.
+func queryAll(c *Call) (any, error) {
+	data, err := FromStarlark(orNone(c.Args.Pos))
+	m, ok := data.(*lang.Object)
+	if err != nil || !ok || len(m.Keys) == 0 {
+		return nil, invalid(`query_all takes a map of label to selector or query: {"queryAll": {"buttons": "button", "links": {"role": "link", "limit": 5}}}`)
+	}
+	qa, _ := lang.LookupAction("query")
+	out := &lang.Object{Values: map[string]any{}}
+	var firstErr error
+	for _, label := range m.Keys {
+		res, err := queryEntry(c, qa, m.Values[label])
+		if err != nil {
+			if firstErr == nil {
+				firstErr = err
+			}
+			res = map[string]any{"error": err.Error(), "errorType": string(browser.KindOf(err))}
+		}
+		out.Keys = append(out.Keys, label)
+		out.Values[label] = res
+	}
+	if firstErr != nil && !anySucceeded(out) {
+		return nil, firstErr
+	}
+	return out, nil
+}
+
+func orNone(v starlark.Value) starlark.Value {
+	if v == nil {
+		return starlark.None
+	}
+	return v
+}
+
+func anySucceeded(o *lang.Object) bool {
+	for _, k := range o.Keys {
+		if _, failed := o.Values[k].(map[string]any); !failed {
+			return true
+		}
+	}
+	return false
+}
+
+// queryEntry runs one queryAll entry through the query builtin.
+func queryEntry(c *Call, qa *lang.Action, v any) (any, error) {
+	var pos starlark.Tuple
+	var kwargs []starlark.Tuple
+	switch x := v.(type) {
+	case string:
+		pos = starlark.Tuple{starlark.String(x)}
+	case *lang.Object:
+		for _, k := range x.Keys {
+			sv, err := ToStarlark(x.Values[k])
+			if err != nil {
+				return nil, err
+			}
+			kwargs = append(kwargs, starlark.Tuple{starlark.String(lang.SnakeCase(k)), sv})
+		}
+	default:
+		return nil, invalid("a query_all entry must be a selector or a query object, not %T", v)
+	}
+	args, err := NewArgs(qa, pos, kwargs)
+	if err != nil {
+		return nil, err
+	}
+	sub := &Call{Ctx: c.Ctx, Env: c.Env, Thread: c.Thread, Action: qa, Args: args, Poller: c.Poller}
+	res, err := query(sub)
+	c.Warnings = append(c.Warnings, sub.Warnings...)
+	return res, err
+}
+
+// inspect handles inspect(selectors = […], limit = n).
+func inspect(c *Call) (any, error) {
+	p, err := c.Env.Page()
+	if err != nil {
+		return nil, err
+	}
+	var o browser.InspectOptions
+	if v, ok := c.Args.Value("selectors"); ok {
+		if o.Selectors, err = stringList(v, "selectors"); err != nil {
+			return nil, err
+		}
+	}
+	if o.Limit, err = c.Args.Int("limit", 0); err != nil {
+		return nil, err
+	}
+	res, err := p.Inspect(c.Ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	return inspectOutput(res), nil
+}
+
+// inspectOutput keys the custom counts by selector, in the order asked: a
+// count, or {count, values} when a limit asked for texts.
+func inspectOutput(res *browser.Inspection) any {
+	out := &lang.Object{Keys: []string{"title", "url", "elements"},
+		Values: map[string]any{"title": res.Title, "url": res.URL, "elements": res.Elements}}
+	if len(res.Custom) == 0 {
+		return out
+	}
+	custom := &lang.Object{Values: map[string]any{}}
+	for _, sc := range res.Custom {
+		var v any = sc.Count
+		if sc.Values != nil {
+			v = map[string]any{"count": sc.Count, "values": sc.Values}
+		}
+		if _, dup := custom.Values[sc.Selector]; !dup {
+			custom.Keys = append(custom.Keys, sc.Selector)
+		}
+		custom.Values[sc.Selector] = v
+	}
+	out.Keys = append(out.Keys, "custom")
+	out.Values["custom"] = custom
+	return out
+}
+
+// extract handles extract(selector, type =, limit =, headers =).
+func extract(c *Call) (any, error) {
+	p, err := c.Env.Page()
+	if err != nil {
+		return nil, err
+	}
+	var o browser.ExtractOptions
+	if o.Selector, err = selectorArg(c, `{"extract": "#prices"} or {"extract": {"selector": "#prices", "type": "table"}}`); err != nil {
+		return nil, err
+	}
+	if o.Type, err = c.Args.String("type"); err != nil {
+		return nil, err
+	}
+	if o.Limit, err = c.Args.Int("limit", 100); err != nil {
+		return nil, err
+	}
+	if c.Args.Has("headers") {
+		b, err := c.Args.Bool("headers", false)
+		if err != nil {
+			return nil, err
+		}
+		o.Headers = &b
+	}
+	return p.Extract(c.Ctx, o)
+}
+
+// getDom handles get_dom() (the document), get_dom("sel") and
+// get_dom(selector =, outer = False).
+func getDom(c *Call) (any, error) {
+	p, err := c.Env.Page()
+	if err != nil {
+		return nil, err
+	}
+	var o browser.DOMOptions
+	if b, isBool := c.Args.Pos.(starlark.Bool); isBool {
+		if !b {
+			return nil, invalid("get_dom(False) asks for nothing: give True (the whole document) or a selector")
+		}
+		c.Args.Pos = nil
+	}
+	if c.Args.Pos != nil || c.Args.Has("selector") {
+		if o.Selector, err = selectorArg(c, `{"getDom": "#main"} or {"getDom": true} for the whole document`); err != nil {
+			return nil, err
+		}
+	}
+	outer, err := c.Args.Bool("outer", true)
+	if err != nil {
+		return nil, err
+	}
+	o.Inner = !outer
+	return p.GetDOM(c.Ctx, o)
+}
+
+// getBox handles get_box("s1e4"), get_box(["s1e4", "s1e5"]), ref= and
+// refs=. One ref answers its box; several answer boxes keyed by ref.
+func getBox(c *Call) (any, error) {
+	refs, err := refsArg(c)
+	if err != nil {
+		return nil, err
+	}
+	p, err := c.Env.Page()
+	if err != nil {
+		return nil, err
+	}
+	boxes, err := p.GetBox(c.Ctx, refs)
+	if err != nil {
+		return nil, err
+	}
+	if len(boxes) == 1 {
+		return boxes[0], nil
+	}
+	out := &lang.Object{Values: map[string]any{}}
+	for _, b := range boxes {
+		out.Keys = append(out.Keys, b.Ref)
+		out.Values[b.Ref] = b
+	}
+	return out, nil
+}
+
+// refsArg reads the refs of get_box, without repeats.
+func refsArg(c *Call) ([]string, error) {
+	var refs []string
+	if s, ok := starlark.AsString(c.Args.Pos); ok && c.Args.Pos != nil {
+		refs = append(refs, s)
+	} else if c.Args.Pos != nil && c.Args.Pos != starlark.None {
+		l, err := stringList(c.Args.Pos, "get_box refs")
+		if err != nil {
+			return nil, err
+		}
+		refs = append(refs, l...)
+	}
+	if r, err := c.Args.String("ref"); err != nil {
+		return nil, err
+	} else if r != "" {
+		refs = append(refs, r)
+	}
+	if v, ok := c.Args.Value("refs"); ok {
+		l, err := stringList(v, "refs")
+		if err != nil {
+			return nil, err
+		}
+		refs = append(refs, l...)
+	}
+	if len(refs) == 0 {
+		return nil, invalid(`get_box needs refs: {"getBox": "s1e4"} or {"getBox": ["s1e4", "s1e5"]}`)
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, r := range refs {
+		if !seen[r] {
+			seen[r] = true
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+// elementsAt handles elements_at(x =, y =) (one point), elements_at([{x,
+// y}, …]) (a batch) and elements_at(x =, y =, radius =, limit =) (nearby).
+func elementsAt(c *Call) (any, error) {
+	p, err := c.Env.Page()
+	if err != nil {
+		return nil, err
+	}
+	if c.Args.Pos != nil && c.Args.Pos != starlark.None {
+		return elementsBatch(c, p)
+	}
+	if !c.Args.Has("x") || !c.Args.Has("y") {
+		return nil, invalid(`elements_at needs a point: {"elementsAt": {"x": 100, "y": 200}}, a list of points, or {"x", "y", "radius"} for the elements near it`)
+	}
+	x, err := c.Args.Float("x", 0)
+	if err != nil {
+		return nil, err
+	}
+	y, err := c.Args.Float("y", 0)
+	if err != nil {
+		return nil, err
+	}
+	pt := browser.Point{X: x, Y: y}
+	if !c.Args.Has("radius") && !c.Args.Has("limit") {
+		return p.ElementAt(c.Ctx, pt)
+	}
+	var o browser.NearOptions
+	if o.Radius, err = c.Args.Float("radius", 50); err != nil {
+		return nil, err
+	}
+	if o.Limit, err = c.Args.Int("limit", 20); err != nil {
+		return nil, err
+	}
+	return p.ElementsNear(c.Ctx, pt, o)
+}
+
+// elementsBatch answers {count, elements} for a list of points; count is
+// how many points found an element.
+func elementsBatch(c *Call, p *browser.Page) (any, error) {
+	pts, err := pointList(c.Args.Pos)
+	if err != nil {
+		return nil, err
+	}
+	res, err := p.ElementsAt(c.Ctx, pts)
+	if err != nil {
+		return nil, err
+	}
+	count := 0
+	for _, e := range res {
+		if e.Error == "" {
+			count++
+		}
+	}
+	return map[string]any{"count": count, "elements": res}, nil
+}
+
+// pointList reads a list of {x, y} points.
+func pointList(v starlark.Value) ([]browser.Point, error) {
+	data, err := FromStarlark(v)
+	list, ok := data.([]any)
+	if err != nil || !ok {
+		return nil, invalid("elements_at takes a list of {x, y} points, not %s", v.Type())
+	}
+	pts := make([]browser.Point, 0, len(list))
+	for i, item := range list {
+		o, ok := item.(*lang.Object)
+		if !ok {
+			return nil, invalid("elements_at point %d must be {x, y}", i)
+		}
+		x, okx := number(o.Values["x"])
+		y, oky := number(o.Values["y"])
+		if !okx || !oky {
+			return nil, invalid("elements_at point %d needs numbers x and y", i)
+		}
+		pts = append(pts, browser.Point{X: x, Y: y})
+	}
+	return pts, nil
+}
+
+func number(v any) (float64, bool) {
+	switch n := v.(type) {
+	case interface{ Float64() (float64, error) }:
+		f, err := n.Float64()
+		return f, err == nil
+	case float64:
+		return n, true
+	}
+	return 0, false
+}
+
+func formState(c *Call) (any, error) {
+	sel, err := selectorArg(c, `{"formState": "#signup"}`)
+	if err != nil {
+		return nil, err
+	}
+	p, err := c.Env.Page()
+	if err != nil {
+		return nil, err
+	}
+	return p.FormState(c.Ctx, sel)
+}
+
+func validate(c *Call) (any, error) {
+	sel, err := selectorArg(c, `{"validate": "#email"}`)
+	if err != nil {
+		return nil, err
+	}
+	p, err := c.Env.Page()
+	if err != nil {
+		return nil, err
+	}
+	return p.Validate(c.Ctx, sel)
+}
+
+// submit submits a form; an invalid form fails the step (the error's
+// details carry the invalid fields).
+func submit(c *Call) (any, error) {
+	sel, err := selectorArg(c, `{"submit": "#signup"} or {"submit": "#signup button[type=submit]"}`)
+	if err != nil {
+		return nil, err
+	}
+	p, err := c.Env.Page()
+	if err != nil {
+		return nil, err
+	}
+	res, err := p.Submit(c.Ctx, sel)
+	if err != nil {
+		return nil, err
+	}
+	warnAll(c, res.Warnings)
+	registerNewTabs(c, res.NewTabs)
+	return res, nil
+}
+
+// assertStep handles assert(url = {op: value, …}, text =, selector =,
+// case_sensitive =).
+func assertStep(c *Call) (any, error) {
+	var o browser.AssertOptions
+	var err error
+	if o.URL, err = urlChecks(c); err != nil {
+		return nil, err
+	}
+	if c.Args.Has("text") {
+		t, err := c.Args.String("text")
+		if err != nil {
+			return nil, err
+		}
+		o.Text = &t
+	}
+	if o.Selector, err = c.Args.String("selector"); err != nil {
+		return nil, err
+	}
+	if o.Selector != "" && o.Text == nil {
+		return nil, invalid("assert: selector only goes with text (the element the text must appear in)")
+	}
+	if o.CaseSensitive, err = c.Args.Bool("caseSensitive", true); err != nil {
+		return nil, err
+	}
+	p, err := c.Env.Page()
+	if err != nil {
+		return nil, err
+	}
+	return p.Assert(c.Ctx, o)
+}
+
+// urlChecks reads url = {contains | equals | startsWith | endsWith |
+// matches: value}, in the order given.
+func urlChecks(c *Call) ([]browser.URLCheck, error) {
+	v, ok := c.Args.Value("url")
+	if !ok {
+		return nil, nil
+	}
+	data, err := FromStarlark(v)
+	o, isObj := data.(*lang.Object)
+	if err != nil || !isObj || len(o.Keys) == 0 {
+		return nil, invalid(`assert url must be a condition such as {"contains": "/done"}`)
+	}
+	var checks []browser.URLCheck
+	for _, k := range o.Keys {
+		if !validURLOp(k) {
+			return nil, invalid("assert url has no condition %q; use one of contains, equals, startsWith, endsWith, matches", k)
+		}
+		s, ok := o.Values[k].(string)
+		if !ok {
+			return nil, invalid("assert url.%s must be a string", k)
+		}
+		checks = append(checks, browser.URLCheck{Op: k, Value: s})
+	}
+	return checks, nil
+}
+
+func validURLOp(k string) bool {
+	for _, op := range browser.URLOps {
+		if k == op {
+			return true
+		}
+	}
+	return false
+}
+
+// consoleStep handles console(limit =, level =, type =, since =,
+// stack_trace =, clear =).
+func consoleStep(c *Call) (any, error) {
+	var o browser.ConsoleOptions
+	var err error
+	if o.Limit, err = c.Args.Int("limit", 50); err != nil {
+		return nil, err
+	}
+	if o.Level, err = c.Args.String("level"); err != nil {
+		return nil, err
+	}
+	if o.Type, err = c.Args.String("type"); err != nil {
+		return nil, err
+	}
+	if o.Since, err = c.Args.Float("since", 0); err != nil {
+		return nil, err
+	}
+	if o.StackTrace, err = c.Args.Bool("stackTrace", false); err != nil {
+		return nil, err
+	}
+	if o.Clear, err = c.Args.Bool("clear", false); err != nil {
+		return nil, err
+	}
+	p, err := c.Env.Page()
+	if err != nil {
+		return nil, err
+	}
+	return p.ReadConsole(c.Ctx, o)
+}
