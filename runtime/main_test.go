@@ -15,12 +15,12 @@ import (
 func TestMain(m *testing.M) { browsertest.Main(m) }
 
 // testOptions points the runtime at the test binary's Chromium.
-func testOptions(t *testing.T) Options {
+func testOptions(t testing.TB) Options {
 	c := browsertest.Require(t)
 	return Options{Endpoint: c.Endpoint, Headless: true, Stdlib: stdlib.FS}
 }
 
-func pagesURL(t *testing.T) string {
+func pagesURL(t testing.TB) string {
 	return browsertest.Serve(t, os.DirFS("testdata/pages"))
 }
 
