@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -256,12 +257,22 @@ func TestChromeStopLeavesOtherChromeAlone(t *testing.T) {
 	browsertest.Require(t)
 	exe, _ := chrome.FindExecutable()
 	port, _ := browsertest.FreePort()
-	profile := t.TempDir()
+	// Not t.TempDir: Chrome's helper processes may still write to the
+	// profile while it is removed, which would fail the test's cleanup.
+	profile, err := os.MkdirTemp("", "other-chrome-")
+	if err != nil {
+		t.Fatal(err)
+	}
 	other := exec.Command(exe, "--headless=new", "--no-sandbox", "--remote-debugging-port="+strconv.Itoa(port), "--user-data-dir="+profile, "about:blank")
+	other.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := other.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer func() { other.Process.Kill(); other.Wait() }()
+	defer func() {
+		syscall.Kill(-other.Process.Pid, syscall.SIGKILL)
+		other.Wait()
+		os.RemoveAll(profile)
+	}()
 	ep := chrome.Endpoint{Port: port}
 	for i := 0; ; i++ {
 		if _, err := chrome.Version(t.Context(), ep); err == nil {

@@ -33,7 +33,7 @@ var actionVerbs = map[string]string{
 	"drag": "Dragged", "scroll": "Scrolled", "selectOption": "Selected", "check": "Checked",
 	"uncheck": "Unchecked", "goto": "Navigated", "wait": "Waited", "upload": "Uploaded",
 	"focus": "Focused", "back": "Went back", "forward": "Went forward", "reload": "Reloaded",
-	"submit": "Submitted", "pipeline": "Ran pipeline",
+	"submit": "Submitted", "pipeline": "Ran pipeline", "viewport": "Resized",
 }
 
 // diffElements compares the ref-bearing elements of the viewport before

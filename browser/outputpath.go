@@ -1,0 +1,201 @@
+package browser
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/cdp-skill/cdp-skill/browser/state"
+)
+
+// OutputDirEnv names the environment variable that sets the directory
+// screenshots and PDFs an agent names are written under (default: the
+// working directory).
+const OutputDirEnv = "CDP_SKILL_OUTPUT_DIR"
+
+// OutputDir returns the absolute output directory: $CDP_SKILL_OUTPUT_DIR,
+// or the working directory.
+func OutputDir() (string, error) {
+	dir := strings.TrimSpace(os.Getenv(OutputDirEnv))
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", fmt.Errorf("output dir: %w", err)
+		}
+		return wd, nil
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("output dir %q: %w", dir, err)
+	}
+	return abs, nil
+}
+
+// OutputFile says where a capture step writes its file.
+type OutputFile struct {
+	// Path is what the agent gave ("" = a unique file in the state dir).
+	Path string
+	// Dir is the output directory ("" = OutputDir()).
+	Dir string
+	// Kind names the step in messages and the state subdirectory
+	// (screenshot → screenshots/, pdf → pdfs/).
+	Kind string
+	// Ext is the extension added to a name that has none (".png").
+	Ext string
+}
+
+// Resolve returns the absolute path to write, creating its parent
+// directory. A relative path lies in the output directory; a path that
+// leads outside it (by .., an absolute path, or a symbolic link) is refused
+// before anything is written. A path naming a directory (or ending in a
+// separator) gets a unique file name inside it.
+func (o OutputFile) Resolve() (string, error) {
+	if o.Path == "" {
+		return o.stateFile()
+	}
+	if strings.TrimSpace(o.Path) == "" {
+		return "", Errorf(KindStepValidation, "%s: path is empty", o.Kind).WithHint("give a file name such as %q, or leave path out to write to the state dir", "page"+o.Ext)
+	}
+	dir, err := o.dir()
+	if err != nil {
+		return "", err
+	}
+	target := o.Path
+	if !filepath.IsAbs(target) {
+		target = filepath.Join(dir.abs, target)
+	}
+	target = filepath.Clean(target)
+	if strings.HasSuffix(o.Path, "/") || strings.HasSuffix(o.Path, string(filepath.Separator)) || isDirPath(target) {
+		target = filepath.Join(target, uniqueFileName(o.Kind, o.Ext))
+	}
+	if filepath.Ext(target) == "" {
+		target += o.Ext
+	}
+	if err := dir.confine(o, target); err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+		return "", fmt.Errorf("%s: create the directory of %s: %w", o.Kind, target, err)
+	}
+	return target, nil
+}
+
+// stateFile returns a unique path in the state dir.
+func (o OutputFile) stateFile() (string, error) {
+	p, err := state.Path(o.Kind+"s", uniqueFileName(o.Kind, o.Ext))
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", o.Kind, err)
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", o.Kind, err)
+	}
+	return abs, nil
+}
+
+// outputDir is the output directory as written and with its symbolic
+// links resolved.
+type outputDir struct {
+	abs, real string
+}
+
+func (o OutputFile) dir() (outputDir, error) {
+	d := o.Dir
+	if d == "" {
+		var err error
+		if d, err = OutputDir(); err != nil {
+			return outputDir{}, err
+		}
+	}
+	abs, err := filepath.Abs(d)
+	if err != nil {
+		return outputDir{}, fmt.Errorf("%s: output dir %q: %w", o.Kind, d, err)
+	}
+	if err := os.MkdirAll(abs, 0o755); err != nil {
+		return outputDir{}, fmt.Errorf("%s: create the output dir: %w", o.Kind, err)
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return outputDir{}, fmt.Errorf("%s: output dir %q: %w", o.Kind, abs, err)
+	}
+	return outputDir{abs: abs, real: real}, nil
+}
+
+// confine refuses target unless it lies inside the output directory both
+// as written and once the symbolic links of its existing part are resolved.
+func (d outputDir) confine(o OutputFile, target string) error {
+	if !insideAny(target, []string{d.abs, d.real}) {
+		return d.refused(o, false)
+	}
+	real, err := resolveExisting(target)
+	if errors.Is(err, errDanglingLink) {
+		return d.refused(o, true)
+	}
+	if err != nil {
+		return fmt.Errorf("%s: resolve %s: %w", o.Kind, target, err)
+	}
+	if !insideAny(real, []string{d.real}) {
+		return d.refused(o, true)
+	}
+	if info, err := os.Stat(real); err == nil && info.IsDir() {
+		return Errorf(KindStepValidation, "%s: %q is a directory", o.Kind, o.Path)
+	}
+	return nil
+}
+
+func (d outputDir) refused(o OutputFile, link bool) error {
+	how := "is outside"
+	if link {
+		how = "leads through a symbolic link outside"
+	}
+	return Errorf(KindStepValidation, "%s refused: %q %s the output directory %s", o.Kind, o.Path, how, d.abs).
+		WithHint("give a path inside it (a relative path such as %q is resolved there), leave path out to write to the state dir, or set the environment variable %s to the directory files should go to",
+			"shots/page"+o.Ext, OutputDirEnv)
+}
+
+// errDanglingLink marks a path through a symbolic link to nothing: writing
+// there would create the link's target, wherever it points.
+var errDanglingLink = errors.New("dangling symbolic link")
+
+// resolveExisting resolves the symbolic links of the longest existing
+// prefix of path and appends the rest.
+func resolveExisting(path string) (string, error) {
+	rest := ""
+	cur := path
+	for {
+		real, err := filepath.EvalSymlinks(cur)
+		if err == nil {
+			return filepath.Join(real, rest), nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return "", err
+		}
+		if _, lerr := os.Lstat(cur); lerr == nil {
+			return "", errDanglingLink
+		}
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			return path, nil
+		}
+		rest = filepath.Join(filepath.Base(cur), rest)
+		cur = parent
+	}
+}
+
+func isDirPath(path string) bool {
+	info, err := os.Stat(path)
+	return err == nil && info.IsDir()
+}
+
+// uniqueFileName is kind-<time>-<random><ext>.
+func uniqueFileName(kind, ext string) string {
+	var b [3]byte
+	rand.Read(b[:])
+	return fmt.Sprintf("%s-%s-%s%s", kind, time.Now().Format("20060102-150405.000"), hex.EncodeToString(b[:]), ext)
+}

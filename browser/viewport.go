@@ -1,0 +1,257 @@
+package browser
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/runtime"
+)
+
+// maxViewportSide bounds a custom viewport's width and height (CSS px).
+const maxViewportSide = 16384
+
+// ViewportRequest is a viewport step: a preset, a custom size, or a reset.
+// With a preset, the other fields given override the preset's.
+type ViewportRequest struct {
+	Preset            string
+	Width, Height     int
+	DeviceScaleFactor float64
+	Mobile, HasTouch  *bool
+	// IsLandscape picks a preset's landscape variant; for a custom size it
+	// sets the screen orientation.
+	IsLandscape *bool
+	// UserAgent overrides the user agent (presets of phones and tablets
+	// set a mobile one).
+	UserAgent string
+	// Reset clears the emulation.
+	Reset bool
+}
+
+// ViewportResult is the emulated viewport.
+type ViewportResult struct {
+	Width             int     `json:"width"`
+	Height            int     `json:"height"`
+	DeviceScaleFactor float64 `json:"deviceScaleFactor"`
+	Mobile            bool    `json:"mobile"`
+	HasTouch          bool    `json:"hasTouch"`
+	IsLandscape       bool    `json:"isLandscape,omitempty"`
+	Preset            string  `json:"preset,omitempty"`
+	// UserAgent is set when the user agent is overridden.
+	UserAgent string `json:"userAgent,omitempty"`
+	Reset     bool   `json:"reset,omitempty"`
+	// Warnings are notes for the step result.
+	Warnings []string `json:"-"`
+}
+
+// SetViewport emulates a device or a viewport size (device metrics, touch,
+// and for phone and tablet presets a mobile user agent), or clears the
+// emulation. The emulation lasts as long as this connection to the tab.
+func (p *Page) SetViewport(ctx context.Context, r ViewportRequest) (*ViewportResult, error) {
+	if r.Reset {
+		return p.ResetViewport(ctx)
+	}
+	d, err := r.device()
+	if err != nil {
+		return nil, err
+	}
+	chrome := ""
+	if d.kind == kindAndroidPhone || d.kind == kindAndroidTablet {
+		chrome = p.chromeMajor(ctx)
+	}
+	ua, platform, hints := d.userAgent(chrome)
+	if r.UserAgent != "" {
+		ua, platform, hints = r.UserAgent, "", nil
+	}
+	if err := p.emulateDevice(ctx, d, r.IsLandscape != nil || d.Mobile); err != nil {
+		return nil, err
+	}
+	if err := p.setUserAgent(ctx, ua, platform, hints); err != nil {
+		return nil, err
+	}
+	res := &ViewportResult{Width: d.Width, Height: d.Height, DeviceScaleFactor: d.DeviceScaleFactor, Mobile: d.Mobile,
+		HasTouch: d.HasTouch, IsLandscape: d.IsLandscape, Preset: d.Name, UserAgent: ua}
+	if ua != "" && p.servedPage(ctx) {
+		res.Warnings = append(res.Warnings, "the user agent applies to requests from now on: reload (or goto) for the site to serve its mobile pages")
+	}
+	return res, nil
+}
+
+// device resolves the request into the device to emulate.
+func (r ViewportRequest) device() (Device, error) {
+	var d Device
+	if r.Preset != "" {
+		var err error
+		if d, err = LookupDevice(r.Preset); err != nil {
+			return d, err
+		}
+		if r.IsLandscape != nil && *r.IsLandscape != d.IsLandscape {
+			d = d.turned()
+		}
+	} else {
+		if r.Width == 0 || r.Height == 0 {
+			return d, Errorf(KindStepValidation, "viewport needs a preset name or width and height").
+				WithHint(`give {"viewport": "iphone-14"} or {"viewport": {"width": 1280, "height": 800}}`)
+		}
+		d = Device{DeviceScaleFactor: 1, IsLandscape: r.IsLandscape != nil && *r.IsLandscape}
+	}
+	r.override(&d)
+	return d, r.check(d)
+}
+
+// override applies the fields the request gives.
+func (r ViewportRequest) override(d *Device) {
+	if r.Width > 0 {
+		d.Width = r.Width
+	}
+	if r.Height > 0 {
+		d.Height = r.Height
+	}
+	if r.DeviceScaleFactor > 0 {
+		d.DeviceScaleFactor = r.DeviceScaleFactor
+	}
+	if r.Mobile != nil {
+		d.Mobile = *r.Mobile
+	}
+	if r.HasTouch != nil {
+		d.HasTouch = *r.HasTouch
+	}
+}
+
+// check validates the numbers of a custom viewport.
+func (r ViewportRequest) check(d Device) error {
+	switch {
+	case r.Width < 0 || r.Height < 0 || d.Width > maxViewportSide || d.Height > maxViewportSide:
+		return Errorf(KindStepValidation, "viewport width and height must be 1 to %d CSS pixels, got %d×%d", maxViewportSide, d.Width, d.Height)
+	case r.DeviceScaleFactor < 0 || d.DeviceScaleFactor > 10 || math.IsNaN(r.DeviceScaleFactor):
+		return Errorf(KindStepValidation, "viewport deviceScaleFactor must be above 0 and at most 10, not %g", r.DeviceScaleFactor)
+	}
+	return nil
+}
+
+// turned returns the other orientation of a preset: its landscape (or
+// portrait) variant, or the same sizes swapped.
+func (d Device) turned() Device {
+	name := d.Name + "-landscape"
+	if d.IsLandscape {
+		name = strings.TrimSuffix(d.Name, "-landscape")
+	}
+	if t, ok := devices[name]; ok {
+		return t
+	}
+	d.Width, d.Height, d.IsLandscape = d.Height, d.Width, !d.IsLandscape
+	return d
+}
+
+// emulateDevice sets the device metrics (screen size too) and touch.
+// The tab's view keeps its size (dontSetVisibleSize): an override that
+// resized it would leave a headless tab at the emulated size after the
+// connection ends, while the rest of the emulation is gone.
+func (p *Page) emulateDevice(ctx context.Context, d Device, orient bool) error {
+	params := emulation.SetDeviceMetricsOverrideParams{
+		Width: int64(d.Width), Height: int64(d.Height), DeviceScaleFactor: d.DeviceScaleFactor, Mobile: d.Mobile,
+		ScreenWidth: int64(d.Width), ScreenHeight: int64(d.Height), DontSetVisibleSize: ptr(true),
+	}
+	if orient {
+		params.ScreenOrientation = &emulation.ScreenOrientation{Type: emulation.ScreenOrientationTypePortraitPrimary}
+		if d.IsLandscape {
+			params.ScreenOrientation = &emulation.ScreenOrientation{Type: emulation.ScreenOrientationTypeLandscapePrimary, Angle: 90}
+		}
+	}
+	if _, err := cdp.Call(ctx, p.sess, emulation.SetDeviceMetricsOverride, params); err != nil {
+		return fmt.Errorf("viewport: set device metrics: %w", err)
+	}
+	touch := emulation.SetTouchEmulationEnabledParams{Enabled: d.HasTouch}
+	if d.HasTouch {
+		touch.MaxTouchPoints = 5
+	}
+	if _, err := cdp.Call(ctx, p.sess, emulation.SetTouchEmulationEnabled, touch); err != nil {
+		return fmt.Errorf("viewport: set touch emulation: %w", err)
+	}
+	return nil
+}
+
+// setUserAgent overrides the user agent, or clears the override (ua "").
+func (p *Page) setUserAgent(ctx context.Context, ua, platform string, hints *uaHints) error {
+	params := emulation.SetUserAgentOverrideParams{UserAgent: ua, Platform: platform}
+	if hints != nil {
+		params.UserAgentMetadata = hints.metadata()
+	}
+	if _, err := cdp.Call(ctx, p.sess, emulation.SetUserAgentOverride, params); err != nil {
+		return fmt.Errorf("viewport: set the user agent: %w", err)
+	}
+	return nil
+}
+
+// metadata builds the client hints (Sec-CH-UA-*) of an Android preset.
+func (h *uaHints) metadata() *emulation.UserAgentMetadata {
+	brands := []*emulation.UserAgentBrandVersion{
+		{Brand: "Chromium", Version: h.chrome}, {Brand: "Google Chrome", Version: h.chrome}, {Brand: "Not.A/Brand", Version: "99"},
+	}
+	return &emulation.UserAgentMetadata{Brands: brands, Platform: "Android", PlatformVersion: "14.0.0", Model: h.model, Mobile: h.mobile}
+}
+
+// ResetViewport clears the device emulation, touch and user agent
+// overrides, and reports the tab's own viewport.
+func (p *Page) ResetViewport(ctx context.Context) (*ViewportResult, error) {
+	if _, err := cdp.Call(ctx, p.sess, emulation.ClearDeviceMetricsOverride, cdp.Empty{}); err != nil {
+		return nil, fmt.Errorf("viewport reset: %w", err)
+	}
+	if _, err := cdp.Call(ctx, p.sess, emulation.SetTouchEmulationEnabled, emulation.SetTouchEmulationEnabledParams{}); err != nil {
+		return nil, fmt.Errorf("viewport reset: touch: %w", err)
+	}
+	if err := p.setUserAgent(ctx, "", "", nil); err != nil {
+		return nil, err
+	}
+	var v struct {
+		W   int     `json:"w"`
+		H   int     `json:"h"`
+		DPR float64 `json:"dpr"`
+	}
+	if err := p.topInto(ctx, `({w: innerWidth, h: innerHeight, dpr: devicePixelRatio})`, &v); err != nil {
+		return nil, fmt.Errorf("viewport reset: read the viewport: %w", err)
+	}
+	return &ViewportResult{Width: v.W, Height: v.H, DeviceScaleFactor: v.DPR, Reset: true}, nil
+}
+
+// chromeMajor returns the browser's major version for user agents
+// ("148"), or a recent one when it cannot be read.
+func (p *Page) chromeMajor(ctx context.Context) string {
+	product, err := p.Browser.Version(ctx)
+	if err != nil {
+		return "148"
+	}
+	_, v, ok := strings.Cut(product, "/")
+	major, _, _ := strings.Cut(v, ".")
+	if !ok || major == "" {
+		return "148"
+	}
+	return major
+}
+
+// servedPage reports whether the top document came from a server (not
+// about:blank or a data: URL).
+func (p *Page) servedPage(ctx context.Context) bool {
+	u, err := p.URL(ctx)
+	return err == nil && (strings.HasPrefix(u, "http:") || strings.HasPrefix(u, "https:"))
+}
+
+// topInto evaluates an expression in the top document (whatever frame
+// actions run in) and decodes its value into out.
+func (p *Page) topInto(ctx context.Context, expr string, out any) error {
+	res, err := cdp.Call(ctx, p.sess, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, ReturnByValue: ptr(true)})
+	if err != nil {
+		return err
+	}
+	if res.ExceptionDetails != nil {
+		return &JSError{Text: exceptionText(res.ExceptionDetails), Source: expr}
+	}
+	if res.Result == nil || len(res.Result.Value) == 0 {
+		return fmt.Errorf("no value for %s", expr)
+	}
+	return json.Unmarshal(res.Result.Value, out)
+}
