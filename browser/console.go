@@ -83,7 +83,7 @@ func (p *Page) trackConsole() {
 					return
 				}
 				var ev logdom.EventEntryAdded
-				if decode(raw, &ev) == nil && ev.Entry != nil {
+				if decode(raw, &ev) == nil && ev.Entry != nil && !faviconMiss(ev.Entry) {
 					p.console.add(consoleEntry(ev.Entry))
 				}
 			}
@@ -125,6 +125,12 @@ func consoleException(ev *runtime.EventExceptionThrown) ConsoleMessage {
 	m.Stack = stackOf(d.StackTrace)
 	m.at = time.UnixMilli(int64(ev.Timestamp))
 	return m
+}
+
+// faviconMiss reports the browser's own failed favicon request, which no
+// page code caused and which would only cost an agent tokens.
+func faviconMiss(e *logdom.Entry) bool {
+	return e.Source == logdom.EntrySourceNetwork && strings.HasSuffix(e.URL, "/favicon.ico")
 }
 
 func consoleEntry(e *logdom.Entry) ConsoleMessage {

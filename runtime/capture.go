@@ -170,7 +170,10 @@ func (h *host) capture(out *Output) {
 		}
 	}
 	if set.Console {
-		out.Console = consoleSummary(p.Console(h.start))
+		// A nil report must stay an untyped nil, or "console": null is printed.
+		if r := consoleSummary(p.Console(h.start)); r != nil {
+			out.Console = r
+		}
 	}
 	out.Screenshot = <-shot
 }

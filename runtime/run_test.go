@@ -272,6 +272,9 @@ result = {"items": n, "title": r.title, "tab": t.tab, "missing": r.nothing}
 	if len(out.Steps) != 3 || out.Steps[1].At != "recipe.star:2" || out.Steps[2].At != "recipe.star:4" {
 		t.Fatalf("step positions: %s", jsonString(out.Steps))
 	}
+	if strings.Contains(string(out.JSON()), `"console":null`) {
+		t.Errorf("an empty field is printed as null: %s", out.JSON())
+	}
 }
 
 func TestRecipeLoad(t *testing.T) {
