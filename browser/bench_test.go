@@ -90,3 +90,28 @@ func BenchmarkSnapshotBigForm(b *testing.B) {
 	b.Run("Warm", func(b *testing.B) { benchSnapshot(b, navigateTo(b, base+"big.html"), SnapshotOptions{}, false) })
 	b.Run("Cold", func(b *testing.B) { benchSnapshot(b, navigateTo(b, base+"big.html"), SnapshotOptions{}, true) })
 }
+
+// BenchmarkAutoScreenshot is the viewport PNG the post-command capture
+// takes, on a small page (fresh frame each time: the page changes before
+// every shot, as it does after an action).
+//
+//	go test ./browser -run '^$' -bench AutoScreenshot -benchtime 30x
+func BenchmarkAutoScreenshot(b *testing.B) {
+	base := servePages(b, map[string]string{"small.html": `<!doctype html><title>Small</title><main><h1>Shop</h1><button onclick="this.textContent += '!'">Buy</button><p id="n">0</p></main>`})
+	p := openTestTab(b)
+	ctx := context.Background()
+	navigateTo(b, base+"small.html")(p)
+	path := filepath.Join(b.TempDir(), "shot.png")
+	for _, format := range []string{"png", "jpeg", "webp"} {
+		b.Run(format, func(b *testing.B) {
+			for b.Loop() {
+				b.StopTimer()
+				p.Eval(ctx, `document.getElementById('n').textContent++`)
+				b.StartTimer()
+				if _, err := p.Screenshot(ctx, path, ScreenshotOptions{Format: format}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
