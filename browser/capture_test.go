@@ -398,7 +398,7 @@ func TestViewportPresetEmulatesDevice(t *testing.T) {
 	ctx := testCtx(t)
 	before := js(t, p, "[innerWidth, devicePixelRatio, navigator.userAgent]")
 	res, err := p.SetViewport(ctx, ViewportRequest{Preset: "iPhone_14"})
-	if err != nil || res.Preset != "iphone-14" || res.Width != 390 || res.Height != 844 || res.DeviceScaleFactor != 3 || !res.Mobile || !res.HasTouch {
+	if err != nil || res.Name != "iphone-14" || res.Width != 390 || res.Height != 844 || res.DeviceScaleFactor != 3 || !res.Mobile || !res.HasTouch {
 		t.Fatalf("iphone-14: %+v %v", res, err)
 	}
 	if got := js(t, p, "[screen.width, innerWidth, devicePixelRatio, /iPhone/.test(navigator.userAgent), matchMedia('(pointer: coarse)').matches, navigator.maxTouchPoints > 0]"); got != "[390,390,3,true,true,true]" {
@@ -410,7 +410,7 @@ func TestViewportPresetEmulatesDevice(t *testing.T) {
 	}
 	for _, r := range []ViewportRequest{{Preset: "iphone-14-landscape"}, {Preset: "iphone-14", IsLandscape: ptr(true)}} {
 		res, err = p.SetViewport(ctx, r)
-		if err != nil || res.Width != 844 || res.Height != 390 || !res.IsLandscape || res.Preset != "iphone-14-landscape" {
+		if err != nil || res.Width != 844 || res.Height != 390 || !res.IsLandscape || res.Name != "iphone-14-landscape" {
 			t.Fatalf("%+v: %+v %v", r, res, err)
 		}
 		if got := js(t, p, "[innerWidth, screen.orientation.type]"); got != `[844,"landscape-primary"]` {

@@ -21,7 +21,8 @@ const (
 // Device is a device preset of the viewport step (spec §18.5): sizes in
 // CSS pixels.
 type Device struct {
-	Name              string  `json:"name"`
+	// Name is the preset name ("iphone-14"); empty for a custom size.
+	Name              string  `json:"preset,omitempty"`
 	Width             int     `json:"width"`
 	Height            int     `json:"height"`
 	DeviceScaleFactor float64 `json:"deviceScaleFactor"`

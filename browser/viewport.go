@@ -34,13 +34,8 @@ type ViewportRequest struct {
 
 // ViewportResult is the emulated viewport.
 type ViewportResult struct {
-	Width             int     `json:"width"`
-	Height            int     `json:"height"`
-	DeviceScaleFactor float64 `json:"deviceScaleFactor"`
-	Mobile            bool    `json:"mobile"`
-	HasTouch          bool    `json:"hasTouch"`
-	IsLandscape       bool    `json:"isLandscape,omitempty"`
-	Preset            string  `json:"preset,omitempty"`
+	// Device holds the sizes and flags; its Name is the preset, if any.
+	Device
 	// UserAgent is set when the user agent is overridden.
 	UserAgent string `json:"userAgent,omitempty"`
 	Reset     bool   `json:"reset,omitempty"`
@@ -73,8 +68,7 @@ func (p *Page) SetViewport(ctx context.Context, r ViewportRequest) (*ViewportRes
 	if err := p.setUserAgent(ctx, ua, platform, hints); err != nil {
 		return nil, err
 	}
-	res := &ViewportResult{Width: d.Width, Height: d.Height, DeviceScaleFactor: d.DeviceScaleFactor, Mobile: d.Mobile,
-		HasTouch: d.HasTouch, IsLandscape: d.IsLandscape, Preset: d.Name, UserAgent: ua}
+	res := &ViewportResult{Device: d, UserAgent: ua}
 	if ua != "" && p.servedPage(ctx) {
 		res.Warnings = append(res.Warnings, "the user agent applies to requests from now on: reload (or goto) for the site to serve its mobile pages")
 	}
@@ -215,7 +209,7 @@ func (p *Page) ResetViewport(ctx context.Context) (*ViewportResult, error) {
 	if err := p.topInto(ctx, `({w: innerWidth, h: innerHeight, dpr: devicePixelRatio})`, &v); err != nil {
 		return nil, fmt.Errorf("viewport reset: read the viewport: %w", err)
 	}
-	return &ViewportResult{Width: v.W, Height: v.H, DeviceScaleFactor: v.DPR, Reset: true}, nil
+	return &ViewportResult{Device: Device{Width: v.W, Height: v.H, DeviceScaleFactor: v.DPR}, Reset: true}, nil
 }
 
 // chromeMajor returns the browser's major version for user agents
