@@ -15,6 +15,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/target"
+
 	"github.com/cdp-skill/cdp-skill/browser/browsertest"
 	"github.com/cdp-skill/cdp-skill/browser/state"
 )
@@ -501,5 +504,173 @@ func TestGeolocationOverride(t *testing.T) {
 	}
 	if got := js(t, blank, geoJS); got != `{"acc":10,"lat":-33.8568,"lon":151.2153}` {
 		t.Errorf("after navigating the page located itself at %s", got)
+	}
+}
+
+// treeFiles reads every file under dir, by relative path (directories
+// read as "<dir>").
+func treeFiles(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		if d.IsDir() {
+			files[rel] = "<dir>"
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		files[rel] = string(data)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+func TestCaptureRefusesForeignExtensionsAndHiddenPaths(t *testing.T) {
+	dir := useOutputDir(t)
+	for name, content := range map[string]string{
+		"main.go": "package main\n", "go.mod": "module x\n", "notes.txt": "notes\n", ".env": "TOKEN=1\n",
+		".git/config": "[core]\n", ".git/HEAD": "ref: refs/heads/main\n", "sub/.hidden.png": "not a png",
+	} {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A link with an image name to a source file is refused too.
+	if err := os.Symlink("main.go", filepath.Join(dir, "alias.png")); err != nil {
+		t.Fatal(err)
+	}
+	before := treeFiles(t, dir)
+	p := loadHTML(t, `<p>hello</p>`)
+	ctx := testCtx(t)
+	for _, tc := range []struct {
+		req  ScreenshotRequest
+		want string
+	}{
+		{ScreenshotRequest{Path: "main.go"}, ".png, .jpg, .jpeg or .webp"},
+		{ScreenshotRequest{Path: "notes.txt", Format: "png"}, ".png"},
+		{ScreenshotRequest{Path: "go.mod", Format: "jpeg"}, ".jpg or .jpeg"},
+		{ScreenshotRequest{Path: "doc.pdf"}, ".png, .jpg, .jpeg or .webp"},
+		{ScreenshotRequest{Path: "alias.png"}, ".png, .jpg, .jpeg or .webp"},
+		{ScreenshotRequest{Path: ".env"}, "hidden"},
+		{ScreenshotRequest{Path: ".git/config"}, "hidden"},
+		{ScreenshotRequest{Path: ".git/HEAD.png"}, "hidden"},
+		{ScreenshotRequest{Path: ".git"}, "hidden"},
+		{ScreenshotRequest{Path: ".git/"}, "hidden"},
+		{ScreenshotRequest{Path: "sub/.hidden.png"}, "hidden"},
+		{ScreenshotRequest{Path: "sub/../.git/new.png"}, "hidden"},
+		{ScreenshotRequest{Path: filepath.Join(dir, ".git", "abs.png")}, "hidden"},
+	} {
+		_, err := p.CaptureScreenshot(ctx, tc.req)
+		if KindOf(err) != KindStepValidation || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("screenshot %+v: %v (want %q)", tc.req, err, tc.want)
+		}
+	}
+	for _, path := range []string{"go.mod", "main.go", "page.png", ".git/config", ".git/", ".pdf", "sub/.x/doc.pdf"} {
+		_, err := p.PrintPDF(ctx, PDFRequest{Path: path})
+		want := ".pdf"
+		if strings.Contains(path, "/.") || strings.HasPrefix(path, ".") {
+			want = "hidden"
+		}
+		if KindOf(err) != KindStepValidation || !strings.Contains(err.Error(), want) {
+			t.Errorf("pdf %q: %v (want %q)", path, err, want)
+		}
+	}
+	after := treeFiles(t, dir)
+	for name, content := range after {
+		if was, ok := before[name]; !ok {
+			t.Errorf("a refused capture wrote %s", name)
+		} else if was != content {
+			t.Errorf("a refused capture overwrote %s", name)
+		}
+	}
+	if t.Failed() {
+		t.FailNow()
+	}
+
+	// Image and PDF names still work, and a name without extension gets one.
+	for path, want := range map[string]string{"a.png": "a.png", "b.JPG": "b.JPG", "c.jpeg": "c.jpeg", "d.webp": "d.webp", "e": "e.png", "shots/f": "shots/f.png", "./g.png": "g.png"} {
+		if res := shoot(t, p, ScreenshotRequest{Path: path}); res.Path != filepath.Join(dir, want) {
+			t.Errorf("screenshot %q went to %s", path, res.Path)
+		}
+	}
+	if res := shoot(t, p, ScreenshotRequest{Path: "h", Format: "jpeg"}); res.Path != filepath.Join(dir, "h.jpeg") {
+		t.Errorf("jpeg without extension went to %s", res.Path)
+	}
+	for path, want := range map[string]string{"doc.pdf": "doc.pdf", "Doc.PDF": "Doc.PDF", "report": "report.pdf"} {
+		res, err := p.PrintPDF(ctx, PDFRequest{Path: path})
+		if err != nil || res.Path != filepath.Join(dir, want) {
+			t.Errorf("pdf %q: %+v %v", path, res, err)
+		}
+	}
+}
+
+// geoPermissionJS reads the geolocation permission the page sees.
+const geoPermissionJS = `navigator.permissions.query({name: "geolocation"}).then((s) => s.state)`
+
+func TestGeolocationClearRevokesTheGrantOfABlankTab(t *testing.T) {
+	ctx := testCtx(t)
+	first := browsertest.Serve(t, os.DirFS("testdata"))
+	second := browsertest.Serve(t, os.DirFS("testdata"))
+	p := openTestTab(t)
+	res, err := p.SetGeolocation(ctx, Geolocation{Latitude: 48.8584, Longitude: 2.2945})
+	if err != nil || res.Origin != "*" {
+		t.Fatalf("set on a blank tab: %+v %v", res, err)
+	}
+	if _, err := p.Navigate(ctx, first+"act/mobile.html", WaitLoad); err != nil {
+		t.Fatal(err)
+	}
+	cleared, err := p.ClearGeolocation(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cleared.Origin != "*" || cleared.Permission != "prompt" || !cleared.Cleared {
+		t.Errorf("clear reset the permission of %q, not of every origin: %+v", cleared.Origin, cleared)
+	}
+	// A page from another origin gets neither the position nor the
+	// permission.
+	for _, pg := range []string{first, second} {
+		if _, err := p.Navigate(ctx, pg+"act/mobile.html", WaitLoad); err != nil {
+			t.Fatal(err)
+		}
+		if got := js(t, p, geoPermissionJS); got == `"granted"` {
+			t.Errorf("%s: after clear the page still has the permission", pg)
+		}
+		var after map[string]any
+		json.Unmarshal([]byte(js(t, p, geoJS)), &after)
+		if after["lat"] != nil || after["error"] == nil {
+			t.Errorf("%s: after clear the page got %v", pg, after)
+		}
+	}
+}
+
+func TestGeolocationRefusesToGuessTheOrigin(t *testing.T) {
+	ctx := testCtx(t)
+	base := browsertest.Serve(t, os.DirFS("testdata"))
+	p := openTestTab(t)
+	if _, err := p.Navigate(ctx, base+"act/mobile.html", WaitLoad); err != nil {
+		t.Fatal(err)
+	}
+	// Another tab of the same browser context watches the permission.
+	watch := openTestTab(t)
+	if _, err := watch.Navigate(ctx, base+"act/other.html", WaitLoad); err != nil {
+		t.Fatal(err)
+	}
+	// Detaching the page's session makes reading its URL fail while the
+	// browser session still works.
+	if _, err := cdp.Call(ctx, p.Browser.Session(), target.DetachFromTarget, target.DetachFromTargetParams{SessionID: p.sess.ID()}); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := p.SetGeolocation(ctx, Geolocation{Latitude: 1, Longitude: 2}); err == nil {
+		t.Fatalf("set without a readable URL: %+v", res)
+	}
+	if got := js(t, watch, geoPermissionJS); got == `"granted"` {
+		t.Errorf("a failed read of the URL granted the permission to every origin")
 	}
 }

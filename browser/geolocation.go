@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"net/url"
+	"slices"
+	"strings"
 
 	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
@@ -30,7 +32,8 @@ type GeolocationResult struct {
 	Longitude *float64 `json:"longitude,omitempty"`
 	Accuracy  *float64 `json:"accuracy,omitempty"`
 	// Permission is the geolocation permission now set, and Origin the
-	// origin it applies to ("*": every origin).
+	// origin it applies to ("*": every origin; after clear, the origins
+	// reset, separated by spaces).
 	Permission string `json:"permission"`
 	Origin     string `json:"origin"`
 	Cleared    bool   `json:"cleared,omitempty"`
@@ -40,7 +43,8 @@ type GeolocationResult struct {
 // geolocation permission, so the page gets the position without a prompt.
 // The permission is for the page's origin, or for every origin while the
 // tab shows no web page (so a page loaded next gets it). Both last as long
-// as this connection to the tab.
+// as this connection to the tab. The origins granted are remembered for the
+// Page, so that ClearGeolocation revokes them.
 func (p *Page) SetGeolocation(ctx context.Context, g Geolocation) (*GeolocationResult, error) {
 	if err := g.check(); err != nil {
 		return nil, err
@@ -48,28 +52,69 @@ func (p *Page) SetGeolocation(ctx context.Context, g Geolocation) (*GeolocationR
 	if g.Accuracy == 0 {
 		g.Accuracy = DefaultGeoAccuracy
 	}
-	origin, err := p.setGeoPermission(ctx, cdpbrowser.PermissionSettingGranted)
+	origin, err := p.pageOrigin(ctx)
 	if err != nil {
+		return nil, err
+	}
+	p.noteGeoGrant(origin)
+	if err := p.setGeoPermission(ctx, cdpbrowser.PermissionSettingGranted, origin); err != nil {
 		return nil, err
 	}
 	params := emulation.SetGeolocationOverrideParams{Latitude: &g.Latitude, Longitude: &g.Longitude, Accuracy: &g.Accuracy}
 	if _, err := cdp.Call(ctx, p.sess, emulation.SetGeolocationOverride, params); err != nil {
 		return nil, fmt.Errorf("geolocation: %w", err)
 	}
-	return &GeolocationResult{Latitude: &g.Latitude, Longitude: &g.Longitude, Accuracy: &g.Accuracy, Permission: "granted", Origin: origin}, nil
+	return &GeolocationResult{Latitude: &g.Latitude, Longitude: &g.Longitude, Accuracy: &g.Accuracy, Permission: "granted", Origin: geoOriginName(origin)}, nil
 }
 
 // ClearGeolocation removes the position override and returns the
-// permission to prompting.
+// permission to prompting: for every origin SetGeolocation granted through
+// this Page (the tab may have navigated since), or, when it granted none,
+// for the page's origin.
 func (p *Page) ClearGeolocation(ctx context.Context) (*GeolocationResult, error) {
 	if _, err := cdp.Call(ctx, p.sess, emulation.ClearGeolocationOverride, cdp.Empty{}); err != nil {
 		return nil, fmt.Errorf("geolocation clear: %w", err)
 	}
-	origin, err := p.setGeoPermission(ctx, cdpbrowser.PermissionSettingPrompt)
-	if err != nil {
-		return nil, err
+	origins := p.takeGeoGrants()
+	if len(origins) == 0 {
+		origin, err := p.pageOrigin(ctx)
+		if err != nil {
+			return nil, err
+		}
+		origins = []string{origin}
 	}
-	return &GeolocationResult{Permission: "prompt", Origin: origin, Cleared: true}, nil
+	for i, origin := range origins {
+		if err := p.setGeoPermission(ctx, cdpbrowser.PermissionSettingPrompt, origin); err != nil {
+			for _, o := range origins[i:] {
+				p.noteGeoGrant(o) // still granted: a later clear retries
+			}
+			return nil, err
+		}
+	}
+	shown := make([]string, len(origins))
+	for i, o := range origins {
+		shown[i] = geoOriginName(o)
+	}
+	return &GeolocationResult{Permission: "prompt", Origin: strings.Join(shown, " "), Cleared: true}, nil
+}
+
+// noteGeoGrant records that origin was granted through p.
+func (p *Page) noteGeoGrant(origin string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !slices.Contains(p.geoOrigins, origin) {
+		p.geoOrigins = append(p.geoOrigins, origin)
+	}
+}
+
+// takeGeoGrants returns the origins granted through p, oldest first, and
+// forgets them.
+func (p *Page) takeGeoGrants() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	origins := p.geoOrigins
+	p.geoOrigins = nil
+	return origins
 }
 
 // check validates the coordinates.
@@ -85,37 +130,44 @@ func (g Geolocation) check() error {
 	return nil
 }
 
-// setGeoPermission sets the geolocation permission of the page's origin
-// (every origin when the page has none) in the tab's browser context, and
-// returns the origin ("*" for all).
-func (p *Page) setGeoPermission(ctx context.Context, setting cdpbrowser.PermissionSetting) (string, error) {
+// setGeoPermission sets the geolocation permission of origin ("" = every
+// origin) in the tab's browser context.
+func (p *Page) setGeoPermission(ctx context.Context, setting cdpbrowser.PermissionSetting, origin string) error {
 	bc, err := p.browserContextID(ctx)
 	if err != nil {
-		return "", fmt.Errorf("geolocation: %w", err)
+		return fmt.Errorf("geolocation: %w", err)
 	}
-	origin := p.pageOrigin(ctx)
 	params := cdpbrowser.SetPermissionParams{
 		Permission: &cdpbrowser.PermissionDescriptor{Name: "geolocation"}, Setting: setting, Origin: origin, BrowserContextID: bc,
 	}
 	if _, err := cdp.Call(ctx, p.Browser.Session(), cdpbrowser.SetPermission, params); err != nil {
-		return "", fmt.Errorf("geolocation: set the permission: %w", err)
+		return fmt.Errorf("geolocation: set the permission of %s to %s: %w", geoOriginName(origin), setting, err)
 	}
+	return nil
+}
+
+// geoOriginName is the origin as reported: "*" for every origin.
+func geoOriginName(origin string) string {
 	if origin == "" {
-		origin = "*"
+		return "*"
 	}
-	return origin, nil
+	return origin
 }
 
 // pageOrigin returns the top document's origin, or "" when it has none
-// (about:blank, data: URLs).
-func (p *Page) pageOrigin(ctx context.Context) string {
+// (about:blank, data: URLs). A URL that cannot be read is an error, not
+// "no origin": that would grant every origin.
+func (p *Page) pageOrigin(ctx context.Context) (string, error) {
 	raw, err := p.URL(ctx)
 	if err != nil {
-		return ""
+		return "", fmt.Errorf("geolocation: read the page's URL for its origin: %w", err)
 	}
 	u, err := url.Parse(raw)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return ""
+	if err != nil {
+		return "", fmt.Errorf("geolocation: the page's URL %q: %w", raw, err)
 	}
-	return u.Scheme + "://" + u.Host
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", nil
+	}
+	return u.Scheme + "://" + u.Host, nil
 }

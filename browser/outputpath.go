@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -48,13 +49,20 @@ type OutputFile struct {
 	Kind string
 	// Ext is the extension added to a name that has none (".png").
 	Ext string
+	// Exts are the extensions (lower case, with the dot) a name may end
+	// in; a name with another extension is refused, so that a capture
+	// cannot replace a source file. Empty allows Ext only.
+	Exts []string
 }
 
 // Resolve returns the absolute path to write, creating its parent
 // directory. A relative path lies in the output directory; a path that
 // leads outside it (by .., an absolute path, or a symbolic link) is refused
 // before anything is written. A path naming a directory (or ending in a
-// separator) gets a unique file name inside it.
+// separator) gets a unique file name inside it, and a name without
+// extension gets Ext. A name whose extension is not one of Exts, or a path
+// through a hidden file or directory (a name starting with a dot, such as
+// .git), is refused too.
 func (o OutputFile) Resolve() (string, error) {
 	if o.Path == "" {
 		return o.stateFile()
@@ -77,7 +85,14 @@ func (o OutputFile) Resolve() (string, error) {
 	if filepath.Ext(target) == "" {
 		target += o.Ext
 	}
-	if err := dir.confine(o, target); err != nil {
+	real, err := dir.confine(o, target)
+	if err != nil {
+		return "", err
+	}
+	if err := o.checkName(dir.abs, target); err != nil {
+		return "", err
+	}
+	if err := o.checkName(dir.real, real); err != nil {
 		return "", err
 	}
 	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
@@ -128,25 +143,60 @@ func (o OutputFile) dir() (outputDir, error) {
 }
 
 // confine refuses target unless it lies inside the output directory both
-// as written and once the symbolic links of its existing part are resolved.
-func (d outputDir) confine(o OutputFile, target string) error {
+// as written and once the symbolic links of its existing part are
+// resolved, and returns the resolved path.
+func (d outputDir) confine(o OutputFile, target string) (string, error) {
 	if !insideAny(target, []string{d.abs, d.real}) {
-		return d.refused(o, false)
+		return "", d.refused(o, false)
 	}
 	real, err := resolveExisting(target)
 	if errors.Is(err, errDanglingLink) {
-		return d.refused(o, true)
+		return "", d.refused(o, true)
 	}
 	if err != nil {
-		return fmt.Errorf("%s: resolve %s: %w", o.Kind, target, err)
+		return "", fmt.Errorf("%s: resolve %s: %w", o.Kind, target, err)
 	}
 	if !insideAny(real, []string{d.real}) {
-		return d.refused(o, true)
+		return "", d.refused(o, true)
 	}
 	if info, err := os.Stat(real); err == nil && info.IsDir() {
-		return Errorf(KindStepValidation, "%s: %q is a directory", o.Kind, o.Path)
+		return "", Errorf(KindStepValidation, "%s: %q is a directory", o.Kind, o.Path)
+	}
+	return real, nil
+}
+
+// checkName refuses path (inside dir, either the output directory as
+// written or resolved) when a component below dir is hidden or the file's
+// extension is not one of the kind's.
+func (o OutputFile) checkName(dir, path string) error {
+	rel, err := filepath.Rel(dir, path)
+	if err != nil || !insideAny(path, []string{dir}) {
+		// path lies in the other form of the output directory.
+		return nil
+	}
+	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+		if strings.HasPrefix(part, ".") {
+			return Errorf(KindStepValidation, "%s refused: %q contains the hidden name %q; captures are not written to hidden files or directories such as .git", o.Kind, o.Path, part).
+				WithHint("give a name that does not start with a dot, such as %q", "shots/page"+o.Ext)
+		}
+	}
+	exts := o.Exts
+	if len(exts) == 0 {
+		exts = []string{o.Ext}
+	}
+	if ext := strings.ToLower(filepath.Ext(path)); !slices.Contains(exts, ext) {
+		return Errorf(KindStepValidation, "%s refused: %q ends in %s; a %s file must end in %s", o.Kind, o.Path, ext, o.Kind, orList(exts)).
+			WithHint("name it like %q, or give a name without extension and %s is added", "page"+o.Ext, o.Ext)
 	}
 	return nil
+}
+
+// orList is "a", "a or b", "a, b or c".
+func orList(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " or " + items[len(items)-1]
 }
 
 func (d outputDir) refused(o OutputFile, link bool) error {

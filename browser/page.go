@@ -43,6 +43,9 @@ type Page struct {
 	// seqState holds the tab's ref counters (see state.TabState).
 	seqState  state.TabState
 	seqLoaded bool
+	// geoOrigins are the origins SetGeolocation granted the permission to
+	// ("" = every origin), for ClearGeolocation to revoke; guarded by mu.
+	geoOrigins []string
 }
 
 func newPage(b *Browser, id target.ID, s *Session) *Page {

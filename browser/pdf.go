@@ -85,7 +85,7 @@ func (p *Page) PrintPDF(ctx context.Context, r PDFRequest) (*PDFResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	path, err := OutputFile{Path: r.Path, Dir: r.OutputDir, Kind: "pdf", Ext: ".pdf"}.Resolve()
+	path, err := OutputFile{Path: r.Path, Dir: r.OutputDir, Kind: "pdf", Ext: ".pdf", Exts: []string{".pdf"}}.Resolve()
 	if err != nil {
 		return nil, err
 	}

@@ -93,7 +93,7 @@ func (p *Page) CaptureScreenshot(ctx context.Context, r ScreenshotRequest) (*Scr
 	if err := r.validate(); err != nil {
 		return nil, err
 	}
-	path, err := OutputFile{Path: r.Path, Dir: r.OutputDir, Kind: "screenshot", Ext: "." + format}.Resolve()
+	path, err := OutputFile{Path: r.Path, Dir: r.OutputDir, Kind: "screenshot", Ext: "." + format, Exts: r.extensions(format)}.Resolve()
 	if err != nil {
 		return nil, err
 	}
@@ -122,6 +122,25 @@ func (p *Page) CaptureScreenshot(ctx context.Context, r ScreenshotRequest) (*Scr
 
 // screenshotFormats maps file extensions to formats.
 var screenshotFormats = map[string]string{".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg", ".webp": "webp"}
+
+// screenshotExts are the file extensions a screenshot may have, png first.
+var screenshotExts = []string{".png", ".jpg", ".jpeg", ".webp"}
+
+// extensions returns the extensions the path may end in: those of format
+// when the request names one, else every image extension (the extension
+// then decides the format).
+func (r ScreenshotRequest) extensions(format string) []string {
+	if strings.TrimSpace(r.Format) == "" {
+		return screenshotExts
+	}
+	var exts []string
+	for _, ext := range screenshotExts {
+		if screenshotFormats[ext] == format {
+			exts = append(exts, ext)
+		}
+	}
+	return exts
+}
 
 // format normalizes the format, taking it from the path's extension when
 // not given.

@@ -3,6 +3,7 @@ package builtins
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 	"strings"
 
 	"go.starlark.net/starlark"
@@ -320,10 +321,28 @@ func viewportRequest(c *Call) (browser.ViewportRequest, error) {
 	if err := viewportSizes(c, &r); err != nil {
 		return r, err
 	}
-	if r.Reset && (r.Preset != "" || len(c.Args.Keywords()) > 1) {
-		return r, invalid("viewport reset takes nothing else: reset, then set a viewport in the next step")
+	if r.Reset {
+		if others := viewportResetOthers(c, r); len(others) > 0 {
+			return r, invalid("viewport reset takes nothing else, but got %s: reset, then set a viewport in the next step", strings.Join(others, ", "))
+		}
 	}
 	return r, nil
+}
+
+// viewportResetOthers lists the settings given with reset: the preset
+// (unless it is "reset" itself) and every keyword other than reset and
+// preset.
+func viewportResetOthers(c *Call, r browser.ViewportRequest) []string {
+	var others []string
+	if r.Preset != "" {
+		others = append(others, "preset "+strconv.Quote(r.Preset))
+	}
+	for _, k := range c.Args.Keywords() {
+		if k != "reset" && k != "preset" && c.Args.Has(k) {
+			others = append(others, lang.SnakeCase(k))
+		}
+	}
+	return others
 }
 
 // viewportSizes reads the numbers and flags of a custom viewport.

@@ -62,7 +62,7 @@ func init() {
 				{Name: "latitude", Type: "number", Doc: "degrees, -90 to 90"},
 				{Name: "longitude", Type: "number", Doc: "degrees, -180 to 180"},
 				{Name: "accuracy", Type: "number", Doc: "metres (default 10)"},
-				{Name: "clear", Type: "bool", Doc: "remove the override"},
+				{Name: "clear", Type: "bool", Doc: "remove the override and return the permission this command granted (even on a page since left) to prompting"},
 			},
 			Doc: "make navigator.geolocation report a position and grant the permission (for the page's origin; every origin on a blank tab), or \"clear\"; lasts until the command ends"},
 	)

@@ -146,3 +146,73 @@ result = {"h": shot.height, "w": shot.width, "pages": doc.pages, "a": jar.cookie
 		`viewport("pixel-7-landscape")`,
 		`geolocation("clear")`)
 }
+
+func TestCaptureStepRefusesForeignExtensionsAndHiddenPaths(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("CDP_SKILL_OUTPUT_DIR", dir)
+	files := map[string]string{"main.go": "package main\n", "go.mod": "module x\n", ".git/config": "[core]\n"}
+	for name, content := range files {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	base := pagesURL(t)
+	out := runJSON(t, `{"steps":[{"openTab": "`+base+`capture.html"}]}`)
+	mustOK(t, out)
+	closeTabAfter(t, out)
+	for step, want := range map[string]string{
+		`{"screenshot": "main.go"}`:          ".png, .jpg, .jpeg or .webp",
+		`{"pdf": "go.mod"}`:                  "must end in .pdf",
+		`{"pdf": ".git/config"}`:             "hidden",
+		`{"screenshot": {"path": ".git/x"}}`: "hidden",
+	} {
+		bad := runJSON(t, `{"tab":"`+out.Tab+`","steps":[`+step+`]}`)
+		if bad.OK() || len(bad.Steps) == 0 || bad.Steps[0].ErrorType != "StepValidationError" || !strings.Contains(bad.Steps[0].Error, want) {
+			t.Errorf("%s: %s", step, bad.JSON())
+		}
+	}
+	for name, content := range files {
+		if data, err := os.ReadFile(filepath.Join(dir, name)); err != nil || string(data) != content {
+			t.Errorf("%s changed: %q %v", name, data, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".git", "x.png")); !os.IsNotExist(err) {
+		t.Errorf("a screenshot went into .git: %v", err)
+	}
+	ok := runJSON(t, `{"tab":"`+out.Tab+`","steps":[{"screenshot": "shot"}, {"pdf": "doc"}]}`)
+	mustOK(t, ok)
+	if shot, doc := stepOutput(t, ok, 0), stepOutput(t, ok, 1); shot["path"] != filepath.Join(dir, "shot.png") || doc["path"] != filepath.Join(dir, "doc.pdf") {
+		t.Errorf("names without extension: %s", ok.JSON())
+	}
+}
+
+func TestCaptureStepViewportResetTakesNothingElse(t *testing.T) {
+	base := pagesURL(t)
+	out := runJSON(t, `{"steps":[{"openTab": "`+base+`capture.html"}]}`)
+	mustOK(t, out)
+	closeTabAfter(t, out)
+	for _, src := range []string{
+		`viewport("reset", width = 300)`,
+		`viewport("reset", height = 300, mobile = True)`,
+		`viewport(reset = True, width = 300)`,
+		`viewport(reset = True, user_agent = "x")`,
+		`viewport(reset = True, preset = "iphone-14")`,
+	} {
+		bad := runRecipe(t, Program{Tab: out.Tab, Source: []byte(src + "\n")})
+		if bad.OK() || !strings.Contains(string(bad.JSON()), "reset takes nothing else") {
+			t.Errorf("%s: %s", src, bad.JSON())
+		}
+	}
+	for _, src := range []string{`viewport("reset")`, `viewport(reset = True)`, `viewport(preset = "reset")`, `viewport("reset", reset = True)`} {
+		good := runRecipe(t, Program{Tab: out.Tab, Source: []byte(src + "\n")})
+		mustOK(t, good)
+		if res := stepOutput(t, good, 0); res["reset"] != true {
+			t.Errorf("%s: %s", src, good.JSON())
+		}
+	}
+	bad := runJSON(t, `{"tab":"`+out.Tab+`","steps":[{"viewport": {"reset": true, "width": 300}}]}`)
+	if bad.OK() || len(bad.Steps) == 0 || bad.Steps[0].ErrorType != "StepValidationError" || !strings.Contains(bad.Steps[0].Error, "width") {
+		t.Errorf("JSON reset with width: %s", bad.JSON())
+	}
+}
