@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -152,33 +153,35 @@ func urlHolds(c URLCheck, u string) (bool, error) {
 }
 
 // assertText checks that want appears in the text of sel (default body).
+// sel is a CSS selector (open shadow roots searched too) or a ref, found
+// the way actions find their targets, waiting for it to appear; an element
+// that never appears fails the assertion.
 func (p *Page) assertText(ctx context.Context, want, sel string, caseSensitive bool) (Assertion, error) {
 	a := Assertion{Type: "text", Selector: sel, Expected: want}
 	target := sel
 	if target == "" {
 		target = "body"
 	}
-	if err := p.CheckSelector(ctx, target); err != nil {
-		return a, err
-	}
-	var text *string
-	fn := `(s) => { const e = document.querySelector(s); return e ? (e.innerText !== undefined ? e.innerText : e.textContent) : null; }`
-	if err := p.CallInto(ctx, &text, fn, target); err != nil {
-		return a, fmt.Errorf("assert: read the text of %s: %w", target, err)
-	}
-	if text == nil {
-		a.Reason = fmt.Sprintf("selector %q matches no element", target)
+	el, err := p.readElement(ctx, target)
+	var miss *Error
+	if errors.As(err, &miss) && miss.Kind == KindElementNotFound {
+		a.Reason = miss.Message
 		return a, nil
 	}
-	have, need := strings.Join(strings.Fields(*text), " "), strings.Join(strings.Fields(want), " ")
-	hay, needle := have, need
-	if !caseSensitive {
-		hay, needle = strings.ToLower(have), strings.ToLower(need)
+	if err != nil {
+		return a, err
 	}
-	i := strings.Index(hay, needle)
+	defer p.release(el.ObjectID)
+	var text string
+	fn := `(e) => (e.innerText !== undefined ? e.innerText : e.textContent) || ''`
+	if err := p.CallOn(ctx, el, &text, fn); err != nil {
+		return a, fmt.Errorf("assert: read the text of %s: %w", target, err)
+	}
+	have, need := strings.Join(strings.Fields(text), " "), strings.Join(strings.Fields(want), " ")
+	i, n := textIndex(have, need, caseSensitive)
 	a.Passed = i >= 0
 	if a.Passed {
-		a.Actual = excerpt(have, i, len(needle))
+		a.Actual = excerpt(have, i, n)
 	} else {
 		a.Actual = have
 		if len(have) > assertActualLimit {
@@ -186,6 +189,22 @@ func (p *Page) assertText(ctx context.Context, want, sel string, caseSensitive b
 		}
 	}
 	return a, nil
+}
+
+// textIndex finds need in have and returns the byte offset and length of
+// the match in have itself (-1 when absent). Without caseSensitive, the
+// letters match under Unicode case folding; the positions stay those of
+// have, whose bytes lowercasing would shift ('İ' and the Kelvin sign
+// shrink, 'Ⱥ' grows).
+func textIndex(have, need string, caseSensitive bool) (int, int) {
+	if caseSensitive {
+		return strings.Index(have, need), len(need)
+	}
+	loc := regexp.MustCompile("(?i)" + regexp.QuoteMeta(need)).FindStringIndex(have)
+	if loc == nil {
+		return -1, 0
+	}
+	return loc[0], loc[1] - loc[0]
 }
 
 // excerpt is the match at have[i:i+n] with up to 40 bytes of context

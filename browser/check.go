@@ -118,14 +118,25 @@ func checkedWord(b bool) string {
 	return "unchecked"
 }
 
-// waitElement waits (up to timeout, default DefaultActionTimeout) until the
-// target exists, without the actionability checks: for actions that work
-// on hidden elements or check them themselves.
+// lookupMargin is how long before the step's deadline waitElement makes
+// its last look, so that a miss reports ElementNotFoundError (with near
+// matches) rather than the step's context expiring mid-call.
+const lookupMargin = 50 * time.Millisecond
+
+// waitElement waits (up to timeout, default DefaultActionTimeout, and no
+// longer than ctx allows) until the target exists, without the
+// actionability checks: for actions that work on hidden elements or check
+// them themselves, and for the read steps.
 func (p *Page) waitElement(ctx context.Context, t Target, timeout time.Duration) (*Element, error) {
 	if timeout <= 0 {
 		timeout = DefaultActionTimeout
 	}
-	deadline := time.Now().Add(timeout)
+	start := time.Now()
+	deadline := start.Add(timeout)
+	if d, ok := ctx.Deadline(); ok && d.Add(-lookupMargin).Before(deadline) {
+		deadline = d.Add(-lookupMargin)
+		timeout = max(0, deadline.Sub(start))
+	}
 	for attempt := 0; ; attempt++ {
 		el, _, err := p.locate(ctx, t)
 		if err != nil {
@@ -139,7 +150,8 @@ func (p *Page) waitElement(ctx context.Context, t Target, timeout time.Duration)
 			return nil, notFound(t, timeout)
 		}
 		if err := Sleep(ctx, delay); err != nil {
-			return nil, notFound(t, timeout)
+			// The step's context ended first: say how long it really waited.
+			return nil, notFound(t, time.Since(start))
 		}
 	}
 }

@@ -198,6 +198,17 @@ func (p *Page) Console(since time.Time) []ConsoleMessage {
 	return out
 }
 
+// takeConsole returns the captured messages and empties the buffer in one
+// locked step, so a message arriving meanwhile is either returned or kept
+// for the next read, never dropped.
+func (p *Page) takeConsole() []ConsoleMessage {
+	p.console.mu.Lock()
+	defer p.console.mu.Unlock()
+	out := p.console.msgs
+	p.console.msgs = nil
+	return out
+}
+
 // ClearConsole forgets the captured messages.
 func (p *Page) ClearConsole() {
 	p.console.mu.Lock()

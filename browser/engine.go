@@ -85,7 +85,7 @@ func engineError(method string, err error) error {
 		msg := strings.TrimPrefix(js.Text, "Error: ")
 		switch {
 		case strings.Contains(msg, "invalid CSS selector"), strings.Contains(msg, "SyntaxError"):
-			return Errorf(KindSelector, "%s", msg)
+			return Errorf(KindSelector, "%s", msg).WithHint("fix the selector, or target the element by ref or text")
 		case strings.Contains(msg, "matches no element"), strings.Contains(msg, "no element with role"):
 			return Errorf(KindElementNotFound, "%s", msg)
 		}

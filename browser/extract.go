@@ -12,29 +12,17 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 )
 
-// readElement finds the element a read step is for: the element of a ref,
-// or the first match of a CSS selector (open shadow roots searched too).
+// readElement finds the element a read step is for, a ref or a CSS
+// selector (open shadow roots searched too), the way actions find theirs:
+// it waits for the element to appear (DefaultActionTimeout, bounded by the
+// step's context), and a miss fails with the standard ElementNotFoundError.
 // The caller releases it.
 func (p *Page) readElement(ctx context.Context, sel string) (*Element, error) {
 	sel = strings.TrimSpace(sel)
 	if sel == "" {
 		return nil, Errorf(KindStepValidation, "no selector: give a CSS selector or a ref")
 	}
-	if IsRef(sel) {
-		return p.ResolveRef(ctx, sel)
-	}
-	if err := p.CheckSelector(ctx, sel); err != nil {
-		return nil, err
-	}
-	el, err := p.engineElement(ctx, "find", map[string]any{"selector": sel})
-	if err != nil {
-		return nil, fmt.Errorf("find %q: %w", sel, err)
-	}
-	if el == nil {
-		return nil, Errorf(KindElementNotFound, "selector %q matches no element", sel).
-			WithHint("check the selector against a snapshot or getDom, or wait for the element first")
-	}
-	return el, nil
+	return p.waitElement(ctx, NormalizeTarget(sel), 0)
 }
 
 // callEngineOn runs an engine method on the element of sel and decodes its
@@ -146,7 +134,7 @@ func (p *Page) Extract(ctx context.Context, o ExtractOptions) (*Extracted, error
 	var out Extracted
 	err := p.callEngineOn(ctx, o.Selector, "extract", &out, KindElementNotFound, o)
 	var e *Error
-	if errors.As(err, &e) && e.Kind == KindElementNotFound && strings.HasPrefix(e.Message, "no ") {
+	if errors.As(err, &e) && e.Kind == KindElementNotFound && strings.HasPrefix(e.Message, "no table") {
 		e.Message = fmt.Sprintf("extract %q: %s", o.Selector, e.Message)
 		e.WithHint(`point the selector at the table or list, or give type: "table" or "list" (with "list", the children of a plain container are the items)`)
 	}
@@ -383,10 +371,13 @@ func (p *Page) ReadConsole(ctx context.Context, o ConsoleOptions) (*ConsoleRead,
 		o.Limit = 50
 	}
 	p.consoleBarrier(ctx)
-	msgs := filterConsole(p.Console(time.Time{}), level, o)
+	var all []ConsoleMessage
 	if o.Clear {
-		p.ClearConsole()
+		all = p.takeConsole()
+	} else {
+		all = p.Console(time.Time{})
 	}
+	msgs := filterConsole(all, level, o)
 	out := &ConsoleRead{Total: len(msgs), Messages: msgs[max(0, len(msgs)-o.Limit):]}
 	out.Showing = len(out.Messages)
 	if out.Messages == nil {

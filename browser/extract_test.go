@@ -1,12 +1,21 @@
 package browser
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
 	"time"
 )
+
+// shortCtx is a context that ends after d, for waits that must miss.
+func shortCtx(t *testing.T, d time.Duration) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	t.Cleanup(cancel)
+	return ctx
+}
 
 func jsonOf(t *testing.T, v any) string {
 	t.Helper()
@@ -102,8 +111,12 @@ func TestExtractErrors(t *testing.T) {
 	if _, err = p.Extract(ctx, ExtractOptions{Selector: "#plain", Type: "table"}); KindOf(err) != KindElementNotFound || !strings.Contains(err.Error(), "no table or rows inside p#plain") {
 		t.Errorf("no table: %v", err)
 	}
-	if _, err = p.Extract(ctx, ExtractOptions{Selector: "#nothing"}); KindOf(err) != KindElementNotFound || !strings.Contains(err.Error(), `"#nothing" matches no element`) {
-		t.Errorf("no element: %v", err)
+	// A missing element is waited for, then fails as an action's target
+	// does: ElementNotFoundError with the query for near matches.
+	_, err = p.Extract(shortCtx(t, 630*time.Millisecond), ExtractOptions{Selector: "#nothing"})
+	var e *Error
+	if !asError(err, &e) || e.Kind != KindElementNotFound || e.Message != `no element matches selector "#nothing" (waited 600ms)` || e.Details["query"] != "#nothing" {
+		t.Errorf("no element: %v (%+v)", err, e)
 	}
 	if _, err = p.Extract(ctx, ExtractOptions{Selector: "#prices", Type: "grid"}); KindOf(err) != KindStepValidation {
 		t.Errorf("bad type: %v", err)
@@ -153,7 +166,7 @@ func TestGetDomSmallAndSpilled(t *testing.T) {
 	if d, err = p.GetDOM(ctx, DOMOptions{}); err != nil || !strings.HasPrefix(d.HTML, "<html><head><title>Extract</title>") || d.TagName != "html" || d.File != "" {
 		t.Errorf("document: %.80s %v", d.HTML, err)
 	}
-	if _, err = p.GetDOM(ctx, DOMOptions{Selector: "#missing"}); KindOf(err) != KindElementNotFound {
+	if _, err = p.GetDOM(shortCtx(t, 400*time.Millisecond), DOMOptions{Selector: "#missing"}); KindOf(err) != KindElementNotFound {
 		t.Errorf("missing: %v", err)
 	}
 	// 60 000 characters of é: twice as many bytes, spilled to a file.
@@ -336,11 +349,13 @@ func TestSubmitRefusesInvalidThenSubmits(t *testing.T) {
 			t.Fatalf("fill %s: %v", sel, err)
 		}
 	}
+	// The form's handler calls preventDefault: it ran, but the browser
+	// submitted nothing itself.
 	res, err := p.Submit(ctx, "#go")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := jsonOf(t, res); got != `{"submitted":true,"valid":true}` {
+	if got := jsonOf(t, res); got != `{"submitted":false,"valid":true,"prevented":true}` {
 		t.Errorf("submit: %s", got)
 	}
 	if got := js(t, p, "[window.submitted, window.payload.name, window.payload.age, window.payload.pw]"); got != `[1,"Ann","30","secret"]` {
@@ -389,7 +404,8 @@ func TestAssertPassAndFail(t *testing.T) {
 		t.Errorf("details: %+v", e.Details)
 	}
 	text = "x"
-	if _, err = p.Assert(ctx, AssertOptions{Text: &text, Selector: "#gone"}); KindOf(err) != KindAssertion || !strings.Contains(err.Error(), `selector "#gone" matches no element`) {
+	_, err = p.Assert(shortCtx(t, 430*time.Millisecond), AssertOptions{Text: &text, Selector: "#gone"})
+	if err == nil || err.Error() != `1 of 1 assertion(s) failed: text "x": no element matches selector "#gone" (waited 400ms)` {
 		t.Errorf("missing element: %v", err)
 	}
 	if _, err = p.Assert(ctx, AssertOptions{URL: []URLCheck{{"matches", "("}}}); KindOf(err) != KindStepValidation {
@@ -456,5 +472,319 @@ func TestConsoleLevelsLimitStackAndClear(t *testing.T) {
 	}
 	if _, err := p.ReadConsole(ctx, ConsoleOptions{Level: "loud"}); KindOf(err) != KindStepValidation {
 		t.Errorf("bad level: %v", err)
+	}
+}
+
+func TestAssertCaseInsensitiveKeepsOffsets(t *testing.T) {
+	p, _ := openFixture(t, "readform.html")
+	ctx := testCtx(t)
+	// strings.ToLower changes these letters' byte lengths: 'İ' (2 bytes)
+	// becomes 1, 'Ⱥ' (2) becomes 3, the Kelvin sign (3) becomes 1. The
+	// match must be found and cut in the text itself.
+	js(t, p, `document.body.insertAdjacentHTML('beforeend', '<p id="dotted">' + 'İ'.repeat(30) + ' Straße 5</p>'
+		+ '<p id="stroke">' + 'Ⱥ'.repeat(60) + ' end</p><p id="kelvin">300 \u212A and more</p>')`)
+	cases := []struct{ sel, text, want string }{
+		{"#dotted", "straße", "…" + strings.Repeat("İ", 20) + " Straße 5"},
+		{"#stroke", "END", "…" + strings.Repeat("Ⱥ", 20) + " end"},
+		{"#stroke", "ⱥⱥ end", "…" + strings.Repeat("Ⱥ", 22) + " end"},
+		{"#kelvin", "300 k AND", "300 \u212A and more"},
+	}
+	for _, c := range cases {
+		text := c.text
+		res, err := p.Assert(ctx, AssertOptions{Text: &text, Selector: c.sel})
+		if err != nil {
+			t.Errorf("%s %q: %v", c.sel, c.text, err)
+			continue
+		}
+		if got := res.Assertions[0].Actual; got != c.want {
+			t.Errorf("%s %q: excerpt\n got %q\nwant %q", c.sel, c.text, got, c.want)
+		}
+	}
+}
+
+func TestAssertTextInRefAndShadowRoot(t *testing.T) {
+	p, _ := openFixture(t, "readform.html")
+	ctx := testCtx(t)
+	js(t, p, `const h = document.createElement('div'); h.id = 'host'; document.body.append(h);
+		h.attachShadow({mode: 'open'}).innerHTML = '<p id="deep">Hidden in the shadow</p>'`)
+	s, err := p.Snapshot(ctx, SnapshotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	button := refOf(t, s.YAML, `button "Create account"`)
+	text := "create ACCOUNT"
+	res, err := p.Assert(ctx, AssertOptions{Text: &text, Selector: button})
+	if err != nil {
+		t.Fatalf("assert in %s: %v", button, err)
+	}
+	want := `{"passed":true,"assertions":[{"type":"text","selector":"` + button + `","expected":"create ACCOUNT","actual":"Create account","passed":true}]}`
+	if got := jsonOf(t, res); got != want {
+		t.Errorf("by ref:\n got %s\nwant %s", got, want)
+	}
+	text = "in the shadow"
+	res, err = p.Assert(ctx, AssertOptions{Text: &text, Selector: "#deep", CaseSensitive: true})
+	if err != nil {
+		t.Fatalf("assert in a shadow root: %v", err)
+	}
+	if got := res.Assertions[0].Actual; got != "Hidden in the shadow" {
+		t.Errorf("shadow excerpt: %q", got)
+	}
+	// A ref that was never issued is an error, not a passing tag name.
+	if _, err = p.Assert(ctx, AssertOptions{Text: &text, Selector: "s9e99"}); KindOf(err) != KindStaleElement {
+		t.Errorf("unknown ref: %v", err)
+	}
+}
+
+func TestExtractLongTableLaysOutShownRowsOnly(t *testing.T) {
+	p, _ := openFixture(t, "extract.html")
+	ctx := testCtx(t)
+	// 2000 rows; row 1500 holds an image whose alt text counts its reads.
+	js(t, p, `(() => {
+		const rows = ['<tr><td>0</td><td rowspan="2">pair</td></tr>', '<tr><td>1</td></tr>'];
+		for (let i = 2; i < 2000; i++) rows.push('<tr><td>' + i + '</td><td>' + (i === 1500 ? '<img id="spy">' : i % 2 ? 'odd' : 'even') + '</td></tr>');
+		document.querySelector('main').insertAdjacentHTML('beforeend', '<table id="long"><thead><tr><th>N</th><th>Kind</th></tr></thead><tbody>' + rows.join('') + '</tbody></table>');
+		Object.defineProperty(document.getElementById('spy'), 'alt', {get() { window.altReads = (window.altReads || 0) + 1; return 'spy'; }});
+	})()`)
+	want := `{"type":"table","headers":["N","Kind"],"rows":[["0","pair"],["1","pair"],["2","even"]],"rowCount":3,"types":["number","text"],"truncated":true,"totalRows":2000}`
+	if got := extract(t, p, ExtractOptions{Selector: "#long", Limit: 3}); got != want {
+		t.Errorf("limit 3:\n got %s\nwant %s", got, want)
+	}
+	if got := js(t, p, "window.altReads === undefined"); got != "true" {
+		t.Errorf("extract with limit 3 read row 1500 (alt read %s times)", js(t, p, "window.altReads"))
+	}
+	// Without the limit in the way, the same row is read (the spy works:
+	// the cell's text reads the alt twice, to test it and to take it).
+	res, err := p.Extract(ctx, ExtractOptions{Selector: "#long", Limit: 2000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.RowCount != 2000 || res.Truncated || jsonOf(t, res.Rows[1500]) != `["1500","spy"]` || js(t, p, "window.altReads") != "2" {
+		t.Errorf("full table: %d rows, row 1500 %v, alt read %s times", res.RowCount, res.Rows[1500], js(t, p, "window.altReads"))
+	}
+}
+
+// later inserts html at the end of <main> after 300 ms.
+func later(t *testing.T, p *Page, html string) time.Time {
+	t.Helper()
+	js(t, p, `setTimeout(() => document.querySelector('main').insertAdjacentHTML('beforeend', `+jsString(html)+`), 300)`)
+	return time.Now()
+}
+
+func TestReadStepsWaitForLateElements(t *testing.T) {
+	p, _ := openFixture(t, "extract.html")
+	ctx := testCtx(t)
+	waited := func(what string, since time.Time) {
+		t.Helper()
+		if d := time.Since(since); d < 250*time.Millisecond {
+			t.Errorf("%s answered after %s, before the element appeared", what, d)
+		}
+	}
+	start := later(t, p, `<table id="late"><tr><th>K</th><th>V</th></tr><tr><td>a</td><td>1</td></tr></table>`)
+	want := `{"type":"table","headers":["K","V"],"rows":[["a","1"]],"rowCount":1,"types":["text","number"]}`
+	if got := extract(t, p, ExtractOptions{Selector: "#late"}); got != want {
+		t.Errorf("late table:\n got %s\nwant %s", got, want)
+	}
+	waited("extract", start)
+
+	start = later(t, p, `<form id="lateform"><input name="q" value="pears" aria-label="Query" required></form>`)
+	fs, err := p.FormState(ctx, "#lateform")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := jsonOf(t, fs); got != `{"fields":[{"name":"q","type":"text","label":"Query","value":"pears","required":true,"valid":true,"disabled":false}],"valid":true,"fieldCount":1}` {
+		t.Errorf("late form: %s", got)
+	}
+	waited("formState", start)
+
+	start = later(t, p, `<input id="latefield" type="email" value="nope">`)
+	v, err := p.Validate(ctx, "#latefield")
+	if err != nil || v.Valid || !v.Validity.TypeMismatch {
+		t.Errorf("late field: %+v %v", v, err)
+	}
+	waited("validate", start)
+
+	start = later(t, p, `<div id="latediv"><b>bold</b></div>`)
+	d, err := p.GetDOM(ctx, DOMOptions{Selector: "#latediv", Inner: true})
+	if err != nil || d.HTML != "<b>bold</b>" {
+		t.Errorf("late div: %+v %v", d, err)
+	}
+	waited("getDom", start)
+
+	start = later(t, p, `<section id="latetext">Arrived late</section>`)
+	text := "arrived"
+	if res, err := p.Assert(ctx, AssertOptions{Text: &text, Selector: "#latetext"}); err != nil || res.Assertions[0].Actual != "Arrived late" {
+		t.Errorf("late text: %+v %v", res, err)
+	}
+	waited("assert", start)
+
+	js(t, p, `window.lateSubmits = 0`)
+	start = later(t, p, `<form id="latesubmit" onsubmit="event.preventDefault(); window.lateSubmits++"><button>Send</button></form>`)
+	if res, err := p.Submit(ctx, "#latesubmit"); err != nil || !res.Prevented {
+		t.Errorf("late submit: %+v %v", res, err)
+	}
+	waited("submit", start)
+	if got := js(t, p, "window.lateSubmits"); got != "1" {
+		t.Errorf("the late form's handler ran %s times", got)
+	}
+}
+
+func TestExtractAndFormStateByRef(t *testing.T) {
+	p, _ := openFixture(t, "extract.html")
+	ctx := testCtx(t)
+	// Tables carry no ref in a snapshot; query issues one like it.
+	q, err := p.Query(ctx, QueryOptions{Selector: "#quarters"})
+	if err != nil || q.Total != 1 {
+		t.Fatalf("query: %+v %v", q, err)
+	}
+	ref, _ := q.Results[0]["ref"].(string)
+	want := `{"type":"table","headers":["Region","H1","H1"],"rows":[["North","10","20"],["South","closed","closed"]],"rowCount":2,"types":["text","text","text"]}`
+	if got := extract(t, p, ExtractOptions{Selector: ref}); got != want {
+		t.Errorf("extract %s:\n got %s\nwant %s", ref, got, want)
+	}
+	s, err := p.Snapshot(ctx, SnapshotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	link := refOf(t, s.YAML, `link "Contact us"`)
+	// The link's list item is not a list; the ref reaches the element.
+	if _, err := p.Extract(ctx, ExtractOptions{Selector: link}); KindOf(err) != KindElementNotFound || !strings.Contains(err.Error(), "no table or list") {
+		t.Errorf("extract %s: %v", link, err)
+	}
+
+	p, _ = openFixture(t, "readform.html")
+	if s, err = p.Snapshot(ctx, SnapshotOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	byRef, err := p.FormState(ctx, refOf(t, s.YAML, `button "Create account"`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bySel, err := p.FormState(ctx, "#signup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := jsonOf(t, byRef), jsonOf(t, bySel); got != want || byRef.FieldCount != 7 || byRef.Fields[2].Value != "••••••••" {
+		t.Errorf("formState by ref:\n got %s\nwant %s", got, want)
+	}
+	if v, err := p.Validate(ctx, refOf(t, s.YAML, `spinbutton "Age"`)); err != nil || v.Valid || !v.Validity.RangeUnderflow {
+		t.Errorf("validate by ref: %+v %v", v, err)
+	}
+}
+
+func TestSubmitCancelledByPageHandler(t *testing.T) {
+	p, base := openFixture(t, "readform.html")
+	ctx := testCtx(t)
+	js(t, p, `document.querySelector('main').insertAdjacentHTML('beforeend', '<form id="spa" action="/act/other.html"><input name="q" value="x" aria-label="Q"><button id="spago">Go</button></form>');
+		document.getElementById('spa').addEventListener('submit', (e) => { e.preventDefault(); window.handled = true; })`)
+	res, err := p.Submit(ctx, "#spago")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := jsonOf(t, res); got != `{"submitted":false,"valid":true,"prevented":true}` {
+		t.Errorf("cancelled submit: %s", got)
+	}
+	wantWarn := `the page's submit handler cancelled the submission of form#spa (preventDefault) and nothing navigated: the page handles the form in script, so check its outcome (snapshot, assert or wait)`
+	if len(res.Warnings) != 1 || res.Warnings[0] != wantWarn {
+		t.Errorf("warnings: %q", res.Warnings)
+	}
+	if got := js(t, p, "[window.handled, location.pathname]"); got != `[true,"/act/readform.html"]` {
+		t.Errorf("the page: %s", got)
+	}
+	// A handler that cancels, then submits by itself: the form did go.
+	js(t, p, `document.querySelector('main').insertAdjacentHTML('beforeend', '<form id="manual" action="/act/other.html"><input name="m" value="1" aria-label="M"></form>');
+		document.getElementById('manual').addEventListener('submit', (e) => { e.preventDefault(); window.handled = 'manual'; e.target.submit(); })`)
+	res, err = p.Submit(ctx, "#manual")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := jsonOf(t, res); got != `{"submitted":true,"valid":true,"prevented":true,"navigated":true,"newUrl":"`+base+`act/other.html?m=1"}` || len(res.Warnings) != 0 {
+		t.Errorf("cancel then submit: %s %q", got, res.Warnings)
+	}
+}
+
+func TestConsoleClearLosesNothing(t *testing.T) {
+	p, _ := openFixture(t, "points.html")
+	ctx := testCtx(t)
+	// Messages keep arriving while the console is read and cleared: each
+	// must be returned by exactly one read.
+	const n = 3000
+	for i := range 4000 {
+		p.console.add(ConsoleMessage{Type: "console", Level: "log", Text: fmt.Sprint("old ", i), Time: 1})
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := range n {
+			p.console.add(ConsoleMessage{Type: "console", Level: "log", Text: fmt.Sprint("new ", i), Time: 1})
+			if i%10 == 0 {
+				time.Sleep(100 * time.Microsecond)
+			}
+		}
+	}()
+	seen := map[string]int{}
+	reads := 0
+	for finished := false; !finished; {
+		select {
+		case <-done:
+			finished = true
+		default:
+		}
+		r, err := p.ReadConsole(ctx, ConsoleOptions{Clear: true, Limit: 10000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		reads++
+		for _, m := range r.Messages {
+			seen[m.Text]++
+		}
+	}
+	missing, twice := 0, 0
+	for i := range n {
+		switch seen[fmt.Sprint("new ", i)] {
+		case 0:
+			missing++
+		case 1:
+		default:
+			twice++
+		}
+	}
+	if missing != 0 || twice != 0 || seen["old 0"] != 1 || seen["old 3999"] != 1 {
+		t.Errorf("over %d reads: %d messages lost, %d returned twice, old %d/%d", reads, missing, twice, seen["old 0"], seen["old 3999"])
+	}
+}
+
+func TestReadStepRoundTrips(t *testing.T) {
+	p, _ := openFixture(t, "extract.html")
+	ctx := testCtx(t)
+	extract(t, p, ExtractOptions{Selector: "#noheads"}) // the engine is in
+	calls := func(f func()) int64 {
+		before := p.sess.conn.next.Load()
+		f()
+		return p.sess.conn.next.Load() - before
+	}
+	// find (which checks the selector), the engine call, the release.
+	if n := calls(func() { extract(t, p, ExtractOptions{Selector: "#noheads"}) }); n != 3 {
+		t.Errorf("extract took %d CDP calls, want 3", n)
+	}
+	// A query checks its selector in its one engine call.
+	if n := calls(func() {
+		if _, err := p.Query(ctx, QueryOptions{Selector: "li"}); err != nil {
+			t.Fatal(err)
+		}
+	}); n != 1 {
+		t.Errorf("query took %d CDP calls, want 1", n)
+	}
+	_, err := p.Query(ctx, QueryOptions{Selector: "a[["})
+	var e *Error
+	if !asError(err, &e) || e.Kind != KindSelector || !strings.HasPrefix(e.Message, `invalid CSS selector "a[[": `) || e.Hint == "" {
+		t.Errorf("invalid query selector: %v", err)
+	}
+	if _, err := p.Click(ctx, Target{Text: "One", Within: "main[["}, ClickOptions{}); KindOf(err) != KindSelector || !strings.Contains(err.Error(), `invalid CSS selector "main[["`) {
+		t.Errorf("invalid within selector: %v", err)
+	}
+	start := time.Now()
+	_, err = p.Extract(ctx, ExtractOptions{Selector: "##"})
+	if !asError(err, &e) || e.Kind != KindSelector || !strings.HasPrefix(e.Message, `invalid CSS selector "##": `) || time.Since(start) > time.Second {
+		t.Errorf("invalid extract selector: %v after %s", err, time.Since(start))
 	}
 }

@@ -85,10 +85,14 @@ type FieldError struct {
 	Message string `json:"message"`
 }
 
-// SubmitResult is the outcome of Submit.
+// SubmitResult is the outcome of Submit. Prevented is true when a submit
+// handler of the page cancelled the submission (event.preventDefault(), as
+// script-driven forms do); Submitted is then false unless the page went on
+// to navigate (or open a tab) itself.
 type SubmitResult struct {
 	Submitted bool         `json:"submitted"`
 	Valid     bool         `json:"valid"`
+	Prevented bool         `json:"prevented,omitempty"`
 	Errors    []FieldError `json:"errors,omitempty"`
 	Form      string       `json:"-"`
 	Effect
@@ -98,9 +102,11 @@ type SubmitResult struct {
 
 // Submit submits the form a selector or ref names (the form, or a button
 // or field in it) with form.requestSubmit(), so the page's submit handlers
-// run, and waits for a navigation it starts. When a field fails
-// validation nothing is submitted and Submit fails with KindFormInvalid;
-// the error's Details carry {submitted, valid, errors}.
+// run, and waits for a navigation it starts. When a handler cancels the
+// submission and nothing navigates, the result says so (Prevented) with a
+// warning. When a field fails validation nothing is submitted and Submit
+// fails with KindFormInvalid; the error's Details carry {submitted, valid,
+// errors}.
 func (p *Page) Submit(ctx context.Context, sel string) (*SubmitResult, error) {
 	el, err := p.readElement(ctx, sel)
 	if err != nil {
@@ -136,6 +142,15 @@ func (p *Page) Submit(ctx context.Context, sel string) (*SubmitResult, error) {
 	res.Effect = w.finish(ctx, SettleWindow)
 	if res.Effect.Warning != "" {
 		res.Warnings = append(res.Warnings, res.Effect.Warning)
+	}
+	switch {
+	case res.Prevented && (res.Navigated || len(res.NewTabs) > 0):
+		// The handler cancelled the native submission but went on itself
+		// (form.submit(), a router): the form did lead somewhere.
+		res.Submitted = true
+	case res.Prevented:
+		res.Warnings = append(res.Warnings, fmt.Sprintf("the page's submit handler cancelled the submission of %s (preventDefault) and nothing navigated: "+
+			"the page handles the form in script, so check its outcome (snapshot, assert or wait)", out.Form))
 	}
 	return &res, nil
 }

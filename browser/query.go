@@ -36,7 +36,8 @@ type QueryResult struct {
 }
 
 // Query finds elements by CSS selector or by role and reports the requested
-// output of each, with a ref.
+// output of each, with a ref. An invalid selector fails with
+// InvalidSelectorError (the engine checks it as it queries).
 func (p *Page) Query(ctx context.Context, q QueryOptions) (*QueryResult, error) {
 	q.Selector = strings.TrimSpace(q.Selector)
 	if q.Selector == "" && len(q.Roles) == 0 {
@@ -49,6 +50,9 @@ func (p *Page) Query(ctx context.Context, q QueryOptions) (*QueryResult, error) 
 	}{q, p.seqArg()}); err != nil {
 		if strings.Contains(err.Error(), "Invalid regular expression") {
 			return nil, Errorf(KindStepValidation, "nameRegex %q is not a valid regular expression", q.NameRegex)
+		}
+		if KindOf(err) == KindSelector {
+			return nil, err
 		}
 		if strings.Contains(err.Error(), "output") {
 			return nil, Errorf(KindStepValidation, "%s", strings.TrimPrefix(err.Error(), "page engine query failed: "))

@@ -104,17 +104,11 @@ func (p *Page) locate(ctx context.Context, t Target) (*Element, string, error) {
 			el, err := p.ResolveRef(ctx, t.Selector)
 			return el, "", err
 		}
-		if err := p.CheckSelector(ctx, t.Selector); err != nil {
-			return nil, "", err
-		}
+		// The engine checks the selector as it queries (one round trip):
+		// an invalid one fails at once with InvalidSelectorError.
 		el, err := p.engineElement(ctx, "find", map[string]any{"selector": t.Selector})
 		return el, t.Selector, err
 	case t.Text != "":
-		if t.Within != "" {
-			if err := p.CheckSelector(ctx, t.Within); err != nil {
-				return nil, "", err
-			}
-		}
 		el, err := p.engineElement(ctx, "find", map[string]any{"text": t.Text, "exact": t.Exact, "within": t.Within})
 		return el, "", err
 	case t.Label != "":

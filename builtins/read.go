@@ -216,10 +216,11 @@ func getDom(c *Call) (any, error) {
 	return p.GetDOM(c.Ctx, o)
 }
 
-// getBox handles get_box("s1e4"), get_box(["s1e4", "s1e5"]), ref= and
-// refs=. One ref answers its box; several answer boxes keyed by ref.
+// getBox handles get_box("s1e4") and ref= (the box of that ref), and
+// get_box(["s1e4", "s1e5"]) and refs= (boxes keyed by ref, even for one).
+// The shape follows the input's form, not how many distinct refs it held.
 func getBox(c *Call) (any, error) {
-	refs, err := refsArg(c)
+	refs, single, err := refsArg(c)
 	if err != nil {
 		return nil, err
 	}
@@ -231,7 +232,7 @@ func getBox(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(boxes) == 1 {
+	if single {
 		return boxes[0], nil
 	}
 	out := &lang.Object{Values: map[string]any{}}
@@ -242,32 +243,39 @@ func getBox(c *Call) (any, error) {
 	return out, nil
 }
 
-// refsArg reads the refs of get_box, without repeats.
-func refsArg(c *Call) ([]string, error) {
+// refsArg reads the refs of get_box, without repeats. single is true when
+// exactly one ref came as a string (positional or ref=) and no list was
+// given: the answer is then a box rather than a map.
+func refsArg(c *Call) ([]string, bool, error) {
 	var refs []string
+	scalars, lists := 0, 0
 	if s, ok := starlark.AsString(c.Args.Pos); ok && c.Args.Pos != nil {
 		refs = append(refs, s)
+		scalars++
 	} else if c.Args.Pos != nil && c.Args.Pos != starlark.None {
 		l, err := stringList(c.Args.Pos, "get_box refs")
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		refs = append(refs, l...)
+		lists++
 	}
 	if r, err := c.Args.String("ref"); err != nil {
-		return nil, err
+		return nil, false, err
 	} else if r != "" {
 		refs = append(refs, r)
+		scalars++
 	}
 	if v, ok := c.Args.Value("refs"); ok {
 		l, err := stringList(v, "refs")
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		refs = append(refs, l...)
+		lists++
 	}
 	if len(refs) == 0 {
-		return nil, invalid(`get_box needs refs: {"getBox": "s1e4"} or {"getBox": ["s1e4", "s1e5"]}`)
+		return nil, false, invalid(`get_box needs refs: {"getBox": "s1e4"} or {"getBox": ["s1e4", "s1e5"]}`)
 	}
 	seen := map[string]bool{}
 	var out []string
@@ -277,7 +285,7 @@ func refsArg(c *Call) ([]string, error) {
 			out = append(out, r)
 		}
 	}
-	return out, nil
+	return out, scalars == 1 && lists == 0, nil
 }
 
 // elementsAt handles elements_at(x =, y =) (one point), elements_at([{x,

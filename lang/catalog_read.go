@@ -31,7 +31,7 @@ func init() {
 				{Name: "ref", Type: "string", Doc: "one ref"},
 				{Name: "refs", Type: "list", Doc: "several refs"},
 			},
-			Doc: "viewport boxes of refs: {x, y, width, height, center}, or error not found | stale | hidden (with box); several refs are keyed by ref"},
+			Doc: "viewport boxes of refs: {x, y, width, height, center}, or error not found | stale | hidden (with box); a list or refs= answers boxes keyed by ref"},
 		&Action{Name: "elementsAt", Positional: "list",
 			Params: []Param{
 				{Name: "x", Type: "number", Doc: "viewport x"},
@@ -54,7 +54,7 @@ func init() {
 			Params: []Param{
 				{Name: "selector", Type: "string", Doc: "CSS selector or ref of the form, or of a button or field in it"},
 			},
-			Doc: "submit a form with requestSubmit (its submit handlers run) and wait for the navigation it starts; an invalid form is not submitted and the step fails listing the invalid fields"},
+			Doc: "submit a form with requestSubmit (its submit handlers run) and wait for the navigation it starts; a page handler that cancels it (preventDefault) gives prevented: true and a warning; an invalid form is not submitted and the step fails listing the invalid fields"},
 		&Action{Name: "assert",
 			Params: []Param{
 				{Name: "url", Type: "dict", Doc: "{contains | equals | startsWith | endsWith | matches: value} on the page URL"},

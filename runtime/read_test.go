@@ -46,8 +46,16 @@ func TestReadStepsJSON(t *testing.T) {
 	if got := stepOutput(t, out, 5); got["html"] != `<li>Pick</li><li>Pack <ul><li>Box</li><li>Tape</li></ul></li><li>Ship</li>` || got["tagName"] != "ul" {
 		t.Errorf("getDom: %s", jsonString(got))
 	}
-	if got := stepOutput(t, out, 6); got["fieldCount"] != 2.0 || got["valid"] != false {
-		t.Errorf("formState: %s", jsonString(got))
+	// The password is masked: the real one never reaches the output.
+	want = `{"fieldCount":3,"fields":[` +
+		`{"disabled":false,"label":"Email","name":"email","required":true,"type":"email","valid":false,"validationMessage":"Please fill out this field.","value":""},` +
+		`{"disabled":false,"label":"Code","name":"code","required":false,"type":"text","valid":false,"validationMessage":"Please match the requested format.","value":"12"},` +
+		`{"disabled":false,"label":"Password","name":"pw","required":false,"type":"password","valid":true,"value":"••••••••"}],"valid":false}`
+	if got := jsonString(stepOutput(t, out, 6)); got != want {
+		t.Errorf("formState:\n got %s\nwant %s", got, want)
+	}
+	if strings.Contains(string(out.JSON()), "hunter2") {
+		t.Errorf("the password reached the output: %s", out.JSON())
 	}
 	if got := stepOutput(t, out, 7); got["valid"] != false || jsonString(got["validity"].(map[string]any)["patternMismatch"]) != "true" {
 		t.Errorf("validate: %s", jsonString(got))
@@ -65,8 +73,8 @@ func TestReadStepsJSON(t *testing.T) {
 	again := runJSON(t, `{"tab":"`+out.Tab+`","steps":[{"getBox": "`+ref+`"}, {"getBox": ["`+ref+`", "s9e9"]}]}`)
 	mustOK(t, again)
 	box := stepOutput(t, again, 0)
-	if box["width"] == nil || box["center"] == nil {
-		t.Fatalf("getBox: %s", jsonString(box))
+	if got := jsonString(box); got != `{"center":{"x":170,"y":30},"height":40,"width":300,"x":20,"y":10}` {
+		t.Fatalf("getBox: %s", got)
 	}
 	if got := jsonString(stepOutput(t, again, 1)["s9e9"]); got != `{"error":"not found"}` {
 		t.Errorf("getBox of an unknown ref: %s", got)
@@ -107,10 +115,15 @@ func TestReadSubmitFailureAndFix(t *testing.T) {
 		{"pageFunction": "() => window.sent"}
 	]}`)
 	mustOK(t, fixed)
-	if got := jsonString(stepOutput(t, fixed, 1)); got != `{"submitted":true,"valid":true}` {
+	// The page's handler calls preventDefault: submit says so and warns.
+	if got := jsonString(stepOutput(t, fixed, 1)); got != `{"prevented":true,"submitted":false,"valid":true}` {
 		t.Errorf("submit: %s", got)
 	}
-	if got := jsonString(fixed.Steps[2].Output); got != `{"code":"1234","email":"a@b.co"}` {
+	wantWarn := `the page's submit handler cancelled the submission of form#signup (preventDefault) and nothing navigated: the page handles the form in script, so check its outcome (snapshot, assert or wait)`
+	if got := fixed.Steps[1].Warning; len(got) != 1 || got[0] != wantWarn {
+		t.Errorf("submit warning: %q", got)
+	}
+	if got := jsonString(fixed.Steps[2].Output); got != `{"code":"1234","email":"a@b.co","pw":"hunter2"}` {
 		t.Errorf("the page's handler saw %s", got)
 	}
 }
@@ -153,10 +166,38 @@ result = {"first": t.rows[0], "truncated": t.truncated, "h": q.h.total, "link": 
 	out := runRecipe(t, Program{Source: []byte(src), Args: map[string]string{"base": base}})
 	mustOK(t, out)
 	closeTabAfter(t, out)
-	if got := jsonString(out.Result); got != `{"first":["A-1","$12.00","shipped"],"truncated":true,"h":1,"link":true,"fields":2,"items":3,"passed":true,"errors":0}` {
+	if got := jsonString(out.Result); got != `{"first":["A-1","$12.00","shipped"],"truncated":true,"h":1,"link":true,"fields":3,"items":3,"passed":true,"errors":0}` {
 		t.Errorf("result = %s", got)
 	}
 	lowered := compileForTest(t, `{"tab":"t1","steps":[{"queryAll":{"a":"h1","b":{"role":"button"}}},{"getDom":true},{"elementsAt":[{"x":1,"y":2}]},{"console":{"level":"error"}},{"assert":{"url":{"contains":"x"}}}]}`)
 	mustContain(t, lowered, `query_all({"a": "h1", "b": {"role": "button"}})`, `get_dom()`, `elements_at([{"x": 1, "y": 2}])`,
 		`console(level = "error")`, `assert(url = {"contains": "x"})`)
+}
+
+func TestReadGetBoxShapeFollowsInput(t *testing.T) {
+	base := pagesURL(t)
+	out := runJSON(t, `{"steps":[
+		{"openTab": "`+base+`read.html"},
+		{"query": "h1"}
+	]}`)
+	mustOK(t, out)
+	closeTabAfter(t, out)
+	ref := stepOutput(t, out, 1)["results"].([]any)[0].(map[string]any)["ref"].(string)
+	box := `{"center":{"x":170,"y":30},"height":40,"width":300,"x":20,"y":10}`
+	keyed := `{"` + ref + `":` + box + `}`
+	steps := []struct{ step, want string }{
+		{`{"getBox": "` + ref + `"}`, box},
+		{`{"getBox": {"ref": "` + ref + `"}}`, box},
+		{`{"getBox": ["` + ref + `"]}`, keyed},
+		{`{"getBox": ["` + ref + `", "` + ref + `"]}`, keyed},
+		{`{"getBox": {"refs": ["` + ref + `"]}}`, keyed},
+		{`{"getBox": {"refs": ["` + ref + `", "s9e9"]}}`, `{"` + ref + `":` + box + `,"s9e9":{"error":"not found"}}`},
+	}
+	for _, s := range steps {
+		got := runJSON(t, `{"tab":"`+out.Tab+`","steps":[`+s.step+`]}`)
+		mustOK(t, got)
+		if g := jsonString(stepOutput(t, got, 0)); g != s.want {
+			t.Errorf("%s:\n got %s\nwant %s", s.step, g, s.want)
+		}
+	}
 }

@@ -147,17 +147,20 @@ function columnTypes(rows, width) {
   return out;
 }
 
+// readTable reads the header rows and the first limit data rows. Only
+// those are laid out (a rowspan only carries downward, so the rows after
+// them cannot change them): a long table costs its shown rows, not all.
 function readTable(t, opts, limit) {
   const rows = ownRows(t).filter((r) => r.cells.length);
-  const grid = layoutGrid(rows);
   const nh = headerCount(rows, opts.headers);
-  const data = grid.cells.slice(nh);
-  const out = { type: 'table', headers: joinHeaders(grid, nh), rows: data.slice(0, limit) };
+  const grid = layoutGrid(rows.slice(0, nh + limit));
+  const out = { type: 'table', headers: joinHeaders(grid, nh), rows: grid.cells.slice(nh) };
   out.rowCount = out.rows.length;
   out.types = columnTypes(out.rows, grid.width);
-  if (data.length > limit) {
+  const total = rows.length - nh;
+  if (total > limit) {
     out.truncated = true;
-    out.totalRows = data.length;
+    out.totalRows = total;
   }
   const cap = t.tagName === 'TABLE' && t.caption ? structText(t.caption) : '';
   if (cap) out.caption = cap;
@@ -446,7 +449,9 @@ function isSubmitButton(el) {
 
 // submit submits the form el means with requestSubmit (so its submit
 // handlers run) when its fields are valid; otherwise it reports the
-// invalid fields and submits nothing.
+// invalid fields and submits nothing. A capture listener on window, the
+// first to see the submit event, keeps it so that whether a handler
+// cancelled it (preventDefault) can be read once they have all run.
 S.submit = function submit(el) {
   cache = newCache();
   const form = formFor(el);
@@ -460,6 +465,16 @@ S.submit = function submit(el) {
     }
   }
   if (errors.length) return { submitted: false, valid: false, errors, form: shortSelector(form) };
-  form.requestSubmit(submitter || undefined);
+  let seen = null;
+  const onSubmit = (e) => {
+    if (e.target === form) seen = e;
+  };
+  window.addEventListener('submit', onSubmit, { capture: true, once: true });
+  try {
+    form.requestSubmit(submitter || undefined);
+  } finally {
+    window.removeEventListener('submit', onSubmit, { capture: true });
+  }
+  if (seen && seen.defaultPrevented) return { submitted: false, valid: true, prevented: true, form: shortSelector(form) };
   return { submitted: true, valid: true, form: shortSelector(form) };
 };

@@ -13,6 +13,17 @@ function deepQuery(sel, root) {
   return null;
 }
 
+// selectorQuery is deepQuery in the document for a selector the agent
+// gave: an invalid one throws an error naming it (the caller fails at once
+// with InvalidSelectorError, with no separate check first).
+function selectorQuery(sel) {
+  try {
+    return deepQuery(sel, document);
+  } catch (e) {
+    throw new Error('invalid CSS selector ' + JSON.stringify(sel) + ': ' + e.message);
+  }
+}
+
 function isShown(el) {
   if (!el.isConnected || hiddenForAT(el)) return false;
   const r = el.getBoundingClientRect();
@@ -129,11 +140,11 @@ function findByLabel(text, exact) {
 // element, or returns null.
 S.find = function find(spec) {
   cache = newCache();
-  if (spec.selector) return deepQuery(spec.selector, document);
+  if (spec.selector) return selectorQuery(spec.selector);
   if (spec.text !== undefined) {
     let within = null;
     if (spec.within) {
-      within = deepQuery(spec.within, document);
+      within = selectorQuery(spec.within);
       if (!within) return null;
     }
     return findByText(spec.text, !!spec.exact, within);
