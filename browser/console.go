@@ -3,6 +3,7 @@ package browser
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -50,7 +51,14 @@ func (l *consoleLog) add(m ConsoleMessage) {
 	if len(l.msgs) >= maxConsole {
 		l.msgs = l.msgs[1:]
 	}
-	l.msgs = append(l.msgs, m)
+	// Console calls, exceptions and log entries come through separate
+	// subscriptions, so one may be read before an earlier one: keep the
+	// buffer in the page's order by timestamp.
+	i := len(l.msgs)
+	for i > 0 && l.msgs[i-1].Time > m.Time {
+		i--
+	}
+	l.msgs = slices.Insert(l.msgs, i, m)
 }
 
 // trackConsole subscribes to console calls, exceptions and log entries
