@@ -15,12 +15,9 @@ type CheckResult struct {
 	// aria-checked.
 	Role string `json:"role,omitempty"`
 	// Method and Via are the click's (see ClickResult), when it clicked.
-	Method      string         `json:"method,omitempty"`
-	Via         string         `json:"via,omitempty"`
-	Element     map[string]any `json:"element,omitempty"`
-	ReResolved  bool           `json:"reResolved,omitempty"`
-	NameChanged *NameChange    `json:"nameChanged,omitempty"`
-	AutoForced  bool           `json:"autoForced,omitempty"`
+	Method string `json:"method,omitempty"`
+	Via    string `json:"via,omitempty"`
+	TargetReport
 	Effect
 	// Warnings are notes for the step result.
 	Warnings []string `json:"-"`
@@ -43,7 +40,7 @@ func (p *Page) SetChecked(ctx context.Context, t Target, want bool, o ActionOpti
 		return nil, err
 	}
 	st, err := p.checkTarget(ctx, el, t)
-	res := &CheckResult{Role: st.Role, ReResolved: el.ReResolved, NameChanged: el.NameChanged, Element: p.elementInfo(ctx, el)}
+	res := &CheckResult{Role: st.Role, TargetReport: p.targetReport(ctx, el, false)}
 	p.release(el.ObjectID)
 	if err != nil {
 		return nil, err

@@ -24,16 +24,13 @@ type ClickResult struct {
 	Clicked bool `json:"clicked"`
 	// Method is cdp, jsClick, or jsClick-auto (the CDP click did not reach
 	// the element, so element.click() ran).
-	Method       string         `json:"method"`
-	CDPAttempted bool           `json:"cdpAttempted,omitempty"`
-	Via          string         `json:"via,omitempty"`
-	Element      map[string]any `json:"element,omitempty"`
-	Matched      string         `json:"matched,omitempty"`
-	ReResolved   bool           `json:"reResolved,omitempty"`
-	NameChanged  *NameChange    `json:"nameChanged,omitempty"`
-	AutoForced   bool           `json:"autoForced,omitempty"`
-	Interceptor  map[string]any `json:"interceptedBy,omitempty"`
-	Checked      *bool          `json:"checked,omitempty"`
+	Method       string `json:"method"`
+	CDPAttempted bool   `json:"cdpAttempted,omitempty"`
+	Via          string `json:"via,omitempty"`
+	TargetReport
+	Matched     string         `json:"matched,omitempty"`
+	Interceptor map[string]any `json:"interceptedBy,omitempty"`
+	Checked     *bool          `json:"checked,omitempty"`
 	Effect
 	// Warnings are notes for the step result.
 	Warnings []string `json:"-"`
@@ -82,8 +79,8 @@ func (p *Page) Click(ctx context.Context, t Target, o ClickOptions) (*ClickResul
 		return nil, err
 	}
 	defer p.release(a.El.ObjectID)
-	res := &ClickResult{Clicked: true, Matched: a.Matched, Via: a.Via, ReResolved: a.El.ReResolved, NameChanged: a.El.NameChanged,
-		AutoForced: a.AutoForced, Interceptor: a.Interceptor, Element: p.elementInfo(ctx, a.El)}
+	res := &ClickResult{Clicked: true, Matched: a.Matched, Via: a.Via, Interceptor: a.Interceptor,
+		TargetReport: p.targetReport(ctx, a.El, a.AutoForced)}
 	if a.AutoForced {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("the element was not ready (%s); clicked anyway after the actionability timeout", a.Reason))
 	}

@@ -159,3 +159,18 @@ func (p *Page) Describe(ctx context.Context, el *Element) (role, name string, er
 	err = p.CallOn(ctx, el, &d, `(el) => window.__cdpSkill.describe(el)`)
 	return d.Role, d.Name, err
 }
+
+// TargetReport is what an action's result says about the element it acted
+// on: who it is, and whether its ref was re-resolved, its name changed or
+// the action went ahead without the element being ready.
+type TargetReport struct {
+	Element     map[string]any `json:"element,omitempty"`
+	ReResolved  bool           `json:"reResolved,omitempty"`
+	NameChanged *NameChange    `json:"nameChanged,omitempty"`
+	AutoForced  bool           `json:"autoForced,omitempty"`
+}
+
+// targetReport describes el for an action's result.
+func (p *Page) targetReport(ctx context.Context, el *Element, autoForced bool) TargetReport {
+	return TargetReport{Element: p.elementInfo(ctx, el), ReResolved: el.ReResolved, NameChanged: el.NameChanged, AutoForced: autoForced}
+}

@@ -25,11 +25,8 @@ type FillResult struct {
 	// input/change events) or select.
 	Method string `json:"method"`
 	// Verified says the field holds the value afterwards.
-	Verified    *bool          `json:"verified,omitempty"`
-	Element     map[string]any `json:"element,omitempty"`
-	ReResolved  bool           `json:"reResolved,omitempty"`
-	NameChanged *NameChange    `json:"nameChanged,omitempty"`
-	AutoForced  bool           `json:"autoForced,omitempty"`
+	Verified *bool `json:"verified,omitempty"`
+	TargetReport
 	Effect
 	Warnings []string `json:"-"`
 }
@@ -44,7 +41,7 @@ func (p *Page) Fill(ctx context.Context, t Target, value string, o FillOptions) 
 		return nil, err
 	}
 	defer p.release(a.El.ObjectID)
-	res := &FillResult{ReResolved: a.El.ReResolved, NameChanged: a.El.NameChanged, AutoForced: a.AutoForced, Element: p.elementInfo(ctx, a.El)}
+	res := &FillResult{TargetReport: p.targetReport(ctx, a.El, a.AutoForced)}
 	w, err := p.watch(ctx)
 	if err != nil {
 		return nil, err
@@ -219,7 +216,7 @@ func (p *Page) Type(ctx context.Context, t Target, text string, o TypeOptions) (
 			return nil, err
 		}
 		defer p.release(a.El.ObjectID)
-		res.Element, res.ReResolved, res.AutoForced = p.elementInfo(ctx, a.El), a.El.ReResolved, a.AutoForced
+		res.TargetReport = p.targetReport(ctx, a.El, a.AutoForced)
 		if err := p.CallOn(ctx, a.El, nil, `(el) => { el.focus({preventScroll: true}); if (typeof el.setSelectionRange === 'function') { try { const n = el.value.length; el.setSelectionRange(n, n); } catch (e) {} } }`); err != nil {
 			return nil, err
 		}

@@ -7,11 +7,8 @@ import (
 
 // FocusResult is the outcome of Focus.
 type FocusResult struct {
-	Focused     bool           `json:"focused"`
-	Element     map[string]any `json:"element,omitempty"`
-	ReResolved  bool           `json:"reResolved,omitempty"`
-	NameChanged *NameChange    `json:"nameChanged,omitempty"`
-	AutoForced  bool           `json:"autoForced,omitempty"`
+	Focused bool `json:"focused"`
+	TargetReport
 }
 
 // focusAnswer is the engine's answer to focusElement.
@@ -39,7 +36,7 @@ func (p *Page) Focus(ctx context.Context, t Target, o ActionOptions) (*FocusResu
 	if !ans.Focused {
 		return nil, ans.err(t)
 	}
-	return &FocusResult{Focused: true, Element: p.elementInfo(ctx, a.El), ReResolved: a.El.ReResolved, NameChanged: a.El.NameChanged, AutoForced: a.AutoForced}, nil
+	return &FocusResult{Focused: true, TargetReport: p.targetReport(ctx, a.El, a.AutoForced)}, nil
 }
 
 // err explains why focus did not land.

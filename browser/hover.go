@@ -22,11 +22,8 @@ type HoverOptions struct {
 
 // HoverResult is the outcome of a hover.
 type HoverResult struct {
-	Hovered     bool           `json:"hovered"`
-	Element     map[string]any `json:"element,omitempty"`
-	ReResolved  bool           `json:"reResolved,omitempty"`
-	NameChanged *NameChange    `json:"nameChanged,omitempty"`
-	AutoForced  bool           `json:"autoForced,omitempty"`
+	Hovered bool `json:"hovered"`
+	TargetReport
 	// CapturedResult lists what the hover revealed (with CaptureResult).
 	CapturedResult *HoverCapture `json:"capturedResult,omitempty"`
 	Effect
@@ -109,7 +106,7 @@ func (p *Page) hoverPoint(ctx context.Context, t Target, o HoverOptions, res *Ho
 	if err != nil {
 		return Point{}, nil, err
 	}
-	res.Element, res.ReResolved, res.NameChanged, res.AutoForced = p.elementInfo(ctx, a.El), a.El.ReResolved, a.El.NameChanged, a.AutoForced
+	res.TargetReport = p.targetReport(ctx, a.El, a.AutoForced)
 	if a.AutoForced {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("the element was not ready (%s); hovered anyway after the actionability timeout", a.Reason))
 	}

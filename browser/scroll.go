@@ -169,24 +169,5 @@ func scrollWarning(o ScrollOptions, op scrollOp, out scrollOut) string {
 // scrollTarget finds the target, waiting up to timeout for it to exist
 // (visible or not: a hidden element gets a warning, not a wait).
 func (p *Page) scrollTarget(ctx context.Context, t Target, timeout time.Duration) (*Element, error) {
-	if timeout <= 0 {
-		timeout = DefaultActionTimeout
-	}
-	deadline := time.Now().Add(timeout)
-	for attempt := 0; ; attempt++ {
-		el, _, err := p.locate(ctx, t)
-		if err != nil {
-			return nil, err
-		}
-		if el != nil {
-			return el, nil
-		}
-		delay := retryDelays[min(attempt, len(retryDelays)-1)]
-		if time.Now().Add(delay).After(deadline) {
-			return nil, notFound(t, timeout)
-		}
-		if err := Sleep(ctx, delay); err != nil {
-			return nil, notFound(t, timeout)
-		}
-	}
+	return p.waitElement(ctx, t, timeout)
 }

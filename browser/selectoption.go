@@ -52,12 +52,9 @@ type SelectedOption struct {
 
 // SelectResult is the outcome of SelectOption (spec §9.8).
 type SelectResult struct {
-	Selected    []SelectedOption `json:"selected"`
-	Multiple    bool             `json:"multiple"`
-	Element     map[string]any   `json:"element,omitempty"`
-	ReResolved  bool             `json:"reResolved,omitempty"`
-	NameChanged *NameChange      `json:"nameChanged,omitempty"`
-	AutoForced  bool             `json:"autoForced,omitempty"`
+	Selected []SelectedOption `json:"selected"`
+	Multiple bool             `json:"multiple"`
+	TargetReport
 	Effect
 	// Warnings are notes for the step result.
 	Warnings []string `json:"-"`
@@ -88,7 +85,7 @@ func (p *Page) SelectOption(ctx context.Context, t Target, wants []SelectWant, o
 		return nil, err
 	}
 	defer p.release(a.El.ObjectID)
-	res := &SelectResult{ReResolved: a.El.ReResolved, NameChanged: a.El.NameChanged, AutoForced: a.AutoForced, Element: p.elementInfo(ctx, a.El)}
+	res := &SelectResult{TargetReport: p.targetReport(ctx, a.El, a.AutoForced)}
 	if a.AutoForced {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("the element was not ready (%s); selected anyway after the actionability timeout", a.Reason))
 	}

@@ -42,10 +42,8 @@ type UploadResult struct {
 	Count    int      `json:"count"`
 	// Via is input (the file input was set directly) or chooser (the
 	// target was clicked and the file chooser it opened was answered).
-	Via         string         `json:"via"`
-	Element     map[string]any `json:"element,omitempty"`
-	ReResolved  bool           `json:"reResolved,omitempty"`
-	NameChanged *NameChange    `json:"nameChanged,omitempty"`
+	Via string `json:"via"`
+	TargetReport
 	Effect
 	// Warnings are notes for the step result.
 	Warnings []string `json:"-"`
@@ -175,7 +173,7 @@ func (p *Page) Upload(ctx context.Context, t Target, files []string, o UploadOpt
 		return nil, err
 	}
 	defer p.release(el.ObjectID)
-	res := &UploadResult{ReResolved: el.ReResolved, NameChanged: el.NameChanged, Element: p.elementInfo(ctx, el)}
+	res := &UploadResult{TargetReport: p.targetReport(ctx, el, false)}
 	input, err := p.elementFrom(ctx, el, `(el) => window.__cdpSkill.fileInput(el)`)
 	if err != nil {
 		return nil, fmt.Errorf("upload: find the file input: %w", err)
