@@ -15,21 +15,11 @@ func init() {
 }
 
 func click(c *Call) (any, error) {
-	p, err := c.Env.Page()
+	p, t, ao, err := actionTarget(c)
 	if err != nil {
 		return nil, err
 	}
-	t, err := targetArg(c)
-	if err != nil {
-		return nil, err
-	}
-	if err := needTarget(c, t); err != nil {
-		return nil, err
-	}
-	var o browser.ClickOptions
-	if o.ActionOptions, err = actionOptions(c); err != nil {
-		return nil, err
-	}
+	o := browser.ClickOptions{ActionOptions: ao}
 	if o.JSClick, err = c.Args.Bool("jsClick", false); err != nil {
 		return nil, err
 	}
@@ -52,9 +42,6 @@ func click(c *Call) (any, error) {
 	if o.Modifiers, err = modifiersArg(c, p); err != nil {
 		return nil, err
 	}
-	if err := applyDialog(c, p); err != nil {
-		return nil, err
-	}
 	if v, ok := c.Args.Value("scrollUntilVisible"); ok && bool(v.Truth()) {
 		max, dist := 0, 0.0
 		if m, isMap := v.(starlark.Mapping); isMap {
@@ -72,9 +59,7 @@ func click(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, w := range res.Warnings {
-		c.Warn("%s", w)
-	}
+	warnAll(c, res.Warnings)
 	registerNewTabs(c, res.NewTabs)
 	if v, ok := c.Args.Value("waitAfter"); ok && bool(v.Truth()) {
 		stable, timeout := 300*time.Millisecond, 5*time.Second

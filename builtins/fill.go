@@ -98,9 +98,7 @@ func fill(c *Call) (any, error) {
 		}
 		return nil, err
 	}
-	for _, w := range res.Warnings {
-		c.Warn("%s", w)
-	}
+	warnAll(c, res.Warnings)
 	return res, nil
 }
 

@@ -18,33 +18,6 @@ func init() {
 	})
 }
 
-// formTarget reads the target and action options shared by the form
-// actions, applies the dialog= option and returns the page.
-func formTarget(c *Call) (*browser.Page, browser.Target, browser.ActionOptions, error) {
-	t, err := targetArg(c)
-	if err != nil {
-		return nil, t, browser.ActionOptions{}, err
-	}
-	return formPage(c, t)
-}
-
-// formPage checks the target, reads the action options and applies the
-// dialog= option.
-func formPage(c *Call, t browser.Target) (*browser.Page, browser.Target, browser.ActionOptions, error) {
-	if err := needTarget(c, t); err != nil {
-		return nil, t, browser.ActionOptions{}, err
-	}
-	o, err := actionOptions(c)
-	if err != nil {
-		return nil, t, o, err
-	}
-	p, err := c.Env.Page()
-	if err != nil {
-		return nil, t, o, err
-	}
-	return p, t, o, applyDialog(c, p)
-}
-
 // selectOption handles select_option(selector|ref|text|label = …, value |
 // label | option_label | index | values = …).
 func selectOption(c *Call) (any, error) {
@@ -56,7 +29,7 @@ func selectOption(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, t, o, err := formPage(c, t)
+	p, t, o, err := actionPage(c, t)
 	if err != nil {
 		return nil, err
 	}
@@ -171,7 +144,7 @@ func valueList(v starlark.Value) ([]string, error) {
 
 // setChecked implements check (want true) and uncheck (want false).
 func setChecked(c *Call, want bool) (any, error) {
-	p, t, o, err := formTarget(c)
+	p, t, o, err := actionTarget(c)
 	if err != nil {
 		return nil, err
 	}
@@ -185,7 +158,7 @@ func setChecked(c *Call, want bool) (any, error) {
 }
 
 func focus(c *Call) (any, error) {
-	p, t, o, err := formTarget(c)
+	p, t, o, err := actionTarget(c)
 	if err != nil {
 		return nil, err
 	}
@@ -198,7 +171,7 @@ func upload(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, t, o, err := formTarget(c)
+	p, t, o, err := actionTarget(c)
 	if err != nil {
 		return nil, err
 	}
@@ -228,10 +201,4 @@ func filesArg(c *Call) ([]string, error) {
 		return nil, invalid("upload: files is empty; give at least one path")
 	}
 	return files, nil
-}
-
-func warnAll(c *Call, warnings []string) {
-	for _, w := range warnings {
-		c.Warn("%s", w)
-	}
 }

@@ -19,37 +19,22 @@ func init() {
 // hover handles hover("#menu"), hover(ref = …, duration = 500,
 // capture_result = True) and hover(x = …, y = …).
 func hover(c *Call) (any, error) {
-	p, err := c.Env.Page()
+	p, t, ao, err := actionTarget(c)
 	if err != nil {
 		return nil, err
 	}
-	t, err := targetArg(c)
-	if err != nil {
-		return nil, err
-	}
-	if err := needTarget(c, t); err != nil {
-		return nil, err
-	}
-	var o browser.HoverOptions
-	if o.ActionOptions, err = actionOptions(c); err != nil {
-		return nil, err
-	}
+	o := browser.HoverOptions{ActionOptions: ao}
 	if o.Duration, err = c.Args.Duration("duration", 0); err != nil {
 		return nil, err
 	}
 	if o.CaptureResult, err = c.Args.Bool("captureResult", false); err != nil {
 		return nil, err
 	}
-	if err := applyDialog(c, p); err != nil {
-		return nil, err
-	}
 	res, err := p.Hover(c.Ctx, t, o)
 	if err != nil {
 		return nil, err
 	}
-	for _, w := range res.Warnings {
-		c.Warn("%s", w)
-	}
+	warnAll(c, res.Warnings)
 	registerNewTabs(c, res.NewTabs)
 	return res, nil
 }
@@ -86,9 +71,7 @@ func drag(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, w := range res.Warnings {
-		c.Warn("%s", w)
-	}
+	warnAll(c, res.Warnings)
 	registerNewTabs(c, res.NewTabs)
 	return res, nil
 }
@@ -235,9 +218,7 @@ func scroll(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, w := range res.Warnings {
-		c.Warn("%s", w)
-	}
+	warnAll(c, res.Warnings)
 	return res, nil
 }
 

@@ -98,3 +98,10 @@ func registerFunction(name string, fn func(*starlark.Thread, *starlark.Builtin, 
 
 // Functions returns the non-step builtins implemented here.
 func Functions() map[string]*starlark.Builtin { return functions }
+
+// warnAll adds each of a result's warnings to the step.
+func warnAll(c *Call, warnings []string) {
+	for _, w := range warnings {
+		c.Warn("%s", w)
+	}
+}

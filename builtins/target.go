@@ -113,3 +113,30 @@ func needTarget(c *Call, t browser.Target) error {
 	}
 	return nil
 }
+
+// actionTarget reads what every element action starts with: the target
+// (which must be given), the action options and the dialog= option; it
+// returns the page to act on.
+func actionTarget(c *Call) (*browser.Page, browser.Target, browser.ActionOptions, error) {
+	t, err := targetArg(c)
+	if err != nil {
+		return nil, t, browser.ActionOptions{}, err
+	}
+	return actionPage(c, t)
+}
+
+// actionPage is actionTarget for a target the caller read itself.
+func actionPage(c *Call, t browser.Target) (*browser.Page, browser.Target, browser.ActionOptions, error) {
+	if err := needTarget(c, t); err != nil {
+		return nil, t, browser.ActionOptions{}, err
+	}
+	o, err := actionOptions(c)
+	if err != nil {
+		return nil, t, o, err
+	}
+	p, err := c.Env.Page()
+	if err != nil {
+		return nil, t, o, err
+	}
+	return p, t, o, applyDialog(c, p)
+}
