@@ -160,9 +160,7 @@ func (h *host) capture(out *Output) {
 		}
 	}
 	if c.Viewport != nil && set.Diff && h.before != nil && !browser.Navigated(h.beforeURL, pc.URL) {
-		if ch := diffElements(h.before, c.Viewport.Elements, h.verb); ch != nil {
-			out.Changes = ch
-		}
+		out.Changes = diffElements(h.before, c.Viewport.Elements, h.verb)
 	}
 	if c.Full != nil {
 		if path, err := h.spill("snapshots", "after.yaml", []byte(c.Full.YAML)); err == nil {
@@ -170,10 +168,7 @@ func (h *host) capture(out *Output) {
 		}
 	}
 	if set.Console {
-		// A nil report must stay an untyped nil, or "console": null is printed.
-		if r := consoleSummary(p.Console(h.start)); r != nil {
-			out.Console = r
-		}
+		out.Console = consoleSummary(p.Console(h.start))
 	}
 	out.Screenshot = <-shot
 }

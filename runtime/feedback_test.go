@@ -23,7 +23,7 @@ func TestClickReportsAddedItemsWithUsableRefs(t *testing.T) {
 	tab, _ := openFeedback(t)
 	out := runJSON(t, `{"tab":"`+tab+`","steps":[{"click":{"text":"Menu"}}]}`)
 	mustOK(t, out)
-	ch, ok := out.Changes.(*Changes)
+	ch, ok := out.Changes, out.Changes != nil
 	if !ok || len(ch.Added) != 3 || !strings.HasPrefix(ch.Summary, "Clicked. 3 added (") {
 		t.Fatalf("changes: %s", jsonString(out.Changes))
 	}
@@ -42,7 +42,7 @@ func TestCheckboxClickIsAChange(t *testing.T) {
 	tab, _ := openFeedback(t)
 	out := runJSON(t, `{"tab":"`+tab+`","steps":[{"click":"#agree"}]}`)
 	mustOK(t, out)
-	ch, _ := out.Changes.(*Changes)
+	ch := out.Changes
 	if ch == nil || len(ch.Changed) != 1 || ch.Changed[0].Field != "checked" || ch.Changed[0].From != false || ch.Changed[0].To != true {
 		t.Fatalf("changes: %s", jsonString(out.Changes))
 	}
@@ -147,7 +147,7 @@ func TestConsoleErrorsAndScreenshot(t *testing.T) {
 	tab, _ := openFeedback(t)
 	out := runJSON(t, `{"tab":"`+tab+`","steps":[{"click":"#boom"}]}`)
 	mustOK(t, out)
-	c, _ := out.Console.(*ConsoleReport)
+	c := out.Console
 	if c == nil || c.Errors != 3 || c.Warnings != 1 {
 		t.Fatalf("console: %s", jsonString(out.Console))
 	}

@@ -7,6 +7,8 @@ package runtime
 import (
 	"bytes"
 	"encoding/json"
+
+	"github.com/cdp-skill/cdp-skill/builtins"
 )
 
 // Error types of the output (spec §16.1).
@@ -20,25 +22,25 @@ const (
 // Output is the one JSON object a command prints (spec §3). Field order is
 // the print order; empty fields are omitted.
 type Output struct {
-	Status         string          `json:"status"`
-	Tab            string          `json:"tab,omitempty"`
-	Error          *TopError       `json:"error,omitempty"`
-	SiteProfile    any             `json:"siteProfile,omitempty"`
-	ActionRequired any             `json:"actionRequired,omitempty"`
-	Navigated      bool            `json:"navigated,omitempty"`
-	Context        *PageContext    `json:"context,omitempty"`
-	Steps          []*StepResult   `json:"steps,omitempty"`
-	Errors         []ErrorEntry    `json:"errors,omitempty"`
-	Result         any             `json:"result,omitempty"`
-	Log            []string        `json:"log,omitempty"`
-	Warnings       []string        `json:"warnings,omitempty"`
-	Console        any             `json:"console,omitempty"`
-	Screenshot     string          `json:"screenshot,omitempty"`
-	FullSnapshot   string          `json:"fullSnapshot,omitempty"`
-	Changes        any             `json:"changes,omitempty"`
-	Truncated      bool            `json:"truncated,omitempty"`
-	ViewportSnap   string          `json:"viewportSnapshot,omitempty"`
-	Extra          json.RawMessage `json:"-"`
+	Status         string                `json:"status"`
+	Tab            string                `json:"tab,omitempty"`
+	Error          *TopError             `json:"error,omitempty"`
+	SiteProfile    *builtins.ProfileView `json:"siteProfile,omitempty"`
+	ActionRequired *ActionRequired       `json:"actionRequired,omitempty"`
+	Navigated      bool                  `json:"navigated,omitempty"`
+	Context        *PageContext          `json:"context,omitempty"`
+	Steps          []*StepResult         `json:"steps,omitempty"`
+	Errors         []ErrorEntry          `json:"errors,omitempty"`
+	Result         any                   `json:"result,omitempty"`
+	Log            []string              `json:"log,omitempty"`
+	Warnings       []string              `json:"warnings,omitempty"`
+	Console        *ConsoleReport        `json:"console,omitempty"`
+	Screenshot     string                `json:"screenshot,omitempty"`
+	FullSnapshot   string                `json:"fullSnapshot,omitempty"`
+	Changes        *Changes              `json:"changes,omitempty"`
+	Truncated      bool                  `json:"truncated,omitempty"`
+	ViewportSnap   string                `json:"viewportSnapshot,omitempty"`
+	Extra          json.RawMessage       `json:"-"`
 }
 
 // TopError is the error of a command that failed as a whole.

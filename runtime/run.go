@@ -257,12 +257,7 @@ func (h *host) output(runErr error) *Output {
 			out.Result = h.resultValue.String()
 		}
 	}
-	if h.profile != nil {
-		out.SiteProfile = h.profile
-	}
-	if h.required != nil {
-		out.ActionRequired = h.required
-	}
+	out.SiteProfile, out.ActionRequired = h.profile, h.required
 	h.capture(out)
 	return out
 }
