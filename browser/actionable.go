@@ -139,17 +139,26 @@ func (p *Page) WaitActionable(ctx context.Context, t Target, kind string, o Acti
 				return &Actionable{El: el, Matched: matched, Point: last.Point, Box: last.Box, Via: last.Via}, nil
 			}
 			if last.Permanent {
-				return nil, Errorf(KindElementNotEditable, "%s is %s", t, last.describe()).
-					WithHint("target an input, textarea, select or contenteditable element")
+				return nil, notEditable(t, last)
 			}
 			if last.Reason == "covered" {
 				covered++
 				by := fmt.Sprint(last.Interceptor["selector"])
 				if by != coveredBy {
 					coveredBy, coveredAt = by, time.Now()
-				} else if time.Since(coveredAt) >= earlyForceAfter && !o.NoAutoForce {
-					return p.autoForce(el, matched, last), nil
+				} else if time.Since(coveredAt) >= earlyForceAfter && covered >= scrollAlignments {
+					// The same layer has covered it at every scroll
+					// position for a while: waiting longer will not help.
+					if blocking(last) {
+						return nil, intercepted(t, kind, last)
+					}
+					if !o.NoAutoForce {
+						return p.autoForce(el, matched, last), nil
+					}
 				}
+			}
+			if last.Reason == "disabled" && (kind == "fill" || kind == "type") && time.Since(started) >= earlyForceAfter {
+				return nil, notEditable(t, last)
 			}
 		}
 	wait:
@@ -166,14 +175,69 @@ func (p *Page) WaitActionable(ctx context.Context, t Target, kind string, o Acti
 	if !lastLocated {
 		return nil, notFound(t, waited)
 	}
-	// A disabled control ignores clicks and typing: forcing would report
-	// an action that did nothing.
-	if o.NoAutoForce || last.Reason == "detached" || last.Reason == "disabled" || last.Detail == "readonly" {
+	switch {
+	case blocking(last):
+		return nil, intercepted(t, kind, last)
+	case kind == "fill" || kind == "type":
+		if last.Reason == "disabled" {
+			return nil, notEditable(t, last)
+		}
+	}
+	// Only an element that never settles or stays covered by something
+	// that is not a blocking layer (its own decoration, a toast, a sticky
+	// header) is acted on anyway. A hidden, disabled or detached one would
+	// report an action that no user could do.
+	if o.NoAutoForce || (last.Reason != "covered" && last.Reason != "moving") {
 		return nil, notActionable(t, kind, last, waited)
 	}
 	return p.autoForce(el, matched, last), nil
 }
 
+// scrollAlignments is how many scroll alignments the engine tries for a
+// covered element (SCROLL_ALIGN in act.js).
+const scrollAlignments = 4
+
+// blocking reports whether a failed check found the target under a layer a
+// user must dismiss first (a modal, backdrop, overlay, consent banner).
+func blocking(c checkResult) bool {
+	return c.Reason == "covered" && c.Interceptor != nil && c.Interceptor["blocking"] == true
+}
+
+// intercepted is the error for a target under a blocking layer: it names
+// the layer and lists its buttons with refs, so dismissing it is one step.
+func intercepted(t Target, kind string, c checkResult) error {
+	e := Errorf(KindElementIntercepted, "%s cannot be %s: it is %s, which a user would have to dismiss first", t, pastTense(kind), c.describe())
+	e.Details = map[string]any{"interceptedBy": c.Interceptor}
+	hint := "close or answer the covering layer first"
+	if b, ok := c.Interceptor["buttons"].([]any); ok && len(b) > 0 {
+		hint += " (its buttons are listed with refs in interceptedBy.buttons)"
+	}
+	return e.WithHint("%s, or pass force: true to act under it anyway", hint)
+}
+
+// notEditable is the error for a field that cannot take text: readonly,
+// disabled or not a text field at all.
+func notEditable(t Target, c checkResult) error {
+	if c.Reason == "disabled" {
+		return Errorf(KindElementNotEditable, "%s is disabled", t).
+			WithHint("the page has to enable it first (fill the fields before it, or check a snapshot for why)")
+	}
+	if c.Detail == "readonly" {
+		return Errorf(KindElementNotEditable, "%s is readonly", t).
+			WithHint("the page does not let this field be edited; look for another control that sets it")
+	}
+	return Errorf(KindElementNotEditable, "%s is %s", t, c.describe()).
+		WithHint("target an input, textarea, select or contenteditable element")
+}
+
+var pastTenses = map[string]string{"click": "clicked", "check": "checked", "fill": "filled", "type": "typed into", "hover": "hovered", "focus": "focused", "select": "selected"}
+
+func pastTense(kind string) string {
+	if s, ok := pastTenses[kind]; ok {
+		return s
+	}
+	return "used"
+}
 func (p *Page) autoForce(el *Element, matched string, last checkResult) *Actionable {
 	return &Actionable{El: el, Matched: matched, Point: last.Point, Box: last.Box, AutoForced: true, Reason: last.describe(), Interceptor: last.Interceptor, Via: last.Via}
 }
@@ -194,6 +258,14 @@ func notActionable(t Target, kind string, c checkResult, timeout time.Duration) 
 	e := Errorf(KindTimeout, "%s did not become ready to %s within %s: it is %s", t, kind, timeout.Round(100*time.Millisecond), c.describe())
 	if c.Interceptor != nil {
 		e.Details = map[string]any{"interceptor": c.Interceptor}
+	}
+	switch c.Reason {
+	case "hidden", "pointer-events":
+		e.WithHint("no user could %s it now: make it visible first (open its menu or section), or pass force: true to act on it anyway", kind)
+	case "disabled":
+		e.WithHint("the page has to enable it first; check a snapshot for what it is waiting for")
+	case "covered":
+		e.WithHint("dismiss what covers it first, or pass force: true")
 	}
 	return e
 }
@@ -216,7 +288,10 @@ func (p *Page) moving(ctx context.Context, el *Element) (bool, error) {
 func (p *Page) elementInfo(ctx context.Context, el *Element) map[string]any {
 	var info map[string]any
 	raw := json.RawMessage{}
-	if err := p.CallOn(ctx, el, &raw, `(el) => { const d = window.__cdpSkill.describe(el); return {role: d.role, name: d.name}; }`); err == nil {
+	if err := p.CallOn(ctx, el, &raw, `(el) => { const S = window.__cdpSkill, d = S.describe(el), f = S.lastFind, o = {role: d.role, name: d.name};
+		if (f && f.el === el && f.matchCount > 1) { o.matchCount = f.matchCount; o.matchIndex = f.index; }
+		if (f && f.el === el && f.alsoMatched) o.alsoMatched = f.alsoMatched;
+		return o; }`); err == nil {
 		json.Unmarshal(raw, &info)
 	}
 	return info

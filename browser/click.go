@@ -90,6 +90,14 @@ func (p *Page) Click(ctx context.Context, t Target, o ClickOptions) (*ClickResul
 		return nil, err
 	}
 	switch {
+	case a.AutoForced && a.Interceptor != nil && !o.JSClick:
+		// Something that is not a blocking layer (a toast, the element's
+		// own decoration) covers it: a mouse click would hit that instead.
+		res.Method = "jsClick-auto"
+		if err := p.jsClick(ctx, a.El, o.Double); err != nil {
+			w.stop()
+			return nil, err
+		}
 	case o.JSClick || a.Point == nil:
 		if a.Point == nil && !o.JSClick {
 			if o.NativeOnly {
@@ -111,6 +119,12 @@ func (p *Page) Click(ctx context.Context, t Target, o ClickOptions) (*ClickResul
 			return nil, err
 		}
 		if !probe.Received {
+			if c, err := p.check(ctx, a.El, "click", 0); err == nil && blocking(c) {
+				w.stop()
+				e := Errorf(KindElementIntercepted, "the click at (%.0f, %.0f) landed on %s, not on %s: %s covers it, which a user would have to dismiss first", a.Point.X, a.Point.Y, probe.Hit, t, c.describe())
+				e.Details = map[string]any{"interceptedBy": c.Interceptor}
+				return nil, e.WithHint("close or answer the covering layer first (its buttons are in interceptedBy.buttons), then click again")
+			}
 			if o.NativeOnly {
 				w.stop()
 				e := Errorf(KindElementNotFound, "the click at (%.0f, %.0f) landed on %s, not on %s", a.Point.X, a.Point.Y, probe.Hit, t)
@@ -195,9 +209,10 @@ func (p *Page) checkedState(ctx context.Context, el *Element) *checkedInfo {
 	return &c
 }
 
-// verifyToggle makes sure a click on a checkbox changed it (and a radio
-// checked it): a click that changed nothing falls back to element.click()
-// and, failing that, says so.
+// verifyToggle reads a checkbox, radio or toggle's state after a click and
+// says when the click did not change it. It never clicks again: the click
+// reached the element (the probe said so), and a second activation would
+// run the page's handler twice.
 func (p *Page) verifyToggle(ctx context.Context, el *Element, before checkedInfo, res *ClickResult) {
 	want := !before.Checked
 	if before.Role == "radio" {
@@ -207,18 +222,9 @@ func (p *Page) verifyToggle(ctx context.Context, el *Element, before checkedInfo
 	if after == nil {
 		return
 	}
-	if after.Checked != want && res.Method == "cdp" {
-		if err := p.jsClick(ctx, el, false); err == nil {
-			res.Method, res.CDPAttempted = "jsClick-auto", true
-			res.Warnings = append(res.Warnings, "the mouse click did not change the checkbox; clicked it with element.click()")
-			after = p.checkedState(ctx, el)
-		}
-	}
-	if after != nil {
-		res.Checked = &after.Checked
-		if after.Checked != want {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("the click did not change the %s: it is still %s", before.Role, map[bool]string{true: "checked", false: "unchecked"}[after.Checked]))
-		}
+	res.Checked = &after.Checked
+	if after.Checked != want {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("the click did not change the %s: it is still %s (the page may have refused it)", before.Role, map[bool]string{true: "checked", false: "unchecked"}[after.Checked]))
 	}
 }
 

@@ -27,6 +27,13 @@ const (
 	KindAssertion          Kind = "AssertionError"
 	KindSelector           Kind = "InvalidSelectorError"
 	KindExecution          Kind = "ExecutionError"
+	// KindAmbiguousTarget: a text or label matched several distinct
+	// controls equally well; Details.candidates lists them with refs.
+	KindAmbiguousTarget Kind = "AmbiguousTargetError"
+	// KindElementIntercepted: a modal, backdrop or overlay a user would
+	// have to dismiss first covers the target; Details.interceptedBy names
+	// it and its buttons with refs.
+	KindElementIntercepted Kind = "ElementInterceptedError"
 )
 
 // Error is an execution error with a subtype, a message for the agent and

@@ -26,6 +26,10 @@ type FillResult struct {
 	Method string `json:"method"`
 	// Verified says the field holds the value afterwards.
 	Verified *bool `json:"verified,omitempty"`
+	// Consumed says the value went in and the page's own handler then
+	// replaced it (e.g. added a todo and cleared the field): the fill
+	// happened; do not repeat it.
+	Consumed bool `json:"consumed,omitempty"`
 	TargetReport
 	Effect
 	Warnings []string `json:"-"`
@@ -63,8 +67,7 @@ func (p *Page) fillElement(ctx context.Context, el *Element, value string, o Fil
 		return Errorf(KindElementNotEditable, "the field accepts at most %s characters; the value has %d", n, len([]rune(value))).
 			WithHint("shorten the value (the page sets maxlength)")
 	}
-	switch {
-	case kind == "select":
+	if kind == "select" {
 		var r selectResult
 		if err := p.CallOn(ctx, el, &r, `(el, v) => window.__cdpSkill.selectOptions(el, [{any: v}])`, value); err != nil {
 			return err
@@ -74,37 +77,88 @@ func (p *Page) fillElement(ctx context.Context, el *Element, value string, o Fil
 		}
 		res.Method, res.Filled, res.Verified = "select", true, ptr(true)
 		return nil
-	case kind == "set" || o.React:
-		res.Method = "setter"
-		if err := p.setValue(ctx, el, value); err != nil {
-			return err
-		}
-	default:
-		res.Method = "insertText"
-		if err := p.typeInto(ctx, el, value, o.Clear); err != nil {
-			return err
-		}
 	}
-	got, err := p.readValue(ctx, el)
-	if err != nil {
+	if err := p.CallOn(ctx, el, nil, `(el) => window.__cdpSkill.watchValue(el)`); err != nil {
 		return err
 	}
-	if valuesMatch(got, value, !o.Clear && res.Method == "insertText") {
-		res.Filled, res.Verified = true, ptr(true)
-		return nil
+	put := p.setValue
+	res.Method = "setter"
+	if kind != "set" && !o.React {
+		res.Method = "insertText"
+		put = func(ctx context.Context, el *Element, v string) error { return p.typeInto(ctx, el, v, o.Clear) }
 	}
-	if res.Method == "insertText" {
+	suffix := !o.Clear && res.Method == "insertText"
+	verdict, got, err := p.putAndRead(ctx, el, value, suffix, put)
+	if verdict == fillRejected && res.Method == "insertText" && !o.NoAutoForce {
 		// The framework swallowed the typed text: set it the React way.
-		if err := p.setValue(ctx, el, value); err == nil {
-			if got, err = p.readValue(ctx, el); err == nil && valuesMatch(got, value, false) {
-				res.Method, res.Filled, res.Verified = "setter", true, ptr(true)
+		if err := p.CallOn(ctx, el, nil, `(el) => window.__cdpSkill.watchValue(el)`); err == nil {
+			if v, g, e := p.putAndRead(ctx, el, value, false, p.setValue); v != fillRejected {
+				verdict, got, err = v, g, e
+				res.Method = "setter"
 				res.Warnings = append(res.Warnings, "typed text did not stick; set the value with the native setter and input/change events")
-				return nil
 			}
 		}
 	}
-	return &Error{Kind: KindElementNotEditable, Message: fmt.Sprintf("the fill did not take: the field holds %q, not the value given", mask(got, value)),
-		Hint: "the page rewrites or rejects this input (a mask, maxlength, or a controlled component); check the expected format or use type for keystrokes"}
+	switch verdict {
+	case fillHeld:
+		res.Filled, res.Verified = true, ptr(true)
+	case fillConsumed:
+		res.Filled, res.Consumed = true, true
+	case fillNavigated:
+		res.Filled = true
+	default:
+		if err != nil {
+			return err
+		}
+		return &Error{Kind: KindElementNotEditable, Message: fmt.Sprintf("the fill did not take: the field holds %q, not the value given", mask(got, value)),
+			Hint: "the page rewrites or rejects this input (a mask, maxlength, or a controlled component); check the expected format or use type for keystrokes"}
+	}
+	return nil
+}
+
+// fillVerdict is what became of a value put into a field.
+type fillVerdict int
+
+const (
+	// fillRejected: the value never appeared in the field.
+	fillRejected fillVerdict = iota
+	// fillHeld: the field holds the value.
+	fillHeld
+	// fillConsumed: the value appeared, then the page's own handler
+	// replaced it (a todo input that adds the item and clears itself).
+	fillConsumed
+	// fillNavigated: the page navigated while the value went in.
+	fillNavigated
+)
+
+// putAndRead puts value into el and says what became of it.
+// got is the value the field holds afterwards.
+func (p *Page) putAndRead(ctx context.Context, el *Element, value string, suffix bool, put func(context.Context, *Element, string) error) (verdict fillVerdict, got string, err error) {
+	if err := put(ctx, el, value); err != nil {
+		if KindOf(err) == KindContextDestroyed {
+			return fillNavigated, "", nil
+		}
+		return fillRejected, "", err
+	}
+	var r struct {
+		Value string   `json:"value"`
+		Seen  []string `json:"seen"`
+	}
+	if err := p.CallOn(ctx, el, &r, `(el) => window.__cdpSkill.readFill(el)`); err != nil {
+		if KindOf(err) == KindContextDestroyed {
+			return fillNavigated, "", nil
+		}
+		return fillRejected, "", err
+	}
+	if valuesMatch(r.Value, value, suffix) {
+		return fillHeld, r.Value, nil
+	}
+	for _, v := range r.Seen {
+		if valuesMatch(v, value, suffix) {
+			return fillConsumed, r.Value, nil
+		}
+	}
+	return fillRejected, r.Value, nil
 }
 
 // typeInto focuses the field, selects its content (when clear) and inserts
@@ -286,9 +340,10 @@ func (p *Page) PressKeys(ctx context.Context, t Target, combo KeyCombo, times in
 	return res, nil
 }
 
-// Count returns how many elements match a CSS selector in the current frame.
+// Count returns how many elements match a CSS selector in the current
+// frame, open shadow roots included.
 func (p *Page) Count(ctx context.Context, sel string) (int, error) {
 	var n int
-	err := p.CallInto(ctx, &n, `(s) => document.querySelectorAll(s).length`, sel)
+	err := p.engineCall(ctx, &n, "selectorRead", sel, "count")
 	return n, err
 }

@@ -56,7 +56,7 @@ const results = [];
 let i = 0;
 const find = (sel) => {
   let el = null;
-  try { el = document.querySelector(sel) || E.find({selector: sel}); } catch (e) { throw new Error('invalid selector ' + JSON.stringify(sel) + ': ' + e.message); }
+  try { el = E.find({selector: sel}); } catch (e) { throw new Error('invalid selector ' + JSON.stringify(sel) + ': ' + e.message); }
   if (!el) throw new Error('no element matches ' + JSON.stringify(sel));
   return el;
 };

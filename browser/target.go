@@ -109,10 +109,10 @@ func (p *Page) locate(ctx context.Context, t Target) (*Element, string, error) {
 		el, err := p.engineElement(ctx, "find", map[string]any{"selector": t.Selector})
 		return el, t.Selector, err
 	case t.Text != "":
-		el, err := p.engineElement(ctx, "find", map[string]any{"text": t.Text, "exact": t.Exact, "within": t.Within})
+		el, err := p.engineElement(ctx, "find", map[string]any{"text": t.Text, "exact": t.Exact, "within": t.Within, "seq": p.seqArg()})
 		return el, "", err
 	case t.Label != "":
-		el, err := p.engineElement(ctx, "find", map[string]any{"label": t.Label, "exact": t.Exact})
+		el, err := p.engineElement(ctx, "find", map[string]any{"label": t.Label, "exact": t.Exact, "seq": p.seqArg()})
 		return el, "", err
 	case t.Focused:
 		el, err := p.engineElement(ctx, "find", map[string]any{"focused": true})
@@ -122,19 +122,55 @@ func (p *Page) locate(ctx context.Context, t Target) (*Element, string, error) {
 }
 
 // engineElement calls an engine method that returns an element (or null)
-// and returns a handle on it.
+// and returns a handle on it. A find that matched several controls equally
+// well answers an AmbiguousTargetError.
 func (p *Page) engineElement(ctx context.Context, method string, args ...any) (*Element, error) {
 	obj, err := p.engineObject(ctx, method, args...)
 	if err != nil || obj == nil {
 		return nil, err
 	}
-	if obj.Subtype != "node" || obj.ObjectID == "" {
-		if obj.ObjectID != "" {
-			p.release(obj.ObjectID)
-		}
+	if obj.Subtype == "node" && obj.ObjectID != "" {
+		return &Element{ObjectID: obj.ObjectID}, nil
+	}
+	if obj.ObjectID == "" {
 		return nil, nil
 	}
-	return &Element{ObjectID: obj.ObjectID}, nil
+	defer p.release(obj.ObjectID)
+	var amb ambiguousFind
+	if err := p.CallOn(ctx, &Element{ObjectID: obj.ObjectID}, &amb, `(o) => o`); err != nil || len(amb.Ambiguous) == 0 {
+		return nil, err
+	}
+	p.storeSeq(amb.Seq)
+	return nil, amb.err(args)
+}
+
+// ambiguousFind is the engine's answer when a text or label matched
+// several distinct controls equally well.
+type ambiguousFind struct {
+	Ambiguous  []map[string]any `json:"ambiguous"`
+	MatchCount int              `json:"matchCount"`
+	Rank       string           `json:"rank"`
+	Seq        *seqJSON         `json:"seq"`
+}
+
+func (a ambiguousFind) err(args []any) error {
+	what := "the target"
+	if len(args) > 0 {
+		if spec, ok := args[0].(map[string]any); ok {
+			for _, k := range []string{"text", "label"} {
+				if v, ok := spec[k]; ok {
+					what = fmt.Sprintf("%s %q", k, v)
+				}
+			}
+		}
+	}
+	var names []string
+	for _, c := range a.Ambiguous {
+		names = append(names, fmt.Sprintf("%v %q [%v]", c["role"], c["name"], c["ref"]))
+	}
+	e := Errorf(KindAmbiguousTarget, "%s matches %d different elements equally well (%s match): %s", what, a.MatchCount, a.Rank, strings.Join(names, ", "))
+	e.Details = map[string]any{"candidates": a.Ambiguous}
+	return e.WithHint("repeat the step with the ref of the one you mean, or a more specific text")
 }
 
 // engineObject is engineCall returning the result by reference.

@@ -24,37 +24,46 @@ func (p *Page) CheckSelector(ctx context.Context, sel string) error {
 }
 
 // WaitSelector waits until sel matches a visible element (or, with hidden,
-// until no visible element matches).
+// until no visible element matches), looking into open shadow roots as the
+// actions do.
 func (p *Page) WaitSelector(ctx context.Context, sel string, hidden bool) (time.Duration, error) {
-	if err := p.CheckSelector(ctx, sel); err != nil {
-		return 0, err
-	}
-	pred := fmt.Sprintf(`() => { const el = document.querySelector(%s); const vis = !!el && el.isConnected && el.checkVisibility({visibilityProperty: true, opacityProperty: true}); return %s; }`,
-		jsString(sel), map[bool]string{false: "vis", true: "!vis"}[hidden])
-	res, err := p.Poll(ctx, pred, 50*time.Millisecond)
-	if err != nil {
-		return 0, err
-	}
-	if !res.Resolved {
-		state := "is not in the page"
-		if hidden {
-			state = "is still visible"
-		} else {
-			bctx, cancel := brief(ctx)
-			if exists, _ := p.exists(bctx, sel); exists {
-				state = "exists but is not visible"
+	start := time.Now()
+	last := "absent"
+	for {
+		st, err := p.SelectorRead(ctx, sel, "state", "")
+		switch {
+		case err == nil:
+			last = fmt.Sprint(st)
+			if (last == "visible") != hidden {
+				return time.Since(start), nil
 			}
-			cancel()
+		case KindOf(err) == KindSelector:
+			return 0, err
+		case ctx.Err() == nil && KindOf(err) != KindContextDestroyed:
+			return time.Since(start), err
 		}
-		return res.Elapsed, Errorf(KindTimeout, "waited %s for %q: it %s", res.Elapsed.Round(time.Millisecond), sel, state)
+		if Sleep(ctx, 50*time.Millisecond) != nil {
+			break
+		}
 	}
-	return res.Elapsed, nil
+	waited := time.Since(start)
+	state := "is not in the page"
+	switch {
+	case hidden:
+		state = "is still visible"
+	case last == "hidden":
+		state = "exists but is not visible"
+	}
+	return waited, Errorf(KindTimeout, "waited %s for %q: it %s", waited.Round(time.Millisecond), sel, state)
 }
 
-func (p *Page) exists(ctx context.Context, sel string) (bool, error) {
-	var ok bool
-	err := p.CallInto(ctx, &ok, `(s) => !!document.querySelector(s)`, sel)
-	return ok, err
+// SelectorRead reads the page through a CSS selector with the actions'
+// lookup (open shadow roots; the first visible match): what is exists,
+// count, visible, state, text, value or attr (with name).
+func (p *Page) SelectorRead(ctx context.Context, sel, what, name string) (any, error) {
+	var v any
+	err := p.engineCall(ctx, &v, "selectorRead", sel, what, name)
+	return v, err
 }
 
 // WaitText waits until the page's visible text contains text.

@@ -26,6 +26,9 @@ func click(c *Call) (any, error) {
 	if o.NativeOnly, err = c.Args.Bool("nativeOnly", false); err != nil {
 		return nil, err
 	}
+	if c.Env.Strict && !o.JSClick {
+		o.NativeOnly = true
+	}
 	if o.JSClick && o.NativeOnly {
 		return nil, invalid("jsClick and nativeOnly contradict each other: give one")
 	}

@@ -29,6 +29,10 @@ type Env struct {
 	Headless bool
 	// OutputDir receives files the program writes (screenshots, PDFs).
 	OutputDir string
+	// Strict turns off every automatic fallback of the actions: no
+	// auto-force after the actionability timeout, no JavaScript click when
+	// the mouse click missed, no value-setter retry of a fill.
+	Strict bool
 
 	browsers map[string]*browser.Browser
 	page     *browser.Page

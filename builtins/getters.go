@@ -37,35 +37,41 @@ func init() {
 		}
 		return rawToStarlark(raw)
 	})
-	selectorGetter("exists", `(s) => !!document.querySelector(s)`)
-	selectorGetter("count", `(s) => document.querySelectorAll(s).length`)
-	selectorGetter("text", `(s) => { const e = document.querySelector(s); return e ? (e.innerText ?? e.textContent).trim() : null; }`)
-	selectorGetter("value", `(s) => { const e = document.querySelector(s); return e && "value" in e ? e.value : null; }`)
+	selectorGetter("exists")
+	selectorGetter("count")
+	selectorGetter("text")
+	selectorGetter("value")
 	registerFunction("attr", func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 		var sel, name string
 		if err := starlark.UnpackArgs(b.Name(), args, kwargs, "selector", &sel, "name", &name); err != nil {
 			return nil, err
 		}
-		return pageValue(th, `(s, n) => { const e = document.querySelector(s); return e ? e.getAttribute(n) : null; }`, sel, name)
+		return selectorRead(th, "attr", sel, name)
 	})
 }
 
-// selectorGetter registers a getter taking one CSS selector.
-func selectorGetter(name, fn string) {
+// selectorGetter registers a getter taking one CSS selector; it reads the
+// page with the actions' lookup (open shadow roots, first visible match).
+func selectorGetter(name string) {
 	registerFunction(name, func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 		var sel string
 		if err := starlark.UnpackArgs(b.Name(), args, kwargs, "selector", &sel); err != nil {
 			return nil, err
 		}
-		p, err := EnvOf(th).Page()
-		if err != nil {
-			return nil, err
-		}
-		if err := p.CheckSelector(ContextOf(th), sel); err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		return pageValue(th, fn, sel)
+		return selectorRead(th, name, sel, "")
 	})
+}
+
+func selectorRead(th *starlark.Thread, what, sel, name string) (starlark.Value, error) {
+	p, err := EnvOf(th).Page()
+	if err != nil {
+		return nil, err
+	}
+	v, err := p.SelectorRead(ContextOf(th), sel, what, name)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	return ToStarlark(v)
 }
 
 // pageValue calls fn in the page with args and converts the result.

@@ -93,9 +93,9 @@ func describeTargets(t browser.Target) string {
 	return strings.Join(parts, ", ")
 }
 
-// actionOptions reads force and stable.
+// actionOptions reads force and stable; strict mode forbids auto-force.
 func actionOptions(c *Call) (browser.ActionOptions, error) {
-	var o browser.ActionOptions
+	o := browser.ActionOptions{NoAutoForce: c.Env.Strict}
 	var err error
 	if o.Force, err = c.Args.Bool("force", false); err != nil {
 		return o, err

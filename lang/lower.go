@@ -16,13 +16,16 @@ func Lower(req *Request) (string, error) {
 	if req.Tab != "" {
 		fmt.Fprintf(&b, "# Run it in the same tab with: cdp-skill run FILE.star --tab %s\n", req.Tab)
 	}
-	if req.TimeoutMS > 0 || req.Capture != nil {
+	if req.TimeoutMS > 0 || req.Capture != nil || req.Strict {
 		var args []string
 		if req.TimeoutMS > 0 {
 			args = append(args, fmt.Sprintf("timeout = %d", req.TimeoutMS))
 		}
 		if req.Capture != nil {
 			args = append(args, "capture = "+literal(req.Capture))
+		}
+		if req.Strict {
+			args = append(args, "strict = True")
 		}
 		fmt.Fprintf(&b, "configure(%s)\n", strings.Join(args, ", "))
 	}

@@ -47,7 +47,10 @@ type Request struct {
 	// Capture holds the post-command capture settings, as given: a preset
 	// name or an object.
 	Capture any
-	Steps   []*Step
+	// Strict turns off every automatic fallback of the actions (auto-force,
+	// the JavaScript click, the value-setter fill).
+	Strict bool
+	Steps  []*Step
 }
 
 // Step is one validated step.
@@ -65,7 +68,7 @@ type Step struct {
 	hasTimout bool
 }
 
-var topLevelKeys = []string{"tab", "timeout", "steps", "capture"}
+var topLevelKeys = []string{"tab", "timeout", "steps", "capture", "strict"}
 
 // ParseRequest parses and validates a JSON command. Errors are *Error.
 func ParseRequest(data []byte) (*Request, error) {
@@ -106,6 +109,13 @@ func ParseRequest(data []byte) (*Request, error) {
 			return nil, validationErr(0, `"timeout": %v`, err)
 		}
 		req.TimeoutMS = ms
+	}
+	if v, ok := obj.Get("strict"); ok {
+		b, isBool := v.(bool)
+		if !isBool {
+			return nil, validationErr(0, `"strict" must be true or false, not a %s`, jsonType(v))
+		}
+		req.Strict = b
 	}
 	if c, ok := obj.Get("capture"); ok {
 		if err := validateCapture(c); err != nil {

@@ -29,12 +29,14 @@ func (h *host) buildPredeclared() starlark.StringDict {
 	return d
 }
 
-// configure(timeout=, capture=) sets program-wide defaults.
+// configure(timeout=, capture=, strict=) sets program-wide defaults.
 func (h *host) configure(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var timeout, capture starlark.Value
-	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "timeout?", &timeout, "capture?", &capture); err != nil {
+	strict := h.env.Strict
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "timeout?", &timeout, "capture?", &capture, "strict?", &strict); err != nil {
 		return nil, err
 	}
+	h.env.Strict = strict
 	if timeout != nil && timeout != starlark.None {
 		d, err := builtins.ToDuration(timeout)
 		if err != nil {

@@ -130,6 +130,7 @@ func Run(ctx context.Context, prog Program, opts Options) *Output {
 		siteDefaults: map[string]hookSet{},
 	}
 	h.env.Headless = opts.Headless
+	h.env.Strict = strictDefault()
 	h.resolver = &lang.Resolver{Dir: prog.Dir, Stdlib: opts.Stdlib, Site: builtins.SiteSource, SitesDir: state.SitesDir()}
 	defer h.env.Close()
 

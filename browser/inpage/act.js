@@ -1,8 +1,10 @@
 // act.js — actionability checks, click verification, and the DOM side of
 // fill/select/scroll. Fragment of the in-page engine.
 
-const TEXT_TYPES = new Set(['', 'text', 'password', 'email', 'number', 'search', 'tel', 'url']);
 const VALUE_TYPES = new Set(['date', 'datetime-local', 'month', 'time', 'week', 'color', 'range']);
+// Input types that take no text; every other type, unknown ones included
+// (which browsers treat as text), does.
+const NON_TEXT_TYPES = new Set(['checkbox', 'radio', 'file', 'submit', 'button', 'reset', 'image', 'hidden']);
 
 // editProblem returns why el cannot take typed text, or null.
 function editProblem(el) {
@@ -12,8 +14,9 @@ function editProblem(el) {
   if (tag === 'TEXTAREA') return el.readOnly ? 'readonly' : null;
   if (tag === 'SELECT') return null;
   if (tag === 'INPUT') {
-    const t = (el.getAttribute('type') || '').toLowerCase();
-    if (!TEXT_TYPES.has(t) && !VALUE_TYPES.has(t)) return 'not a text field (input type=' + t + ')';
+    // el.type is the type the browser applies: an unknown one reads "text".
+    const t = el.type;
+    if (NON_TEXT_TYPES.has(t)) return 'not a text field (input type=' + t + ')';
     return el.readOnly || el.getAttribute('aria-readonly') === 'true' ? 'readonly' : null;
   }
   const role = roleOf(el);
@@ -83,8 +86,31 @@ function overlayKind(el) {
   return 'element';
 }
 
+const BLOCKING_ATTR_RE = /cookie|consent|gdpr|modal|dialog|overlay|backdrop|popup|pop-up|lightbox|interstitial|newsletter/i;
+
+// isBlockingLayer: a layer a user has to dismiss before reaching what is
+// under it — a modal dialog, a backdrop or overlay, a consent banner or
+// popup, or any fixed layer over half the viewport. A click never goes
+// through one. A sticky header, a toast or an element's own decoration is
+// not one.
+function isBlockingLayer(box) {
+  if (!box.getAttribute) return false;
+  if (box.matches(':modal') || box.getAttribute('aria-modal') === 'true') return true;
+  const role = roleOf(box);
+  if (role === 'dialog' || role === 'alertdialog') return true;
+  const attrs = [box.id, typeof box.className === 'string' ? box.className : '', box.getAttribute('aria-label') || ''].join(' ');
+  if (BLOCKING_ATTR_RE.test(attrs) && !/toast|snackbar|notification/i.test(attrs)) return true;
+  const s = styleOf(box);
+  if (s.position !== 'fixed' && s.position !== 'absolute') return false;
+  if (s.position === 'fixed' && /cookie|consent/i.test((box.innerText || '').slice(0, 300))) return true;
+  const r = box.getBoundingClientRect();
+  const w = Math.min(r.right, innerWidth) - Math.max(r.left, 0), h = Math.min(r.bottom, innerHeight) - Math.max(r.top, 0);
+  return w > 0 && h > 0 && w * h >= 0.5 * innerWidth * innerHeight;
+}
+
 // describeInterceptor names what covers the target: the overlay container
-// around the element hit, its kind, and its buttons with refs.
+// around the element hit, its kind, whether it blocks (a layer a user must
+// dismiss first), and its buttons with refs.
 function describeInterceptor(hit) {
   let box = hit;
   for (let e = hit; e && e !== document.body && e !== document.documentElement; e = parentElementComposed(e)) {
@@ -93,6 +119,7 @@ function describeInterceptor(hit) {
     if (s.position === 'fixed' || s.position === 'sticky' || role === 'dialog' || role === 'alertdialog' || OVERLAY_RE.test(e.id + ' ' + (typeof e.className === 'string' ? e.className : ''))) box = e;
   }
   const out = { kind: overlayKind(box), selector: shortSelector(box) };
+  if (isBlockingLayer(box)) out.blocking = true;
   const text = normalizeSpace(box.innerText || '');
   if (text) out.text = truncate(text, 80);
   const buttons = [];
@@ -134,8 +161,14 @@ S.check = function check(el, kind, opts) {
   if (kind === 'click-direct') kind = 'click';
   if (hiddenForAT(el) && !(kind === 'fill' && el.isContentEditable)) return { ok: false, reason: 'hidden', detail: hiddenWhy(el) };
   if (kind === 'fill' || kind === 'type') {
-    const p = editProblem(el);
-    if (p) return { ok: false, reason: p === 'disabled' ? 'disabled' : 'not-editable', detail: p, permanent: p !== 'disabled' && p !== 'readonly' };
+    let p = editProblem(el);
+    // Some sites make a field readonly until it is focused (against
+    // autofill): focus it once before calling it readonly.
+    if (p === 'readonly' && deepActiveElement() !== el) {
+      el.focus({ preventScroll: true });
+      p = editProblem(el);
+    }
+    if (p) return { ok: false, reason: p === 'disabled' ? 'disabled' : 'not-editable', detail: p, permanent: p !== 'disabled' };
   }
   if ((kind === 'click' || kind === 'select' || kind === 'check') && (el.matches(':disabled') || (anyAriaDisabled(el) && el.closest('[aria-disabled=true]')))) {
     return { ok: false, reason: 'disabled' };
@@ -329,4 +362,42 @@ S.checkedState = function checkedState(el) {
   const a = el.getAttribute('aria-checked') ?? el.getAttribute('aria-pressed');
   if (a !== null) return { checked: a === 'true', role };
   return { error: 'not checkable: a ' + role + ' (' + shortSelector(el) + ')' };
+};
+
+// ---- fill verification ----
+
+// watchValue records the values el holds after the page's input handlers
+// ran (a window bubble listener) and just before its change handlers run (a
+// window capture listener), so a value the page consumed (added a todo,
+// then cleared the field) can be told from one it rejected or rewrote (a
+// mask or a truncating input handler: the value never held).
+S.watchValue = function watchValue(el) {
+  if (S.valueWatch) S.valueWatch.stop();
+  const seen = [];
+  const h = (ev) => {
+    if (ev.target !== el && !ev.composedPath().includes(el)) return;
+    const v = S.readValue(el);
+    if (seen[seen.length - 1] !== v && seen.length < 20) seen.push(v);
+  };
+  window.addEventListener('input', h, false);
+  window.addEventListener('change', h, true);
+  S.valueWatch = {
+    el, seen, stop() {
+      window.removeEventListener('input', h, false);
+      window.removeEventListener('change', h, true);
+      S.valueWatch = null;
+    },
+  };
+  return true;
+};
+
+// readFill returns el's value now and the values seen since watchValue.
+S.readFill = function readFill(el) {
+  const w = S.valueWatch;
+  let seen = [];
+  if (w && w.el === el) {
+    seen = w.seen;
+    w.stop();
+  }
+  return { value: S.readValue(el), seen };
 };

@@ -1,27 +1,39 @@
 // find.js — locating elements by CSS (piercing open shadow roots), by text
 // and by label. Fragment of the in-page engine.
 
-// deepQuery runs a CSS selector in the document, then in every open (or
-// registered closed) shadow root, and returns the first match.
-function deepQuery(sel, root) {
-  const el = root.querySelector(sel);
-  if (el) return el;
-  for (const sr of allShadowRoots(root, [])) {
-    const m = sr.querySelector(sel);
-    if (m) return m;
-  }
-  return null;
+// deepQueryAll runs a CSS selector in the document and in every open (or
+// registered closed) shadow root: light DOM matches first, in document
+// order, then each shadow root's.
+function deepQueryAll(sel, root) {
+  const out = [...root.querySelectorAll(sel)];
+  for (const sr of allShadowRoots(root, [])) out.push(...sr.querySelectorAll(sel));
+  return out;
 }
 
-// selectorQuery is deepQuery in the document for a selector the agent
-// gave: an invalid one throws an error naming it (the caller fails at once
-// with InvalidSelectorError, with no separate check first).
-function selectorQuery(sel) {
+// selectorMatches is every deep match of a selector the agent gave: an
+// invalid one throws an error naming it (the caller fails at once with
+// InvalidSelectorError, with no separate check first).
+function selectorMatches(sel, root) {
   try {
-    return deepQuery(sel, document);
+    return deepQueryAll(sel, root || document);
   } catch (e) {
     throw new Error('invalid CSS selector ' + JSON.stringify(sel) + ': ' + e.message);
   }
+}
+
+// pickShown is the element a step uses among a selector's matches: the
+// first visible one, else the first (so a wait can say it is hidden).
+// lastFind records how many matched and which was taken.
+function pickShown(all) {
+  let i = all.findIndex(isShown);
+  if (i < 0) i = all.length ? 0 : -1;
+  S.lastFind = { el: all[i] || null, matchCount: all.length, index: i, visible: i >= 0 && isShown(all[i]) };
+  return all[i] || null;
+}
+
+// selectorQuery is the element a selector targets (see pickShown).
+function selectorQuery(sel) {
+  return pickShown(selectorMatches(sel));
 }
 
 function isShown(el) {
@@ -40,7 +52,7 @@ function textOf(el) {
 
 // Text targets are searched by priority (spec §6.4): buttons, links, ARIA
 // buttons, other clickables, other widgets, then any element whose own text
-// matches.
+// matches. The group only breaks ties between equally good matches.
 const TEXT_GROUPS = [
   'button,input[type=button],input[type=submit],input[type=reset]',
   'a[href]',
@@ -48,111 +60,205 @@ const TEXT_GROUPS = [
   '[onclick],[tabindex],label,summary',
   '[role=link],[role=tab],[role=menuitem],[role=menuitemcheckbox],[role=menuitemradio],[role=option],[role=checkbox],[role=radio],[role=switch],[role=treeitem],input[type=checkbox],input[type=radio]',
 ];
+const PLAIN_TEXT = TEXT_GROUPS.length;
 
-function textMatch(have, want, exact) {
-  if (exact) return have === want;
-  return have.toLowerCase().includes(want.toLowerCase());
+// matchRank grades how well have matches want (both whitespace-normalised,
+// so NBSP and space are alike): 0 exact, 1 exact but for case, 2 a
+// substring; -1 no match. exact accepts rank 0 only.
+function matchRank(have, want, exact) {
+  have = normalizeSpace(have || '');
+  if (have === want) return 0;
+  if (exact) return -1;
+  const h = have.toLowerCase(), w = want.toLowerCase();
+  if (h === w) return 1;
+  return h.includes(w) ? 2 : -1;
 }
 
-// findByText returns the best visible element for text, or null.
-function findByText(text, exact, within) {
-  const want = normalizeSpace(text);
+// sameControl: one candidate is inside the other, or is the other's label.
+function sameControl(a, b) {
+  if (composedContains(a, b) || composedContains(b, a)) return true;
+  return (a.tagName === 'LABEL' && a.control === b) || (b.tagName === 'LABEL' && b.control === a);
+}
+
+function isDisabledControl(el) {
+  return el.matches(':disabled') || el.getAttribute('aria-disabled') === 'true';
+}
+
+// pickCandidate chooses among {el, rank, group} candidates (rank: exact →
+// case-insensitive exact → substring): only the best rank counts; an
+// interactive element beats plain text, an enabled one a disabled one;
+// candidates that are one control (nested, or a label and its field) count
+// once, as the one of the highest-priority group (innermost on a tie). Of
+// the distinct controls left, the highest-priority group (spec §6.4:
+// buttons, then links, …) wins, and the others are reported as also
+// matched; several controls in that group are ambiguous.
+function pickCandidate(cands, plainGroup) {
+  if (plainGroup === undefined) plainGroup = PLAIN_TEXT;
+  if (!cands.length) return { el: null };
+  const best = Math.min(...cands.map((c) => c.rank));
+  let top = cands.filter((c) => c.rank === best);
+  if (top.some((c) => c.group < plainGroup)) top = top.filter((c) => c.group < plainGroup);
+  if (top.some((c) => !isDisabledControl(c.el))) top = top.filter((c) => !isDisabledControl(c.el));
+  top.sort((a, b) => a.group - b.group);
+  const kept = [];
+  for (const c of top) {
+    const i = kept.findIndex((k) => sameControl(k.el, c.el));
+    if (i < 0) kept.push(c);
+    else if (kept[i].group === c.group && composedContains(kept[i].el, c.el)) kept[i] = c;
+  }
+  const first = kept.filter((c) => c.group === kept[0].group);
+  return { el: kept[0].el, rank: best, ambiguous: first.length > 1 ? first : null, others: kept.filter((c) => c.group !== kept[0].group) };
+}
+
+// textCandidates lists the visible elements whose text matches want, with
+// their rank and group.
+function textCandidates(want, exact, within) {
   const roots = [within || document, ...allShadowRoots(within || document, [])];
-  const rank = (el) => {
-    const t = textOf(el);
-    return (normalizeSpace(t).toLowerCase() === want.toLowerCase() ? 0 : 1) * 1e6 + t.length;
-  };
-  for (const group of TEXT_GROUPS) {
-    let best = null, bestRank = Infinity;
+  const seen = new Set();
+  const out = [];
+  TEXT_GROUPS.forEach((group, g) => {
     for (const root of roots) {
       for (const el of root.querySelectorAll(group)) {
-        if (!textMatch(textOf(el), want, exact) || !isShown(el)) continue;
-        const r = rank(el);
-        if (r < bestRank) { best = el; bestRank = r; }
+        if (seen.has(el)) continue;
+        seen.add(el);
+        const rank = matchRank(textOf(el), want, exact);
+        if (rank >= 0 && isShown(el)) out.push({ el, rank, group: g });
       }
     }
-    if (best) return best;
-  }
-  // Any element whose own text (not its descendants') matches: the
+  });
+  // Any element whose own text (not only its descendants') matches: the
   // innermost one, so a click lands on the words the agent sees.
-  let best = null, bestLen = Infinity;
   for (const root of roots) {
     const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
       const p = n.parentElement;
-      if (!p || SKIP_TAGS.has(p.tagName)) continue;
-      const t = normalizeSpace(p.innerText || p.textContent || '');
-      if (!textMatch(t, want, exact) || t.length >= bestLen || !isShown(p)) continue;
-      best = p;
-      bestLen = t.length;
+      if (!p || seen.has(p) || SKIP_TAGS.has(p.tagName) || !n.data.trim()) continue;
+      seen.add(p);
+      const rank = matchRank(p.innerText || p.textContent || '', want, exact);
+      if (rank >= 0 && isShown(p)) out.push({ el: p, rank, group: PLAIN_TEXT });
     }
   }
-  return best;
+  return out;
 }
 
-// findByLabel resolves a form field by its label (spec §6.4): label[for],
-// a field nested in a label, aria-label, aria-labelledby, placeholder.
-function findByLabel(text, exact) {
-  const want = normalizeSpace(text);
+// findByText returns the pick among visible elements matching text.
+function findByText(text, exact, within) {
+  return pickCandidate(textCandidates(normalizeSpace(text), exact, within));
+}
+
+const LABELLED_FIELDS = 'input:not([type=hidden]),textarea,select,[contenteditable=""],[contenteditable=true],[role=textbox],[role=combobox],[role=searchbox],[role=spinbutton],[role=slider],[role=checkbox],[role=radio],[role=switch]';
+
+// labelCandidates lists the fields whose label matches want (spec §6.4):
+// label[for], a field nested in a label, aria-label, aria-labelledby,
+// placeholder, then the accessible name; the source order is the group.
+function labelCandidates(want, exact) {
   const roots = [document, ...allShadowRoots(document, [])];
-  const fields = 'input:not([type=hidden]),textarea,select,[contenteditable=""],[contenteditable=true],[role=textbox],[role=combobox],[role=searchbox],[role=spinbutton],[role=slider],[role=checkbox],[role=radio],[role=switch]';
+  const out = [];
   const ok = (el) => el && isShown(el);
   // A styled checkbox, radio or file input is often hidden behind its
   // label: the visible label is enough (clicks go through it).
   const okVia = (l) => ok(l.control) || (/^(checkbox|radio|file)$/.test(l.control.type || '') && isShown(l));
+  const add = (el, have, group) => {
+    const rank = matchRank(have, want, exact);
+    if (rank >= 0) out.push({ el, rank, group });
+  };
   for (const root of roots) {
     for (const l of root.querySelectorAll('label')) {
-      const t = normalizeSpace(l.innerText || l.textContent || '');
-      if (textMatch(t, want, exact) && l.control && l.htmlFor && okVia(l)) return l.control;
+      if (l.control && okVia(l)) add(l.control, l.innerText || l.textContent, l.htmlFor ? 0 : 1);
     }
   }
   for (const root of roots) {
-    for (const l of root.querySelectorAll('label')) {
-      const t = normalizeSpace(l.innerText || l.textContent || '');
-      if (textMatch(t, want, exact) && !l.htmlFor && l.control && okVia(l)) return l.control;
+    for (const el of root.querySelectorAll(LABELLED_FIELDS)) {
+      if (!ok(el)) continue;
+      const ids = el.getAttribute('aria-labelledby');
+      const byIds = ids ? ids.split(/\s+/).map((id) => { const r = byIdInRoot(el, id); return r ? r.textContent : ''; }).join(' ') : '';
+      const sources = [el.getAttribute('aria-label'), byIds, el.getAttribute('placeholder'), accessibleName(el)];
+      let bestRank = -1, group = 0;
+      sources.forEach((t, i) => {
+        const r = t ? matchRank(t, want, exact) : -1;
+        if (r >= 0 && (bestRank < 0 || r < bestRank)) { bestRank = r; group = 2 + i; }
+      });
+      if (bestRank >= 0) out.push({ el, rank: bestRank, group });
     }
   }
-  for (const attr of ['aria-label', 'aria-labelledby', 'placeholder']) {
-    for (const root of roots) {
-      for (const el of root.querySelectorAll(fields)) {
-        let t;
-        if (attr === 'aria-labelledby') {
-          const ids = el.getAttribute('aria-labelledby');
-          if (!ids) continue;
-          t = ids.split(/\s+/).map((id) => { const r = byIdInRoot(el, id); return r ? r.textContent : ''; }).join(' ');
-        } else {
-          t = el.getAttribute(attr);
-        }
-        if (t && textMatch(normalizeSpace(t), want, exact) && ok(el)) return el;
-      }
-    }
+  return out;
+}
+
+// findByLabel returns the pick among fields whose label matches text.
+function findByLabel(text, exact) {
+  const cands = labelCandidates(normalizeSpace(text), exact);
+  // One field found through several labels or attributes counts once.
+  const byEl = new Map();
+  for (const c of cands) {
+    const k = byEl.get(c.el);
+    if (!k || c.rank < k.rank || (c.rank === k.rank && c.group < k.group)) byEl.set(c.el, c);
   }
-  // Last, the accessible name (labels made of several parts, titles).
-  for (const root of roots) {
-    for (const el of root.querySelectorAll(fields)) {
-      if (textMatch(accessibleName(el), want, exact) && ok(el)) return el;
-    }
-  }
-  return null;
+  return pickCandidate([...byEl.values()], Infinity);
+}
+
+// describeCandidates lists ambiguous candidates for the agent: role,
+// name, a ref to use next, and the box.
+function describeCandidates(list, seq) {
+  syncSeq(seq);
+  const snap = Math.max(S.snapSeq, 1);
+  return list.slice(0, 8).map((c) => {
+    const role = effectiveRole(c.el);
+    const name = refName(c.el, role);
+    return { role, name: truncate(name, 60), ref: refFor(c.el, role, name, snap), box: boxOf(c.el.getBoundingClientRect()) };
+  });
 }
 
 // find resolves a target spec {selector | text | label | focused} to an
-// element, or returns null.
+// element, or returns null. A text or label that matches several distinct
+// controls equally well returns {ambiguous: [...], matchCount} instead,
+// unless spec.first takes the first of them.
 S.find = function find(spec) {
   cache = newCache();
+  S.lastFind = null;
   if (spec.selector) return selectorQuery(spec.selector);
+  let pick = null;
   if (spec.text !== undefined) {
     let within = null;
     if (spec.within) {
       within = selectorQuery(spec.within);
       if (!within) return null;
     }
-    return findByText(spec.text, !!spec.exact, within);
-  }
-  if (spec.label !== undefined) return findByLabel(spec.label, !!spec.exact);
-  if (spec.focused) {
+    pick = findByText(spec.text, !!spec.exact, within);
+  } else if (spec.label !== undefined) {
+    pick = findByLabel(spec.label, !!spec.exact);
+  } else if (spec.focused) {
     const a = deepActiveElement();
     return a && a !== document.body ? a : null;
   }
-  return null;
+  if (!pick || !pick.el) return null;
+  if (pick.ambiguous && !spec.first) {
+    return { ambiguous: describeCandidates(pick.ambiguous, spec.seq), matchCount: pick.ambiguous.length, rank: ['exact', 'case-insensitive', 'substring'][pick.rank], seq: { snap: S.snapSeq, elem: S.elemSeq } };
+  }
+  if (pick.others && pick.others.length) {
+    S.lastFind = { el: pick.el, alsoMatched: describeCandidates(pick.others, spec.seq).map((c) => ({ role: c.role, name: c.name, ref: c.ref })) };
+  }
+  return pick.el;
+};
+
+// selectorRead answers the read-only selector getters with the same lookup
+// the actions use (open shadow roots, the first visible match first):
+// exists, count, visible (some match is shown), state (visible, hidden
+// or absent), text, value, attr.
+S.selectorRead = function selectorRead(sel, what, name) {
+  cache = newCache();
+  const all = selectorMatches(sel);
+  switch (what) {
+    case 'exists': return all.length > 0;
+    case 'count': return all.length;
+    case 'visible': return all.some(isShown);
+    case 'state': return all.some(isShown) ? 'visible' : all.length ? 'hidden' : 'absent';
+  }
+  const el = pickShown(all);
+  if (!el) return null;
+  switch (what) {
+    case 'text': return (el.innerText ?? el.textContent).trim();
+    case 'value': return 'value' in el ? el.value : null;
+    case 'attr': return el.getAttribute(name);
+  }
+  throw new Error('selectorRead: unknown read ' + what);
 };

@@ -433,8 +433,7 @@ function findRoot(spec) {
     for (const el of all) if (roleOf(el) === want && !hiddenForAT(el)) return el;
     throw new Error('no element with role ' + want + ' in the page');
   }
-  let el;
-  try { el = document.querySelector(spec); } catch (e) { throw new Error('invalid CSS selector ' + JSON.stringify(spec) + ': ' + e.message); }
+  const el = selectorQuery(spec);
   if (!el) throw new Error('root ' + JSON.stringify(spec) + ' matches no element');
   return el;
 }
