@@ -40,6 +40,9 @@ type probeResult struct {
 	Received bool   `json:"received"`
 	Hit      string `json:"hit"`
 	Gone     bool   `json:"gone"`
+	// Detached: the element left the DOM during the click (the page
+	// re-rendered it), so the press went to its replacement.
+	Detached bool `json:"detached"`
 }
 
 // Click clicks the target with real mouse events at its visible centre,
@@ -119,23 +122,7 @@ func (p *Page) Click(ctx context.Context, t Target, o ClickOptions) (*ClickResul
 			return nil, err
 		}
 		if !probe.Received {
-			if c, err := p.check(ctx, a.El, "click", 0); err == nil && blocking(c) {
-				w.stop()
-				e := Errorf(KindElementIntercepted, "the click at (%.0f, %.0f) landed on %s, not on %s: %s covers it, which a user would have to dismiss first", a.Point.X, a.Point.Y, probe.Hit, t, c.describe())
-				e.Details = map[string]any{"interceptedBy": c.Interceptor}
-				return nil, e.WithHint("close or answer the covering layer first (its buttons are in interceptedBy.buttons), then click again")
-			}
-			if o.NativeOnly {
-				w.stop()
-				e := Errorf(KindElementNotFound, "the click at (%.0f, %.0f) landed on %s, not on %s", a.Point.X, a.Point.Y, probe.Hit, t)
-				if a.Interceptor != nil {
-					e.Details = map[string]any{"interceptedBy": a.Interceptor}
-				}
-				return nil, e.WithHint("dismiss what covers it, or drop nativeOnly to fall back to a JavaScript click")
-			}
-			res.Method, res.CDPAttempted = "jsClick-auto", true
-			res.Warnings = append(res.Warnings, fmt.Sprintf("the mouse click landed on %s; clicked the element with element.click() instead", probe.Hit))
-			if err := p.jsClick(ctx, a.El, o.Double); err != nil {
+			if err := p.afterMissedClick(ctx, t, a, o, probe, res); err != nil {
 				w.stop()
 				return nil, err
 			}
@@ -154,6 +141,35 @@ func (p *Page) Click(ctx context.Context, t Target, o ClickOptions) (*ClickResul
 		p.verifyToggle(ctx, a.El, *before, res)
 	}
 	return res, nil
+}
+
+// afterMissedClick decides what follows a mouse click that the probe says
+// did not reach the element: nothing when the page re-rendered the element
+// under the pointer (the press reached its replacement), an
+// ElementInterceptedError when a blocking layer took it, an error with
+// nativeOnly, and otherwise one JavaScript click.
+func (p *Page) afterMissedClick(ctx context.Context, t Target, a *Actionable, o ClickOptions, probe probeResult, res *ClickResult) error {
+	if probe.Detached {
+		// Clicking the old, detached node with JavaScript could run its
+		// handler a second time.
+		res.Warnings = append(res.Warnings, fmt.Sprintf("the element was re-rendered during the click; the mouse click landed on its replacement (%s)", probe.Hit))
+		return nil
+	}
+	if c, err := p.check(ctx, a.El, "click", 0); err == nil && blocking(c) {
+		e := Errorf(KindElementIntercepted, "the click at (%.0f, %.0f) landed on %s, not on %s: %s covers it, which a user would have to dismiss first", a.Point.X, a.Point.Y, probe.Hit, t, c.describe())
+		e.Details = map[string]any{"interceptedBy": c.Interceptor}
+		return e.WithHint("close or answer the covering layer first (its buttons are in interceptedBy.buttons), then click again")
+	}
+	if o.NativeOnly {
+		e := Errorf(KindElementNotFound, "the click at (%.0f, %.0f) landed on %s, not on %s", a.Point.X, a.Point.Y, probe.Hit, t)
+		if a.Interceptor != nil {
+			e.Details = map[string]any{"interceptedBy": a.Interceptor}
+		}
+		return e.WithHint("dismiss what covers it, or drop nativeOnly (and strict) to fall back to a JavaScript click")
+	}
+	res.Method, res.CDPAttempted = "jsClick-auto", true
+	res.Warnings = append(res.Warnings, fmt.Sprintf("the mouse click landed on %s; clicked the element with element.click() instead", probe.Hit))
+	return p.jsClick(ctx, a.El, o.Double)
 }
 
 // cdpClick arms the reception probe, clicks with mouse events and reads

@@ -66,17 +66,25 @@ func (p *Page) SelectorRead(ctx context.Context, sel, what, name string) (any, e
 	return v, err
 }
 
-// WaitText waits until the page's visible text contains text.
+// WaitText waits until the page's visible text contains text (open shadow
+// roots included), across navigations.
 func (p *Page) WaitText(ctx context.Context, text string) (time.Duration, error) {
-	pred := fmt.Sprintf(`() => (document.body && document.body.innerText || "").includes(%s)`, jsString(text))
-	res, err := p.Poll(ctx, pred, 50*time.Millisecond)
-	if err != nil {
-		return 0, err
+	start := time.Now()
+	for {
+		var found bool
+		err := p.engineCall(ctx, &found, "textPresent", text)
+		switch {
+		case err == nil && found:
+			return time.Since(start), nil
+		case err != nil && ctx.Err() == nil && KindOf(err) != KindContextDestroyed:
+			return time.Since(start), err
+		}
+		if Sleep(ctx, 50*time.Millisecond) != nil {
+			break
+		}
 	}
-	if !res.Resolved {
-		return res.Elapsed, Errorf(KindTimeout, "waited %s for the text %q: it did not appear", res.Elapsed.Round(time.Millisecond), text)
-	}
-	return res.Elapsed, nil
+	waited := time.Since(start)
+	return waited, Errorf(KindTimeout, "waited %s for the text %q: it did not appear", waited.Round(time.Millisecond), text)
 }
 
 // WaitURL waits until the URL contains substr or, when pattern is set,

@@ -237,7 +237,7 @@ S.clickTarget = function clickTarget(el) {
 // armProbe records whether the next pointer press reaches el.
 S.armProbe = function armProbe(el) {
   if (S.probe) S.probe.remove();
-  const probe = { received: false, hit: null };
+  const probe = { received: false, hit: null, el };
   const handler = (ev) => {
     const path = ev.composedPath();
     probe.hit = path[0] && path[0].nodeType === 1 ? shortSelector(path[0]) : null;
@@ -258,7 +258,7 @@ S.readProbe = function readProbe() {
   const p = S.probe;
   if (!p) return { received: true, gone: true };
   p.remove();
-  return { received: p.received, hit: p.hit };
+  return { received: p.received, hit: p.hit, detached: !p.el.isConnected };
 };
 
 // ---- fill ----

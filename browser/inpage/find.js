@@ -262,3 +262,15 @@ S.selectorRead = function selectorRead(sel, what, name) {
   }
   throw new Error('selectorRead: unknown read ' + what);
 };
+
+// textPresent reports whether the page shows text (case-sensitive, spaces
+// normalised), open shadow roots included.
+S.textPresent = function textPresent(text) {
+  const want = normalizeSpace(text);
+  const has = (s) => normalizeSpace(s || '').includes(want);
+  if (document.body && has(document.body.innerText)) return true;
+  for (const sr of allShadowRoots(document, [])) {
+    if (sr.host && isShown(sr.host) && has([...sr.children].map((c) => c.innerText ?? c.textContent).join(' '))) return true;
+  }
+  return false;
+};
