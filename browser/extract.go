@@ -58,6 +58,8 @@ type ExtractOptions struct {
 	Type string `json:"type,omitempty"`
 	// Limit caps the rows or items (default 100).
 	Limit int `json:"limit"`
+	// Offset skips that many rows or items first (paging).
+	Offset int `json:"offset"`
 	// Headers forces (true) or refuses (false) a header row; nil detects it.
 	Headers *bool `json:"headers,omitempty"`
 }
@@ -80,6 +82,11 @@ type Extracted struct {
 	Ordered    bool       `json:"ordered,omitempty"`
 	TotalItems int        `json:"totalItems,omitempty"`
 	Truncated  bool       `json:"truncated,omitempty"`
+	// Offset is the first row or item shown, when paging.
+	Offset int `json:"offset,omitempty"`
+	// NextPage is the ready-to-run step that reads the rows or items after
+	// these, when more remain.
+	NextPage map[string]any `json:"nextPage,omitempty"`
 }
 
 type extractedTable struct {
@@ -91,6 +98,8 @@ type extractedTable struct {
 	Types     []string   `json:"types"`
 	Truncated bool       `json:"truncated,omitempty"`
 	TotalRows int        `json:"totalRows,omitempty"`
+	Offset    int        `json:"offset,omitempty"`
+	NextPage  any        `json:"nextPage,omitempty"`
 }
 
 type extractedList struct {
@@ -100,6 +109,8 @@ type extractedList struct {
 	Ordered    bool   `json:"ordered,omitempty"`
 	Truncated  bool   `json:"truncated,omitempty"`
 	TotalItems int    `json:"totalItems,omitempty"`
+	Offset     int    `json:"offset,omitempty"`
+	NextPage   any    `json:"nextPage,omitempty"`
 }
 
 // MarshalJSON writes a table as {type, caption?, headers, rows, rowCount,
@@ -107,10 +118,18 @@ type extractedList struct {
 // ordered?, truncated?, totalItems?}.
 func (x Extracted) MarshalJSON() ([]byte, error) {
 	if x.Type == "list" {
-		return json.Marshal(extractedList{Type: x.Type, Items: nonNil(x.Items), ItemCount: x.ItemCount, Ordered: x.Ordered, Truncated: x.Truncated, TotalItems: x.TotalItems})
+		return json.Marshal(extractedList{Type: x.Type, Items: nonNil(x.Items), ItemCount: x.ItemCount, Ordered: x.Ordered, Truncated: x.Truncated, TotalItems: x.TotalItems,
+			Offset: x.Offset, NextPage: nilIfEmpty(x.NextPage)})
 	}
 	return json.Marshal(extractedTable{Type: x.Type, Caption: x.Caption, Headers: nonNil(x.Headers), Rows: nonNil(x.Rows), RowCount: x.RowCount,
-		Types: nonNil(x.Types), Truncated: x.Truncated, TotalRows: x.TotalRows})
+		Types: nonNil(x.Types), Truncated: x.Truncated, TotalRows: x.TotalRows, Offset: x.Offset, NextPage: nilIfEmpty(x.NextPage)})
+}
+
+func nilIfEmpty(m map[string]any) any {
+	if len(m) == 0 {
+		return nil
+	}
+	return m
 }
 
 func nonNil[T any](s []T) []T {
@@ -133,6 +152,14 @@ func (p *Page) Extract(ctx context.Context, o ExtractOptions) (*Extracted, error
 	}
 	var out Extracted
 	err := p.callEngineOn(ctx, o.Selector, "extract", &out, KindElementNotFound, o)
+	if err == nil && out.Truncated {
+		// The next page, ready to run.
+		next := map[string]any{"selector": o.Selector, "offset": o.Offset + o.Limit, "limit": o.Limit}
+		if o.Type != "" && o.Type != "auto" {
+			next["type"] = o.Type
+		}
+		out.NextPage = map[string]any{"extract": next}
+	}
 	var e *Error
 	if errors.As(err, &e) && e.Kind == KindElementNotFound && strings.HasPrefix(e.Message, "no table") {
 		e.Message = fmt.Sprintf("extract %q: %s", o.Selector, e.Message)

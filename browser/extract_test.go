@@ -50,8 +50,18 @@ func TestExtractTableWithHeaderAndRowspan(t *testing.T) {
 		t.Errorf("prices:\n got %s\nwant %s", got, want)
 	}
 	got = extract(t, p, ExtractOptions{Selector: "#prices", Limit: 2})
-	if !strings.Contains(got, `"rowCount":2,`) || !strings.HasSuffix(got, `"truncated":true,"totalRows":4}`) || strings.Contains(got, "Plum") {
+	if !strings.Contains(got, `"rowCount":2,`) || !strings.HasSuffix(got, `"truncated":true,"totalRows":4,"nextPage":{"extract":{"limit":2,"offset":2,"selector":"#prices"}}}`) || strings.Contains(got, "Plum") {
 		t.Errorf("limit 2: %s", got)
+	}
+	// The next page carries the rowspan laid out above it: the second
+	// Pear row keeps its name.
+	got = extract(t, p, ExtractOptions{Selector: "#prices", Limit: 2, Offset: 2})
+	want = `{"type":"table","caption":"Prices","headers":["Item","Price","Change","In stock","Updated"],"rows":[` +
+		`["Pear","$2.50","0%","yes","2024-03-01"],` +
+		`["Plum red","$10.50","12.5%","yes","Mar 3, 2024"]],` +
+		`"rowCount":2,"types":["text","currency","percent","boolean","date"],"totalRows":4,"offset":2}`
+	if got != want {
+		t.Errorf("offset 2:\n got %s\nwant %s", got, want)
 	}
 }
 
@@ -91,9 +101,13 @@ func TestExtractNestedLists(t *testing.T) {
 	if got := extract(t, p, ExtractOptions{Selector: "#menu"}); got != want {
 		t.Errorf("menu:\n got %s\nwant %s", got, want)
 	}
-	want = `{"type":"list","items":["One","Two"],"itemCount":2,"ordered":true,"truncated":true,"totalItems":3}`
+	want = `{"type":"list","items":["One","Two"],"itemCount":2,"ordered":true,"truncated":true,"totalItems":3,"nextPage":{"extract":{"limit":2,"offset":2,"selector":"#wrapped"}}}`
 	if got := extract(t, p, ExtractOptions{Selector: "#wrapped", Limit: 2}); got != want {
 		t.Errorf("wrapped ol:\n got %s\nwant %s", got, want)
+	}
+	want = `{"type":"list","items":["Three"],"itemCount":1,"ordered":true,"totalItems":3,"offset":2}`
+	if got := extract(t, p, ExtractOptions{Selector: "#wrapped", Limit: 2, Offset: 2}); got != want {
+		t.Errorf("wrapped ol, second page:\n got %s\nwant %s", got, want)
 	}
 	want = `{"type":"list","items":["Alpha","Beta"],"itemCount":2}`
 	if got := extract(t, p, ExtractOptions{Selector: "#cards", Type: "list"}); got != want {
@@ -545,7 +559,7 @@ func TestExtractLongTableLaysOutShownRowsOnly(t *testing.T) {
 		document.querySelector('main').insertAdjacentHTML('beforeend', '<table id="long"><thead><tr><th>N</th><th>Kind</th></tr></thead><tbody>' + rows.join('') + '</tbody></table>');
 		Object.defineProperty(document.getElementById('spy'), 'alt', {get() { window.altReads = (window.altReads || 0) + 1; return 'spy'; }});
 	})()`)
-	want := `{"type":"table","headers":["N","Kind"],"rows":[["0","pair"],["1","pair"],["2","even"]],"rowCount":3,"types":["number","text"],"truncated":true,"totalRows":2000}`
+	want := `{"type":"table","headers":["N","Kind"],"rows":[["0","pair"],["1","pair"],["2","even"]],"rowCount":3,"types":["number","text"],"truncated":true,"totalRows":2000,"nextPage":{"extract":{"limit":3,"offset":3,"selector":"#long"}}}`
 	if got := extract(t, p, ExtractOptions{Selector: "#long", Limit: 3}); got != want {
 		t.Errorf("limit 3:\n got %s\nwant %s", got, want)
 	}

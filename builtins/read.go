@@ -179,6 +179,12 @@ func extract(c *Call) (any, error) {
 	if o.Limit, err = c.Args.Int("limit", 100); err != nil {
 		return nil, err
 	}
+	if o.Offset, err = c.Args.Int("offset", 0); err != nil {
+		return nil, err
+	}
+	if o.Offset < 0 {
+		return nil, invalid("extract offset must be 0 or more, not %d", o.Offset)
+	}
 	if c.Args.Has("headers") {
 		b, err := c.Args.Bool("headers", false)
 		if err != nil {

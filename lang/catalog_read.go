@@ -17,6 +17,7 @@ func init() {
 				{Name: "selector", Type: "string", Doc: "CSS selector or ref of the table or list (or of an element holding one)"},
 				{Name: "type", Type: "string", Doc: "auto (default) | table | list"},
 				{Name: "limit", Type: "int", Doc: "maximum rows or items (default 100)"},
+				{Name: "offset", Type: "int", Doc: "rows or items to skip first, for paging (default 0; a truncated answer gives the next page's step)"},
 				{Name: "headers", Type: "bool", Doc: "tables: true takes the first row as headers, false takes no header row (default: <thead>, else a first row of <th>)"},
 			},
 			Doc: "read a table (headers, rows, column types) or a list (items, nested lists as {text, items}) as data"},

@@ -153,13 +153,15 @@ function columnTypes(rows, width) {
 function readTable(t, opts, limit) {
   const rows = ownRows(t).filter((r) => r.cells.length);
   const nh = headerCount(rows, opts.headers);
-  const grid = layoutGrid(rows.slice(0, nh + limit));
-  const out = { type: 'table', headers: joinHeaders(grid, nh), rows: grid.cells.slice(nh) };
+  const offset = opts.offset > 0 ? opts.offset : 0;
+  const grid = layoutGrid(rows.slice(0, nh + offset + limit));
+  const out = { type: 'table', headers: joinHeaders(grid, nh), rows: grid.cells.slice(nh + offset) };
   out.rowCount = out.rows.length;
   out.types = columnTypes(out.rows, grid.width);
   const total = rows.length - nh;
-  if (total > limit) {
-    out.truncated = true;
+  if (offset) out.offset = offset;
+  if (total > offset + limit || offset) {
+    out.truncated = total > offset + limit;
     out.totalRows = total;
   }
   const cap = t.tagName === 'TABLE' && t.caption ? structText(t.caption) : '';
@@ -199,20 +201,22 @@ function topItems(container) {
   });
 }
 
-function readList(items, limit, ordered) {
-  const out = { type: 'list', items: items.slice(0, limit).map((it) => readItem(it, 0)) };
+function readList(items, limit, ordered, offset) {
+  offset = offset > 0 ? offset : 0;
+  const out = { type: 'list', items: items.slice(offset, offset + limit).map((it) => readItem(it, 0)) };
   out.itemCount = out.items.length;
   if (ordered) out.ordered = true;
-  if (items.length > limit) {
-    out.truncated = true;
+  if (offset) out.offset = offset;
+  if (items.length > offset + limit || offset) {
+    out.truncated = items.length > offset + limit;
     out.totalItems = items.length;
   }
   return out;
 }
 
-function listFrom(el, limit) {
+function listFrom(el, limit, offset) {
   const list = isListEl(el) ? el : el.querySelector(LIST_SEL);
-  if (list) return readList([...list.children].filter(isItemEl), limit, list.tagName === 'OL');
+  if (list) return readList([...list.children].filter(isItemEl), limit, list.tagName === 'OL', offset);
   return null;
 }
 
@@ -221,11 +225,11 @@ function listFrom(el, limit) {
 function extractAuto(el, opts, limit) {
   const table = isTableEl(el) ? el : el.querySelector(TABLE_SEL);
   if (table) return readTable(table, opts, limit);
-  const list = listFrom(el, limit);
+  const list = listFrom(el, limit, opts.offset);
   if (list) return list;
   if (el.querySelector(ROW_SEL)) return readTable(el, opts, limit);
   const items = topItems(el);
-  if (items.length) return readList(items, limit, false);
+  if (items.length) return readList(items, limit, false, opts.offset);
   return { error: 'no table or list (no <table>, <ul>, <ol>, rows or list items) inside ' + shortSelector(el) };
 }
 
@@ -243,11 +247,11 @@ S.extract = function extract(el, opts) {
       return { error: 'no table or rows inside ' + shortSelector(el) };
     }
     case 'list': {
-      const list = listFrom(el, limit);
+      const list = listFrom(el, limit, opts.offset);
       if (list) return list;
       const items = topItems(el);
       // A plain container: its visible children are the items.
-      return readList(items.length ? items : [...el.children].filter((c) => !SKIP_TAGS.has(c.tagName) && !isDisplayNone(c)), limit, false);
+      return readList(items.length ? items : [...el.children].filter((c) => !SKIP_TAGS.has(c.tagName) && !isDisplayNone(c)), limit, false, opts.offset);
     }
   }
   return { error: 'type must be auto, table or list, not ' + JSON.stringify(opts.type) };

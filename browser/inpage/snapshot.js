@@ -362,7 +362,9 @@ function renderNode(n, indent, lines) {
 
 // ---- detail levels ----
 
-// interactiveOnly keeps interactive nodes and the named structure above them.
+// interactiveOnly keeps interactive nodes, headings and landmarks (the
+// structure an agent reads a page by: a product page's name is its
+// heading), and the named structure above interactive nodes.
 function interactiveOnly(nodes) {
   const out = [];
   for (const n of nodes) {
@@ -370,7 +372,9 @@ function interactiveOnly(nodes) {
     const kids = interactiveOnly(n.children);
     if (n.ref) {
       out.push({ ...n, children: kids });
-    } else if (kids.length) {
+    } else if (n.role === 'heading') {
+      out.push({ ...n, children: kids });
+    } else if (kids.length || (LANDMARKS.has(n.role) && n.role !== 'generic')) {
       if (LANDMARKS.has(n.role) || n.role === 'dialog' || n.role === 'list' || n.role === 'table' || n.role === 'group' || n.role === 'tablist' || n.role === 'menu' || n.role === 'listbox' || n.role === 'radiogroup' || n.role === 'tree' || n.role === 'document') {
         out.push({ ...n, inline: undefined, children: kids });
       } else {
