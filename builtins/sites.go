@@ -50,6 +50,20 @@ type ProfileView struct {
 	Defaults    bool          `json:"defaults,omitempty"`
 	Path        string        `json:"path,omitempty"`
 	RecipesPath string        `json:"recipesPath,omitempty"`
+	// Note says when the content is left out because this tab was shown
+	// it before.
+	Note string `json:"note,omitempty"`
+}
+
+// Brief is the view of a profile the tab was already shown: its path and
+// recipe names and parameters, without the content.
+func (v ProfileView) Brief() ProfileView {
+	b := ProfileView{Found: v.Found, Domain: v.Domain, Path: v.Path, Defaults: v.Defaults,
+		Note: "shown in full earlier in this tab; readSiteProfile shows it again"}
+	for _, r := range v.Recipes {
+		b.Recipes = append(b.Recipes, lang.Recipe{Name: r.Name, Params: r.Params})
+	}
+	return b
 }
 
 // ViewProfile reads a profile and lists its recipes.

@@ -51,13 +51,18 @@ func TestSiteProfileRecipes(t *testing.T) {
 	base := siteServer(t)
 	dir := t.TempDir()
 
-	// Before a profile exists, navigating asks for one.
+	// Before a profile exists, the first navigation of the tab suggests
+	// one (a ready step in nextActions, not a demand); later ones do not
+	// repeat it.
 	open := cli(t, dir, nil, `{"steps":[{"openTab":"`+base+`index.html"}]}`)
 	tab, _ := open.field("tab").(string)
 	closeTab(t, tab)
-	if open.field("actionRequired", "action") != "createSiteProfile" || open.field("actionRequired", "domain") != "127.0.0.1" ||
-		!strings.Contains(open.field("actionRequired", "message").(string), "writeSiteProfile") {
-		t.Fatalf("actionRequired: %s", open.stdout)
+	if open.field("nextActions", "0", "step", "writeSiteProfile", "domain") != "127.0.0.1" || strings.Contains(string(open.stdout), "actionRequired") {
+		t.Fatalf("profile suggestion: %s", open.stdout)
+	}
+	again := cli(t, dir, nil, `{"tab":"`+tab+`","steps":[{"goto":"`+base+`index.html?again"}]}`)
+	if strings.Contains(string(again.stdout), "writeSiteProfile") {
+		t.Fatalf("the suggestion was repeated: %s", again.stdout)
 	}
 
 	recipesJSON, _ := json.Marshal(siteRecipes)
@@ -71,6 +76,13 @@ func TestSiteProfileRecipes(t *testing.T) {
 	recipes, _ := json.Marshal(nav.field("siteProfile", "recipes"))
 	if nav.field("siteProfile", "content") != "# Late site\nContent settles late." || !strings.Contains(string(recipes), `"name":"login","params":["email"]`) || nav.field("siteProfile", "defaults") != true {
 		t.Fatalf("profile on navigation: %s", nav.stdout)
+	}
+	// The tab has seen it: later navigations carry its path and recipe
+	// names, not the content again.
+	nav2 := cli(t, dir, nil, `{"tab":"`+tab+`","steps":[{"goto":"`+base+`index.html?2"}]}`)
+	recipes, _ = json.Marshal(nav2.field("siteProfile", "recipes"))
+	if nav2.field("siteProfile", "content") != nil || nav2.field("siteProfile", "path") == nil || !strings.Contains(string(recipes), `"name":"login"`) {
+		t.Fatalf("profile on a later navigation: %s", nav2.stdout)
 	}
 
 	// The domain default settled_when makes the click wait for the late

@@ -26,11 +26,11 @@ type Output struct {
 	Tab            string                `json:"tab,omitempty"`
 	Error          *TopError             `json:"error,omitempty"`
 	SiteProfile    *builtins.ProfileView `json:"siteProfile,omitempty"`
-	ActionRequired *ActionRequired       `json:"actionRequired,omitempty"`
 	Navigated      bool                  `json:"navigated,omitempty"`
 	Context        *PageContext          `json:"context,omitempty"`
 	Steps          []*StepResult         `json:"steps,omitempty"`
 	Errors         []ErrorEntry          `json:"errors,omitempty"`
+	NextActions    []NextAction          `json:"nextActions,omitempty"`
 	Result         any                   `json:"result,omitempty"`
 	Log            []string              `json:"log,omitempty"`
 	Warnings       []string              `json:"warnings,omitempty"`

@@ -91,9 +91,10 @@ type host struct {
 	// the diff summary.
 	visual bool
 	verb   string
-	// profile or required is the site-profile note of the last navigation.
-	profile  *builtins.ProfileView
-	required *ActionRequired
+	// profile is the site profile of the last navigation; noProfile the
+	// domain it reached that has none, the first time in this tab.
+	profile   *builtins.ProfileView
+	noProfile string
 	// siteDefaults caches the domain default hooks of site profiles;
 	// anyRecipes says whether any profile has recipes at all.
 	siteDefaults map[string]hookSet
@@ -258,7 +259,8 @@ func (h *host) output(runErr error) *Output {
 			out.Result = h.resultValue.String()
 		}
 	}
-	out.SiteProfile, out.ActionRequired = h.profile, h.required
+	out.SiteProfile = h.profile
+	out.NextActions = h.nextActions()
 	h.capture(out)
 	return out
 }

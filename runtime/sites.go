@@ -3,7 +3,6 @@ package runtime
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"time"
@@ -15,20 +14,14 @@ import (
 	"github.com/cdp-skill/cdp-skill/lang"
 )
 
-// ActionRequired is the instruction an answer carries when the agent
-// reached a site that has no profile yet (spec §15.3).
-type ActionRequired struct {
-	Action  string `json:"action"`
-	Domain  string `json:"domain"`
-	Message string `json:"message"`
-}
-
 // navigationActions are the steps after which the site profile is looked
 // up.
 var navigationActions = map[string]bool{"goto": true, "openTab": true, "connectTab": true}
 
 // noteNavigation looks up the profile of the site a navigation step
-// reached and remembers it for the answer.
+// reached and remembers it for the answer: in full the first time this tab
+// reaches the domain, then only its path and recipe names. A domain with
+// no profile is mentioned once per tab, as a suggestion in nextActions.
 func (h *host) noteNavigation(a *lang.Action, out any) {
 	if !navigationActions[a.Name] {
 		return
@@ -39,25 +32,31 @@ func (h *host) noteNavigation(a *lang.Action, out any) {
 	}
 	json.Unmarshal(data, &nav)
 	domain, err := state.NormalizeDomain(nav.URL)
+	h.profile, h.noProfile = nil, ""
 	if err != nil || !isWebURL(nav.URL) {
-		h.profile, h.required = nil, nil
 		return
 	}
 	v, err := builtins.ViewProfile(domain)
 	if err != nil {
 		return
 	}
+	tab := h.env.Tab().TargetID
+	notes := state.LoadSiteNotes(tab)
 	if v.Found {
-		h.profile, h.required = &v, nil
+		if !state.Note(&notes.Shown, domain) {
+			v = v.Brief()
+		}
+		h.profile = &v
+	} else if state.Note(&notes.Asked, domain) {
+		h.noProfile = domain
+	} else {
 		return
 	}
-	h.profile = nil
-	h.required = &ActionRequired{Action: "createSiteProfile", Domain: domain, Message: fmt.Sprintf(
-		"No site profile exists for %s. Before you go on, create one so later agents know this site: "+
-			"1) {\"snapshot\": true} to see its structure; "+
-			"2) {\"pageFunction\": \"() => ({react: !!window.React || !!document.querySelector('[data-reactroot]'), next: !!window.__NEXT_DATA__, vue: !!window.Vue, angular: !!window.ng})\"} to detect its framework; "+
-			"3) {\"writeSiteProfile\": {\"domain\": %q, \"content\": \"# %s\\n## Environment\\n…\\n## Quirks\\n…\\n## Strategies\\n…\"}} — add \"recipes\" (Starlark: def login(email, password): …) for flows worth repeating.",
-		domain, domain, domain)}
+	if tab != "" {
+		if err := state.SaveSiteNotes(tab, notes); err != nil {
+			h.log.Debug("site notes not saved", "err", err)
+		}
+	}
 }
 
 func isWebURL(u string) bool {

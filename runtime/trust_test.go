@@ -50,8 +50,12 @@ func TestAmbiguousTextAnswersCandidatesAndRefWorks(t *testing.T) {
 	if got := pageJSON(t, tab, "() => [hits.del1, hits.del2]"); got != "[0,0]" {
 		t.Fatalf("an ambiguous click acted: %s", got)
 	}
-	ref, _ := cands[0]["ref"].(string)
-	mustOK(t, runJSON(t, `{"tab":"`+tab+`","steps":[{"click":"`+ref+`"}]}`))
+	// The answer's nextActions are the candidates as ready steps: the
+	// agent runs the first one as it is.
+	if len(out.NextActions) != 2 || jsonString(out.NextActions[0].Step) != `{"click":"`+cands[0]["ref"].(string)+`"}` {
+		t.Fatalf("nextActions: %s", jsonString(out.NextActions))
+	}
+	mustOK(t, runJSON(t, `{"tab":"`+tab+`","steps":[`+jsonString(out.NextActions[0].Step)+`]}`))
 	if got := pageJSON(t, tab, "() => [hits.del1, hits.del2]"); got != "[1,0]" {
 		t.Fatalf("after the ref click: %s", got)
 	}
@@ -67,6 +71,40 @@ func TestBlockingModalAnswersInterceptedWithItsButtons(t *testing.T) {
 	mustContain(t, string(out.JSON()), `"Accept all"`, `"ref":"s`)
 	if got := pageJSON(t, tab, "() => hits.pay"); got != "0" {
 		t.Fatalf("the click went through the modal: %s", got)
+	}
+	// nextActions dismisses it in one step; then the click lands.
+	if len(out.NextActions) == 0 || !strings.Contains(out.NextActions[0].Why, "Accept all") {
+		t.Fatalf("nextActions: %s", jsonString(out.NextActions))
+	}
+	mustOK(t, runJSON(t, `{"tab":"`+tab+`","steps":[`+jsonString(out.NextActions[0].Step)+`, {"click":"#pay"}]}`))
+	if got := pageJSON(t, tab, "() => hits.pay"); got != "1" {
+		t.Fatalf("after dismissing: pay clicked %s times", got)
+	}
+}
+
+func TestNextActionsRetargetAFillAndPageAnExtract(t *testing.T) {
+	tab := openTrust(t)
+	pageJSON(t, tab, "() => { document.body.insertAdjacentHTML('beforeend', '<label>Note <input id=n1></label><label>Note <input id=n2></label><ul id=many>' + Array.from({length: 12}, (_, i) => '<li>item ' + i + '</li>').join('') + '</ul>'); return true; }")
+	out := runJSON(t, `{"tab":"`+tab+`","steps":[{"fill":{"label":"Note","value":"hello"}}]}`)
+	if out.OK() || len(out.NextActions) != 2 {
+		t.Fatalf("ambiguous fill: %s", out.JSON())
+	}
+	step := out.NextActions[1].Step["fill"].(map[string]any)
+	if step["value"] != "hello" || !strings.HasPrefix(step["ref"].(string), "s") || step["label"] != nil {
+		t.Fatalf("retargeted fill: %s", jsonString(out.NextActions[1]))
+	}
+	mustOK(t, runJSON(t, `{"tab":"`+tab+`","steps":[`+jsonString(out.NextActions[1].Step)+`]}`))
+	if got := pageJSON(t, tab, "() => [n1.value, n2.value]"); got != `["","hello"]` {
+		t.Fatalf("values after the suggested fill: %s", got)
+	}
+	ex := runJSON(t, `{"tab":"`+tab+`","steps":[{"extract":{"selector":"#many","limit":5}}]}`)
+	mustOK(t, ex)
+	if len(ex.NextActions) != 1 || jsonString(ex.NextActions[0].Step) != `{"extract":{"limit":5,"offset":5,"selector":"#many"}}` {
+		t.Fatalf("paging suggestion: %s", jsonString(ex.NextActions))
+	}
+	page2 := runJSON(t, `{"tab":"`+tab+`","steps":[`+jsonString(ex.NextActions[0].Step)+`]}`)
+	if got := jsonString(stepOutput(t, page2, 0)["items"]); got != `["item 5","item 6","item 7","item 8","item 9"]` {
+		t.Fatalf("second page: %s", got)
 	}
 }
 
