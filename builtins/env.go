@@ -133,6 +133,11 @@ func (e *Env) resolveTab(ref string) (state.Tab, error) {
 }
 
 func (e *Env) attach(ctx context.Context, entry state.Tab) error {
+	if e.page != nil && e.tab.TargetID == entry.TargetID {
+		// Already attached (and holding the tab's lock): locking it again
+		// would wait on this very process.
+		return nil
+	}
 	ep := EndpointOf(entry)
 	b, err := e.Browser(ctx, ep)
 	if err != nil {

@@ -128,3 +128,14 @@ func TestStrictCommandOption(t *testing.T) {
 		t.Fatalf("strict click ran the handler: %s", got)
 	}
 }
+
+// A command attached to a tab that connects to that same tab keeps it; it
+// used to wait on its own lock for 30 s and fail as "busy".
+func TestConnectTabToTheCurrentTab(t *testing.T) {
+	tab := openTrust(t)
+	out := runJSON(t, `{"tab":"`+tab+`","timeout":5000,"steps":[{"connectTab":"`+tab+`"},{"pageFunction":"() => document.title"}]}`)
+	mustOK(t, out)
+	if got := jsonString(out.Steps[1].Output); got != `"Trust"` {
+		t.Fatalf("after connectTab: %s", got)
+	}
+}
