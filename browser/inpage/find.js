@@ -116,29 +116,50 @@ function textCandidates(want, exact, within) {
   const roots = [within || document, ...allShadowRoots(within || document, [])];
   const seen = new Set();
   const out = [];
+  const key = squash(want);
   TEXT_GROUPS.forEach((group, g) => {
     for (const root of roots) {
       for (const el of root.querySelectorAll(group)) {
         if (seen.has(el)) continue;
         seen.add(el);
+        if (!mayBeNamed(el, key)) continue;
         const rank = matchRank(textOf(el), want, exact);
         if (rank >= 0 && isShown(el)) out.push({ el, rank, group: g });
       }
     }
   });
   // Any element whose own text (not only its descendants') matches: the
-  // innermost one, so a click lands on the words the agent sees.
+  // innermost one, so a click lands on the words the agent sees. Layout
+  // (innerText) is only asked of elements whose raw text, spaces removed,
+  // holds the words: a match can only add spaces to it.
   for (const root of roots) {
+    if (!squash(root.textContent || '').includes(key)) continue;
     const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
       const p = n.parentElement;
       if (!p || seen.has(p) || SKIP_TAGS.has(p.tagName) || !n.data.trim()) continue;
       seen.add(p);
+      if (!squash(p.textContent || '').includes(key)) continue;
       const rank = matchRank(p.innerText || p.textContent || '', want, exact);
       if (rank >= 0 && isShown(p)) out.push({ el: p, rank, group: PLAIN_TEXT });
     }
   }
   return out;
+}
+
+// NAME_SOURCES are what can name an element besides its own text.
+const NAME_SOURCES = '[aria-label],[aria-labelledby],[title],[alt],[placeholder],input,textarea,select,img,svg';
+
+// mayBeNamed is the cheap test before computing an accessible name: its
+// text holds the words, or something else may name it.
+function mayBeNamed(el, key) {
+  return squash(el.textContent || '').includes(key) || el.matches(NAME_SOURCES) || !!el.querySelector(NAME_SOURCES);
+}
+
+// squash is text without white space, in lower case: the cheap test that
+// must hold for a match of any rank.
+function squash(s) {
+  return s.replace(/\s+/g, '').toLowerCase();
 }
 
 // findByText returns the pick among visible elements matching text.
@@ -162,8 +183,10 @@ function labelCandidates(want, exact) {
     const rank = matchRank(have, want, exact);
     if (rank >= 0) out.push({ el, rank, group });
   };
+  const key = squash(want);
   for (const root of roots) {
     for (const l of root.querySelectorAll('label')) {
+      if (!squash(l.textContent || '').includes(key)) continue;
       if (l.control && okVia(l)) add(l.control, l.innerText || l.textContent, l.htmlFor ? 0 : 1);
     }
   }
@@ -172,13 +195,23 @@ function labelCandidates(want, exact) {
       if (!ok(el)) continue;
       const ids = el.getAttribute('aria-labelledby');
       const byIds = ids ? ids.split(/\s+/).map((id) => { const r = byIdInRoot(el, id); return r ? r.textContent : ''; }).join(' ') : '';
-      const sources = [el.getAttribute('aria-label'), byIds, el.getAttribute('placeholder'), accessibleName(el)];
+      const sources = [el.getAttribute('aria-label'), byIds, el.getAttribute('placeholder')];
       let bestRank = -1, group = 0;
       sources.forEach((t, i) => {
         const r = t ? matchRank(t, want, exact) : -1;
         if (r >= 0 && (bestRank < 0 || r < bestRank)) { bestRank = r; group = 2 + i; }
       });
       if (bestRank >= 0) out.push({ el, rank: bestRank, group });
+    }
+  }
+  // Last, the accessible name (labels made of several parts, titles),
+  // computed only when nothing cheaper matched.
+  if (!out.length) {
+    for (const root of roots) {
+      for (const el of root.querySelectorAll(LABELLED_FIELDS)) {
+        const rank = ok(el) ? matchRank(accessibleName(el), want, exact) : -1;
+        if (rank >= 0) out.push({ el, rank, group: 5 });
+      }
     }
   }
   return out;
