@@ -60,6 +60,11 @@ S.selectOption = function selectOption(el, want) {
   const sel = selectTarget(el);
   if (sel.tagName !== 'SELECT') return notNativeSelect(sel);
   const r = S.selectOptions(sel, want);
+  if (r.error === 'disabled-option') {
+    const enabled = [...sel.options].filter((o) => !o.disabled);
+    r.available = enabled.slice(0, 10).map((o) => ({ value: o.value, label: normalizeSpace(o.label || o.text) }));
+    r.count = enabled.length;
+  }
   if (r.error) return r;
   const missing = want.filter((w) => !wantSelected(sel, w));
   if (missing.length) r.missing = missing;
