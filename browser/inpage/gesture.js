@@ -371,3 +371,75 @@ S.scrollIntoCenter = function scrollIntoCenter(el) {
   for (const [e, p] of boxes) if (!samePos(p, scrollPos(e))) moved = true;
   return scrollResult(null, moved, moved ? null : { reason: 'in-view' });
 };
+
+// ---- scroll until found ----
+
+// feedWatch starts recording, for scrollUntilVisible, when the page last
+// grew (elements added, the document taller) and where elements were
+// added; feedStep scrolls one step, feedStatus reads, feedReport reads and
+// stops.
+S.feedWatch = function feedWatch() {
+  if (S.feedState) S.feedState.stop();
+  const st = { last: performance.now(), adds: new Map(), height: 0 };
+  const obs = new MutationObserver((recs) => {
+    for (const r of recs) {
+      let n = 0;
+      for (const a of r.addedNodes) if (a.nodeType === 1) n++;
+      if (!n) continue;
+      st.last = performance.now();
+      st.adds.set(r.target, (st.adds.get(r.target) || 0) + n);
+    }
+  });
+  obs.observe(document, { childList: true, subtree: true });
+  st.stop = () => { obs.disconnect(); if (S.feedState === st) S.feedState = null; };
+  S.feedState = st;
+  return feedStatus(st);
+};
+
+// feedStatus reads the scroll position and how long the page has not grown.
+function feedStatus(st) {
+  const box = pageScroller();
+  const p = scrollPos(box), m = scrollMax(box);
+  const h = (box || document.scrollingElement || document.documentElement).scrollHeight;
+  if (h !== st.height) {
+    if (st.height) st.last = performance.now();
+    st.height = h;
+  }
+  return { scrollY: Math.round(p.y), scrollHeight: h, atEnd: p.y >= m.y - 1, quietMs: Math.round(performance.now() - st.last) };
+}
+
+S.feedStatus = function () {
+  return S.feedState ? feedStatus(S.feedState) : { lost: true };
+};
+
+// feedStep scrolls the page down by distance (0: most of a viewport).
+S.feedStep = function feedStep(distance) {
+  const st = S.feedState;
+  if (!st) return { lost: true };
+  const box = pageScroller();
+  const before = scrollPos(box);
+  scrollOp(box, { kind: 'delta', dy: distance > 0 ? distance : Math.round(innerHeight * 0.8) });
+  const out = feedStatus(st);
+  out.moved = !samePos(before, scrollPos(box));
+  return out;
+};
+
+// feedReport stops the watch and says how far the scrolling got: the list
+// that received the most elements (the feed) and how many items it holds.
+S.feedReport = function feedReport() {
+  const st = S.feedState;
+  if (!st) return { lost: true };
+  let best = null, bestN = 0, added = 0;
+  for (const [el, n] of st.adds) {
+    added += n;
+    if (el.isConnected && n > bestN) { best = el; bestN = n; }
+  }
+  const out = feedStatus(st);
+  out.added = added;
+  if (best) {
+    out.list = shortSelector(best);
+    out.items = best.childElementCount;
+  }
+  st.stop();
+  return out;
+};
