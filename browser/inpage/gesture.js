@@ -205,6 +205,78 @@ S.dragReport = function dragReport() {
   return Object.assign(dragStarted(st), { mutations: st.mutations });
 };
 
+// dragMark records, before a drag, the source (el, or the draggable at
+// point from) and what is at the drop point to, and counts the drop events
+// and the dragend's dropEffect while the drag runs; dragVerify reads what
+// became of the source.
+S.dragMark = function dragMark(el, from, to) {
+  if (S.dragMarkState) S.dragMarkState.stop();
+  const hit = el || deepElementFromPoint(from.x, from.y);
+  const src = hit && ((hit.closest && hit.closest('[draggable=true]')) || hit);
+  const dst = deepElementFromPoint(to.x, to.y);
+  const st = { src, dst, to, drops: 0, dropEffect: '' };
+  if (src) {
+    st.before = placeOf(src);
+    // The unit that moves: the source's highest ancestor still outside
+    // the drop target's branch (a list item grabbed by its handle).
+    let item = src;
+    while (dst && item.parentElement && !item.parentElement.contains(dst) && item.parentElement !== document.body) item = item.parentElement;
+    st.item = item;
+    st.sibling = !!dst && !!item.parentElement && item.parentElement.contains(dst) && !item.contains(dst) && !dst.contains(item);
+  }
+  const onDrop = () => { st.drops++; };
+  const onEnd = (e) => { st.dropEffect = (e.dataTransfer && e.dataTransfer.dropEffect) || ''; };
+  window.addEventListener('drop', onDrop, true);
+  window.addEventListener('dragend', onEnd, true);
+  st.stop = () => {
+    window.removeEventListener('drop', onDrop, true);
+    window.removeEventListener('dragend', onEnd, true);
+    if (S.dragMarkState === st) S.dragMarkState = null;
+  };
+  S.dragMarkState = st;
+  return { source: src ? shortSelector(src) : '' };
+};
+
+// placeOf is where el is: its box, parent and position among siblings.
+function placeOf(el) {
+  const r = el.getBoundingClientRect();
+  const parent = el.parentElement;
+  return { x: r.left, y: r.top, w: r.width, h: r.height, parent, index: parent ? [...parent.children].indexOf(el) : -1, count: parent ? parent.children.length : 0 };
+}
+
+function inRect(p, r, slack) {
+  return p.x >= r.x - slack && p.x <= r.x + r.w + slack && p.y >= r.y - slack && p.y <= r.y + r.h + slack;
+}
+
+S.dragVerify = function dragVerify() {
+  const st = S.dragMarkState;
+  if (!st) return { lost: true };
+  st.stop();
+  const out = { drops: st.drops, dropEffect: st.dropEffect };
+  if (!st.src) return out;
+  out.source = shortSelector(st.src);
+  if (!st.src.isConnected) {
+    out.moved = true;
+    out.removed = true;
+    out.landed = st.drops > 0;
+    return out;
+  }
+  const a = placeOf(st.src), b = st.before;
+  out.moved = a.parent !== b.parent || a.index !== b.index || Math.abs(a.x - b.x) > 2 || Math.abs(a.y - b.y) > 2;
+  const item = st.item.isConnected ? st.item : st.src;
+  const ir = item.getBoundingClientRect();
+  out.landed = (!!st.dst && st.dst !== st.src && st.dst.isConnected && composedContains(st.dst, st.src) && a.parent !== b.parent) ||
+    inRect(st.to, { x: ir.left, y: ir.top, w: ir.width, h: ir.height }, 2);
+  out.sibling = st.sibling;
+  out.at = { x: Math.round(ir.left + ir.width / 2), y: Math.round(ir.top + ir.height / 2) };
+  if (a.parent === b.parent && a.parent) {
+    out.index = a.index;
+    out.indexBefore = b.index;
+    out.count = a.count;
+  }
+  return out;
+};
+
 // syntheticDrag fires the HTML5 drag-and-drop sequence from the element at
 // point a to the element at point b, sharing one DataTransfer.
 S.syntheticDrag = function syntheticDrag(a, b) {
