@@ -83,7 +83,7 @@ type DragResult struct {
 	// Index is the source's position among its siblings after the drag
 	// (0-based), when it stayed in the same list.
 	Index      *int `json:"index,omitempty"`
-	AutoForced bool     `json:"autoForced,omitempty"`
+	AutoForced bool `json:"autoForced,omitempty"`
 	Effect
 	// Warnings are notes for the step result.
 	Warnings []string `json:"-"`
