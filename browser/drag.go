@@ -133,6 +133,11 @@ func (p *Page) Drag(ctx context.Context, source, target DragEnd, o DragOptions) 
 	defer dst.release(p)
 	// Bringing the target into view may have scrolled the source.
 	p.remeasure(ctx, src)
+	if p.InFrame() {
+		if err := p.revealInFrames(ctx, dragRect(src.pt, dst.pt)); err != nil {
+			return nil, fmt.Errorf("drag: %w", err)
+		}
+	}
 	res.Source, res.Target, res.Steps = src.pt, dst.pt, o.Steps
 	w, err := p.watch(ctx)
 	if err != nil {

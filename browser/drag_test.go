@@ -1,6 +1,10 @@
 package browser
 
 import (
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 )
@@ -19,7 +23,7 @@ func TestDragSortableThrottled(t *testing.T) {
 	if got != `["t2,t3,t4,t1,t5",1]` {
 		t.Fatalf("order, drops = %s (log %s), result %+v", got, js(t, p, "window.log"), res)
 	}
-	if res.Method != DragHTML5 || len(res.Warnings) != 0 {
+	if res.Method != DragHTML5 {
 		t.Fatalf("result %+v", res)
 	}
 	// Up again: the last task to the top.
@@ -79,5 +83,77 @@ func TestDragWarnsWhenSourceMissesTheDropPoint(t *testing.T) {
 	w := strings.Join(res.Warnings, " ")
 	if !strings.Contains(w, "did not land at the drop point") || !strings.Contains(w, "from position 1 to 2 of 5") || res.Landed == nil || *res.Landed {
 		t.Fatalf("result %+v", res)
+	}
+}
+
+// serveCrossSiteBoard serves sortable.html from 127.0.0.2 inside a page
+// from 127.0.0.1: another site, so Chrome runs the frame in its own
+// process (an out-of-process iframe with its own session).
+func serveCrossSiteBoard(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.2:0")
+	if err != nil {
+		t.Fatalf("listen on 127.0.0.2: %v", err)
+	}
+	board := httptest.NewUnstartedServer(http.FileServer(http.FS(os.DirFS("testdata"))))
+	board.Listener.Close()
+	board.Listener = ln
+	board.Start()
+	t.Cleanup(board.Close)
+	return servePages(t, map[string]string{"page.html": `<!doctype html><title>Team space</title>
+<h1>Team space</h1><p>The board below is an embedded app from another site.</p>
+<section style="height: 1100px">Team news…</section>
+<iframe name="board" src="` + board.URL + `/act/sortable.html" style="width: 500px; height: 520px; margin-left: 40px"></iframe>`})
+}
+
+// TestDragInCrossSiteFrame reorders the list inside an out-of-process
+// iframe that starts below the fold: the page scrolls the iframe into view
+// so that Chrome's own HTML5 drag reaches it, and the task lands in the
+// fourth place.
+func TestDragInCrossSiteFrame(t *testing.T) {
+	base := serveCrossSiteBoard(t)
+	p := openTestTab(t)
+	ctx := testCtx(t)
+	if _, err := p.Navigate(ctx, base+"page.html", WaitLoad); err != nil {
+		t.Fatal(err)
+	}
+	info, _, err := p.SwitchFrame(ctx, FrameSpec{Name: "board"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !info.OutOfProcess {
+		t.Fatalf("the board frame is not out of process: %+v", info)
+	}
+	res, err := p.Drag(ctx, DragEnd{Target: Target{Text: "Write spec"}}, DragEnd{Target: Target{Text: "User testing"}}, DragOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := js(t, p, "[[...document.getElementById('list').children].map((li) => li.id).join(','), window.drops]")
+	if got != `["t2,t3,t4,t1,t5",1]` {
+		t.Fatalf("order, drops = %s (log %s), result %+v", got, js(t, p, "window.log"), res)
+	}
+	if res.Method != DragHTML5 {
+		t.Fatalf("result %+v", res)
+	}
+	// Into the Done column of the frame, too.
+	if _, err := p.Drag(ctx, DragEnd{Target: Target{Text: "Ship it"}}, DragEnd{Target: Target{Selector: "#done"}}, DragOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := js(t, p, "[document.querySelector('#done li').id, window.drops]"); got != `["t5",2]` {
+		t.Fatalf("done column, drops = %s", got)
+	}
+}
+
+// TestDragOntoDropZoneIsQuiet: a drop zone that takes the data and leaves
+// the source in place (an upload area, a trash can) is an accepted drop,
+// not a warning.
+func TestDragOntoDropZoneIsQuiet(t *testing.T) {
+	p, _ := openFixture(t, "gesture.html")
+	res, err := p.Drag(testCtx(t), DragEnd{Target: Target{Selector: "#item"}}, DragEnd{Target: Target{Selector: "#zone"}}, DragOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if js(t, p, "hits.dropped") != `"item-42"` || !res.DropAccepted || res.SourceMoved == nil || *res.SourceMoved || len(res.Warnings) != 0 {
+		t.Fatalf("drop zone: %+v (page %s)", res, js(t, p, "JSON.stringify(hits)"))
 	}
 }

@@ -222,7 +222,11 @@ S.dragMark = function dragMark(el, from, to) {
     let item = src;
     while (dst && item.parentElement && !item.parentElement.contains(dst) && item.parentElement !== document.body) item = item.parentElement;
     st.item = item;
-    st.sibling = !!dst && !!item.parentElement && item.parentElement.contains(dst) && !item.contains(dst) && !dst.contains(item);
+    // A sortable list: the drop point is on another item like the source
+    // (same tag, class and draggability) in the same parent.
+    let other = dst;
+    while (other && other.parentElement !== item.parentElement) other = other.parentElement;
+    st.sibling = !!other && other !== item && other.tagName === item.tagName && other.className === item.className && other.draggable === item.draggable;
   }
   const onDrop = () => { st.drops++; };
   const onEnd = (e) => { st.dropEffect = (e.dataTransfer && e.dataTransfer.dropEffect) || ''; };
