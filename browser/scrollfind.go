@@ -31,6 +31,7 @@ type feedState struct {
 	AtEnd        bool    `json:"atEnd"`
 	QuietMs      float64 `json:"quietMs"`
 	Moved        bool    `json:"moved"`
+	Busy         bool    `json:"busy"`
 	Lost         bool    `json:"lost"`
 	Added        int     `json:"added"`
 	List         string  `json:"list"`
@@ -115,8 +116,9 @@ func (f *feedFind) run(ctx context.Context, maxScrolls int, distance float64) (f
 
 // waitAtEnd waits at the end of the page until it grows (more to scroll),
 // the target appears, or the page stayed quiet for FeedQuiet with no
-// request in flight.
+// request in flight — and still did half that long after a nudge.
 func (f *feedFind) waitAtEnd(ctx context.Context) (grew bool, why string, err error) {
+	var nudged time.Time
 	for {
 		var st feedState
 		if err := f.p.engineCall(ctx, &st, "feedStatus"); err != nil {
@@ -129,11 +131,21 @@ func (f *feedFind) waitAtEnd(ctx context.Context) (grew bool, why string, err er
 			return true, "", nil
 		}
 		pending := f.reqs.pending()
-		if st.QuietMs >= float64(FeedQuiet.Milliseconds()) && pending == 0 {
-			return false, fmt.Sprintf("at the end of the page, which stopped growing (nothing added for %s and no request in flight)", FeedQuiet), nil
+		idle := pending == 0 && !st.Busy
+		quiet := idle && st.QuietMs >= float64(FeedQuiet.Milliseconds())
+		if idle && st.QuietMs >= float64(FeedQuiet.Milliseconds())/3 && nudged.IsZero() {
+			// Before giving up, scroll up a little and back, once.
+			if err := f.p.engineCall(ctx, nil, "feedNudge"); err != nil {
+				return false, "", fmt.Errorf("scrollUntilVisible: %w", err)
+			}
+			nudged = time.Now()
+			continue
+		}
+		if quiet && time.Since(nudged) >= FeedQuiet/2 {
+			return false, fmt.Sprintf("at the end of the page, which stopped growing (nothing added for %s, no request in flight, nothing aria-busy)", FeedQuiet), nil
 		}
 		if time.Now().After(f.deadline) {
-			return false, fmt.Sprintf("before the step timeout, at the end of the page while it was still loading (%d requests in flight)", pending), nil
+			return false, fmt.Sprintf("before the step timeout, at the end of the page while it was still loading (%d requests in flight, busy %v)", pending, st.Busy), nil
 		}
 		if found, err := f.lookFor(ctx); found || err != nil {
 			return false, "", err

@@ -60,7 +60,7 @@ func TestScrollUntilFoundInfiniteFeed(t *testing.T) {
 	tg := Target{Selector: "#post-87 .like"}
 	found, err := p.ScrollUntilFound(ctx, tg, 0, 0)
 	if err != nil || !found {
-		t.Fatalf("scrollUntilFound = %v, %v; page has %s posts", found, err, js(t, p, "document.querySelectorAll('.post').length"))
+		t.Fatalf("scrollUntilFound = %v, %v; page: %s", found, err, js(t, p, "[document.querySelectorAll('.post').length, window.fetches, document.visibilityState, scrollY, innerHeight]"))
 	}
 	if _, err := p.Click(ctx, tg, ClickOptions{}); err != nil {
 		t.Fatal(err)
@@ -70,17 +70,44 @@ func TestScrollUntilFoundInfiniteFeed(t *testing.T) {
 	}
 }
 
-// TestScrollUntilFoundWaitsForSlowRequests: a feed whose server answers
-// after 1.5 s (longer than the quiet period): the request in flight keeps
-// the search going until the post arrives.
-func TestScrollUntilFoundWaitsForSlowRequests(t *testing.T) {
+// TestScrollUntilFoundWaitsWhileBusy: a feed whose server answers after
+// 1.5 s (longer than the quiet period), already fetching when the search
+// starts: its aria-busy keeps the search going until the post arrives.
+func TestScrollUntilFoundWaitsWhileBusy(t *testing.T) {
 	p := openFeed(t, "total=40&delay=1500")
 	found, err := p.ScrollUntilFound(testCtx(t), Target{Text: "Post 35"}, 0, 0)
 	if err != nil || !found {
-		t.Fatalf("scrollUntilFound = %v, %v; page has %s posts", found, err, js(t, p, "document.querySelectorAll('.post').length"))
+		t.Fatalf("scrollUntilFound = %v, %v; page: %s", found, err, js(t, p, "[document.querySelectorAll('.post').length, window.fetches]"))
 	}
 	if got := js(t, p, "[document.querySelectorAll('.post').length, window.fetches]"); got != "[40,4]" {
 		t.Fatalf("posts, fetches = %s", got)
+	}
+}
+
+// TestScrollUntilFoundWaitsForRequests: the same slow feed without
+// aria-busy: the requests in flight (seen since the search began) keep it
+// going.
+func TestScrollUntilFoundWaitsForRequests(t *testing.T) {
+	p := openFeed(t, "total=40&delay=1500&busy=0")
+	waitJS(t, p, "document.querySelectorAll('.post').length === 10")
+	found, err := p.ScrollUntilFound(testCtx(t), Target{Text: "Post 35"}, 0, 0)
+	if err != nil || !found {
+		t.Fatalf("scrollUntilFound = %v, %v; page: %s", found, err, js(t, p, "[document.querySelectorAll('.post').length, window.fetches]"))
+	}
+	if got := js(t, p, "[document.querySelectorAll('.post').length, window.fetches]"); got != "[40,4]" {
+		t.Fatalf("posts, fetches = %s", got)
+	}
+}
+
+// waitJS polls a page expression until it is true.
+func waitJS(t *testing.T, p *Page, expr string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for js(t, p, expr) != "true" {
+		if time.Now().After(deadline) {
+			t.Fatalf("never true: %s", expr)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
 
@@ -95,7 +122,7 @@ func TestScrollUntilFoundReportsHowFar(t *testing.T) {
 		t.Fatalf("a post not in the feed: %v", err)
 	}
 	if !strings.Contains(err.Error(), "main#feed holds 30 items") || !strings.Contains(err.Error(), "stopped growing") || e.Details["items"] != 30 {
-		t.Fatalf("error does not say how far it got: %v (%v)", err, e.Details)
+		t.Fatalf("error does not say how far it got: %v (%v); page: %s", err, e.Details, js(t, p, "[document.querySelectorAll('.post').length, window.fetches, document.visibilityState, scrollY, innerHeight]"))
 	}
 	sy := js(t, p, "Math.round(scrollY)")
 	if !strings.Contains(err.Error(), fmt.Sprintf("scrollY %s of", sy)) {

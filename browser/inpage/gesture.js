@@ -481,7 +481,17 @@ function feedStatus(st) {
     if (st.height) st.last = performance.now();
     st.height = h;
   }
-  return { scrollY: Math.round(p.y), scrollHeight: h, atEnd: p.y >= m.y - 1, quietMs: Math.round(performance.now() - st.last) };
+  return { scrollY: Math.round(p.y), scrollHeight: h, atEnd: p.y >= m.y - 1, quietMs: Math.round(performance.now() - st.last), busy: pageBusy() };
+}
+
+// pageBusy reports whether the page shows that it is loading: a rendered
+// element with aria-busy=true (a feed fetching its next page) or a
+// rendered progressbar (a spinner).
+function pageBusy() {
+  for (const el of document.querySelectorAll('[aria-busy=true], [role=progressbar]')) {
+    if (el.getClientRects().length && styleOf(el).visibility !== 'hidden') return true;
+  }
+  return false;
 }
 
 S.feedStatus = function () {
@@ -498,6 +508,20 @@ S.feedStep = function feedStep(distance) {
   const out = feedStatus(st);
   out.moved = !samePos(before, scrollPos(box));
   return out;
+};
+
+// feedNudge scrolls up a little and back to the end, a frame apart, as a
+// person does when a feed does not load: a scroll observer that missed the
+// end (the page grew and was scrolled to its end within one frame) sees it
+// again.
+S.feedNudge = async function feedNudge() {
+  const box = pageScroller();
+  scrollOp(box, { kind: 'delta', dy: -Math.round(innerHeight * 0.4) });
+  await afterFrame();
+  await afterFrame();
+  scrollOp(box, { kind: 'bottom' });
+  await afterFrame();
+  return S.feedState ? feedStatus(S.feedState) : { lost: true };
 };
 
 // feedReport stops the watch and says how far the scrolling got: the list
