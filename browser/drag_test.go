@@ -157,3 +157,21 @@ func TestDragOntoDropZoneIsQuiet(t *testing.T) {
 		t.Fatalf("drop zone: %+v (page %s)", res, js(t, p, "JSON.stringify(hits)"))
 	}
 }
+
+// TestDragPointerSortable reorders a list built on pointer events (no
+// HTML5 drag) that ignores moves for 30 ms after each reorder: the song
+// lands in the fourth place and the page saw one drop.
+func TestDragPointerSortable(t *testing.T) {
+	p, _ := openFixture(t, "pointersort.html")
+	res, err := p.Drag(testCtx(t), DragEnd{Target: Target{Text: "Intro"}}, DragEnd{Target: Target{Text: "Red"}}, DragOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := js(t, p, "[[...document.getElementById('songs').children].map((li) => li.id).join(','), window.drops]")
+	if got != `["s2,s3,s4,s1,s5",1]` {
+		t.Fatalf("order, drops = %s (log %s), result %+v", got, js(t, p, "window.log"), res)
+	}
+	if res.Method != DragMouse || len(res.Warnings) != 0 || res.Landed == nil || !*res.Landed {
+		t.Fatalf("result %+v", res)
+	}
+}
