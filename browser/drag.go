@@ -353,7 +353,7 @@ func (d *dragRun) dwell(ctx context.Context, to Point) error {
 			return err
 		}
 		pt := to
-		if d.data == nil && i%2 == 0 {
+		if d.data == nil && i%2 == 1 {
 			pt.X++
 		}
 		if err := d.move(ctx, pt); err != nil {

@@ -1,12 +1,15 @@
 package browser
 
 import (
+	"context"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/cdp-skill/cdp-skill/browser/browsertest"
 )
 
 // TestDragSortableThrottled drags the first task of a sortable list onto
@@ -173,5 +176,21 @@ func TestDragPointerSortable(t *testing.T) {
 	}
 	if res.Method != DragMouse || len(res.Warnings) != 0 || res.Landed == nil || !*res.Landed {
 		t.Fatalf("result %+v", res)
+	}
+}
+
+// BenchmarkDragSortable measures one paced drag (moves, dwell, drop and
+// verification) on the sortable list: the first task onto the fourth.
+func BenchmarkDragSortable(b *testing.B) {
+	base := browsertest.Serve(b, os.DirFS("testdata"))
+	p := openTestTab(b)
+	ctx := context.Background()
+	if _, err := p.Navigate(ctx, base+"act/sortable.html", WaitLoad); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := p.Drag(ctx, DragEnd{Target: Target{Selector: "#list li:nth-child(1)"}}, DragEnd{Target: Target{Selector: "#list li:nth-child(4)"}}, DragOptions{}); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
