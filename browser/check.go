@@ -29,25 +29,21 @@ type checkTargetInfo struct {
 	Disabled bool `json:"disabled"`
 }
 
-// SetChecked makes the target (a checkbox, radio, switch or any element
-// with aria-checked, or the label of one) checked or unchecked. When it
-// already is, nothing is clicked; otherwise it is clicked as Click does (a
+// SetChecked makes the target (a native checkbox or radio, an element with
+// role checkbox, radio, switch, menuitemcheckbox or menuitemradio or with
+// aria-checked, the label of one, or an element inside one) checked or
+// unchecked, read back from checked or aria-checked. When it already is,
+// nothing is clicked (Changed false); otherwise it is clicked as Click does (a
 // hidden input through its label) and the final state is verified: a click
 // that did not change it is an error. Radios cannot be unchecked.
 func (p *Page) SetChecked(ctx context.Context, t Target, want bool, o ActionOptions) (*CheckResult, error) {
-	el, err := p.waitElement(ctx, t, o.Timeout)
+	st, res, err := p.checkState(ctx, t, o.Timeout)
 	if err != nil {
 		return nil, err
 	}
-	st, err := p.checkTarget(ctx, el, t)
-	res := &CheckResult{Role: st.Role, TargetReport: p.targetReport(ctx, el, false)}
-	p.release(el.ObjectID)
-	if err != nil {
-		return nil, err
-	}
-	if st.Role == "radio" && !want {
-		return nil, Errorf(KindStepValidation, "%s is a radio button, which cannot be unchecked by clicking", t).
-			WithHint("check another radio button of the same group instead")
+	if isRadio(st.Role) && !want {
+		return nil, Errorf(KindStepValidation, "%s is a %s, which cannot be unchecked by clicking", t, st.Role).
+			WithHint("check another option of the same group instead")
 	}
 	if st.Checked == want {
 		res.Checked = want
@@ -74,6 +70,39 @@ func (p *Page) SetChecked(ctx context.Context, t Target, want bool, o ActionOpti
 			WithHint("the page rejected the change (a controlled component, validation, or a script resetting it); look at it in a snapshot, or click its label")
 	}
 	return res, nil
+}
+
+// isRadio reports whether a checkable role cannot be unchecked by a click.
+func isRadio(role string) bool { return role == "radio" || role == "menuitemradio" }
+
+// checkState finds the target and reads its checkable state, waiting (up
+// to timeout) while it is disabled: a disabled control is an
+// ElementNotEditableError, never clicked.
+func (p *Page) checkState(ctx context.Context, t Target, timeout time.Duration) (checkTargetInfo, *CheckResult, error) {
+	if timeout <= 0 {
+		timeout = DefaultActionTimeout
+	}
+	deadline := time.Now().Add(timeout)
+	for attempt := 0; ; attempt++ {
+		el, err := p.waitElement(ctx, t, time.Until(deadline))
+		if err != nil {
+			return checkTargetInfo{}, nil, err
+		}
+		st, err := p.checkTarget(ctx, el, t)
+		res := &CheckResult{Role: st.Role, TargetReport: p.targetReport(ctx, el, false)}
+		p.release(el.ObjectID)
+		if err != nil || !st.Disabled {
+			return st, res, err
+		}
+		delay := retryDelays[min(attempt, len(retryDelays)-1)]
+		if time.Now().Add(delay).After(deadline) {
+			return st, nil, Errorf(KindElementNotEditable, "%s is a disabled %s (still disabled after %s), so it cannot be %s", t, st.Role, timeout.Round(time.Millisecond), checkedWord(!st.Checked)).
+				WithHint("enable it first (the page may need another field filled or an option chosen), then check it again")
+		}
+		if err := Sleep(ctx, delay); err != nil {
+			return st, nil, err
+		}
+	}
 }
 
 // checkTarget reads the state of a checkable element, failing for other

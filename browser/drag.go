@@ -17,6 +17,18 @@ const DefaultDragSteps = 10
 // MaxDragSteps bounds the number of intermediate moves.
 const MaxDragSteps = 500
 
+// DefaultDragDelay is the pause between the moves of a drag when none is
+// given: about one frame, as a hand moves.
+const DefaultDragDelay = 16 * time.Millisecond
+
+// dragDwell is how many times, and how far apart, a drag moves over the
+// target before it drops, as a hand settles: pages that throttle dragover
+// (sortable lists) see a final move there.
+const (
+	dragDwellMoves = 3
+	dragDwellPause = 50 * time.Millisecond
+)
+
 // dragStartWait bounds the wait for Chrome to hand over a drag the page
 // started (Input.dragIntercepted after dragstart).
 const dragStartWait = 2 * time.Second
@@ -60,8 +72,18 @@ type DragResult struct {
 	Target Point  `json:"target"`
 	Steps  int    `json:"steps,omitempty"`
 	// Value is a range input's value after the drag.
-	Value      *float64 `json:"value,omitempty"`
-	AutoForced bool     `json:"autoForced,omitempty"`
+	Value *float64 `json:"value,omitempty"`
+	// SourceMoved says whether the dragged element moved (or left the
+	// page); Landed whether it ended at the drop point or inside the drop
+	// target; DropAccepted whether an element took the HTML5 drop. Set for
+	// element drags, not sliders.
+	SourceMoved  *bool `json:"sourceMoved,omitempty"`
+	Landed       *bool `json:"landed,omitempty"`
+	DropAccepted bool  `json:"dropAccepted,omitempty"`
+	// Index is the source's position among its siblings after the drag
+	// (0-based), when it stayed in the same list.
+	Index      *int `json:"index,omitempty"`
+	AutoForced bool `json:"autoForced,omitempty"`
 	Effect
 	// Warnings are notes for the step result.
 	Warnings []string `json:"-"`
@@ -111,12 +133,17 @@ func (p *Page) Drag(ctx context.Context, source, target DragEnd, o DragOptions) 
 	defer dst.release(p)
 	// Bringing the target into view may have scrolled the source.
 	p.remeasure(ctx, src)
+	if p.InFrame() {
+		if err := p.revealInFrames(ctx, dragRect(src.pt, dst.pt)); err != nil {
+			return nil, fmt.Errorf("drag: %w", err)
+		}
+	}
 	res.Source, res.Target, res.Steps = src.pt, dst.pt, o.Steps
 	w, err := p.watch(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if err := p.pointerDrag(ctx, src.pt, dst.pt, o, res); err != nil {
+	if err := p.pointerDrag(ctx, src.el, src.pt, dst.pt, o, res); err != nil {
 		w.stop()
 		return nil, err
 	}
@@ -269,10 +296,12 @@ func (p *Page) dispatchDrag(ctx context.Context, typ input.DispatchDragEventType
 	return nil
 }
 
-// pointerDrag presses at from, moves to to in o.Steps moves and releases,
-// with Chrome's drag interception on: when the page starts an HTML5 drag,
-// Chrome hands its data over and the drag finishes with drag events.
-func (p *Page) pointerDrag(ctx context.Context, from, to Point, o DragOptions, res *DragResult) error {
+// pointerDrag presses at from, moves to to in o.Steps paced moves, dwells
+// over the target and releases, with Chrome's drag interception on: when
+// the page starts an HTML5 drag, Chrome hands its data over and the drag
+// finishes with drag events. It then checks what became of the source
+// (srcEl, or the element at from).
+func (p *Page) pointerDrag(ctx context.Context, srcEl *Element, from, to Point, o DragOptions, res *DragResult) error {
 	// Input events take top-level viewport points.
 	off, err := p.toTop(ctx, Point{})
 	if err != nil {
@@ -283,16 +312,21 @@ func (p *Page) pointerDrag(ctx context.Context, from, to Point, o DragOptions, r
 		return err
 	}
 	defer d.stop()
+	if err := p.dragMark(ctx, srcEl, from, to); err != nil {
+		return err
+	}
 	if err := p.mouseMove(ctx, d.top(from), 0); err != nil {
 		return err
 	}
 	if err := p.mouseButton(ctx, d.top(from), true); err != nil {
 		return fmt.Errorf("drag: press: %w", err)
 	}
-	for i, pt := range dragPath(from, to, o.Steps) {
-		if i > 0 && o.Delay > 0 {
-			err = Sleep(ctx, o.Delay)
-		}
+	delay := o.Delay
+	if delay <= 0 {
+		delay = DefaultDragDelay
+	}
+	for _, pt := range dragPath(from, to, o.Steps) {
+		err = Sleep(ctx, delay)
 		if err == nil {
 			err = d.move(ctx, pt)
 		}
@@ -301,7 +335,32 @@ func (p *Page) pointerDrag(ctx context.Context, from, to Point, o DragOptions, r
 			return err
 		}
 	}
-	return d.finish(ctx, from, to, res)
+	if err := d.dwell(ctx, to); err != nil {
+		d.abort(to)
+		return err
+	}
+	if err := d.finish(ctx, from, to, res); err != nil {
+		return err
+	}
+	return p.verifyDrag(ctx, res)
+}
+
+// dwell holds the drag over the target for a moment, moving on the spot
+// (a pixel to and fro for the mouse), before the drop.
+func (d *dragRun) dwell(ctx context.Context, to Point) error {
+	for i := range dragDwellMoves {
+		if err := Sleep(ctx, dragDwellPause); err != nil {
+			return err
+		}
+		pt := to
+		if d.data == nil && i%2 == 1 {
+			pt.X++
+		}
+		if err := d.move(ctx, pt); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // dragRun is one pointer drag with drag interception on.

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func selectOpt(t *testing.T, p *Page, tg Target, wants ...SelectWant) *SelectResult {
@@ -40,16 +41,17 @@ func TestSelectOptionByValueLabelIndexAndRef(t *testing.T) {
 func TestSelectOptionMissListsOptions(t *testing.T) {
 	p, _ := openFixture(t, "forms2.html")
 	ctx := testCtx(t)
-	_, err := p.SelectOption(ctx, Target{Selector: "#plan"}, []SelectWant{OptionAny("enterprise")}, ActionOptions{})
+	short := ActionOptions{Timeout: 500 * time.Millisecond}
+	_, err := p.SelectOption(ctx, Target{Selector: "#plan"}, []SelectWant{OptionAny("enterprise")}, short)
 	if KindOf(err) != KindElementNotFound || !strings.Contains(err.Error(), `"Pro" (value "pro")`) || !strings.Contains(err.Error(), `"enterprise"`) {
 		t.Fatalf("miss: %v", err)
 	}
-	_, err = p.SelectOption(ctx, Target{Selector: "#many"}, []SelectWant{OptionLabel("o99")}, ActionOptions{})
+	_, err = p.SelectOption(ctx, Target{Selector: "#many"}, []SelectWant{OptionLabel("o99")}, short)
 	var e *Error
 	if !asError(err, &e) || len(e.Details["available"].([]map[string]string)) != 10 || !strings.Contains(err.Error(), "and 2 more") {
 		t.Fatalf("miss on a long select: %v", err)
 	}
-	_, err = p.SelectOption(ctx, Target{Selector: "#plan"}, []SelectWant{OptionLabel("Legacy")}, ActionOptions{})
+	_, err = p.SelectOption(ctx, Target{Selector: "#plan"}, []SelectWant{OptionLabel("Legacy")}, short)
 	if KindOf(err) != KindElementNotEditable || !strings.Contains(err.Error(), "disabled") {
 		t.Fatalf("disabled option: %v", err)
 	}
@@ -295,4 +297,50 @@ func asError(err error, out **Error) bool {
 	e, ok := err.(*Error)
 	*out = e
 	return ok
+}
+
+// TestSelectOptionWaitsForOptions selects options that the page loads or
+// enables after a moment (a country list fetched after load, a city
+// <select> re-rendered as a new element, an option enabled once
+// availability is known): each selection waits for its option and fires
+// change exactly once.
+func TestSelectOptionWaitsForOptions(t *testing.T) {
+	p, _ := openFixture(t, "shipping.html")
+	o := ActionOptions{Timeout: 15 * time.Second}
+	for _, c := range []struct {
+		tg   Target
+		want SelectWant
+	}{
+		{Target{Label: "Country"}, OptionLabel("Canada")},
+		{Target{Selector: "#city"}, OptionAny("Vancouver")},
+		{Target{Label: "Delivery"}, OptionValue("exp")},
+	} {
+		if _, err := p.SelectOption(testCtx(t), c.tg, []SelectWant{c.want}, o); err != nil {
+			t.Fatalf("select %s in %s: %v", c.want, c.tg, err)
+		}
+	}
+	got := js(t, p, "[document.getElementById('country').value, document.getElementById('city').value, document.getElementById('speed').value, window.changes]")
+	if want := `["ca","yvr","exp",["country:ca","city:yvr","speed:exp"]]`; got != want {
+		t.Fatalf("page state = %s, want %s", got, want)
+	}
+}
+
+// TestSelectOptionTimesOutNamingOptions: an option that never appears or
+// stays disabled fails after the timeout, naming what can be chosen, and
+// changes nothing.
+func TestSelectOptionTimesOutNamingOptions(t *testing.T) {
+	p, _ := openFixture(t, "shipping.html")
+	ctx := testCtx(t)
+	o := ActionOptions{Timeout: 2 * time.Second}
+	_, err := p.SelectOption(ctx, Target{Label: "Country"}, []SelectWant{OptionLabel("Atlantis")}, o)
+	if KindOf(err) != KindElementNotFound || !strings.Contains(err.Error(), "waited") || !strings.Contains(err.Error(), `"Canada" (value "ca")`) {
+		t.Fatalf("an option that never comes: %v", err)
+	}
+	_, err = p.SelectOption(ctx, Target{Label: "Delivery"}, []SelectWant{OptionLabel("Drone")}, o)
+	if KindOf(err) != KindElementNotEditable || !strings.Contains(err.Error(), "disabled") || !strings.Contains(err.Error(), `enabled options: "Standard" (value "std"), "Express" (value "exp")`) {
+		t.Fatalf("an option that stays disabled: %v", err)
+	}
+	if got := js(t, p, "[document.getElementById('country').value, document.getElementById('speed').value, window.changes]"); got != `["","std",[]]` {
+		t.Fatalf("failed selects changed the page: %s", got)
+	}
 }

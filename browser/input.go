@@ -46,7 +46,7 @@ func (p *Page) ParseModifiers(names []string) (Modifiers, error) {
 }
 
 func (p *Page) modifierBit(name string) (Modifiers, bool) {
-	switch strings.ToLower(name) {
+	switch strings.TrimSuffix(strings.TrimSuffix(strings.ToLower(name), "left"), "right") {
 	case "alt", "option":
 		return 1, true
 	case "control", "ctrl":
@@ -151,6 +151,9 @@ func buildKeyIndex() map[string]*kb.Key {
 			}
 		}
 	}
+	for _, k := range extraKeys {
+		idx[k.Code] = k
+	}
 	aliases := map[string]string{"Return": "Enter", "Esc": "Escape", "Space": " ", "Spacebar": " ", "Del": "Delete",
 		"Up": "ArrowUp", "Down": "ArrowDown", "Left": "ArrowLeft", "Right": "ArrowRight", "PgUp": "PageUp", "PgDn": "PageDown"}
 	for a, k := range aliases {
@@ -160,6 +163,28 @@ func buildKeyIndex() map[string]*kb.Key {
 	}
 	return idx
 }
+
+// extraKeys are keys kb.Keys lacks: the right-hand modifiers and the
+// numeric keypad.
+var extraKeys = func() []*kb.Key {
+	keys := []*kb.Key{
+		{Code: "ShiftRight", Key: "Shift", Native: 161, Windows: 161},
+		{Code: "ControlRight", Key: "Control", Native: 163, Windows: 163},
+		{Code: "AltRight", Key: "Alt", Native: 165, Windows: 165},
+		{Code: "MetaRight", Key: "Meta", Native: 92, Windows: 92},
+		{Code: "NumpadEnter", Key: "Enter", Text: "\r", Unmodified: "\r", Native: 13, Windows: 13, Print: true},
+	}
+	for i, c := range "0123456789" {
+		keys = append(keys, &kb.Key{Code: "Numpad" + string(c), Key: string(c), Text: string(c), Unmodified: string(c), Native: int64(0x60 + i), Windows: int64(0x60 + i), Print: true})
+	}
+	for _, op := range []struct {
+		code, key string
+		vk        int64
+	}{{"NumpadMultiply", "*", 0x6a}, {"NumpadAdd", "+", 0x6b}, {"NumpadSubtract", "-", 0x6d}, {"NumpadDecimal", ".", 0x6e}, {"NumpadDivide", "/", 0x6f}} {
+		keys = append(keys, &kb.Key{Code: op.code, Key: op.key, Text: op.key, Unmodified: op.key, Native: op.vk, Windows: op.vk, Print: true})
+	}
+	return keys
+}()
 
 // lookupKey finds a key by name, case-insensitively for named keys.
 func lookupKey(name string) (*kb.Key, bool) {
@@ -179,6 +204,16 @@ func lookupKey(name string) (*kb.Key, bool) {
 		}
 	}
 	return nil, false
+}
+
+// modifierKeyName is the key a modifier in a combo presses: the side named
+// (ShiftRight, ControlLeft) or the left one.
+func modifierKeyName(written string, bit Modifiers) string {
+	name := map[Modifiers]string{1: "Alt", 2: "Control", 4: "Meta", 8: "Shift"}[bit]
+	if k, ok := lookupKey(written); ok && strings.HasSuffix(k.Code, "Right") && k.Key == name {
+		return k.Code
+	}
+	return name
 }
 
 // KeyCombo is a parsed key press such as Control+Shift+P.
@@ -211,7 +246,7 @@ func (p *Page) ParseKeys(combo string) (KeyCombo, error) {
 			return c, Errorf(KindStepValidation, "unknown modifier %q in %q: use Control, Alt, Meta, Shift or ControlOrMeta", m, combo)
 		}
 		c.Mods |= bit
-		c.ModKeys = append(c.ModKeys, map[Modifiers]string{1: "Alt", 2: "Control", 4: "Meta", 8: "Shift"}[bit])
+		c.ModKeys = append(c.ModKeys, modifierKeyName(strings.TrimSpace(m), bit))
 	}
 	c.Name = parts[len(parts)-1]
 	if c.Name == "" {
@@ -284,7 +319,14 @@ func (p *Page) Press(ctx context.Context, c KeyCombo) error {
 			}
 		}
 	}
-	if err := p.keyEvent(ctx, kb.KeyDown, k, held, text); err != nil {
+	// A modifier pressed on its own is held while it is down, as on a
+	// real keyboard (shiftKey is true in the keydown of Shift).
+	down := held
+	if isModifierCode(k.Code) {
+		bit, _ := p.modifierBit(k.Key)
+		down |= bit
+	}
+	if err := p.keyEvent(ctx, kb.KeyDown, k, down, text); err != nil {
 		return err
 	}
 	if err := p.keyEvent(ctx, kb.KeyUp, k, held, ""); err != nil {
@@ -311,6 +353,8 @@ func (p *Page) keyEvent(ctx context.Context, typ input.DispatchKeyEventType, k *
 		NativeVirtualKeyCode:  k.Native,
 		Text:                  text,
 		UnmodifiedText:        text,
+		Location:              keyLocation(k.Code),
+		IsKeypad:              keypad(k.Code),
 	}
 	if typ == kb.KeyDown && text == "" {
 		params.Type = kb.KeyRawDown
@@ -321,8 +365,33 @@ func (p *Page) keyEvent(ctx context.Context, typ input.DispatchKeyEventType, k *
 	return nil
 }
 
-// TypeText types text key by key with delay between keys. Characters with
-// no key on a US keyboard are inserted as text.
+// keyLocation is the CDP location of a key code: 1 for the left modifier
+// keys, 2 for the right ones, 0 otherwise (the numeric keypad is isKeypad).
+func keyLocation(code string) int64 {
+	switch {
+	case !isModifierCode(code):
+		return 0
+	case strings.HasSuffix(code, "Left"):
+		return 1
+	case strings.HasSuffix(code, "Right"):
+		return 2
+	}
+	return 0
+}
+
+func isModifierCode(code string) bool {
+	for _, m := range []string{"Shift", "Control", "Alt", "Meta", "OS"} {
+		if strings.HasPrefix(code, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// TypeText types text key by key with delay between keys: for each
+// character a keyDown carrying its text, then a keyUp, as a real keyboard
+// does, so a page that cancels the keydown does not get the character.
+// Characters with no key on a US keyboard are inserted as text.
 func (p *Page) TypeText(ctx context.Context, text string, delay time.Duration) error {
 	for i, r := range text {
 		if i > 0 && delay > 0 {
@@ -333,16 +402,44 @@ func (p *Page) TypeText(ctx context.Context, text string, delay time.Duration) e
 		if r == '\n' {
 			r = '\r'
 		}
-		if _, ok := kb.Keys[r]; !ok {
+		k, ok := kb.Keys[r]
+		if !ok {
 			if err := p.InsertText(ctx, string(r)); err != nil {
 				return err
 			}
 			continue
 		}
-		for _, ev := range kb.Encode(r) {
-			if _, err := cdp.Call(ctx, p.sess, input.DispatchKeyEvent, *ev); err != nil {
-				return fmt.Errorf("type %q: %w", r, err)
-			}
+		if err := p.typeKey(ctx, r, k); err != nil {
+			return fmt.Errorf("type %q: %w", r, err)
+		}
+	}
+	return nil
+}
+
+// typeKey sends the keyDown (with the character's text when it prints)
+// and keyUp of one character.
+func (p *Page) typeKey(ctx context.Context, r rune, k *kb.Key) error {
+	var mods Modifiers
+	if k.Shift {
+		mods = 8
+	}
+	text := ""
+	if k.Print {
+		text = k.Text
+	}
+	down := input.DispatchKeyEventParams{
+		Type: input.DispatchKeyEventTypeKeyDown, Modifiers: int64(mods), Key: k.Key, Code: k.Code,
+		WindowsVirtualKeyCode: k.Windows, NativeVirtualKeyCode: k.Native,
+		Text: text, UnmodifiedText: k.Unmodified, Location: keyLocation(k.Code),
+	}
+	if text == "" {
+		down.Type, down.UnmodifiedText = input.DispatchKeyEventTypeRawKeyDown, ""
+	}
+	up := down
+	up.Type, up.Text, up.UnmodifiedText = input.DispatchKeyEventTypeKeyUp, "", ""
+	for _, ev := range []input.DispatchKeyEventParams{down, up} {
+		if _, err := cdp.Call(ctx, p.sess, input.DispatchKeyEvent, ev); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -352,4 +449,14 @@ func (p *Page) TypeText(ctx context.Context, text string, delay time.Duration) e
 func (p *Page) InsertText(ctx context.Context, text string) error {
 	_, err := cdp.Call(ctx, p.sess, input.InsertText, input.InsertTextParams{Text: text})
 	return err
+}
+
+// keypad is CDP's isKeypad for a key code: set for the numeric keypad
+// (KeyboardEvent.location 3), nil otherwise.
+func keypad(code string) *bool {
+	if !strings.HasPrefix(code, "Numpad") {
+		return nil
+	}
+	t := true
+	return &t
 }

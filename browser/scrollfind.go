@@ -2,48 +2,271 @@ package browser
 
 import (
 	"context"
+	"fmt"
 	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/cdproto/network"
 )
 
-// ScrollUntilFound scrolls the page down step by step until the target
-// exists (lazy lists, infinite scroll), up to maxScrolls times or the end
-// of the page. It reports whether the target was found.
+// DefaultMaxScrolls bounds scrollUntilVisible when no maxScrolls is given.
+const DefaultMaxScrolls = 100
+
+// FeedQuiet is how long the page must have stopped growing, with no
+// request in flight, before scrollUntilVisible gives up at the end of it.
+const FeedQuiet = time.Second
+
+// feedPoll is how often the wait at the end of a feed looks again.
+const feedPoll = 100 * time.Millisecond
+
+// staleRequest is the age after which a request no longer counts as the
+// feed loading (a long poll, a stream).
+const staleRequest = 10 * time.Second
+
+// feedState is the engine's answer to feedStep, feedStatus and feedReport.
+type feedState struct {
+	ScrollY      float64 `json:"scrollY"`
+	ScrollHeight float64 `json:"scrollHeight"`
+	AtEnd        bool    `json:"atEnd"`
+	QuietMs      float64 `json:"quietMs"`
+	Moved        bool    `json:"moved"`
+	Busy         bool    `json:"busy"`
+	Lost         bool    `json:"lost"`
+	Added        int     `json:"added"`
+	List         string  `json:"list"`
+	Items        int     `json:"items"`
+}
+
+// ScrollUntilFound scrolls the page (or the pane that scrolls it) down step
+// by step until the target exists (lazy lists, infinite scroll). At the end
+// of the page it keeps waiting while the page grows or requests are in
+// flight, and gives up only once the page has not grown for FeedQuiet, after
+// maxScrolls scrolls (default DefaultMaxScrolls), or shortly before ctx
+// ends. It returns true when found (the element scrolled to the centre);
+// otherwise an ElementNotFoundError saying how far it got.
 func (p *Page) ScrollUntilFound(ctx context.Context, t Target, maxScrolls int, distance float64) (bool, error) {
 	if maxScrolls <= 0 {
-		maxScrolls = 15
+		maxScrolls = DefaultMaxScrolls
 	}
-	for i := 0; i <= maxScrolls; i++ {
-		el, _, err := p.locate(ctx, t)
-		if err != nil {
-			return false, err
+	deadline := time.Now().Add(defaultFindTimeout)
+	if d, ok := ctx.Deadline(); ok {
+		// Leave time for the action that follows and for the report.
+		deadline = d.Add(-min(time.Until(d)/4, 2*time.Second))
+	}
+	var st feedState
+	if err := p.engineCall(ctx, &st, "feedWatch"); err != nil {
+		return false, fmt.Errorf("scrollUntilVisible: %w", err)
+	}
+	reqs := p.trackRequests(ctx)
+	defer reqs.stop()
+	f := &feedFind{p: p, t: t, reqs: reqs, deadline: deadline}
+	found, why, err := f.run(ctx, maxScrolls, distance)
+	if err != nil || found {
+		p.engineCall(context.WithoutCancel(ctx), nil, "feedReport")
+		return found, err
+	}
+	return false, f.notFound(ctx, why)
+}
+
+// defaultFindTimeout bounds ScrollUntilFound when ctx has no deadline.
+const defaultFindTimeout = 30 * time.Second
+
+// feedFind is one scrollUntilVisible run.
+type feedFind struct {
+	p        *Page
+	t        Target
+	reqs     *requestTracker
+	deadline time.Time
+	scrolls  int
+}
+
+// run scrolls until found; when not found, why says why it stopped.
+func (f *feedFind) run(ctx context.Context, maxScrolls int, distance float64) (found bool, why string, err error) {
+	for {
+		if found, err := f.lookFor(ctx); found || err != nil {
+			return found, "", err
 		}
-		if el != nil {
-			p.CallOn(ctx, el, nil, `(el) => el.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'})`)
-			p.release(el.ObjectID)
-			return true, nil
+		if f.scrolls >= maxScrolls {
+			return false, fmt.Sprintf("after %d scrolls (maxScrolls)", f.scrolls), nil
 		}
-		var atEnd bool
-		if err := p.CallInto(ctx, &atEnd, `(d) => {
-			const se = document.scrollingElement || document.documentElement;
-			const before = se.scrollTop;
-			window.scrollBy({top: d > 0 ? d : innerHeight * 0.8, behavior: 'instant'});
-			return se.scrollTop === before;
-		}`, distance); err != nil {
-			return false, err
+		if time.Now().After(f.deadline) {
+			return false, "before the step timeout", nil
 		}
-		// Give lazy content a moment to load after each scroll.
-		if err := Sleep(ctx, 150*time.Millisecond); err != nil {
-			return false, nil
+		var st feedState
+		if err := f.p.engineCall(ctx, &st, "feedStep", distance); err != nil {
+			return false, "", fmt.Errorf("scrollUntilVisible: scroll: %w", err)
 		}
-		if atEnd && i > 0 {
-			el, _, err := p.locate(ctx, t)
-			if el != nil {
-				p.release(el.ObjectID)
+		if st.Lost {
+			return false, "", Errorf(KindContextDestroyed, "the page navigated while scrolling for %s", f.t)
+		}
+		f.scrolls++
+		if !st.AtEnd {
+			continue
+		}
+		grew, why, err := f.waitAtEnd(ctx)
+		if err != nil || !grew {
+			if found, ferr := f.lookFor(ctx); found || ferr != nil {
+				return found, "", ferr
 			}
-			return el != nil, err
+			return false, why, err
 		}
 	}
-	return false, nil
+}
+
+// waitAtEnd waits at the end of the page until it grows (more to scroll),
+// the target appears, or the page stayed quiet for FeedQuiet with no
+// request in flight — and still did half that long after a nudge.
+func (f *feedFind) waitAtEnd(ctx context.Context) (grew bool, why string, err error) {
+	var nudged time.Time
+	for {
+		var st feedState
+		if err := f.p.engineCall(ctx, &st, "feedStatus"); err != nil {
+			return false, "", fmt.Errorf("scrollUntilVisible: %w", err)
+		}
+		if st.Lost {
+			return false, "", Errorf(KindContextDestroyed, "the page navigated while scrolling for %s", f.t)
+		}
+		if !st.AtEnd {
+			return true, "", nil
+		}
+		pending := f.reqs.pending()
+		idle := pending == 0 && !st.Busy
+		quiet := idle && st.QuietMs >= float64(FeedQuiet.Milliseconds())
+		if idle && st.QuietMs >= float64(FeedQuiet.Milliseconds())/3 && nudged.IsZero() {
+			// Before giving up, scroll up a little and back, once.
+			if err := f.p.engineCall(ctx, nil, "feedNudge"); err != nil {
+				return false, "", fmt.Errorf("scrollUntilVisible: %w", err)
+			}
+			nudged = time.Now()
+			continue
+		}
+		if quiet && time.Since(nudged) >= FeedQuiet/2 {
+			return false, fmt.Sprintf("at the end of the page, which stopped growing (nothing added for %s, no request in flight, nothing aria-busy)", FeedQuiet), nil
+		}
+		if time.Now().After(f.deadline) {
+			return false, fmt.Sprintf("before the step timeout, at the end of the page while it was still loading (%d requests in flight, busy %v)", pending, st.Busy), nil
+		}
+		if found, err := f.lookFor(ctx); found || err != nil {
+			return false, "", err
+		}
+		if err := Sleep(ctx, feedPoll); err != nil {
+			return false, "before the step timeout", nil
+		}
+	}
+}
+
+// lookFor reports whether the target exists, scrolling it to the centre
+// when it does.
+func (f *feedFind) lookFor(ctx context.Context) (bool, error) {
+	el, _, err := f.p.locate(ctx, f.t)
+	if err != nil || el == nil {
+		return false, err
+	}
+	f.p.CallOn(ctx, el, nil, `(el) => el.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'})`)
+	f.p.release(el.ObjectID)
+	return true, nil
+}
+
+// notFound is the error when scrolling ended without the target: how far it
+// got (scrolls, position, the feed's items).
+func (f *feedFind) notFound(ctx context.Context, why string) error {
+	var rep feedState
+	f.p.engineCall(context.WithoutCancel(ctx), &rep, "feedReport")
+	msg := fmt.Sprintf("scrolled %d times and found no element for %s: stopped %s; scrollY %.0f of %.0f", f.scrolls, f.t, why, rep.ScrollY, rep.ScrollHeight)
+	details := map[string]any{"scrolls": f.scrolls, "scrollY": rep.ScrollY, "scrollHeight": rep.ScrollHeight}
+	if rep.List != "" {
+		msg += fmt.Sprintf("; %s holds %d items (%d added while scrolling)", rep.List, rep.Items, rep.Added)
+		details["list"], details["items"] = rep.List, rep.Items
+	}
+	e := Errorf(KindElementNotFound, "%s", msg).
+		WithHint("the element is not in what the page loaded: check the target against a snapshot; raise maxScrolls or the step timeout for a longer feed")
+	e.Details = details
+	return e
+}
+
+// requestTracker counts the page's network requests in flight (Network
+// domain events), for as long as it runs.
+type requestTracker struct {
+	p       *Page
+	started <-chan jsonv2.Value
+	ended   []<-chan jsonv2.Value
+	stops   []func()
+	open    map[network.RequestID]time.Time
+	// done holds requests that ended, in case their end is read before
+	// their start.
+	done    map[network.RequestID]bool
+	enabled bool
+}
+
+// trackRequests starts counting requests; when the Network domain cannot
+// be enabled it counts none.
+func (p *Page) trackRequests(ctx context.Context) *requestTracker {
+	r := &requestTracker{p: p, open: map[network.RequestID]time.Time{}, done: map[network.RequestID]bool{}}
+	sub := func(method string) <-chan jsonv2.Value {
+		ch, stop := p.sess.Subscribe(method)
+		r.stops = append(r.stops, stop)
+		return ch
+	}
+	r.started = sub("Network.requestWillBeSent")
+	r.ended = []<-chan jsonv2.Value{sub("Network.loadingFinished"), sub("Network.loadingFailed")}
+	if _, err := cdp.Call(ctx, p.sess, network.Enable, network.EnableParams{}); err == nil {
+		r.enabled = true
+	}
+	return r
+}
+
+// pending drains the events that arrived and returns how many requests are
+// in flight (not counting event streams, nor requests open for longer than
+// staleRequest).
+func (r *requestTracker) pending() int {
+	for {
+		select {
+		case raw := <-r.started:
+			var ev network.EventRequestWillBeSent
+			if decode(raw, &ev) == nil && !r.done[ev.RequestID] && ev.Type != network.ResourceTypeEventSource && ev.Type != network.ResourceTypeWebSocket {
+				r.open[ev.RequestID] = time.Now()
+			}
+			continue
+		default:
+		}
+		break
+	}
+	for _, ch := range r.ended {
+		for drained := false; !drained; {
+			select {
+			case raw := <-ch:
+				var ev struct {
+					RequestID network.RequestID `json:"requestId"`
+				}
+				if decode(raw, &ev) == nil {
+					delete(r.open, ev.RequestID)
+					r.done[ev.RequestID] = true
+				}
+			default:
+				drained = true
+			}
+		}
+	}
+	n := 0
+	for _, at := range r.open {
+		if time.Since(at) < staleRequest {
+			n++
+		}
+	}
+	return n
+}
+
+// stop ends the tracking.
+func (r *requestTracker) stop() {
+	if r.enabled {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		cdp.Call(ctx, r.p.sess, network.Disable, cdp.Empty{})
+		cancel()
+	}
+	for _, s := range r.stops {
+		s()
+	}
 }
 
 // WaitDOMQuiet waits until the DOM has not changed for stable, or timeout.

@@ -2,9 +2,11 @@ package browser
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // SelectWant names one option to select: by Value, Label or Index (set
@@ -74,31 +76,41 @@ type selectAnswer struct {
 
 // SelectOption selects options of a native <select>: the wanted ones are
 // selected, the others deselected, input and change fire, and the selection
-// is read back after the page's handlers ran. A custom (ARIA) dropdown is
-// refused with a hint to click it open and click the option.
+// is read back after the page's handlers ran. An option that is not there
+// yet or still disabled (options loaded or enabled by the page) is waited
+// for up to the actionability timeout. A custom (ARIA) dropdown is refused
+// with a hint to click it open and click the option.
 func (p *Page) SelectOption(ctx context.Context, t Target, wants []SelectWant, o ActionOptions) (*SelectResult, error) {
 	if len(wants) == 0 {
 		return nil, Errorf(KindStepValidation, "no option given").WithHint("give value, label, index or values")
+	}
+	start := time.Now()
+	timeout := o.Timeout
+	if timeout <= 0 {
+		timeout = DefaultActionTimeout
 	}
 	a, err := p.WaitActionable(ctx, t, "select", o)
 	if err != nil {
 		return nil, err
 	}
-	defer p.release(a.El.ObjectID)
 	res := &SelectResult{TargetReport: p.targetReport(ctx, a.El, a.AutoForced)}
 	if a.AutoForced {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("the element was not ready (%s); selected anyway after the actionability timeout", a.Reason))
 	}
 	w, err := p.watch(ctx)
 	if err != nil {
+		p.release(a.El.ObjectID)
 		return nil, err
 	}
-	var ans selectAnswer
-	if err := p.CallOn(ctx, a.El, &ans, `(el, want) => window.__cdpSkill.selectOption(el, want)`, wants); err != nil {
-		w.stop()
-		return nil, fmt.Errorf("select %s: %w", describeWants(wants), err)
+	deadline := start.Add(timeout)
+	if d, ok := ctx.Deadline(); ok && d.Add(-lookupMargin).Before(deadline) {
+		deadline = d.Add(-lookupMargin)
 	}
-	if err := ans.check(t, wants); err != nil {
+	ans, err := p.selectWhenReady(ctx, t, a.El, wants, deadline)
+	if err == nil {
+		err = ans.check(t, wants)
+	}
+	if err != nil {
 		w.stop()
 		return nil, err
 	}
@@ -111,6 +123,68 @@ func (p *Page) SelectOption(ctx context.Context, t Target, wants []SelectWant, o
 		res.Warnings = append(res.Warnings, res.Effect.Warning)
 	}
 	return res, nil
+}
+
+// selectWhenReady selects the options on el, retrying until deadline while
+// a wanted option is missing or disabled (the engine changes nothing
+// then). Each retry finds the target again, as a page that loads options
+// may replace the <select>. It releases el.
+func (p *Page) selectWhenReady(ctx context.Context, t Target, el *Element, wants []SelectWant, deadline time.Time) (selectAnswer, error) {
+	var ans selectAnswer
+	start := time.Now()
+	for attempt := 0; ; attempt++ {
+		if el != nil {
+			ans = selectAnswer{}
+			err := p.CallOn(ctx, el, &ans, `(el, want) => window.__cdpSkill.selectOption(el, want)`, wants)
+			p.release(el.ObjectID)
+			if err != nil && KindOf(err) != KindStaleElement {
+				return ans, fmt.Errorf("select %s: %w", describeWants(wants), err)
+			}
+			if err == nil && ans.Error != "no-option" && ans.Error != "disabled-option" {
+				return ans, nil
+			}
+		}
+		delay := retryDelays[min(attempt+1, len(retryDelays)-1)]
+		if time.Now().Add(delay).After(deadline) {
+			return ans, ans.waitedErr(t, wants, time.Since(start))
+		}
+		if err := Sleep(ctx, delay); err != nil {
+			return ans, ans.waitedErr(t, wants, time.Since(start))
+		}
+		var err error
+		if el, _, err = p.locate(ctx, t); err != nil {
+			return ans, err
+		}
+	}
+}
+
+// waitedErr is the error for an option still missing or disabled after
+// waiting: the engine's, with how long it waited and what can be chosen.
+func (a selectAnswer) waitedErr(t Target, wants []SelectWant, waited time.Duration) error {
+	if a.Error == "" {
+		return notFound(t, waited)
+	}
+	err := a.check(t, wants)
+	var e *Error
+	if !errors.As(err, &e) {
+		return err
+	}
+	e.Message += fmt.Sprintf(" (waited %s for it)", waited.Round(10*time.Millisecond))
+	if a.Error == "disabled-option" && len(a.Available) > 0 {
+		var opts []string
+		for _, o := range a.Available {
+			opts = append(opts, fmt.Sprintf("%q (value %q)", o["label"], o["value"]))
+		}
+		e.Message += "; enabled options: " + strings.Join(opts, ", ")
+		if a.Count > len(a.Available) {
+			e.Message += fmt.Sprintf(" and %d more", a.Count-len(a.Available))
+		}
+		e.Details = map[string]any{"available": a.Available}
+	}
+	if e.Hint == "" {
+		e.Hint = "pick one of the listed options; if the page fills or enables the options after another choice (a dependent field), make that choice first"
+	}
+	return e
 }
 
 // check turns the engine's answer into an error when the selection failed.

@@ -60,6 +60,11 @@ S.selectOption = function selectOption(el, want) {
   const sel = selectTarget(el);
   if (sel.tagName !== 'SELECT') return notNativeSelect(sel);
   const r = S.selectOptions(sel, want);
+  if (r.error === 'disabled-option') {
+    const enabled = [...sel.options].filter((o) => !o.disabled);
+    r.available = enabled.slice(0, 10).map((o) => ({ value: o.value, label: normalizeSpace(o.label || o.text) }));
+    r.count = enabled.length;
+  }
   if (r.error) return r;
   const missing = want.filter((w) => !wantSelected(sel, w));
   if (missing.length) r.missing = missing;
@@ -69,13 +74,41 @@ S.selectOption = function selectOption(el, want) {
 
 // ---- check ----
 
+// checkableRoles are the ARIA roles check/uncheck work on; aria-checked
+// absent means unchecked for them.
+const checkableRoles = ['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio'];
+
+// checkableOf returns the checkable control an action on el means: el, the
+// control of the label el, or the closest checkable ancestor of el (the
+// text or box inside a custom checkbox); null when there is none.
+function checkableOf(el) {
+  if (el.tagName === 'LABEL' && el.control) return el.control;
+  for (let e = el; e && e.nodeType === 1; e = e.parentElement || (e.getRootNode() && e.getRootNode().host)) {
+    if (e.tagName === 'INPUT' && (e.type === 'checkbox' || e.type === 'radio')) return e;
+    if (checkableRoles.includes(effectiveRole(e)) || e.hasAttribute('aria-checked')) return e;
+    if (e !== el && (e.tagName === 'LABEL' || e.tagName === 'BUTTON' || e.tagName === 'A')) break;
+  }
+  return null;
+}
+
 // checkTarget reads the checkable state of el for check/uncheck, with
 // whether it is disabled.
 S.checkTarget = function checkTarget(el) {
-  const c = S.checkedState(el);
-  if (c.error) return c;
-  const ctl = el.tagName === 'LABEL' && el.control ? el.control : el;
-  c.disabled = ctl.matches(':disabled') || ctl.getAttribute('aria-disabled') === 'true';
+  cache = newCache();
+  const ctl = checkableOf(el);
+  if (!ctl) {
+    const c = S.checkedState(el);
+    if (c.error) return { error: 'not checkable: it is a ' + effectiveRole(el) + ' (' + shortSelector(el) + '), not a checkbox, radio, switch or checkable menu item' };
+    return c;
+  }
+  let c;
+  if (ctl.tagName === 'INPUT') c = { checked: ctl.checked, role: ctl.type };
+  else {
+    const role = effectiveRole(ctl);
+    const a = ctl.getAttribute('aria-checked') ?? ctl.getAttribute('aria-pressed');
+    c = { checked: a === 'true', role };
+  }
+  c.disabled = ctl.matches(':disabled') || !!ctl.closest('[aria-disabled=true]');
   c.mixed = (ctl.tagName === 'INPUT' && ctl.indeterminate) || ctl.getAttribute('aria-checked') === 'mixed';
   return c;
 };

@@ -205,6 +205,82 @@ S.dragReport = function dragReport() {
   return Object.assign(dragStarted(st), { mutations: st.mutations });
 };
 
+// dragMark records, before a drag, the source (el, or the draggable at
+// point from) and what is at the drop point to, and counts the drop events
+// and the dragend's dropEffect while the drag runs; dragVerify reads what
+// became of the source.
+S.dragMark = function dragMark(el, from, to) {
+  if (S.dragMarkState) S.dragMarkState.stop();
+  const hit = el || deepElementFromPoint(from.x, from.y);
+  const src = hit && ((hit.closest && hit.closest('[draggable=true]')) || hit);
+  const dst = deepElementFromPoint(to.x, to.y);
+  const st = { src, dst, to, drops: 0, dropEffect: '' };
+  if (src) {
+    st.before = placeOf(src);
+    // The unit that moves: the source's highest ancestor still outside
+    // the drop target's branch (a list item grabbed by its handle).
+    let item = src;
+    while (dst && item.parentElement && !item.parentElement.contains(dst) && item.parentElement !== document.body) item = item.parentElement;
+    st.item = item;
+    // A sortable list: the drop point is on another item like the source
+    // (same tag, class and draggability) in the same parent.
+    let other = dst;
+    while (other && other.parentElement !== item.parentElement) other = other.parentElement;
+    st.sibling = !!other && other !== item && other.tagName === item.tagName && other.className === item.className && other.draggable === item.draggable;
+  }
+  const onDrop = () => { st.drops++; };
+  const onEnd = (e) => { st.dropEffect = (e.dataTransfer && e.dataTransfer.dropEffect) || ''; };
+  window.addEventListener('drop', onDrop, true);
+  window.addEventListener('dragend', onEnd, true);
+  st.stop = () => {
+    window.removeEventListener('drop', onDrop, true);
+    window.removeEventListener('dragend', onEnd, true);
+    if (S.dragMarkState === st) S.dragMarkState = null;
+  };
+  S.dragMarkState = st;
+  return { source: src ? shortSelector(src) : '' };
+};
+
+// placeOf is where el is: its box, parent and position among siblings.
+function placeOf(el) {
+  const r = el.getBoundingClientRect();
+  const parent = el.parentElement;
+  return { x: r.left, y: r.top, w: r.width, h: r.height, parent, index: parent ? [...parent.children].indexOf(el) : -1, count: parent ? parent.children.length : 0 };
+}
+
+function inRect(p, r, slack) {
+  return p.x >= r.x - slack && p.x <= r.x + r.w + slack && p.y >= r.y - slack && p.y <= r.y + r.h + slack;
+}
+
+S.dragVerify = function dragVerify() {
+  const st = S.dragMarkState;
+  if (!st) return { lost: true };
+  st.stop();
+  const out = { drops: st.drops, dropEffect: st.dropEffect };
+  if (!st.src) return out;
+  out.source = shortSelector(st.src);
+  if (!st.src.isConnected) {
+    out.moved = true;
+    out.removed = true;
+    out.landed = st.drops > 0;
+    return out;
+  }
+  const a = placeOf(st.src), b = st.before;
+  out.moved = a.parent !== b.parent || a.index !== b.index || Math.abs(a.x - b.x) > 2 || Math.abs(a.y - b.y) > 2;
+  const item = st.item.isConnected ? st.item : st.src;
+  const ir = item.getBoundingClientRect();
+  out.landed = (!!st.dst && st.dst !== st.src && st.dst.isConnected && composedContains(st.dst, st.src) && a.parent !== b.parent) ||
+    inRect(st.to, { x: ir.left, y: ir.top, w: ir.width, h: ir.height }, 2);
+  out.sibling = st.sibling;
+  out.at = { x: Math.round(ir.left + ir.width / 2), y: Math.round(ir.top + ir.height / 2) };
+  if (a.parent === b.parent && a.parent) {
+    out.index = a.index;
+    out.indexBefore = b.index;
+    out.count = a.count;
+  }
+  return out;
+};
+
 // syntheticDrag fires the HTML5 drag-and-drop sequence from the element at
 // point a to the element at point b, sharing one DataTransfer.
 S.syntheticDrag = function syntheticDrag(a, b) {
@@ -370,4 +446,100 @@ S.scrollIntoCenter = function scrollIntoCenter(el) {
   let moved = !samePos(win, scrollPos(null));
   for (const [e, p] of boxes) if (!samePos(p, scrollPos(e))) moved = true;
   return scrollResult(null, moved, moved ? null : { reason: 'in-view' });
+};
+
+// ---- scroll until found ----
+
+// feedWatch starts recording, for scrollUntilVisible, when the page last
+// grew (elements added, the document taller) and where elements were
+// added; feedStep scrolls one step, feedStatus reads, feedReport reads and
+// stops.
+S.feedWatch = function feedWatch() {
+  if (S.feedState) S.feedState.stop();
+  const st = { last: performance.now(), adds: new Map(), height: 0 };
+  const obs = new MutationObserver((recs) => {
+    for (const r of recs) {
+      let n = 0;
+      for (const a of r.addedNodes) if (a.nodeType === 1) n++;
+      if (!n) continue;
+      st.last = performance.now();
+      st.adds.set(r.target, (st.adds.get(r.target) || 0) + n);
+    }
+  });
+  obs.observe(document, { childList: true, subtree: true });
+  st.stop = () => { obs.disconnect(); if (S.feedState === st) S.feedState = null; };
+  S.feedState = st;
+  return feedStatus(st);
+};
+
+// feedStatus reads the scroll position and how long the page has not grown.
+function feedStatus(st) {
+  const box = pageScroller();
+  const p = scrollPos(box), m = scrollMax(box);
+  const h = (box || document.scrollingElement || document.documentElement).scrollHeight;
+  if (h !== st.height) {
+    if (st.height) st.last = performance.now();
+    st.height = h;
+  }
+  return { scrollY: Math.round(p.y), scrollHeight: h, atEnd: p.y >= m.y - 1, quietMs: Math.round(performance.now() - st.last), busy: pageBusy() };
+}
+
+// pageBusy reports whether the page shows that it is loading: a rendered
+// element with aria-busy=true (a feed fetching its next page) or a
+// rendered progressbar (a spinner).
+function pageBusy() {
+  for (const el of document.querySelectorAll('[aria-busy=true], [role=progressbar]')) {
+    if (el.getClientRects().length && styleOf(el).visibility !== 'hidden') return true;
+  }
+  return false;
+}
+
+S.feedStatus = function () {
+  return S.feedState ? feedStatus(S.feedState) : { lost: true };
+};
+
+// feedStep scrolls the page down by distance (0: most of a viewport).
+S.feedStep = function feedStep(distance) {
+  const st = S.feedState;
+  if (!st) return { lost: true };
+  const box = pageScroller();
+  const before = scrollPos(box);
+  scrollOp(box, { kind: 'delta', dy: distance > 0 ? distance : Math.round(innerHeight * 0.8) });
+  const out = feedStatus(st);
+  out.moved = !samePos(before, scrollPos(box));
+  return out;
+};
+
+// feedNudge scrolls up a little and back to the end, a frame apart, as a
+// person does when a feed does not load: a scroll observer that missed the
+// end (the page grew and was scrolled to its end within one frame) sees it
+// again.
+S.feedNudge = async function feedNudge() {
+  const box = pageScroller();
+  scrollOp(box, { kind: 'delta', dy: -Math.round(innerHeight * 0.4) });
+  await afterFrame();
+  await afterFrame();
+  scrollOp(box, { kind: 'bottom' });
+  await afterFrame();
+  return S.feedState ? feedStatus(S.feedState) : { lost: true };
+};
+
+// feedReport stops the watch and says how far the scrolling got: the list
+// that received the most elements (the feed) and how many items it holds.
+S.feedReport = function feedReport() {
+  const st = S.feedState;
+  if (!st) return { lost: true };
+  let best = null, bestN = 0, added = 0;
+  for (const [el, n] of st.adds) {
+    added += n;
+    if (el.isConnected && n > bestN) { best = el; bestN = n; }
+  }
+  const out = feedStatus(st);
+  out.added = added;
+  if (best) {
+    out.list = shortSelector(best);
+    out.items = best.childElementCount;
+  }
+  st.stop();
+  return out;
 };

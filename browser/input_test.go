@@ -1,0 +1,59 @@
+package browser
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestTypeHonoursCancelledKeydown types into fields whose keydown handlers
+// refuse some keys, as real sites filter input: a cancelled keydown
+// suppresses its character (one keydown carrying the text, no separate
+// char event), and every accepted key fires one input event.
+func TestTypeHonoursCancelledKeydown(t *testing.T) {
+	p, _ := openFixture(t, "keys.html")
+	ctx := testCtx(t)
+	if _, err := p.Type(ctx, Target{Label: "Name on card"}, "Ann3 Lee7", TypeOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Type(ctx, Target{Label: "Quantity"}, "1x2", TypeOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Type(ctx, Target{Label: "Notes"}, "Leave\nat door", TypeOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	got := js(t, p, `[document.getElementById('name').value, document.getElementById('qty').value, document.getElementById('notes').value, window.inputs]`)
+	if want := `["Ann Lee","12","Leave\nat door",{"name":7,"qty":2,"notes":13}]`; got != want {
+		t.Fatalf("page state = %s, want %s", got, want)
+	}
+	// One keydown and, for printing keys not cancelled, one keypress per
+	// character; the capital A carries Shift.
+	log := js(t, p, `window.log.slice(0, 6).join(' ')`)
+	if want := `"down:A:0:shift press:A down:n:0 press:n down:n:0 press:n"`; log != want {
+		t.Fatalf("events = %s, want %s", log, want)
+	}
+	if n := js(t, p, `window.log.filter((e) => e === 'down:3:0' || e === 'press:3').length`); n != "1" {
+		t.Fatalf("the cancelled 3: %s events, want its keydown only", n)
+	}
+}
+
+// TestPressModifierLocation: modifier keys report their side in
+// KeyboardEvent.location (left 1, right 2), numpad keys 3.
+func TestPressModifierLocation(t *testing.T) {
+	p, _ := openFixture(t, "keys.html")
+	ctx := testCtx(t)
+	for _, k := range []string{"Control+a", "Shift+Tab", "ShiftRight", "ControlRight", "AltLeft", "Numpad5", "Enter"} {
+		combo, err := p.ParseKeys(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := p.PressKeys(ctx, Target{Selector: "#notes"}, combo, 1); err != nil {
+			t.Fatalf("press %s: %v", k, err)
+		}
+	}
+	got := js(t, p, `window.log.filter((e) => e.startsWith('down:')).join(' ')`)
+	for _, want := range []string{"down:Control:1", "down:a:0", "down:Shift:1", "down:Tab:0:shift", "down:Shift:2:shift", "down:Control:2", "down:Alt:1", "down:5:3", "down:Enter:0"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("no %q in %s", want, got)
+		}
+	}
+}

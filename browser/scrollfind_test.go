@@ -1,0 +1,134 @@
+package browser
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cdp-skill/cdp-skill/browser/browsertest"
+)
+
+// serveFeed serves testdata/act/feed.html and its posts API: ten posts per
+// request, answered after the delay the page asks for.
+func serveFeed(t *testing.T) string {
+	t.Helper()
+	files := http.FileServer(http.FS(os.DirFS("testdata")))
+	return browsertest.ServeHandler(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/api/posts" {
+			files.ServeHTTP(w, r)
+			return
+		}
+		q := r.URL.Query()
+		from, _ := strconv.Atoi(q.Get("from"))
+		total, _ := strconv.Atoi(q.Get("total"))
+		delay, _ := strconv.Atoi(q.Get("delay"))
+		select {
+		case <-time.After(time.Duration(delay) * time.Millisecond):
+		case <-r.Context().Done():
+			return
+		}
+		var posts []map[string]int
+		for i := from; i < min(from+10, total); i++ {
+			posts = append(posts, map[string]int{"id": i + 1})
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(posts)
+	}))
+}
+
+func openFeed(t *testing.T, query string) *Page {
+	t.Helper()
+	base := serveFeed(t)
+	p := openTestTab(t)
+	if _, err := p.Navigate(testCtx(t), base+"act/feed.html?"+query, WaitLoad); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestScrollUntilFoundInfiniteFeed scrolls a feed that loads ten posts per
+// request (each answered after 400 ms) until post 87 exists, then likes it:
+// the page counts exactly one like on that post.
+func TestScrollUntilFoundInfiniteFeed(t *testing.T) {
+	p := openFeed(t, "total=90&delay=400")
+	ctx := testCtx(t)
+	tg := Target{Selector: "#post-87 .like"}
+	found, err := p.ScrollUntilFound(ctx, tg, 0, 0)
+	if err != nil || !found {
+		t.Fatalf("scrollUntilFound = %v, %v; page: %s", found, err, js(t, p, "[document.querySelectorAll('.post').length, window.fetches, document.visibilityState, scrollY, innerHeight]"))
+	}
+	if _, err := p.Click(ctx, tg, ClickOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := js(t, p, "window.likes"); got != `{"87":1}` {
+		t.Fatalf("likes = %s", got)
+	}
+}
+
+// TestScrollUntilFoundWaitsWhileBusy: a feed whose server answers after
+// 1.5 s (longer than the quiet period), already fetching when the search
+// starts: its aria-busy keeps the search going until the post arrives.
+func TestScrollUntilFoundWaitsWhileBusy(t *testing.T) {
+	p := openFeed(t, "total=40&delay=1500")
+	found, err := p.ScrollUntilFound(testCtx(t), Target{Text: "Post 35"}, 0, 0)
+	if err != nil || !found {
+		t.Fatalf("scrollUntilFound = %v, %v; page: %s", found, err, js(t, p, "[document.querySelectorAll('.post').length, window.fetches]"))
+	}
+	if got := js(t, p, "[document.querySelectorAll('.post').length, window.fetches]"); got != "[40,4]" {
+		t.Fatalf("posts, fetches = %s", got)
+	}
+}
+
+// TestScrollUntilFoundWaitsForRequests: the same slow feed without
+// aria-busy: the requests in flight (seen since the search began) keep it
+// going.
+func TestScrollUntilFoundWaitsForRequests(t *testing.T) {
+	p := openFeed(t, "total=40&delay=1500&busy=0")
+	waitJS(t, p, "document.querySelectorAll('.post').length === 10")
+	found, err := p.ScrollUntilFound(testCtx(t), Target{Text: "Post 35"}, 0, 0)
+	if err != nil || !found {
+		t.Fatalf("scrollUntilFound = %v, %v; page: %s", found, err, js(t, p, "[document.querySelectorAll('.post').length, window.fetches]"))
+	}
+	if got := js(t, p, "[document.querySelectorAll('.post').length, window.fetches]"); got != "[40,4]" {
+		t.Fatalf("posts, fetches = %s", got)
+	}
+}
+
+// waitJS polls a page expression until it is true.
+func waitJS(t *testing.T, p *Page, expr string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for js(t, p, expr) != "true" {
+		if time.Now().After(deadline) {
+			t.Fatalf("never true: %s", expr)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestScrollUntilFoundReportsHowFar: a post that is not in the feed fails
+// once the feed ended and stayed quiet, saying how many posts it saw and
+// where it stopped.
+func TestScrollUntilFoundReportsHowFar(t *testing.T) {
+	p := openFeed(t, "total=30&delay=300")
+	_, err := p.ScrollUntilFound(testCtx(t), Target{Text: "Post 95"}, 0, 0)
+	var e *Error
+	if KindOf(err) != KindElementNotFound || !asError(err, &e) {
+		t.Fatalf("a post not in the feed: %v", err)
+	}
+	if !strings.Contains(err.Error(), "main#feed holds 30 items") || !strings.Contains(err.Error(), "stopped growing") || e.Details["items"] != 30 {
+		t.Fatalf("error does not say how far it got: %v (%v); page: %s", err, e.Details, js(t, p, "[document.querySelectorAll('.post').length, window.fetches, document.visibilityState, scrollY, innerHeight]"))
+	}
+	sy := js(t, p, "Math.round(scrollY)")
+	if !strings.Contains(err.Error(), fmt.Sprintf("scrollY %s of", sy)) {
+		t.Fatalf("error %v does not give the scroll position %s", err, sy)
+	}
+	if got := js(t, p, "[document.querySelectorAll('.post').length, getComputedStyle(document.getElementById('end')).display]"); got != `[30,"block"]` {
+		t.Fatalf("page = %s", got)
+	}
+}
