@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/chromedp/cdproto/dom"
 )
 
 // DefaultActionTimeout bounds the wait for an element to become actionable
@@ -136,7 +138,9 @@ func (p *Page) WaitActionable(ctx context.Context, t Target, kind string, o Acti
 						last = c
 					}
 				}
-				return &Actionable{El: el, Matched: matched, Point: last.Point, Box: last.Box, Via: last.Via}, nil
+				a := &Actionable{El: el, Matched: matched, Point: last.Point, Box: last.Box, Via: last.Via}
+				p.revealActionable(ctx, a)
+				return a, nil
 			}
 			if last.Permanent {
 				return nil, notEditable(t, last)
@@ -191,6 +195,21 @@ func (p *Page) WaitActionable(ctx context.Context, t Target, kind string, o Acti
 		return nil, notActionable(t, kind, last, waited)
 	}
 	return p.autoForce(el, matched, last), nil
+}
+
+// revealActionable scrolls the frame chain so that a pointer target inside
+// an iframe is in the top-level viewport too: input events go to the top
+// viewport, and an iframe scrolled out of the page would miss them. Best
+// effort: a failure leaves the click's own verification to notice a miss.
+func (p *Page) revealActionable(ctx context.Context, a *Actionable) {
+	if !p.InFrame() || a.Point == nil {
+		return
+	}
+	r := dom.Rect{X: a.Point.X - 1, Y: a.Point.Y - 1, Width: 2, Height: 2}
+	if b := a.Box; b != nil && b["width"] > 0 && b["height"] > 0 {
+		r = dom.Rect{X: b["x"], Y: b["y"], Width: b["width"], Height: b["height"]}
+	}
+	p.revealInFrames(ctx, r)
 }
 
 // scrollAlignments is how many scroll alignments the engine tries for a

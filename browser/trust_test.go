@@ -241,3 +241,25 @@ func TestStrictDisablesFallbacks(t *testing.T) {
 		t.Fatalf("non-strict: %+v n=%s", res, js(t, p, "window.n"))
 	}
 }
+
+// A button inside an iframe that is below the fold is clicked with a real
+// mouse event: the iframe is scrolled into the page first (before, the
+// click landed outside the viewport and fell back to a JavaScript click).
+func TestClickInFrameBelowTheFold(t *testing.T) {
+	base := servePages(t, map[string]string{
+		"inner.html": `<button id="b" onclick="window.n=(window.n||0)+1">Inside</button>`,
+		"outer.html": `<div style="height:2500px">tall</div><iframe src="inner.html" style="width:300px;height:120px"></iframe>`,
+	})
+	p := openTestTab(t)
+	ctx := testCtx(t)
+	if _, err := p.Navigate(ctx, base+"outer.html", WaitLoad); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := p.SwitchFrame(ctx, FrameSpec{Selector: "iframe"}); err != nil {
+		t.Fatal(err)
+	}
+	res := click(t, p, Target{Selector: "#b"}, ClickOptions{})
+	if res.Method != "cdp" || js(t, p, "window.n") != "1" {
+		t.Fatalf("click in a frame below the fold: %+v, clicks %s", res, js(t, p, "window.n"))
+	}
+}

@@ -50,12 +50,9 @@ func click(c *Call) (any, error) {
 		if m, isMap := v.(starlark.Mapping); isMap {
 			max, dist = intField(m, "maxScrolls"), float64(intField(m, "distance"))
 		}
-		found, err := p.ScrollUntilFound(c.Ctx, t, max, dist)
-		if err != nil {
+		// A miss is an ElementNotFoundError saying how far it scrolled.
+		if _, err := p.ScrollUntilFound(c.Ctx, t, max, dist); err != nil {
 			return nil, err
-		}
-		if !found {
-			return nil, browser.Errorf(browser.KindElementNotFound, "scrolled to the end of the page and found no element for %s", t)
 		}
 	}
 	res, err := p.Click(c.Ctx, t, o)
