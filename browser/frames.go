@@ -273,10 +273,8 @@ func (p *Page) resolveFrameID(ctx context.Context, spec FrameSpec) (cdp.FrameID,
 		return cdp.FrameID(spec.FrameID), nil
 	}
 	if spec.Selector != "" {
-		if err := p.CheckSelector(ctx, spec.Selector); err != nil {
-			return "", err
-		}
-		el, err := p.engineElement(ctx, "find", map[string]any{"selector": spec.Selector})
+		// The iframe's ref from a snapshot, or a CSS selector.
+		el, _, err := p.locate(ctx, NormalizeTarget(spec.Selector))
 		if err != nil {
 			return "", err
 		}

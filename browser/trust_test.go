@@ -248,14 +248,19 @@ func TestStrictDisablesFallbacks(t *testing.T) {
 func TestClickInFrameBelowTheFold(t *testing.T) {
 	base := servePages(t, map[string]string{
 		"inner.html": `<button id="b" onclick="window.n=(window.n||0)+1">Inside</button>`,
-		"outer.html": `<div style="height:2500px">tall</div><iframe src="inner.html" style="width:300px;height:120px"></iframe>`,
+		"outer.html": `<div style="height:2500px">tall</div><iframe title="Shop" src="inner.html" style="width:300px;height:120px"></iframe>`,
 	})
 	p := openTestTab(t)
 	ctx := testCtx(t)
 	if _, err := p.Navigate(ctx, base+"outer.html", WaitLoad); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := p.SwitchFrame(ctx, FrameSpec{Selector: "iframe"}); err != nil {
+	// The frame step takes the iframe's ref from a snapshot.
+	s, err := p.Snapshot(ctx, SnapshotOptions{Root: "body"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := p.SwitchFrame(ctx, FrameSpec{Selector: refOf(t, s.YAML, `iframe "Shop"`)}); err != nil {
 		t.Fatal(err)
 	}
 	res := click(t, p, Target{Selector: "#b"}, ClickOptions{})

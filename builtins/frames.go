@@ -10,7 +10,8 @@ func init() {
 	register(map[string]ActionFunc{"frame": frame})
 }
 
-// frame lists frames or switches into one: frame("top"), frame("iframe#x"),
+// frame lists frames or switches into one: frame("top"), frame("s1e4") (the
+// iframe's ref), frame("iframe#x"),
 // frame(0), frame(name = "…"), frame(frame_id = "…"), frame(list = True).
 func frame(c *Call) (any, error) {
 	p, err := c.Env.Page()
@@ -40,7 +41,7 @@ func frame(c *Call) (any, error) {
 		}
 		spec.Index = &n
 	default:
-		return nil, invalid("frame takes \"top\", an iframe selector or an index, not %s", v.Type())
+		return nil, invalid("frame takes \"top\", the iframe's ref or selector, or an index, not %s", v.Type())
 	}
 	if c.Args.Has("selector") {
 		if spec.Selector, err = c.Args.String("selector"); err != nil {
