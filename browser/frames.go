@@ -443,3 +443,26 @@ func (p *Page) InFrame() bool {
 	defer p.mu.Unlock()
 	return p.frame != nil
 }
+
+// CurrentFrame is the frame actions run in (its id and URL when last
+// switched to), or nil for the top document.
+func (p *Page) CurrentFrame() *FrameInfo {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.frame == nil {
+		return nil
+	}
+	return &FrameInfo{FrameID: string(p.frame.id), URL: p.frame.url, OutOfProcess: p.frame.oopif}
+}
+
+// FrameChain is the ids of the frames from the top document's child down to
+// the current frame (empty in the top document).
+func (p *Page) FrameChain() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var chain []string
+	for f := p.frame; f != nil; f = f.parent {
+		chain = append([]string{string(f.id)}, chain...)
+	}
+	return chain
+}

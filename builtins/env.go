@@ -96,13 +96,36 @@ func tabEntry(ep chrome.Endpoint, id target.ID) state.Tab {
 	return state.Tab{TargetID: string(id), Host: ep.Host, Port: ep.Port}
 }
 
-// AttachTab makes the tab named by ref (alias or target id) current.
+// AttachTab makes the tab named by ref (alias or target id) current, in the
+// frame an earlier command selected for it.
 func (e *Env) AttachTab(ctx context.Context, ref string) error {
 	entry, err := e.resolveTab(ref)
 	if err != nil {
 		return err
 	}
-	return e.attach(ctx, entry)
+	if err := e.attach(ctx, entry); err != nil {
+		return err
+	}
+	e.restoreFrame(ctx)
+	return nil
+}
+
+// restoreFrame re-enters the frame a frame step selected in an earlier
+// command; when that frame is gone it says so and stays in the top
+// document.
+func (e *Env) restoreFrame(ctx context.Context) {
+	kept := state.LoadTabFrame(e.tab.TargetID)
+	if len(kept.Chain) == 0 || e.page.InFrame() {
+		return
+	}
+	for _, id := range kept.Chain {
+		if _, _, err := e.page.SwitchFrame(ctx, browser.FrameSpec{FrameID: id}); err != nil {
+			e.page.SwitchFrame(ctx, browser.FrameSpec{Top: true})
+			state.SaveTabFrame(e.tab.TargetID, state.TabFrame{})
+			e.page.Warnings = append(e.page.Warnings, fmt.Sprintf("the frame an earlier command switched to (%s) is gone (the page navigated or removed it): this command runs in the top document; refs taken inside that frame no longer work", kept.URL))
+			return
+		}
+	}
 }
 
 func (e *Env) resolveTab(ref string) (state.Tab, error) {

@@ -4,6 +4,7 @@ import (
 	"go.starlark.net/starlark"
 
 	"github.com/cdp-skill/cdp-skill/browser"
+	"github.com/cdp-skill/cdp-skill/browser/state"
 )
 
 func init() {
@@ -67,6 +68,14 @@ func frame(c *Call) (any, error) {
 	info, warnings, err := p.SwitchFrame(c.Ctx, spec)
 	if err != nil {
 		return nil, err
+	}
+	// Later commands on this tab start in this frame too.
+	keep := state.TabFrame{}
+	if !spec.Top {
+		keep = state.TabFrame{Chain: p.FrameChain(), URL: info.URL}
+	}
+	if err := state.SaveTabFrame(c.Env.Tab().TargetID, keep); err != nil {
+		c.Warn("the frame choice is not kept for later commands: %v", err)
 	}
 	for _, w := range warnings {
 		c.Warn("%s", w)

@@ -139,3 +139,31 @@ func TestConnectTabToTheCurrentTab(t *testing.T) {
 		t.Fatalf("after connectTab: %s", got)
 	}
 }
+
+// The frame a frame step selects lasts for the tab across commands, shows
+// in context.frame, and when it is gone the next answer says so.
+func TestSelectedFrameLastsAcrossCommands(t *testing.T) {
+	url := pagesURL(t) + "framed.html"
+	out := runJSON(t, `{"steps":[{"openTab":"`+url+`"},{"frame":"#checkout"}]}`)
+	mustOK(t, out)
+	closeTabAfter(t, out)
+	tab := out.Tab
+	next := runJSON(t, `{"tab":"`+tab+`","steps":[{"click":"#pay"},{"pageFunction":"() => window.paid"}]}`)
+	mustOK(t, next)
+	if got := jsonString(next.Steps[1].Output); got != "1" || next.Context == nil || next.Context.Frame == nil {
+		t.Fatalf("second command: paid %s, context %s", got, jsonString(next.Context))
+	}
+	// The page navigates: the frame is gone, and the answer says so.
+	mustOK(t, runJSON(t, `{"tab":"`+tab+`","steps":[{"frame":"top"},{"goto":"`+url+`"},{"frame":"#checkout"},{"pageFunction":"() => { window.top.location.href = window.top.location.href + '?again'; return true; }"}]}`))
+	after := runJSON(t, `{"tab":"`+tab+`","steps":[{"pageFunction":"() => document.title"}]}`)
+	mustOK(t, after)
+	if !strings.Contains(strings.Join(after.Warnings, " "), "is gone") || after.Context.Frame != nil || jsonString(after.Steps[0].Output) != `"Framed"` {
+		t.Fatalf("after the frame went away: %s", after.JSON())
+	}
+	// frame "top" ends the choice.
+	mustOK(t, runJSON(t, `{"tab":"`+tab+`","steps":[{"frame":"#checkout"},{"frame":"top"}]}`))
+	top := runJSON(t, `{"tab":"`+tab+`","steps":[{"pageFunction":"() => document.title"}]}`)
+	if jsonString(top.Steps[0].Output) != `"Framed"` || top.Context.Frame != nil {
+		t.Fatalf("after frame top: %s", top.JSON())
+	}
+}
