@@ -268,3 +268,18 @@ func TestClickInFrameBelowTheFold(t *testing.T) {
 		t.Fatalf("click in a frame below the fold: %+v, clicks %s", res, js(t, p, "window.n"))
 	}
 }
+
+// Plain text (no button or link around it) is found by text, in the page
+// and in shadow roots, exactly and as a substring.
+func TestTextTargetFindsPlainText(t *testing.T) {
+	p := loadHTML(t, `<main><p>Intro</p><div class="card" onmousedown="window.hits=(window.hits||0)+1"><h3>Quarterly report</h3><span>Download the PDF</span></div>
+<x-note></x-note><script>customElements.define('x-note', class extends HTMLElement { connectedCallback() { this.attachShadow({mode: 'open'}).innerHTML = '<em onmousedown="window.shadowHits=(window.shadowHits||0)+1">Shadow words here</em>'; } });</script></main>`)
+	for _, text := range []string{"Quarterly report", "download the pdf", "Shadow words"} {
+		if _, err := p.Click(testCtx(t), Target{Text: text}, ClickOptions{}); err != nil {
+			t.Fatalf("text %q: %v", text, err)
+		}
+	}
+	if got := js(t, p, "[window.hits, window.shadowHits]"); got != "[2,1]" {
+		t.Fatalf("hits = %s", got)
+	}
+}

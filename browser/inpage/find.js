@@ -133,7 +133,9 @@ function textCandidates(want, exact, within) {
   // (innerText) is only asked of elements whose raw text, spaces removed,
   // holds the words: a match can only add spaces to it.
   for (const root of roots) {
-    if (!squash(root.textContent || '').includes(key)) continue;
+    // A Document's own textContent is null: its root element holds the text.
+    const all = root.nodeType === Node.DOCUMENT_NODE ? root.documentElement : root;
+    if (!all || !squash(all.textContent || '').includes(key)) continue;
     const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
       const p = n.parentElement;
