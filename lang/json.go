@@ -46,12 +46,23 @@ func (o *Object) MarshalJSON() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
+// MaxNesting bounds how deeply arrays and objects may nest in a command,
+// in a value a recipe passes to a builtin or returns, and in data read
+// back from the page: deeper data (or a list that contains itself) is an
+// error, never a stack overflow.
+const MaxNesting = 200
+
+// ErrTooDeep is wrapped by the errors about data nested deeper than
+// MaxNesting.
+var ErrTooDeep = fmt.Errorf("data nested deeper than %d levels", MaxNesting)
+
 // DecodeJSON decodes one JSON value into nil, bool, json.Number, string,
-// []any and *Object. Trailing data is an error.
+// []any and *Object. Trailing data and nesting deeper than MaxNesting are
+// errors.
 func DecodeJSON(data []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	v, err := decodeValue(dec)
+	v, err := decodeValue(dec, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -61,13 +72,16 @@ func DecodeJSON(data []byte) (any, error) {
 	return v, nil
 }
 
-func decodeValue(dec *json.Decoder) (any, error) {
+func decodeValue(dec *json.Decoder, depth int) (any, error) {
 	tok, err := dec.Token()
 	if err != nil {
 		return nil, err
 	}
 	switch t := tok.(type) {
 	case json.Delim:
+		if depth >= MaxNesting {
+			return nil, fmt.Errorf("%w at offset %d: flatten the arrays/objects", ErrTooDeep, dec.InputOffset())
+		}
 		switch t {
 		case '{':
 			o := &Object{Values: map[string]any{}}
@@ -77,7 +91,7 @@ func decodeValue(dec *json.Decoder) (any, error) {
 					return nil, err
 				}
 				k := kt.(string)
-				v, err := decodeValue(dec)
+				v, err := decodeValue(dec, depth+1)
 				if err != nil {
 					return nil, err
 				}
@@ -91,7 +105,7 @@ func decodeValue(dec *json.Decoder) (any, error) {
 		case '[':
 			list := []any{}
 			for dec.More() {
-				v, err := decodeValue(dec)
+				v, err := decodeValue(dec, depth+1)
 				if err != nil {
 					return nil, err
 				}
