@@ -44,3 +44,139 @@ func TestCyclicAndDeepValuesAnswerJSON(t *testing.T) {
 		t.Fatalf("deep JSON: want a PARSE error about nesting, got exit %d %.400s", r.code, r.stdout)
 	}
 }
+
+// cliEnv is cli with extra environment variables (such as a state dir of
+// the test's own).
+func cliEnv(t *testing.T, dir string, env []string, args ...string) result {
+	t.Helper()
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+	return cli(t, dir, nil, args...)
+}
+
+// TestTabNamesAreNotPaths names tabs with paths in every way a tab can be
+// named: the command's tab, run --tab, connectTab's targetId and a target
+// id read from tabs.json. Each is refused before any file is made.
+func TestTabNamesAreNotPaths(t *testing.T) {
+	dir := t.TempDir()
+	stateDir := t.TempDir()
+	outside := t.TempDir()
+	env := []string{"CDP_SKILL_STATE_DIR=" + stateDir}
+	escape := strings.Repeat("../", 12) + strings.TrimPrefix(outside, "/") + "/x"
+	os.WriteFile(filepath.Join(dir, "a.star"), []byte("snapshot()\n"), 0o644)
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"tab", []string{`{"tab":"` + escape + `","steps":[{"snapshot":true}]}`}},
+		{"run --tab", []string{"run", "a.star", "--tab", escape}},
+		{"connectTab.targetId", []string{`{"steps":[{"connectTab":{"targetId":"` + escape + `"}}]}`}},
+		{"closeTab", []string{`{"steps":[{"closeTab":"` + escape + `"}]}`}},
+	} {
+		r := cliEnv(t, dir, env, tc.args...)
+		mustAnswerJSON(t, tc.name, r)
+		if r.code != 1 || !strings.Contains(string(r.stdout), "not a tab alias") {
+			t.Errorf("%s: want a refusal naming the tab alias shape, got exit %d %s", tc.name, r.code, r.stdout)
+		}
+		assertEmptyDir(t, tc.name, outside)
+	}
+
+	os.WriteFile(filepath.Join(stateDir, "tabs.json"), []byte(`{"nextId":2,"tabs":{"t1":{"alias":"t1","targetId":"`+escape+`"}}}`), 0o600)
+	r := cliEnv(t, dir, env, `{"tab":"t1","steps":[{"snapshot":true}]}`)
+	mustAnswerJSON(t, "targetId from tabs.json", r)
+	if r.code != 1 || !strings.Contains(string(r.stdout), "corrupt") {
+		t.Errorf("targetId from tabs.json: want the registry reported corrupt, got exit %d %s", r.code, r.stdout)
+	}
+	assertEmptyDir(t, "targetId from tabs.json", outside)
+}
+
+func assertEmptyDir(t *testing.T, what, dir string) {
+	t.Helper()
+	var found []string
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if p != dir {
+			found = append(found, p)
+		}
+		return nil
+	})
+	if len(found) > 0 {
+		t.Errorf("%s: files were made outside the state dir: %v", what, found)
+	}
+}
+
+// listTabs runs listTabs and returns its tabs by target id.
+func listTabsByID(t *testing.T, dir string, env []string) map[string]map[string]any {
+	t.Helper()
+	r := cliEnv(t, dir, env, `{"steps":[{"listTabs":true}]}`)
+	out := map[string]map[string]any{}
+	tabs, _ := r.field("steps", "0", "output", "tabs").([]any)
+	for _, x := range tabs {
+		m := x.(map[string]any)
+		out[m["targetId"].(string)] = m
+	}
+	if r.code != 0 {
+		t.Fatalf("listTabs: exit %d %s", r.code, r.stdout)
+	}
+	return out
+}
+
+// TestTabRegistryRecovers corrupts and empties tabs.json, fails an
+// openTab and forgets a tab: the answers say what happened, aliases are
+// never reused, no tab leaks and listTabs marks the forgotten tab.
+func TestTabRegistryRecovers(t *testing.T) {
+	base := page(t)
+	dir := t.TempDir()
+	stateDir := t.TempDir()
+	env := []string{"CDP_SKILL_STATE_DIR=" + stateDir}
+	reg := filepath.Join(stateDir, "tabs.json")
+	var lastID string
+	open := func() string {
+		t.Helper()
+		r := cliEnv(t, dir, env, `{"steps":[{"openTab":"`+base+`products.html"}]}`)
+		tab, _ := r.field("tab").(string)
+		if r.code != 0 || tab == "" {
+			t.Fatalf("openTab: exit %d %s", r.code, r.stdout)
+		}
+		id, _ := r.field("steps", "0", "output", "targetId").(string)
+		t.Cleanup(func() { cliEnv(t, dir, env, `{"steps":[{"closeTab":"`+id+`"}]}`) })
+		lastID = id
+		return tab
+	}
+	if a := open(); a != "t1" {
+		t.Fatalf("first alias %s", a)
+	}
+	os.WriteFile(reg, []byte(`{"nextId": 2, "tabs": {`), 0o600)
+	r := cliEnv(t, dir, env, `{"tab":"t1","steps":[{"snapshot":true}]}`)
+	if r.code != 1 || !strings.Contains(string(r.stdout), "corrupt") || !strings.Contains(string(r.stdout), "recovered") {
+		t.Errorf("corrupt tabs.json: want the answer to say it was corrupt and recovered, got %s", r.stdout)
+	}
+	if a := open(); a != "t2" {
+		t.Errorf("after a corrupt tabs.json the next alias is %s, want t2 (aliases are never reused)", a)
+	}
+	os.WriteFile(reg, nil, 0o600)
+	if a := open(); a != "t3" {
+		t.Errorf("after a 0-byte tabs.json the next alias is %s, want t3", a)
+	}
+
+	t3 := lastID
+	before := listTabsByID(t, dir, env)
+	r = cliEnv(t, dir, env, `{"steps":[{"openTab":"http://127.0.0.1:1/"}]}`)
+	if r.code != 1 {
+		t.Fatalf("openTab to a closed port: exit %d %s", r.code, r.stdout)
+	}
+	after := listTabsByID(t, dir, env)
+	for id, tab := range after {
+		if _, ok := before[id]; !ok {
+			t.Errorf("the failed openTab left a tab open: %v", tab)
+			cliEnv(t, dir, env, `{"steps":[{"closeTab":"`+id+`"}]}`)
+		}
+	}
+
+	data, _ := os.ReadFile(reg)
+	os.WriteFile(reg, []byte(strings.Replace(string(data), `"t3"`, `"t3x"`, 1)), 0o600)
+	if tab := listTabsByID(t, dir, env)[t3]; tab["tab"] != nil || tab["unregistered"] != true {
+		t.Errorf("listTabs does not mark the tab whose entry was lost as unregistered: %v", tab)
+	}
+}

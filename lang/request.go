@@ -3,6 +3,7 @@ package lang
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 )
 
@@ -68,6 +69,17 @@ type Step struct {
 	hasTimout bool
 }
 
+// tabRefPattern is the shape of a tab alias (t1) or a target id; the
+// browser's state package checks the same before any file use.
+var tabRefPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$`)
+
+func clipText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
 var topLevelKeys = []string{"tab", "timeout", "steps", "capture", "strict"}
 
 // ParseRequest parses and validates a JSON command. Errors are *Error.
@@ -100,6 +112,9 @@ func ParseRequest(data []byte) (*Request, error) {
 		s, ok := t.(string)
 		if !ok || s == "" {
 			return nil, validationErr(0, `"tab" must be a tab alias such as "t1" or a target id`)
+		}
+		if !tabRefPattern.MatchString(s) {
+			return nil, validationErr(0, `"tab" %q is not a tab alias such as "t1" or a target id (letters, digits, - and _): run {"steps":[{"listTabs":true}]} to see the open tabs`, clipText(s, 80))
 		}
 		req.Tab = s
 	}

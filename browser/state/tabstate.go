@@ -16,6 +16,9 @@ type TabState struct {
 }
 
 func tabStatePath(targetID string) (string, error) {
+	if err := CheckTargetID(targetID); err != nil {
+		return "", err
+	}
 	return Path("tabs", targetID+".json")
 }
 
