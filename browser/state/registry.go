@@ -67,7 +67,7 @@ func (r *Registry) counterPath() string { return r.path[:len(r.path)-len(".json"
 // readCounter returns the alias counter kept beside the registry (0 when
 // missing or unreadable).
 func (r *Registry) readCounter() int {
-	data, err := os.ReadFile(r.counterPath())
+	data, err := readFileNoEscape(r.counterPath())
 	if err != nil {
 		return 0
 	}
@@ -80,7 +80,7 @@ func (r *Registry) readCounter() int {
 // can be kept is kept, and the damage is recorded in r.recovered.
 func (r *Registry) read() (registryFile, error) {
 	f := registryFile{NextID: 1, Tabs: map[string]Tab{}}
-	data, err := os.ReadFile(r.path)
+	data, err := readFileNoEscape(r.path)
 	if errors.Is(err, os.ErrNotExist) {
 		f.NextID = max(f.NextID, r.readCounter())
 		return f, nil

@@ -29,7 +29,7 @@ func LoadTabState(targetID string) (TabState, error) {
 	if err != nil {
 		return s, err
 	}
-	data, err := os.ReadFile(p)
+	data, err := readFileNoEscape(p)
 	if errors.Is(err, os.ErrNotExist) {
 		return s, nil
 	}
