@@ -180,3 +180,44 @@ func TestTabRegistryRecovers(t *testing.T) {
 		t.Errorf("listTabs does not mark the tab whose entry was lost as unregistered: %v", tab)
 	}
 }
+
+// TestLocalURLsNeedOptIn opens file:, view-source:file: and chrome: URLs
+// in every way a command can: refused with how to opt in, unless the user
+// allowed the directory; a page cannot navigate itself there either.
+func TestLocalURLsNeedOptIn(t *testing.T) {
+	base := page(t)
+	dir := t.TempDir()
+	files := t.TempDir()
+	os.WriteFile(filepath.Join(files, "local.html"), []byte("<title>Local</title><p>local file</p>"), 0o644)
+	r := cli(t, dir, nil, `{"steps":[{"openTab":"`+base+`products.html"}]}`)
+	tab, _ := r.field("tab").(string)
+	closeTab(t, tab)
+	for _, tc := range []struct{ cmd, want string }{
+		{`{"steps":[{"openTab":"file:///etc/passwd"}]}`, "CDP_SKILL_FILE_DIRS"},
+		{`{"tab":"` + tab + `","steps":[{"goto":"file:///etc/passwd"}]}`, "CDP_SKILL_FILE_DIRS"},
+		{`{"tab":"` + tab + `","steps":[{"goto":"FILE:///etc/passwd"}]}`, "CDP_SKILL_FILE_DIRS"},
+		{`{"tab":"` + tab + `","steps":[{"goto":"view-source:file:///etc/passwd"}]}`, "CDP_SKILL_FILE_DIRS"},
+		{`{"tab":"` + tab + `","steps":[{"goto":"chrome://version"}]}`, "CDP_SKILL_ALLOW_SCHEMES=chrome"},
+		{`{"tab":"` + tab + `","steps":[{"goto":"file://` + files + `/local.html"}]}`, "CDP_SKILL_FILE_DIRS"},
+	} {
+		r := cli(t, dir, nil, tc.cmd)
+		mustAnswerJSON(t, tc.cmd, r)
+		if r.code != 1 || !strings.Contains(string(r.stdout), tc.want) {
+			t.Errorf("%s: want a refusal naming %s, got exit %d %s", tc.cmd, tc.want, r.code, r.stdout)
+		}
+	}
+	r = cli(t, dir, nil, `{"tab":"`+tab+`","steps":[{"pageFunction":"location.href = 'file:///etc/passwd'; 1"},{"wait":300},{"pageFunction":"location.protocol + document.body.innerText.slice(0, 40)"}]}`)
+	if strings.Contains(fmt.Sprint(r.field("steps", "2", "output")), "root:") {
+		t.Fatalf("the page navigated itself to a local file: %s", r.stdout)
+	}
+
+	env := []string{"CDP_SKILL_FILE_DIRS=" + files}
+	r = cliEnv(t, dir, env, `{"tab":"`+tab+`","steps":[{"goto":"file://`+files+`/local.html"},{"pageFunction":"document.body.innerText"}]}`)
+	if r.code != 0 || r.field("steps", "1", "output") != "local file" {
+		t.Fatalf("a file in an allowed directory: exit %d %s", r.code, r.stdout)
+	}
+	r = cliEnv(t, dir, env, `{"tab":"`+tab+`","steps":[{"goto":"file:///etc/passwd"}]}`)
+	if r.code != 1 || !strings.Contains(string(r.stdout), "outside the allowed directories") {
+		t.Fatalf("a file outside the allowed directory: exit %d %s", r.code, r.stdout)
+	}
+}
