@@ -221,3 +221,42 @@ func TestLocalURLsNeedOptIn(t *testing.T) {
 		t.Fatalf("a file outside the allowed directory: exit %d %s", r.code, r.stdout)
 	}
 }
+
+// TestNumbersOutOfRange gives waits, timeouts and coordinates no page can
+// have: each is refused with a message naming the range, and a step that
+// runs out of time says which step and what it was doing.
+func TestNumbersOutOfRange(t *testing.T) {
+	base := page(t)
+	dir := t.TempDir()
+	r := cli(t, dir, nil, `{"steps":[{"openTab":"`+base+`products.html"}]}`)
+	tab, _ := r.field("tab").(string)
+	closeTab(t, tab)
+	for _, tc := range []struct{ cmd, want string }{
+		{`{"steps":[{"wait":1000000000000000}]}`, "more than an hour"},
+		{`{"timeout":0,"steps":[{"wait":10}]}`, "below 1 ms"},
+		{`{"timeout":0.5,"steps":[{"wait":10}]}`, "below 1 ms"},
+		{`{"timeout":1e300,"steps":[{"wait":10}]}`, "above the maximum"},
+		{`{"timeout":1.5,"steps":[{"wait":10}]}`, "whole number"},
+		{`{"steps":[{"wait":10,"timeout":1e300}]}`, "above the maximum"},
+		{`{"tab":"` + tab + `","steps":[{"click":{"selector":"#nope","timeout":0}}]}`, "below 1 ms"},
+		{`{"tab":"` + tab + `","steps":[{"click":{"x":1e308,"y":10}}]}`, "outside any viewport"},
+		{`{"tab":"` + tab + `","steps":[{"elementsAt":{"x":10,"y":-1e9}}]}`, "outside any viewport"},
+	} {
+		r := cli(t, dir, nil, tc.cmd)
+		mustAnswerJSON(t, tc.cmd, r)
+		if r.code != 1 || !strings.Contains(string(r.stdout), tc.want) {
+			t.Errorf("%s: want an error saying %q, got exit %d %s", tc.cmd, tc.want, r.code, r.stdout)
+		}
+	}
+	os.WriteFile(filepath.Join(dir, "t.star"), []byte("click(selector = '#nope', timeout = 1e300)\n"), 0o644)
+	r = cli(t, dir, nil, "run", "t.star", "--tab", tab)
+	if r.code != 1 || !strings.Contains(string(r.stdout), "above the maximum") {
+		t.Errorf("a recipe timeout of 1e300: exit %d %s", r.code, r.stdout)
+	}
+	// No fill completes its round trips to Chrome within 1 ms.
+	r = cli(t, dir, nil, `{"tab":"`+tab+`","steps":[{"wait":10},{"fill":{"selector":"input","value":"x"},"timeout":1}]}`)
+	msg := fmt.Sprint(r.field("steps", "1", "error"))
+	if r.code != 1 || !strings.Contains(msg, "step 2 (fill)") || !strings.Contains(msg, "1ms timeout") {
+		t.Errorf("a step that ran out of time: want which step and what it waited for, got %s", r.stdout)
+	}
+}

@@ -3,6 +3,7 @@ package lang
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"regexp"
 	"strings"
 )
@@ -248,6 +249,11 @@ func validateValue(st *Step) error {
 				if !typeAccepts(p.Type, v.Values[k]) {
 					return validationErr(st.Index, "%s.%s must be a %s, not a %s", st.Key, k, describeType(p.Type), jsonType(v.Values[k]))
 				}
+				if _, isNum := v.Values[k].(json.Number); isNum && k == "timeout" {
+					if _, err := positiveMS(v.Values[k]); err != nil {
+						return validationErr(st.Index, "%s.timeout: %v", st.Key, err)
+					}
+				}
 			}
 			return nil
 		} else if !a.MapForm {
@@ -297,14 +303,25 @@ func usage(a *Action) string {
 	return strings.Join(forms, ", or ")
 }
 
+// MaxTimeoutMS is the longest step timeout, in milliseconds (5 minutes).
+const MaxTimeoutMS = 300_000
+
+// positiveMS reads a timeout: whole milliseconds from 1 to MaxTimeoutMS.
 func positiveMS(v any) (int, error) {
 	n, ok := v.(json.Number)
 	if !ok {
 		return 0, fmt.Errorf("must be a number of milliseconds, not a %s", jsonType(v))
 	}
 	f, err := n.Float64()
-	if err != nil || f < 0 {
-		return 0, fmt.Errorf("must be a non-negative number of milliseconds, not %s", n)
+	switch {
+	case err != nil || f < 0:
+		return 0, fmt.Errorf("must be a positive number of milliseconds, not %s", n)
+	case f < 1:
+		return 0, fmt.Errorf("%s ms is below 1 ms, so every step would fail at once: give at least 1, or leave timeout out for the default (30000)", n)
+	case f > MaxTimeoutMS:
+		return 0, fmt.Errorf("%s ms is above the maximum of %d ms (5 minutes): give less, or split the work into several steps", n, MaxTimeoutMS)
+	case f != math.Trunc(f):
+		return 0, fmt.Errorf("%s is not a whole number of milliseconds", n)
 	}
 	return int(f), nil
 }
