@@ -2,6 +2,8 @@ package cmd
 
 import (
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -258,5 +260,66 @@ func TestNumbersOutOfRange(t *testing.T) {
 	msg := fmt.Sprint(r.field("steps", "1", "error"))
 	if r.code != 1 || !strings.Contains(msg, "step 2 (fill)") || !strings.Contains(msg, "1ms timeout") {
 		t.Errorf("a step that ran out of time: want which step and what it waited for, got %s", r.stdout)
+	}
+}
+
+// downloadServer serves a page whose link downloads a script under a name
+// the page picks, and a page that starts that download on load.
+func downloadServer(t *testing.T) string {
+	t.Helper()
+	mux := http.NewServeMux()
+	mux.HandleFunc("/autorun.sh", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/octet-stream")
+		w.Header().Set("Content-Disposition", `attachment; filename="autorun.sh"`)
+		w.Write([]byte("#!/bin/sh\necho owned\n"))
+	})
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte(`<title>Free stuff</title><a id="dl" href="/autorun.sh">Get it</a>`))
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// TestDownloadsAreDeniedOrConfinedAndReported lets a page start a
+// download: by default it is denied and reported; with downloads allowed
+// it is saved in the state dir under a name the page did not choose, and
+// reported with its path.
+func TestDownloadsAreDeniedOrConfinedAndReported(t *testing.T) {
+	base := downloadServer(t)
+	dir := t.TempDir()
+	stateDir := t.TempDir()
+	env := []string{"CDP_SKILL_STATE_DIR=" + stateDir}
+	home, _ := os.UserHomeDir()
+	stray := filepath.Join(home, "Downloads", "autorun.sh")
+	os.Remove(stray)
+	r := cliEnv(t, dir, env, `{"steps":[{"openTab":"`+base+`/"}]}`)
+	tab, _ := r.field("tab").(string)
+	t.Cleanup(func() { cliEnv(t, dir, env, `{"steps":[{"closeTab":"`+tab+`"}]}`) })
+	// The page clicks its own link (no click step: this is the page's
+	// doing). The download begins within a moment; the wait gives it ample
+	// time on a loaded machine.
+	const pageClicks = `{"pageFunction":"document.getElementById('dl').click(); 1"},{"wait":1500}`
+	r = cliEnv(t, dir, env, `{"tab":"`+tab+`","steps":[`+pageClicks+`]}`)
+	dl, _ := r.field("downloads", "0").(map[string]any)
+	if dl["state"] != "denied" || dl["suggestedName"] != "autorun.sh" || !strings.Contains(fmt.Sprint(dl["note"]), "CDP_SKILL_DOWNLOADS=allow") {
+		t.Errorf("a download by default: want it denied and reported, got %s", r.stdout)
+	}
+	if _, err := os.Stat(stray); err == nil {
+		t.Errorf("the page's download landed in %s", stray)
+	}
+	env = append(env, "CDP_SKILL_DOWNLOADS=allow")
+	r = cliEnv(t, dir, env, `{"tab":"`+tab+`","steps":[`+pageClicks+`]}`)
+	dl, _ = r.field("downloads", "0").(map[string]any)
+	path, _ := dl["path"].(string)
+	if dl["state"] != "completed" || !strings.HasPrefix(path, filepath.Join(stateDir, "downloads")+"/") || filepath.Base(path) == "autorun.sh" {
+		t.Fatalf("an allowed download: want it saved under the state dir with a neutral name, got %s", r.stdout)
+	}
+	if data, err := os.ReadFile(path); err != nil || !strings.Contains(string(data), "echo owned") {
+		t.Errorf("the saved download: %q %v", data, err)
+	}
+	if _, err := os.Stat(stray); err == nil {
+		t.Errorf("the page's download landed in %s", stray)
 	}
 }

@@ -126,6 +126,7 @@ func (h *host) capture(out *Output) {
 	out.Warnings = append(out.Warnings, p.Warnings...)
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(h.ctx), 10*time.Second)
 	defer cancel()
+	out.Downloads = p.Downloads(ctx)
 	set := h.captureSet
 	opts := browser.CaptureOptions{}
 	if h.visual {

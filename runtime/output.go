@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"encoding/json"
 
+	"github.com/cdp-skill/cdp-skill/browser"
 	"github.com/cdp-skill/cdp-skill/builtins"
 )
 
@@ -34,6 +35,7 @@ type Output struct {
 	Result         any                   `json:"result,omitempty"`
 	Log            []string              `json:"log,omitempty"`
 	Warnings       []string              `json:"warnings,omitempty"`
+	Downloads      []browser.Download    `json:"downloads,omitempty"`
 	Console        *ConsoleReport        `json:"console,omitempty"`
 	Screenshot     string                `json:"screenshot,omitempty"`
 	FullSnapshot   string                `json:"fullSnapshot,omitempty"`
