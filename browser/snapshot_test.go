@@ -1,11 +1,11 @@
 package browser
 
 import (
-	"regexp"
 	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
