@@ -135,7 +135,7 @@ func ToStarlark(v any) (starlark.Value, error) { return toStarlark(v, 0) }
 
 func toStarlark(v any, depth int) (starlark.Value, error) {
 	if depth > lang.MaxNesting {
-		return nil, fmt.Errorf("%w", lang.ErrTooDeep)
+		return nil, fmt.Errorf("%w: more than %d levels of arrays and objects", lang.ErrTooDeep, lang.MaxNesting)
 	}
 	switch x := v.(type) {
 	case nil:
@@ -207,7 +207,7 @@ func FromStarlark(v starlark.Value) (any, error) { return fromStarlark(v, 0) }
 
 func fromStarlark(v starlark.Value, depth int) (any, error) {
 	if depth > lang.MaxNesting {
-		return nil, fmt.Errorf("%w (does a list or dict contain itself?)", lang.ErrTooDeep)
+		return nil, fmt.Errorf("%w: more than %d levels of lists and dicts (does one contain itself?)", lang.ErrTooDeep, lang.MaxNesting)
 	}
 	switch x := v.(type) {
 	case starlark.NoneType:

@@ -33,7 +33,7 @@ func TestCyclicAndDeepValuesAnswerJSON(t *testing.T) {
 	r = cli(t, dir, nil, "run", "arg.star")
 	closeTab(t, r.field("tab"))
 	mustAnswerJSON(t, "cyclic builtin argument", r)
-	if r.code != 1 || !strings.Contains(string(r.stdout), "nested deeper") {
+	if r.code != 1 || !strings.Contains(string(r.stdout), "nested too deeply") {
 		t.Fatalf("cyclic builtin argument: want an error about nesting, got exit %d %s", r.code, r.stdout)
 	}
 
@@ -321,5 +321,28 @@ func TestDownloadsAreDeniedOrConfinedAndReported(t *testing.T) {
 	}
 	if _, err := os.Stat(stray); err == nil {
 		t.Errorf("the page's download landed in %s", stray)
+	}
+}
+
+// TestStepBudgetCoversLoadedModules loads two modules that each spend a
+// third of the step budget and spends another third in the recipe: the
+// budget is the whole program's, so the run stops.
+func TestStepBudgetCoversLoadedModules(t *testing.T) {
+	dir := t.TempDir()
+	burn := "def burn(n):\n    for i in range(n):\n        pass\n"
+	os.WriteFile(filepath.Join(dir, "a.star"), []byte(burn+"burn(30000)\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "b.star"), []byte(burn+"burn(30000)\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "one.star"), []byte(burn+"burn(30000)\nresult = 'done'\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "main.star"), []byte("load('a.star', 'burn')\nload('b.star', b = 'burn')\nburn(30000)\nresult = 'done'\n"), 0o644)
+	// One third of the work fits the budget...
+	r := cli(t, dir, nil, "run", "one.star", "--max-steps", "300000")
+	if r.code != 0 || r.field("result") != "done" {
+		t.Fatalf("one third of the work: exit %d %s", r.code, r.stdout)
+	}
+	// ...three thirds, spread over modules, do not.
+	r = cli(t, dir, nil, "run", "main.star", "--max-steps", "300000")
+	mustAnswerJSON(t, "budget", r)
+	if r.code != 1 || !strings.Contains(string(r.stdout), "too many steps") {
+		t.Fatalf("loaded modules ran on budgets of their own: exit %d %s", r.code, r.stdout)
 	}
 }

@@ -52,17 +52,22 @@ func (o *Object) MarshalJSON() ([]byte, error) {
 // error, never a stack overflow.
 const MaxNesting = 200
 
-// ErrTooDeep is wrapped by the errors about data nested deeper than
-// MaxNesting.
-var ErrTooDeep = fmt.Errorf("data nested deeper than %d levels", MaxNesting)
+// ErrTooDeep is wrapped by the errors about data nested too deeply.
+var ErrTooDeep = errors.New("data nested too deeply")
 
 // DecodeJSON decodes one JSON value into nil, bool, json.Number, string,
 // []any and *Object. Trailing data and nesting deeper than MaxNesting are
 // errors.
-func DecodeJSON(data []byte) (any, error) {
+func DecodeJSON(data []byte) (any, error) { return decodeJSONLimit(data, MaxNesting) }
+
+// MaxCommandNesting bounds how deeply a JSON command nests: its values are
+// lowered to Starlark literals, whose parser refuses deep nesting.
+const MaxCommandNesting = 32
+
+func decodeJSONLimit(data []byte, limit int) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	v, err := decodeValue(dec, 0)
+	v, err := decodeValue(dec, 0, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -72,15 +77,17 @@ func DecodeJSON(data []byte) (any, error) {
 	return v, nil
 }
 
-func decodeValue(dec *json.Decoder, depth int) (any, error) {
+// decodeValue decodes one value at depth; arrays and objects may nest
+// limit levels.
+func decodeValue(dec *json.Decoder, depth, limit int) (any, error) {
 	tok, err := dec.Token()
 	if err != nil {
 		return nil, err
 	}
 	switch t := tok.(type) {
 	case json.Delim:
-		if depth >= MaxNesting {
-			return nil, fmt.Errorf("%w at offset %d: flatten the arrays/objects", ErrTooDeep, dec.InputOffset())
+		if depth >= limit {
+			return nil, fmt.Errorf("%w: arrays and objects nested deeper than %d levels at offset %d; flatten them", ErrTooDeep, limit, dec.InputOffset())
 		}
 		switch t {
 		case '{':
@@ -91,7 +98,7 @@ func decodeValue(dec *json.Decoder, depth int) (any, error) {
 					return nil, err
 				}
 				k := kt.(string)
-				v, err := decodeValue(dec, depth+1)
+				v, err := decodeValue(dec, depth+1, limit)
 				if err != nil {
 					return nil, err
 				}
@@ -105,7 +112,7 @@ func decodeValue(dec *json.Decoder, depth int) (any, error) {
 		case '[':
 			list := []any{}
 			for dec.More() {
-				v, err := decodeValue(dec, depth+1)
+				v, err := decodeValue(dec, depth+1, limit)
 				if err != nil {
 					return nil, err
 				}

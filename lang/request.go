@@ -88,7 +88,7 @@ func ParseRequest(data []byte) (*Request, error) {
 	if strings.TrimSpace(string(data)) == "" {
 		return nil, parseErr(`empty input: pass a JSON command such as '{"steps":[{"goto":"https://example.com"}]}' as the argument or on stdin`)
 	}
-	v, err := DecodeJSON(data)
+	v, err := decodeJSONLimit(data, MaxCommandNesting)
 	if err != nil {
 		return nil, parseErr("invalid JSON: %v. If you passed it on a shell command line, wrap it in single quotes", err)
 	}
