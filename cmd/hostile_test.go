@@ -346,3 +346,20 @@ func TestStepBudgetCoversLoadedModules(t *testing.T) {
 		t.Fatalf("loaded modules ran on budgets of their own: exit %d %s", r.code, r.stdout)
 	}
 }
+
+// TestLargeAnswersSpill returns a 5 MB result: the answer stays small and
+// names the file that holds all of it.
+func TestLargeAnswersSpill(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "big.star"), []byte("result = {'rows': ['x' * 1000 for i in range(5000)]}\n"), 0o644)
+	r := cli(t, dir, nil, "run", "big.star")
+	mustAnswerJSON(t, "big result", r)
+	if len(r.stdout) > 600<<10 {
+		t.Fatalf("a 5 MB result came back inline: %d bytes", len(r.stdout))
+	}
+	file, _ := r.field("result", "file").(string)
+	data, err := os.ReadFile(file)
+	if r.code != 0 || r.field("result", "truncated") != true || err != nil || len(data) < 5_000_000 {
+		t.Fatalf("spilled result: exit %d, file %q (%d bytes, %v): %.300s", r.code, file, len(data), err, r.stdout)
+	}
+}
