@@ -31,14 +31,31 @@ func ReserveSnapshot(ctx context.Context, atLeast int) (int, error) {
 		return 0, fmt.Errorf("snapshot counter: %w", err)
 	}
 	defer unlock()
-	p := filepath.Join(Dir(), "snapshots.counter")
-	n := 0
-	if data, err := readFileNoEscape(p); err == nil {
-		n, _ = strconv.Atoi(strings.TrimSpace(string(data)))
-	}
-	n = max(n, atLeast) + 1
-	if err := WriteFileAtomic(p, []byte(strconv.Itoa(n)+"\n"), 0o600); err != nil {
+	// Under the lock, the counter is rewritten in place: a rename per
+	// snapshot costs milliseconds on some file systems.
+	root, err := OpenRoot()
+	if err != nil {
 		return 0, err
+	}
+	defer root.Close()
+	f, err := root.OpenFile("snapshots.counter", os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return 0, fmt.Errorf("snapshot counter: %w", err)
+	}
+	defer f.Close()
+	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() || Links(info) > 1 {
+		return 0, fmt.Errorf("snapshot counter %s is not a plain file", filepath.Join(Dir(), "snapshots.counter"))
+	}
+	buf := make([]byte, 32)
+	k, _ := f.ReadAt(buf, 0)
+	n, _ := strconv.Atoi(strings.TrimSpace(string(buf[:k])))
+	n = max(n, atLeast) + 1
+	out := []byte(strconv.Itoa(n) + "\n")
+	if _, err := f.WriteAt(out, 0); err != nil {
+		return 0, fmt.Errorf("snapshot counter: %w", err)
+	}
+	if err := f.Truncate(int64(len(out))); err != nil {
+		return 0, fmt.Errorf("snapshot counter: %w", err)
 	}
 	return n, nil
 }
