@@ -4,7 +4,7 @@ BIN     := bin/cdp-skill
 SUDO    := $(if $(filter 0,$(shell id -u)),,sudo)
 CHROME  := $(shell command -v chromium || command -v chromium-browser || command -v google-chrome || command -v google-chrome-stable)
 
-.PHONY: demo test build deps vet bench
+.PHONY: demo test build deps vet bench fuzz
 
 # deps installs Chromium with apt-get when no Chrome/Chromium is on PATH
 # (elsewhere: install Chrome or Chromium yourself, or set CHROME_PATH).
@@ -33,3 +33,9 @@ test: deps vet
 
 bench: deps build
 	$(GO) test -run '^$$' -bench . -benchtime 20x ./...
+
+# fuzz runs each fuzz target of the language front for a few seconds (their
+# seed corpora also run in every plain go test).
+FUZZTIME ?= 5s
+fuzz:
+	for f in FuzzParseRequest FuzzDecodeJSON FuzzCheck; do $(GO) test ./lang -run '^$$' -fuzz "^$$f\$$" -fuzztime $(FUZZTIME) || exit 1; done

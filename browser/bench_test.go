@@ -17,6 +17,7 @@ func goSpecURL(b *testing.B) string {
 	if _, err := os.Stat(p); err != nil {
 		b.Fatalf("no Go spec page: %v", err)
 	}
+	b.Setenv(FileDirsEnv, filepath.Dir(p))
 	return "file://" + p
 }
 

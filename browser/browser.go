@@ -32,6 +32,8 @@ type Browser struct {
 	// Launched is true when this connection had to start Chrome.
 	Launched bool
 	conn     *Conn
+	// dl records the downloads pages start (see watchDownloads).
+	dl downloads
 }
 
 // endpointCache is what we remember of an endpoint between invocations, so
@@ -141,6 +143,7 @@ func (b *Browser) Attach(ctx context.Context, id target.ID) (*Page, error) {
 		}
 		return nil, fmt.Errorf("attach %s: %w", id, err)
 	}
+	b.watchDownloads(ctx)
 	p := newPage(b, id, b.conn.Session(res.SessionID))
 	if err := p.init(ctx); err != nil {
 		return nil, fmt.Errorf("init tab %s: %w", id, err)

@@ -3,10 +3,11 @@ package browser
 import (
 	"context"
 	"fmt"
-	"os"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
+
+	"github.com/cdp-skill/cdp-skill/browser/state"
 )
 
 // PageContext is the page state every answer carries (spec §14.4).
@@ -80,8 +81,21 @@ type ScreenshotOptions struct {
 	OmitBackground bool
 }
 
-// Screenshot captures the viewport (or a clip) and writes it to path.
+// Screenshot captures the viewport (or a clip) and writes it to path (a
+// symbolic or hard link at path is replaced, not written through).
 func (p *Page) Screenshot(ctx context.Context, path string, o ScreenshotOptions) (int, error) {
+	data, err := p.CaptureImage(ctx, o)
+	if err != nil {
+		return 0, err
+	}
+	if err := state.WriteFileAtomic(path, data, 0o600); err != nil {
+		return 0, fmt.Errorf("screenshot: %w", err)
+	}
+	return len(data), nil
+}
+
+// CaptureImage captures the viewport (or a clip) and returns the image.
+func (p *Page) CaptureImage(ctx context.Context, o ScreenshotOptions) ([]byte, error) {
 	params := page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng, OptimizeForSpeed: ptr(true)}
 	switch o.Format {
 	case "", "png":
@@ -90,7 +104,7 @@ func (p *Page) Screenshot(ctx context.Context, path string, o ScreenshotOptions)
 	case "webp":
 		params.Format = page.CaptureScreenshotFormatWebp
 	default:
-		return 0, Errorf(KindStepValidation, "screenshot format %q is not png, jpeg or webp", o.Format)
+		return nil, Errorf(KindStepValidation, "screenshot format %q is not png, jpeg or webp", o.Format)
 	}
 	if o.Quality > 0 && params.Format != page.CaptureScreenshotFormatPng {
 		params.Quality = ptr(int64(o.Quality))
@@ -108,13 +122,9 @@ func (p *Page) Screenshot(ctx context.Context, path string, o ScreenshotOptions)
 	}
 	res, err := cdp.Call(ctx, p.sess, page.CaptureScreenshot, params)
 	if err != nil {
-		return 0, fmt.Errorf("screenshot: %w", err)
+		return nil, fmt.Errorf("screenshot: %w", err)
 	}
-	data := res.Data
-	if err := os.WriteFile(path, data, 0o600); err != nil {
-		return 0, fmt.Errorf("screenshot: %w", err)
-	}
-	return len(data), nil
+	return res.Data, nil
 }
 
 // Diagnose gathers failure context (spec §16.3): page state, visible

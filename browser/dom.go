@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"hash/fnv"
-	"os"
 	"unicode/utf8"
 
 	"github.com/cdp-skill/cdp-skill/browser/state"
@@ -77,12 +76,9 @@ func (p *Page) spillDOM(d *DOM, o DOMOptions) error {
 	if len(tab) > 8 {
 		tab = tab[:8]
 	}
-	path, err := state.Path("dom", fmt.Sprintf("%s-%08x.html", tab, h.Sum32()))
+	path, err := state.WriteFile([]byte(d.HTML), "dom", fmt.Sprintf("%s-%08x.html", tab, h.Sum32()))
 	if err != nil {
 		return fmt.Errorf("getDom: %w", err)
-	}
-	if err := os.WriteFile(path, []byte(d.HTML), 0o600); err != nil {
-		return fmt.Errorf("getDom: write %s: %w", path, err)
 	}
 	full := len(d.HTML)
 	d.HTML = cutUTF8(d.HTML, DOMPreview)

@@ -8,6 +8,8 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/runtime"
+
+	"github.com/cdp-skill/cdp-skill/browser/state"
 )
 
 var refPattern = regexp.MustCompile(`^s[0-9]+e[0-9]+$`)
@@ -87,7 +89,33 @@ func (p *Page) ResolveRef(ctx context.Context, ref string) (*Element, error) {
 		}
 		p.release(obj.ObjectID)
 	}
+	if info.Status == "" || info.Status == "unknown" {
+		if err := p.foreignRefError(ref); err != nil {
+			return nil, err
+		}
+	}
 	return nil, refError(ref, info)
+}
+
+// foreignRefError explains a ref that another tab issued (nil when the
+// ref is not known to come from one).
+func (p *Page) foreignRefError(ref string) error {
+	var snap, elem int
+	if _, err := fmt.Sscanf(ref, "s%de%d", &snap, &elem); err != nil {
+		return nil
+	}
+	owner := state.SnapshotOwner(snap)
+	if owner == "" || owner == string(p.TargetID) {
+		return nil
+	}
+	from := owner
+	if reg, err := state.OpenRegistry(); err == nil {
+		if a := reg.AliasOf(owner); a != "" {
+			from = a
+		}
+	}
+	return Errorf(KindStaleElement, "ref %s belongs to another tab (%s), not to this one: refs name elements of the tab whose snapshot showed them, and nothing was done here", ref, from).
+		WithHint(`to act on that element, send the step with "tab": %q; to act here, take a snapshot of this tab and use its refs`, from)
 }
 
 func refError(ref string, info refResolution) error {

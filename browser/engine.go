@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/cdp-skill/cdp-skill/browser/state"
@@ -108,7 +109,7 @@ func (p *Page) seq() state.TabState {
 // saveSeq persists counters the engine advanced.
 func (p *Page) saveSeq(s state.TabState) {
 	p.mu.Lock()
-	changed := s != p.seqState
+	changed := s.SnapSeq != p.seqState.SnapSeq || s.ElemSeq != p.seqState.ElemSeq || len(s.Snaps) != len(p.seqState.Snaps)
 	if changed {
 		p.seqState = s
 	}
@@ -118,19 +119,68 @@ func (p *Page) saveSeq(s state.TabState) {
 	}
 }
 
+// ownSnapshot reserves a snapshot number no other tab has and records it
+// as the tab's: the number refs made now carry.
+func (p *Page) ownSnapshot(ctx context.Context) (state.TabState, error) {
+	s := p.seq()
+	n, err := state.ReserveSnapshot(ctx, s.SnapSeq)
+	if err != nil {
+		return s, err
+	}
+	s.Snaps = slices.Clone(s.Snaps)
+	s.Own(n)
+	s.SnapSeq = n
+	return s, nil
+}
+
+// seqForRefs returns the counters for an engine call that may hand out
+// refs; a tab that never had a snapshot number gets one first.
+func (p *Page) seqForRefs(ctx context.Context) seqJSON {
+	s := p.seq()
+	if s.SnapSeq == 0 {
+		if own, err := p.ownSnapshot(ctx); err == nil {
+			p.saveSeq(own)
+			s = own
+		}
+	}
+	return seqJSON{Snap: s.SnapSeq, Elem: s.ElemSeq}
+}
+
+// seqForSnapshot returns the counters for a snapshot that takes a new
+// number: the engine adds one to Snap, giving the reserved number.
+func (p *Page) seqForSnapshot(ctx context.Context) seqJSON {
+	s := p.seq()
+	if own, err := p.ownSnapshot(ctx); err == nil {
+		p.mu.Lock()
+		p.seqState.Snaps = own.Snaps
+		p.mu.Unlock()
+		return seqJSON{Snap: own.SnapSeq - 1, Elem: s.ElemSeq}
+	}
+	return seqJSON{Snap: s.SnapSeq, Elem: s.ElemSeq}
+}
+
 // seqJSON is the engine's view of the counters.
 type seqJSON struct {
 	Snap int `json:"snap"`
 	Elem int `json:"elem"`
 }
 
-func (p *Page) seqArg() seqJSON {
-	s := p.seq()
-	return seqJSON{Snap: s.SnapSeq, Elem: s.ElemSeq}
-}
+// seqArg returns the counters for an engine call that may hand out refs
+// (see seqForRefs).
+func (p *Page) seqArg() seqJSON { return p.seqForRefs(context.Background()) }
 
 func (p *Page) storeSeq(s *seqJSON) {
 	if s != nil {
-		p.saveSeq(state.TabState{SnapSeq: s.Snap, ElemSeq: s.Elem})
+		cur := p.seq()
+		p.saveSeq(state.TabState{SnapSeq: max(s.Snap, cur.SnapSeq), ElemSeq: max(s.Elem, cur.ElemSeq), Snaps: cur.Snaps})
 	}
+}
+
+// snapshotSeq returns the counters for a snapshot: a new number unless it
+// is internal (internal snapshots keep the current one).
+func (p *Page) snapshotSeq(ctx context.Context, o SnapshotOptions) seqJSON {
+	if o.Internal {
+		return p.seqForRefs(ctx)
+	}
+	return p.seqForSnapshot(ctx)
 }

@@ -235,7 +235,10 @@ func TestElementsAtPointBatchAndNearby(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Snapshot numbers are shared by all tabs: this tab's refs are s<k>e….
+	k := strings.TrimSuffix(e.Ref, "e1")
 	want := `{"ref":"s1e1","existing":false,"tag":"button","selector":"#ok","clickable":true,"role":"button","name":"OK","box":{"x":10,"y":10,"width":100,"height":40}}`
+	want = strings.ReplaceAll(want, `"s1e`, `"`+k+`e`)
 	if got := jsonOf(t, e); got != want {
 		t.Errorf("point:\n got %s\nwant %s", got, want)
 	}
@@ -254,6 +257,7 @@ func TestElementsAtPointBatchAndNearby(t *testing.T) {
 	want = `[{"x":250,"y":50,"ref":"s1e2","existing":false,"tag":"div","selector":"#card","clickable":true,"role":"generic","name":"Card","box":{"x":200,"y":10,"width":100,"height":100}},` +
 		`{"x":50,"y":220,"ref":"s1e3","existing":false,"tag":"button","selector":"button","clickable":true,"role":"button","name":"Shadow","box":{"x":10,"y":200,"width":100,"height":40}},` +
 		`{"x":5000,"y":5000,"existing":false,"clickable":false,"name":"","error":"no element at (5000, 5000)"}]`
+	want = strings.ReplaceAll(want, `"s1e`, `"`+k+`e`)
 	if got := jsonOf(t, res); got != want {
 		t.Errorf("batch:\n got %s\nwant %s", got, want)
 	}
@@ -267,6 +271,7 @@ func TestElementsAtPointBatchAndNearby(t *testing.T) {
 	want = `{"center":{"x":60,"y":110},"radius":60,"count":2,"elements":[` +
 		`{"ref":"s1e4","existing":false,"tag":"p","selector":"#para","clickable":false,"role":"paragraph","name":"","distance":0,"box":{"x":10,"y":100,"width":100,"height":20}},` +
 		`{"ref":"s1e5","existing":false,"tag":"a","selector":"#link","clickable":true,"role":"link","name":"Go","distance":36.1,"box":{"x":60,"y":130,"width":40,"height":20}}]}`
+	want = strings.ReplaceAll(want, `"s1e`, `"`+k+`e`)
 	if got := jsonOf(t, near); got != want {
 		t.Errorf("nearby:\n got %s\nwant %s", got, want)
 	}

@@ -89,6 +89,9 @@ func CheckURL(raw string) (string, error) {
 		}
 		return "", Errorf(KindStepValidation, "URL %q has no scheme", raw).WithHint("use a full URL such as https://example.com/")
 	}
+	if err := checkLocalURL(raw, u); err != nil {
+		return "", err
+	}
 	return raw, nil
 }
 

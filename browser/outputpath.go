@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/cdp-skill/cdp-skill/browser/state"
@@ -55,24 +56,58 @@ type OutputFile struct {
 	Exts []string
 }
 
-// Resolve returns the absolute path to write, creating its parent
-// directory. A relative path lies in the output directory; a path that
-// leads outside it (by .., an absolute path, or a symbolic link) is refused
-// before anything is written. A path naming a directory (or ending in a
+// OutputTarget is a capture file that is about to be written: its
+// directory is held open (an os.Root), so that what happens to the paths
+// meanwhile (a directory swapped for a symbolic link while a slow PDF
+// renders) cannot move the file outside the output directory.
+type OutputTarget struct {
+	// Path is the absolute path the answer reports.
+	Path   string
+	kind   string
+	root   *os.Root
+	rel    string
+	shown  string
+	outDir string
+}
+
+// Write writes data to the target atomically (a new file made with
+// O_EXCL, renamed over the name): a symbolic or hard link at the name is
+// replaced, never written through, and a directory that now leads outside
+// the output directory refuses the write.
+func (t *OutputTarget) Write(data []byte) error {
+	err := state.WriteIn(t.root, t.rel, data, 0o600)
+	if err == nil {
+		return nil
+	}
+	if strings.Contains(err.Error(), "escapes from parent") || errors.Is(err, syscall.ELOOP) || errors.Is(err, syscall.ENOTDIR) {
+		return Errorf(KindStepValidation, "%s refused: %q changed while it was captured and now leads outside the output directory %s; nothing was written", t.kind, t.shown, t.outDir).
+			WithHint("make sure nothing replaces the directories under the output directory with symbolic links, then capture again")
+	}
+	return fmt.Errorf("%s: write %s: %w", t.kind, t.Path, err)
+}
+
+// Close releases the directory the target holds.
+func (t *OutputTarget) Close() { t.root.Close() }
+
+// Open checks where a capture step may write its file and holds that
+// directory open for OutputTarget.Write, creating the directories between.
+// A relative path lies in the output directory; a path that leads outside
+// it (by .., an absolute path, or a symbolic link) is refused before
+// anything is written. A path naming a directory (or ending in a
 // separator) gets a unique file name inside it, and a name without
 // extension gets Ext. A name whose extension is not one of Exts, or a path
 // through a hidden file or directory (a name starting with a dot, such as
 // .git), is refused too.
-func (o OutputFile) Resolve() (string, error) {
+func (o OutputFile) Open() (*OutputTarget, error) {
 	if o.Path == "" {
 		return o.stateFile()
 	}
 	if strings.TrimSpace(o.Path) == "" {
-		return "", Errorf(KindStepValidation, "%s: path is empty", o.Kind).WithHint("give a file name such as %q, or leave path out to write to the state dir", "page"+o.Ext)
+		return nil, Errorf(KindStepValidation, "%s: path is empty", o.Kind).WithHint("give a file name such as %q, or leave path out to write to the state dir", "page"+o.Ext)
 	}
 	dir, err := o.dir()
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	target := o.Path
 	if !filepath.IsAbs(target) {
@@ -87,31 +122,49 @@ func (o OutputFile) Resolve() (string, error) {
 	}
 	real, err := dir.confine(o, target)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	if err := o.checkName(dir.abs, target); err != nil {
-		return "", err
+		return nil, err
 	}
 	if err := o.checkName(dir.real, real); err != nil {
-		return "", err
+		return nil, err
 	}
-	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-		return "", fmt.Errorf("%s: create the directory of %s: %w", o.Kind, target, err)
+	rel, err := filepath.Rel(dir.real, real)
+	if err != nil {
+		return nil, dir.refused(o, true)
 	}
-	return target, nil
+	root, err := os.OpenRoot(dir.real)
+	if err != nil {
+		return nil, fmt.Errorf("%s: open the output dir: %w", o.Kind, err)
+	}
+	if err := root.MkdirAll(filepath.Dir(rel), 0o755); err != nil {
+		root.Close()
+		if strings.Contains(err.Error(), "escapes from parent") {
+			return nil, dir.refused(o, true)
+		}
+		return nil, fmt.Errorf("%s: create the directory of %s: %w", o.Kind, target, err)
+	}
+	return &OutputTarget{Path: target, kind: o.Kind, root: root, rel: rel, shown: o.Path, outDir: dir.abs}, nil
 }
 
-// stateFile returns a unique path in the state dir.
-func (o OutputFile) stateFile() (string, error) {
-	p, err := state.Path(o.Kind+"s", uniqueFileName(o.Kind, o.Ext))
+// stateFile returns a unique file in the state dir.
+func (o OutputFile) stateFile() (*OutputTarget, error) {
+	root, err := state.OpenRoot()
 	if err != nil {
-		return "", fmt.Errorf("%s: %w", o.Kind, err)
+		return nil, fmt.Errorf("%s: %w", o.Kind, err)
 	}
-	abs, err := filepath.Abs(p)
+	rel := filepath.Join(o.Kind+"s", uniqueFileName(o.Kind, o.Ext))
+	if err := root.MkdirAll(filepath.Dir(rel), 0o700); err != nil {
+		root.Close()
+		return nil, fmt.Errorf("%s: create %s in the state dir: %w", o.Kind, filepath.Dir(rel), err)
+	}
+	abs, err := filepath.Abs(filepath.Join(state.Dir(), rel))
 	if err != nil {
-		return "", fmt.Errorf("%s: %w", o.Kind, err)
+		root.Close()
+		return nil, fmt.Errorf("%s: %w", o.Kind, err)
 	}
-	return abs, nil
+	return &OutputTarget{Path: abs, kind: o.Kind, root: root, rel: rel, shown: rel, outDir: state.Dir()}, nil
 }
 
 // outputDir is the output directory as written and with its symbolic

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"regexp"
 	"sort"
 	"strconv"
@@ -85,10 +84,11 @@ func (p *Page) PrintPDF(ctx context.Context, r PDFRequest) (*PDFResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	path, err := OutputFile{Path: r.Path, Dir: r.OutputDir, Kind: "pdf", Ext: ".pdf", Exts: []string{".pdf"}}.Resolve()
+	out, err := OutputFile{Path: r.Path, Dir: r.OutputDir, Kind: "pdf", Ext: ".pdf", Exts: []string{".pdf"}}.Open()
 	if err != nil {
 		return nil, err
 	}
+	defer out.Close()
 	res, err := cdp.Call(ctx, p.sess, page.PrintToPDF, params)
 	if err != nil {
 		return nil, pdfError(err)
@@ -97,10 +97,10 @@ func (p *Page) PrintPDF(ctx context.Context, r PDFRequest) (*PDFResult, error) {
 	if err != nil {
 		return nil, Errorf(KindExecution, "pdf: Chrome returned a broken file: %v", err)
 	}
-	if err := os.WriteFile(path, res.Data, 0o600); err != nil {
-		return nil, fmt.Errorf("pdf: %w", err)
+	if err := out.Write(res.Data); err != nil {
+		return nil, err
 	}
-	return &PDFResult{Path: path, Pages: pages, Bytes: len(res.Data)}, nil
+	return &PDFResult{Path: out.Path, Pages: pages, Bytes: len(res.Data)}, nil
 }
 
 // pdfError explains the printToPDF failures an agent can fix.

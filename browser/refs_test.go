@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -37,6 +38,16 @@ func refOf(t *testing.T, yaml, needle string) string {
 	return ""
 }
 
+// snapNum is the number of a snapshot id (s12 → 12).
+func snapNum(t *testing.T, id string) int {
+	t.Helper()
+	var n int
+	if _, err := fmt.Sscanf(id, "s%d", &n); err != nil {
+		t.Fatalf("snapshot id %q: %v", id, err)
+	}
+	return n
+}
+
 func attr(t *testing.T, p *Page, el *Element, name string) string {
 	t.Helper()
 	var v string
@@ -54,7 +65,10 @@ func TestRefsStableAcrossSnapshotsAndInvocations(t *testing.T) {
 		t.Fatal(err)
 	}
 	save := refOf(t, s1.YAML, `button "Save"`)
-	if s1.SnapshotID != "s1" || save != "s1e1" {
+	// Snapshot numbers come from a counter all tabs share: this tab's
+	// first is some k, and its next ones follow.
+	var k int
+	if _, err := fmt.Sscanf(s1.SnapshotID, "s%d", &k); err != nil || save != s1.SnapshotID+"e1" {
 		t.Fatalf("first snapshot %s, save ref %s:\n%s", s1.SnapshotID, save, s1.YAML)
 	}
 	// A new element appears; old elements keep their refs, the new one gets
@@ -67,8 +81,8 @@ func TestRefsStableAcrossSnapshotsAndInvocations(t *testing.T) {
 	if got := refOf(t, s2.YAML, `button "Save"`); got != save {
 		t.Errorf("Save changed ref %s → %s", save, got)
 	}
-	if got := refOf(t, s2.YAML, `button "New"`); !strings.HasPrefix(got, "s2e") {
-		t.Errorf("new element got %s, want an s2 ref", got)
+	if got := refOf(t, s2.YAML, `button "New"`); !strings.HasPrefix(got, fmt.Sprintf("s%de", k+1)) {
+		t.Errorf("new element got %s, want an s%d ref", got, k+1)
 	}
 
 	// A later invocation: a new connection and session on the same tab
@@ -93,8 +107,8 @@ func TestRefsStableAcrossSnapshotsAndInvocations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s3.SnapshotID != "s3" {
-		t.Errorf("third snapshot id %s, want s3", s3.SnapshotID)
+	if want := fmt.Sprintf("s%d", k+2); s3.SnapshotID != want {
+		t.Errorf("third snapshot id %s, want %s", s3.SnapshotID, want)
 	}
 }
 
@@ -189,12 +203,12 @@ func TestSnapshotSinceAndPreserveRefs(t *testing.T) {
 	ctx := testCtx(t)
 	s1, _ := p.Snapshot(ctx, SnapshotOptions{})
 	same, err := p.Snapshot(ctx, SnapshotOptions{Since: s1.SnapshotID})
-	if err != nil || !same.Unchanged || same.SnapshotID != "s1" {
+	if err != nil || !same.Unchanged || same.SnapshotID != s1.SnapshotID {
 		t.Fatalf("unchanged page: %+v %v", same, err)
 	}
 	p.Eval(ctx, `render('Store', 2)`)
 	changed, _ := p.Snapshot(ctx, SnapshotOptions{Since: s1.SnapshotID})
-	if changed.Unchanged || changed.SnapshotID != "s2" || !strings.Contains(changed.YAML, `button "Store"`) {
+	if changed.Unchanged || snapNum(t, changed.SnapshotID) <= snapNum(t, s1.SnapshotID) || !strings.Contains(changed.YAML, `button "Store"`) {
 		t.Fatalf("changed page: %+v", changed)
 	}
 	// preserveRefs false forgets earlier refs: the Cancel button gets a new one.
@@ -208,14 +222,14 @@ func TestSnapshotSinceAndPreserveRefs(t *testing.T) {
 func TestInternalSnapshotKeepsID(t *testing.T) {
 	p := loadHTML(t, refsPage)
 	ctx := testCtx(t)
-	p.Snapshot(ctx, SnapshotOptions{})
+	first, _ := p.Snapshot(ctx, SnapshotOptions{})
 	in, _ := p.Snapshot(ctx, SnapshotOptions{Internal: true})
 	if in.SnapshotID != "" {
 		t.Errorf("internal snapshot took id %s", in.SnapshotID)
 	}
 	next, _ := p.Snapshot(ctx, SnapshotOptions{})
-	if next.SnapshotID != "s2" {
-		t.Errorf("next agent snapshot %s, want s2", next.SnapshotID)
+	if want := fmt.Sprintf("s%d", snapNum(t, first.SnapshotID)+1); next.SnapshotID != want {
+		t.Errorf("next agent snapshot %s, want %s", next.SnapshotID, want)
 	}
 }
 

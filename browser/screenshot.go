@@ -93,15 +93,16 @@ func (p *Page) CaptureScreenshot(ctx context.Context, r ScreenshotRequest) (*Scr
 	if err := r.validate(); err != nil {
 		return nil, err
 	}
-	path, err := OutputFile{Path: r.Path, Dir: r.OutputDir, Kind: "screenshot", Ext: "." + format, Exts: r.extensions(format)}.Resolve()
+	out, err := OutputFile{Path: r.Path, Dir: r.OutputDir, Kind: "screenshot", Ext: "." + format, Exts: r.extensions(format)}.Open()
 	if err != nil {
 		return nil, err
 	}
+	defer out.Close()
 	clip, beyond, err := p.screenshotClip(ctx, r)
 	if err != nil {
 		return nil, err
 	}
-	res := &ScreenshotResult{Path: path, Format: format, Clip: clip, Warnings: r.warnings(format)}
+	res := &ScreenshotResult{Path: out.Path, Format: format, Clip: clip, Warnings: r.warnings(format)}
 	o := ScreenshotOptions{Format: format, OmitBackground: r.OmitBackground, BeyondViewport: beyond}
 	if r.Quality != nil {
 		o.Quality = max(*r.Quality, 1)
@@ -109,13 +110,18 @@ func (p *Page) CaptureScreenshot(ctx context.Context, r ScreenshotRequest) (*Scr
 	if clip != nil {
 		o.Clip = &page.Viewport{X: clip.X, Y: clip.Y, Width: clip.Width, Height: clip.Height, Scale: 1}
 	}
-	if res.Bytes, err = p.Screenshot(ctx, path, o); err != nil {
+	data, err := p.CaptureImage(ctx, o)
+	if err != nil {
 		return nil, err
 	}
-	info, err := readImageInfo(path)
+	info, err := decodeImageInfo(bufio.NewReader(bytes.NewReader(data)))
 	if err != nil {
-		return nil, fmt.Errorf("screenshot: read back %s: %w", path, err)
+		return nil, fmt.Errorf("screenshot: Chrome returned an image that does not decode: %w", err)
 	}
+	if err := out.Write(data); err != nil {
+		return nil, err
+	}
+	res.Bytes = len(data)
 	res.Width, res.Height = info.Width, info.Height
 	return res, nil
 }

@@ -88,7 +88,7 @@ func (p *Page) Snapshot(ctx context.Context, opts SnapshotOptions) (*Snapshot, e
 		}
 	}
 	var s Snapshot
-	if err := p.engineCall(ctx, &s, "snapshot", engineSnapshotOptions{opts, p.seqArg()}); err != nil {
+	if err := p.engineCall(ctx, &s, "snapshot", engineSnapshotOptions{opts, p.snapshotSeq(ctx, opts)}); err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)
 	}
 	if s.ClosedCandidates > 0 {
@@ -102,7 +102,7 @@ func (p *Page) Snapshot(ctx context.Context, opts SnapshotOptions) (*Snapshot, e
 				again.Internal = true
 			}
 			var s2 Snapshot
-			if err := p.engineCall(ctx, &s2, "snapshot", engineSnapshotOptions{again, p.seqArg()}); err == nil {
+			if err := p.engineCall(ctx, &s2, "snapshot", engineSnapshotOptions{again, p.snapshotSeq(ctx, again)}); err == nil {
 				s2.SnapshotID = s.SnapshotID
 				s = s2
 			}

@@ -16,6 +16,8 @@ import (
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
+
+	"github.com/cdp-skill/cdp-skill/browser/state"
 )
 
 // UploadDirsEnv names the environment variable listing directories (besides
@@ -79,7 +81,8 @@ func UploadDirs() []string {
 
 // CheckUploadFiles resolves the paths of files to upload and makes sure
 // each one exists, is a regular file, and lies inside one of dirs once
-// symbolic links are resolved. It returns the resolved absolute paths.
+// symbolic links are resolved, has one link, and copies each into the
+// state dir. It returns the paths of those copies, which Chrome reads.
 func CheckUploadFiles(files []string, dirs []string) ([]string, error) {
 	if len(files) == 0 {
 		return nil, Errorf(KindStepValidation, "no file given").WithHint(`give files: "/path/a.txt" or ["a.txt", "b.png"]`)
@@ -126,14 +129,92 @@ func checkUploadFile(f string, raw, resolved []string) (string, error) {
 	if !insideAny(real, resolved) {
 		return "", refused(f, raw, true)
 	}
-	info, err := os.Stat(real)
+	file, err := openInside(real, resolved)
+	if err != nil {
+		return "", Errorf(KindStepValidation, "file %q cannot be read inside the allowed directories: %v", f, err).
+			WithHint("a path may have changed while it was checked; give the file again")
+	}
+	defer file.Close()
+	info, err := file.Stat()
 	if err != nil {
 		return "", Errorf(KindStepValidation, "file %q cannot be read: %v", f, err)
 	}
 	if !info.Mode().IsRegular() {
 		return "", Errorf(KindStepValidation, "%q is not a regular file", f).WithHint("give the path of a file, not of a directory or device")
 	}
-	return real, nil
+	if n := state.Links(info); n > 1 {
+		return "", Errorf(KindStepValidation, "upload refused: %q has %d hard links, and a hard link can make a file from outside the allowed directories look like one inside", f, n).
+			WithHint("copy the file into the allowed directory (cp, not ln) and upload the copy")
+	}
+	return stageUpload(file, filepath.Base(real))
+}
+
+// openInside opens real (a resolved path inside one of dirs) through an
+// os.Root at that directory, so a symbolic link swapped in after the check
+// cannot lead outside it.
+func openInside(real string, dirs []string) (*os.File, error) {
+	var last error = fs.ErrNotExist
+	for _, d := range dirs {
+		if !insideAny(real, []string{d}) {
+			continue
+		}
+		rel, err := filepath.Rel(d, real)
+		if err != nil {
+			continue
+		}
+		root, err := os.OpenRoot(d)
+		if err != nil {
+			last = err
+			continue
+		}
+		f, err := root.Open(rel)
+		root.Close()
+		if err == nil {
+			return f, nil
+		}
+		last = err
+	}
+	return nil, last
+}
+
+// uploadStageAge is how long staged copies of uploaded files are kept (the
+// page may read a file long after it was chosen).
+const uploadStageAge = 24 * time.Hour
+
+// stageUpload copies an opened upload into a directory of its own under
+// the state dir (only cdp-skill writes there) and returns the copy's path,
+// which is what Chrome reads: the file the page gets is the one that was
+// checked, whatever happens to the original's path afterwards.
+func stageUpload(f *os.File, name string) (string, error) {
+	root, err := state.OpenRoot()
+	if err != nil {
+		return "", fmt.Errorf("upload: %w", err)
+	}
+	defer root.Close()
+	pruneStaged(root)
+	rel := filepath.Join("uploads", uniqueFileName("upload", ""), name)
+	if err := root.MkdirAll(filepath.Dir(rel), 0o700); err != nil {
+		return "", fmt.Errorf("upload: stage %s: %w", name, err)
+	}
+	if err := state.CopyIn(root, rel, f, 0o600); err != nil {
+		return "", fmt.Errorf("upload: stage %s: %w", name, err)
+	}
+	return filepath.Abs(filepath.Join(state.Dir(), rel))
+}
+
+// pruneStaged removes staged uploads older than uploadStageAge.
+func pruneStaged(root *os.Root) {
+	dir, err := root.Open("uploads")
+	if err != nil {
+		return
+	}
+	defer dir.Close()
+	entries, _ := dir.ReadDir(-1)
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > uploadStageAge {
+			root.RemoveAll(filepath.Join("uploads", e.Name()))
+		}
+	}
 }
 
 func refused(f string, dirs []string, link bool) error {

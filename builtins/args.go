@@ -120,6 +120,9 @@ func (a *Args) Float(name string, def float64) (float64, error) {
 	if !ok {
 		return 0, invalid("%s: %s must be a number, not %s", a.action.Builtin(), lang.SnakeCase(name), v.Type())
 	}
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, invalid("%s: %s must be a finite number, not %v", a.action.Builtin(), lang.SnakeCase(name), f)
+	}
 	return f, nil
 }
 
@@ -150,18 +153,18 @@ func ToDuration(v starlark.Value) (time.Duration, error) {
 	switch x := v.(type) {
 	case starlark.Int, starlark.Float:
 		f, _ := starlark.AsFloat(x)
-		if f < 0 || math.IsNaN(f) {
-			return 0, fmt.Errorf("must be a non-negative number of milliseconds")
-		}
-		return time.Duration(f * float64(time.Millisecond)), nil
+		return durationFromMS(f)
 	case starlark.String:
 		s := strings.TrimSpace(string(x))
-		if ms, err := strconv.ParseFloat(s, 64); err == nil && ms >= 0 {
-			return time.Duration(ms * float64(time.Millisecond)), nil
+		if ms, err := strconv.ParseFloat(s, 64); err == nil {
+			return durationFromMS(ms)
 		}
 		d, err := time.ParseDuration(s)
 		if err != nil || d < 0 {
 			return 0, fmt.Errorf("must be milliseconds or a duration such as \"500ms\" or \"2s\", not %q", s)
+		}
+		if d > MaxDuration {
+			return 0, fmt.Errorf("%s is more than an hour, the most a step may wait; a command stops at its timeout anyway", s)
 		}
 		return d, nil
 	}

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -129,6 +130,9 @@ func (e *Env) restoreFrame(ctx context.Context) {
 }
 
 func (e *Env) resolveTab(ref string) (state.Tab, error) {
+	if err := state.CheckTabRef(ref); err != nil {
+		return state.Tab{}, browser.Errorf(browser.KindStepValidation, "%v", err).WithHint("run listTabs to see the open tabs")
+	}
 	if state.IsAlias(ref) {
 		entry, err := e.Registry.Lookup(ref)
 		if err != nil {
@@ -140,6 +144,9 @@ func (e *Env) resolveTab(ref string) (state.Tab, error) {
 			hint := "open one with openTab"
 			if len(known) > 0 {
 				hint = fmt.Sprintf("known tabs: %s; or open one with openTab", strings.Join(known, ", "))
+			}
+			if rec := e.Registry.Recovered(); rec != "" {
+				hint = rec
 			}
 			return state.Tab{}, &browser.ConnectionError{Endpoint: e.Endpoint.String(),
 				Err: fmt.Errorf("%w %q (it was closed, or never opened here): %s", state.ErrUnknownTab, ref, hint)}
@@ -194,6 +201,9 @@ func (e *Env) attach(ctx context.Context, entry state.Tab) error {
 
 // lockTab serializes processes driving the same tab.
 func lockTab(ctx context.Context, targetID string) (func(), error) {
+	if err := state.CheckTargetID(targetID); err != nil {
+		return nil, err
+	}
 	p, err := state.Path("locks", targetID+".lock")
 	if err != nil {
 		return nil, err
@@ -217,17 +227,46 @@ func (e *Env) OpenTab(ctx context.Context, ep chrome.Endpoint) (state.Tab, error
 	if err != nil {
 		return state.Tab{}, &browser.ConnectionError{Endpoint: ep.String(), Err: err}
 	}
-	e.opened = append(e.opened, id)
 	entry := tabEntry(b.Endpoint, id)
 	alias, err := e.Registry.Register(ctx, entry)
 	if err != nil {
+		e.discardTab(ctx, b, entry)
 		return state.Tab{}, err
 	}
 	entry.Alias = alias
 	if err := e.attach(ctx, entry); err != nil {
+		e.discardTab(ctx, b, entry)
 		return state.Tab{}, err
 	}
+	e.opened = append(e.opened, id)
 	return e.tab, nil
+}
+
+// DiscardTab closes the current tab, which a failed openTab created, and
+// removes its alias: a failed openTab leaves no tab behind.
+func (e *Env) DiscardTab(ctx context.Context) {
+	if e.page == nil {
+		return
+	}
+	entry := e.tab
+	b, err := e.Browser(ctx, EndpointOf(entry))
+	e.Detach()
+	if err == nil {
+		e.discardTab(ctx, b, entry)
+	}
+	e.opened = slices.DeleteFunc(e.opened, func(id target.ID) bool { return string(id) == entry.TargetID })
+}
+
+func (e *Env) discardTab(ctx context.Context, b *browser.Browser, entry state.Tab) {
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	b.CloseTab(cctx, target.ID(entry.TargetID))
+	if entry.Alias == "" {
+		entry.Alias = e.Registry.AliasOf(entry.TargetID)
+	}
+	if entry.Alias != "" {
+		e.Registry.Remove(cctx, entry.Alias)
+	}
 }
 
 // Detach forgets the current tab without closing it.

@@ -186,6 +186,9 @@ func finishDragEnd(name string, e browser.DragEnd, nums map[string]float64) (bro
 	}
 	if hasX {
 		e.Point = &browser.Point{X: nums["x"], Y: nums["y"]}
+		if err := checkPoint("drag: "+name, *e.Point); err != nil {
+			return e, err
+		}
 	}
 	e.OffsetX, e.OffsetY = nums["offsetX"], nums["offsetY"]
 	n := 0

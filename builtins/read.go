@@ -316,6 +316,9 @@ func elementsAt(c *Call) (any, error) {
 		return nil, err
 	}
 	pt := browser.Point{X: x, Y: y}
+	if err := checkPoint("elements_at", pt); err != nil {
+		return nil, err
+	}
 	if !c.Args.Has("radius") && !c.Args.Has("limit") {
 		return p.ElementAt(c.Ctx, pt)
 	}

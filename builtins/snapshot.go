@@ -2,7 +2,6 @@ package builtins
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"go.starlark.net/starlark"
@@ -134,14 +133,7 @@ func SpillFile(env *Env, kind, name string, data []byte) (string, error) {
 	if tab == "" {
 		tab = "tab"
 	}
-	path, err := state.Path(kind+"s", tab+"-"+name)
-	if err != nil {
-		return "", err
-	}
-	if err := os.WriteFile(path, data, 0o600); err != nil {
-		return "", fmt.Errorf("write %s: %w", path, err)
-	}
-	return path, nil
+	return state.WriteFile(data, kind+"s", tab+"-"+name)
 }
 
 func snapshotSearch(c *Call) (any, error) {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
+	"strings"
 
 	"github.com/chromedp/cdproto/target"
 
@@ -59,14 +61,30 @@ type TabInfo struct {
 	TargetID string `json:"targetId"`
 	URL      string `json:"url"`
 	Title    string `json:"title,omitempty"`
+	// Unregistered marks an open tab that has no alias (opened by someone
+	// else, or by a cdp-skill that died before registering it).
+	Unregistered bool `json:"unregistered,omitempty"`
 }
 
 func tabInfos(reg *state.Registry, pages []*target.Info) []TabInfo {
 	out := make([]TabInfo, 0, len(pages))
 	for _, p := range pages {
-		out = append(out, TabInfo{Tab: reg.AliasOf(string(p.TargetID)), TargetID: string(p.TargetID), URL: p.URL, Title: p.Title})
+		alias := reg.AliasOf(string(p.TargetID))
+		out = append(out, TabInfo{Tab: alias, TargetID: string(p.TargetID), URL: p.URL, Title: p.Title, Unregistered: alias == ""})
 	}
 	return out
+}
+
+// tabsNote explains unregistered tabs and a recovered registry.
+func tabsNote(reg *state.Registry, tabs []TabInfo) string {
+	var notes []string
+	if rec := reg.Recovered(); rec != "" {
+		notes = append(notes, rec)
+	}
+	if slices.ContainsFunc(tabs, func(t TabInfo) bool { return t.Unregistered }) {
+		notes = append(notes, `tabs marked unregistered have no alias: {"connectTab":{"targetId":"…"}} gives one an alias, {"closeTab":"<targetId>"} closes it`)
+	}
+	return strings.Join(notes, "; ")
 }
 
 func chromeStatus(c *Call) (any, error) {
@@ -155,7 +173,8 @@ func openTab(c *Call) (any, error) {
 		p, _ := c.Env.Page()
 		nav, err := p.Navigate(c.Ctx, u, wait)
 		if err != nil {
-			return nil, fmt.Errorf("opened tab %s, but %w", tab.Alias, err)
+			c.Env.DiscardTab(c.Ctx)
+			return nil, fmt.Errorf("openTab closed the tab it opened (%s), because %w", tab.Alias, err)
 		}
 		out.URL, out.Title = nav.URL, nav.Title
 	}
@@ -311,5 +330,9 @@ func listTabs(c *Call) (any, error) {
 		}
 	}
 	tabs := tabInfos(c.Env.Registry, pages)
-	return map[string]any{"tabs": tabs, "count": len(tabs)}, nil
+	out := map[string]any{"tabs": tabs, "count": len(tabs)}
+	if note := tabsNote(c.Env.Registry, tabs); note != "" {
+		out["note"] = note
+	}
+	return out, nil
 }

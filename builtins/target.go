@@ -57,6 +57,9 @@ func targetArg(c *Call) (browser.Target, error) {
 			return t, invalid("give both x and y")
 		}
 		t.Point = &browser.Point{X: x, Y: y}
+		if err := checkPoint(c.Action.Builtin(), *t.Point); err != nil {
+			return t, err
+		}
 	}
 	n := 0
 	for _, set := range []bool{t.Ref != "", t.Selector != "", len(t.Selectors) > 0, t.Text != "", t.Label != "", t.Point != nil} {

@@ -131,7 +131,12 @@ func (r *Record) CompareSameType(op syntaxToken, y starlark.Value, depth int) (b
 
 // ToStarlark converts a JSON-shaped Go value (as produced by encoding/json,
 // or any value that marshals to JSON) into Starlark: objects become records.
-func ToStarlark(v any) (starlark.Value, error) {
+func ToStarlark(v any) (starlark.Value, error) { return toStarlark(v, 0) }
+
+func toStarlark(v any, depth int) (starlark.Value, error) {
+	if depth > lang.MaxNesting {
+		return nil, fmt.Errorf("%w: more than %d levels of arrays and objects", lang.ErrTooDeep, lang.MaxNesting)
+	}
 	switch x := v.(type) {
 	case nil:
 		return starlark.None, nil
@@ -162,7 +167,7 @@ func ToStarlark(v any) (starlark.Value, error) {
 	case []any:
 		l := make([]starlark.Value, len(x))
 		for i, e := range x {
-			sv, err := ToStarlark(e)
+			sv, err := toStarlark(e, depth+1)
 			if err != nil {
 				return nil, err
 			}
@@ -172,7 +177,7 @@ func ToStarlark(v any) (starlark.Value, error) {
 	case *lang.Object:
 		rec := &Record{values: map[string]starlark.Value{}}
 		for _, k := range x.Keys {
-			sv, err := ToStarlark(x.Values[k])
+			sv, err := toStarlark(x.Values[k], depth+1)
 			if err != nil {
 				return nil, err
 			}
@@ -190,13 +195,20 @@ func ToStarlark(v any) (starlark.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ToStarlark(decoded)
+	return toStarlark(decoded, depth)
 }
 
 // FromStarlark converts a Starlark value into a JSON-shaped Go value: dicts
 // and records become *lang.Object (key order kept), lists and tuples []any.
 // Functions and other non-data values are an error.
-func FromStarlark(v starlark.Value) (any, error) {
+// A value nested deeper than lang.MaxNesting (such as a list that contains
+// itself) is an error too.
+func FromStarlark(v starlark.Value) (any, error) { return fromStarlark(v, 0) }
+
+func fromStarlark(v starlark.Value, depth int) (any, error) {
+	if depth > lang.MaxNesting {
+		return nil, fmt.Errorf("%w: more than %d levels of lists and dicts (does one contain itself?)", lang.ErrTooDeep, lang.MaxNesting)
+	}
 	switch x := v.(type) {
 	case starlark.NoneType:
 		return nil, nil
@@ -215,9 +227,9 @@ func FromStarlark(v starlark.Value) (any, error) {
 		}
 		return json.Number(fmt.Sprint(float64(x))), nil
 	case *starlark.List:
-		return fromIterable(x, x.Len())
+		return fromIterable(x, x.Len(), depth)
 	case starlark.Tuple:
-		return fromIterable(x, x.Len())
+		return fromIterable(x, x.Len(), depth)
 	case *starlark.Dict:
 		o := &lang.Object{Values: map[string]any{}}
 		for _, item := range x.Items() {
@@ -225,7 +237,7 @@ func FromStarlark(v starlark.Value) (any, error) {
 			if !ok {
 				return nil, fmt.Errorf("dict keys must be strings, not %s", item[0].Type())
 			}
-			gv, err := FromStarlark(item[1])
+			gv, err := fromStarlark(item[1], depth+1)
 			if err != nil {
 				return nil, err
 			}
@@ -236,7 +248,7 @@ func FromStarlark(v starlark.Value) (any, error) {
 	case *Record:
 		o := &lang.Object{Values: map[string]any{}}
 		for _, k := range x.keys {
-			gv, err := FromStarlark(x.values[k])
+			gv, err := fromStarlark(x.values[k], depth+1)
 			if err != nil {
 				return nil, err
 			}
@@ -248,13 +260,13 @@ func FromStarlark(v starlark.Value) (any, error) {
 	return nil, fmt.Errorf("a %s cannot be turned into data", v.Type())
 }
 
-func fromIterable(it starlark.Iterable, n int) ([]any, error) {
+func fromIterable(it starlark.Iterable, n, depth int) ([]any, error) {
 	out := make([]any, 0, n)
 	iter := it.Iterate()
 	defer iter.Done()
 	var e starlark.Value
 	for iter.Next(&e) {
-		gv, err := FromStarlark(e)
+		gv, err := fromStarlark(e, depth+1)
 		if err != nil {
 			return nil, err
 		}

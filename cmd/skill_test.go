@@ -1,10 +1,12 @@
 package cmd
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -77,10 +79,20 @@ func runDocBlocks(t *testing.T, doc, base string) {
 	}
 	dir := t.TempDir()
 	tab := ""
+	// Snapshot numbers come from a counter all tabs share: the doc's s1 is
+	// the number of the first refs this run sees, s2 the next.
+	firstSnap := 0
 	rewrite := func(code string) string {
 		code = strings.ReplaceAll(code, "http://127.0.0.1:8099/", base)
 		if tab != "" {
 			code = regexp.MustCompile(`"t1"`).ReplaceAllString(code, `"`+tab+`"`)
+		}
+		if firstSnap > 0 {
+			code = docRefs.ReplaceAllStringFunc(code, func(ref string) string {
+				var n, e int
+				fmt.Sscanf(ref, "s%de%d", &n, &e)
+				return fmt.Sprintf("s%de%d", firstSnap+n-1, e)
+			})
 		}
 		return code
 	}
@@ -102,9 +114,15 @@ func runDocBlocks(t *testing.T, doc, base string) {
 		if r.code != 0 {
 			t.Fatalf("block at line %d failed:\n%s\n→ %s %s", b.line, code, r.stdout, r.stderr)
 		}
+		if m := regexp.MustCompile(`(?:ref=|"ref":")s([0-9]+)e[0-9]+`).FindSubmatch(r.stdout); m != nil && firstSnap == 0 {
+			firstSnap, _ = strconv.Atoi(string(m[1]))
+		}
 		if opened, _ := r.field("steps", "0", "output", "tab").(string); tab == "" && opened != "" && r.field("steps", "0", "action") == "openTab" {
 			tab = opened
 			t.Cleanup(func() { cli(t, dir, nil, `{"steps":[{"closeTab":"`+opened+`"}]}`) })
 		}
 	}
 }
+
+// docRefs matches the refs the docs write (s1e4).
+var docRefs = regexp.MustCompile(`\bs[0-9]+e[0-9]+\b`)

@@ -46,12 +46,28 @@ func (o *Object) MarshalJSON() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
+// MaxNesting bounds how deeply arrays and objects may nest in a command,
+// in a value a recipe passes to a builtin or returns, and in data read
+// back from the page: deeper data (or a list that contains itself) is an
+// error, never a stack overflow.
+const MaxNesting = 200
+
+// ErrTooDeep is wrapped by the errors about data nested too deeply.
+var ErrTooDeep = errors.New("data nested too deeply")
+
 // DecodeJSON decodes one JSON value into nil, bool, json.Number, string,
-// []any and *Object. Trailing data is an error.
-func DecodeJSON(data []byte) (any, error) {
+// []any and *Object. Trailing data and nesting deeper than MaxNesting are
+// errors.
+func DecodeJSON(data []byte) (any, error) { return decodeJSONLimit(data, MaxNesting) }
+
+// MaxCommandNesting bounds how deeply a JSON command nests: its values are
+// lowered to Starlark literals, whose parser refuses deep nesting.
+const MaxCommandNesting = 32
+
+func decodeJSONLimit(data []byte, limit int) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	v, err := decodeValue(dec)
+	v, err := decodeValue(dec, 0, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -61,13 +77,18 @@ func DecodeJSON(data []byte) (any, error) {
 	return v, nil
 }
 
-func decodeValue(dec *json.Decoder) (any, error) {
+// decodeValue decodes one value at depth; arrays and objects may nest
+// limit levels.
+func decodeValue(dec *json.Decoder, depth, limit int) (any, error) {
 	tok, err := dec.Token()
 	if err != nil {
 		return nil, err
 	}
 	switch t := tok.(type) {
 	case json.Delim:
+		if depth >= limit {
+			return nil, fmt.Errorf("%w: arrays and objects nested deeper than %d levels at offset %d; flatten them", ErrTooDeep, limit, dec.InputOffset())
+		}
 		switch t {
 		case '{':
 			o := &Object{Values: map[string]any{}}
@@ -77,7 +98,7 @@ func decodeValue(dec *json.Decoder) (any, error) {
 					return nil, err
 				}
 				k := kt.(string)
-				v, err := decodeValue(dec)
+				v, err := decodeValue(dec, depth+1, limit)
 				if err != nil {
 					return nil, err
 				}
@@ -91,7 +112,7 @@ func decodeValue(dec *json.Decoder) (any, error) {
 		case '[':
 			list := []any{}
 			for dec.More() {
-				v, err := decodeValue(dec)
+				v, err := decodeValue(dec, depth+1, limit)
 				if err != nil {
 					return nil, err
 				}

@@ -75,30 +75,48 @@ func LowerStep(st *Step) (string, error) {
 
 // literal renders a decoded JSON value as a Starlark literal.
 func literal(v any) string {
+	var b strings.Builder
+	writeLiteral(&b, v)
+	return b.String()
+}
+
+// writeLiteral appends the literal of v to b: one pass over the value, so
+// lowering is linear in the size of the command however deep it nests.
+func writeLiteral(b *strings.Builder, v any) {
 	switch x := v.(type) {
 	case nil:
-		return "None"
+		b.WriteString("None")
 	case bool:
 		if x {
-			return "True"
+			b.WriteString("True")
+		} else {
+			b.WriteString("False")
 		}
-		return "False"
 	case json.Number:
-		return x.String()
+		b.WriteString(x.String())
 	case string:
-		return starlark.String(x).String()
+		b.WriteString(starlark.String(x).String())
 	case []any:
-		parts := make([]string, len(x))
+		b.WriteByte('[')
 		for i, e := range x {
-			parts[i] = literal(e)
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeLiteral(b, e)
 		}
-		return "[" + strings.Join(parts, ", ") + "]"
+		b.WriteByte(']')
 	case *Object:
-		parts := make([]string, len(x.Keys))
+		b.WriteByte('{')
 		for i, k := range x.Keys {
-			parts[i] = starlark.String(k).String() + ": " + literal(x.Values[k])
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(starlark.String(k).String())
+			b.WriteString(": ")
+			writeLiteral(b, x.Values[k])
 		}
-		return "{" + strings.Join(parts, ", ") + "}"
+		b.WriteByte('}')
+	default:
+		b.WriteString(starlark.String(fmt.Sprint(v)).String())
 	}
-	return starlark.String(fmt.Sprint(v)).String()
 }

@@ -3,6 +3,8 @@ package lang
 import (
 	"encoding/json"
 	"fmt"
+	"math"
+	"regexp"
 	"strings"
 )
 
@@ -68,6 +70,17 @@ type Step struct {
 	hasTimout bool
 }
 
+// tabRefPattern is the shape of a tab alias (t1) or a target id; the
+// browser's state package checks the same before any file use.
+var tabRefPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$`)
+
+func clipText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
 var topLevelKeys = []string{"tab", "timeout", "steps", "capture", "strict"}
 
 // ParseRequest parses and validates a JSON command. Errors are *Error.
@@ -75,7 +88,7 @@ func ParseRequest(data []byte) (*Request, error) {
 	if strings.TrimSpace(string(data)) == "" {
 		return nil, parseErr(`empty input: pass a JSON command such as '{"steps":[{"goto":"https://example.com"}]}' as the argument or on stdin`)
 	}
-	v, err := DecodeJSON(data)
+	v, err := decodeJSONLimit(data, MaxCommandNesting)
 	if err != nil {
 		return nil, parseErr("invalid JSON: %v. If you passed it on a shell command line, wrap it in single quotes", err)
 	}
@@ -100,6 +113,9 @@ func ParseRequest(data []byte) (*Request, error) {
 		s, ok := t.(string)
 		if !ok || s == "" {
 			return nil, validationErr(0, `"tab" must be a tab alias such as "t1" or a target id`)
+		}
+		if !tabRefPattern.MatchString(s) {
+			return nil, validationErr(0, `"tab" %q is not a tab alias such as "t1" or a target id (letters, digits, - and _): run {"steps":[{"listTabs":true}]} to see the open tabs`, clipText(s, 80))
 		}
 		req.Tab = s
 	}
@@ -233,6 +249,11 @@ func validateValue(st *Step) error {
 				if !typeAccepts(p.Type, v.Values[k]) {
 					return validationErr(st.Index, "%s.%s must be a %s, not a %s", st.Key, k, describeType(p.Type), jsonType(v.Values[k]))
 				}
+				if _, isNum := v.Values[k].(json.Number); isNum && k == "timeout" {
+					if _, err := positiveMS(v.Values[k]); err != nil {
+						return validationErr(st.Index, "%s.timeout: %v", st.Key, err)
+					}
+				}
 			}
 			return nil
 		} else if !a.MapForm {
@@ -282,14 +303,25 @@ func usage(a *Action) string {
 	return strings.Join(forms, ", or ")
 }
 
+// MaxTimeoutMS is the longest step timeout, in milliseconds (5 minutes).
+const MaxTimeoutMS = 300_000
+
+// positiveMS reads a timeout: whole milliseconds from 1 to MaxTimeoutMS.
 func positiveMS(v any) (int, error) {
 	n, ok := v.(json.Number)
 	if !ok {
 		return 0, fmt.Errorf("must be a number of milliseconds, not a %s", jsonType(v))
 	}
 	f, err := n.Float64()
-	if err != nil || f < 0 {
-		return 0, fmt.Errorf("must be a non-negative number of milliseconds, not %s", n)
+	switch {
+	case err != nil || f < 0:
+		return 0, fmt.Errorf("must be a positive number of milliseconds, not %s", n)
+	case f < 1:
+		return 0, fmt.Errorf("%s ms is below 1 ms, so every step would fail at once: give at least 1, or leave timeout out for the default (30000)", n)
+	case f > MaxTimeoutMS:
+		return 0, fmt.Errorf("%s ms is above the maximum of %d ms (5 minutes): give less, or split the work into several steps", n, MaxTimeoutMS)
+	case f != math.Trunc(f):
+		return 0, fmt.Errorf("%s is not a whole number of milliseconds", n)
 	}
 	return int(f), nil
 }

@@ -126,6 +126,7 @@ func (h *host) capture(out *Output) {
 	out.Warnings = append(out.Warnings, p.Warnings...)
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(h.ctx), 10*time.Second)
 	defer cancel()
+	out.Downloads = p.Downloads(ctx)
 	set := h.captureSet
 	opts := browser.CaptureOptions{}
 	if h.visual {
@@ -177,11 +178,12 @@ func (h *host) capture(out *Output) {
 }
 
 func (h *host) screenshot(ctx context.Context, p *browser.Page) string {
-	path, err := state.Path("screenshots", h.tabName()+".after.png")
+	data, err := p.CaptureImage(ctx, browser.ScreenshotOptions{})
 	if err != nil {
 		return ""
 	}
-	if _, err := p.Screenshot(ctx, path, browser.ScreenshotOptions{}); err != nil {
+	path, err := state.WriteFile(data, "screenshots", h.tabName()+".after.png")
+	if err != nil {
 		return ""
 	}
 	return path
@@ -189,11 +191,7 @@ func (h *host) screenshot(ctx context.Context, p *browser.Page) string {
 
 // spill writes a payload to the state dir as <kind>/<tab>.<name>.
 func (h *host) spill(kind, name string, data []byte) (string, error) {
-	path, err := state.Path(kind, h.tabName()+"."+name)
-	if err != nil {
-		return "", err
-	}
-	return path, os.WriteFile(path, data, 0o600)
+	return state.WriteFile(data, kind, h.tabName()+"."+name)
 }
 
 func (h *host) tabName() string {

@@ -52,7 +52,7 @@ func splitLifecycle(kwargs []starlark.Tuple) (lifecycleArgs, []starlark.Tuple, e
 			la.optional = bool(b)
 		case "timeout":
 			if v != starlark.None {
-				la.timeout, err = builtins.ToDuration(v)
+				la.timeout, err = builtins.ToTimeout(v)
 				if err != nil {
 					err = fmt.Errorf("timeout %v", err)
 				}
@@ -119,8 +119,10 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 	call.Finish()
 	h.takeDialogs(res)
 	if err != nil {
-		if ctx.Err() != nil && h.ctx.Err() == nil && browser.KindOf(err) != browser.KindTimeout {
-			err = &browser.Error{Kind: browser.KindTimeout, Message: fmt.Sprintf("%s did not finish within the %s step timeout: %v", a.Name, timeout, err), Err: err}
+		var typed *browser.Error
+		if ctx.Err() != nil && h.ctx.Err() == nil && !(errors.As(err, &typed) && typed.Kind == browser.KindTimeout) {
+			err = &browser.Error{Kind: browser.KindTimeout, Message: fmt.Sprintf("step %d (%s) did not finish within its %s timeout: %s", len(h.steps), a.Name, timeout, waitingFor(err)), Err: err,
+				Hint: "raise the step's timeout if the page is slow, or check that what it waits for can happen"}
 		}
 		return h.fail(res, call, la, err)
 	}
@@ -304,4 +306,13 @@ func brief(v any) string {
 		s = s[:80] + "…"
 	}
 	return s
+}
+
+// waitingFor says what a step that ran out of time was doing: its error,
+// or, when that is only the bare deadline, that the browser did not answer.
+func waitingFor(err error) string {
+	if err.Error() == context.DeadlineExceeded.Error() {
+		return "the browser did not answer in time (the page may be busy or hung)"
+	}
+	return err.Error()
 }

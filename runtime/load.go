@@ -30,9 +30,28 @@ func (h *host) load(th *starlark.Thread, name string) (starlark.StringDict, erro
 		return m.globals, m.err
 	}
 	h.modules[canonical] = &module{}
-	mth, stop := h.newThread(canonical, h.maxSteps())
+	// The step budget is the whole program's: the module gets what the
+	// loading thread has left, and what it spends is taken from it.
+	budget := stepBudget(th, h.maxSteps())
+	remaining := budget - min(th.ExecutionSteps(), budget)
+	mth, stop := h.newThread(canonical, max(remaining, 1))
+	mth.SetLocal(stepBudgetKey, max(remaining, 1))
 	defer stop()
 	globals, err := starlark.ExecFileOptions(lang.FileOptions, mth, canonical, src, h.predeclared)
+	left := budget - min(mth.ExecutionSteps(), budget)
+	th.SetMaxExecutionSteps(max(left, 1))
+	th.SetLocal(stepBudgetKey, max(left, 1))
 	h.modules[canonical] = &module{globals: globals, err: err}
 	return globals, err
+}
+
+// stepBudgetKey holds a thread's step limit when it is not the program's.
+const stepBudgetKey = "cdp-skill.stepBudget"
+
+// stepBudget returns the step limit of th (def when it has none of its own).
+func stepBudget(th *starlark.Thread, def uint64) uint64 {
+	if b, ok := th.Local(stepBudgetKey).(uint64); ok {
+		return b
+	}
+	return def
 }

@@ -7,7 +7,12 @@ package runtime
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"time"
+	"unicode/utf8"
 
+	"github.com/cdp-skill/cdp-skill/browser"
+	"github.com/cdp-skill/cdp-skill/browser/state"
 	"github.com/cdp-skill/cdp-skill/builtins"
 )
 
@@ -34,6 +39,7 @@ type Output struct {
 	Result       any                   `json:"result,omitempty"`
 	Log          []string              `json:"log,omitempty"`
 	Warnings     []string              `json:"warnings,omitempty"`
+	Downloads    []browser.Download    `json:"downloads,omitempty"`
 	Console      *ConsoleReport        `json:"console,omitempty"`
 	Screenshot   string                `json:"screenshot,omitempty"`
 	FullSnapshot string                `json:"fullSnapshot,omitempty"`
@@ -101,15 +107,77 @@ type ErrorEntry struct {
 // OK reports whether the command succeeded.
 func (o *Output) OK() bool { return o.Status == StatusOK }
 
-// JSON encodes the output compactly, without HTML escaping.
+// MaxInlineOutput bounds the answer printed inline; past it, the largest
+// values (the result, step outputs) go to files under the state dir and
+// the answer keeps a preview and the path.
+const MaxInlineOutput = 512 << 10
+
+// maxInlineValue is the size past which a value is spilled once the
+// answer is too large.
+const maxInlineValue = 16 << 10
+
+// JSON encodes the output compactly, without HTML escaping, spilling
+// large values when the whole is larger than MaxInlineOutput.
 func (o *Output) JSON() []byte {
+	b, err := encodeJSON(o)
+	if err != nil {
+		return []byte(`{"status":"error","error":{"type":"EXECUTION","message":"cannot encode output: ` + err.Error() + `"}}` + "\n")
+	}
+	if len(b) <= MaxInlineOutput {
+		return b
+	}
+	small := *o
+	small.Steps = make([]*StepResult, len(o.Steps))
+	for i, st := range o.Steps {
+		c := *st
+		c.Output = spillValue(c.Output, fmt.Sprintf("step%d", i+1))
+		small.Steps[i] = &c
+	}
+	small.Result = spillValue(o.Result, "result")
+	small.Warnings = append(append([]string(nil), o.Warnings...), fmt.Sprintf("the answer was %d bytes; values over %d bytes were written to files (see their file fields)", len(b), maxInlineValue))
+	if out, err := encodeJSON(&small); err == nil {
+		return out
+	}
+	return b
+}
+
+func encodeJSON(v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(o); err != nil {
-		return []byte(`{"status":"error","error":{"type":"EXECUTION","message":"cannot encode output: ` + err.Error() + `"}}` + "\n")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
 	}
-	return b.Bytes()
+	return b.Bytes(), nil
+}
+
+// SpilledValue stands in the answer for a value written to a file.
+type SpilledValue struct {
+	Truncated bool   `json:"truncated"`
+	File      string `json:"file"`
+	Bytes     int    `json:"bytes"`
+	Preview   string `json:"preview"`
+}
+
+// spillValue writes v to outputs/<time>-<name>.json under the state dir
+// when its JSON is larger than maxInlineValue.
+func spillValue(v any, name string) any {
+	if v == nil {
+		return nil
+	}
+	data, err := encodeJSON(v)
+	if err != nil || len(data) <= maxInlineValue {
+		return v
+	}
+	path, err := state.WriteFile(data, "outputs", time.Now().Format("20060102-150405.000000")+"-"+name+".json")
+	if err != nil {
+		return v
+	}
+	preview := data[:1024]
+	for len(preview) > 0 && !utf8.Valid(preview) {
+		preview = preview[:len(preview)-1]
+	}
+	return &SpilledValue{Truncated: true, File: path, Bytes: len(data), Preview: string(preview)}
 }
 
 // ErrorOutput builds the output of a command that failed before running.

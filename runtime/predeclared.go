@@ -38,7 +38,7 @@ func (h *host) configure(_ *starlark.Thread, b *starlark.Builtin, args starlark.
 	}
 	h.env.Strict = strict
 	if timeout != nil && timeout != starlark.None {
-		d, err := builtins.ToDuration(timeout)
+		d, err := builtins.ToTimeout(timeout)
 		if err != nil {
 			return nil, fmt.Errorf("configure: timeout %v", err)
 		}

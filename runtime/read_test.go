@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -23,7 +24,7 @@ func TestReadStepsJSON(t *testing.T) {
 	mustOK(t, out)
 	closeTabAfter(t, out)
 	q := stepOutput(t, out, 1)
-	if got := jsonString(q["heading"]); got != `{"results":[{"index":0,"ref":"s1e1","value":"Orders"}],"selector":"h1","showing":1,"total":1}` {
+	if got := regexp.MustCompile(`"ref":"s[0-9]+e1"`).ReplaceAllString(jsonString(q["heading"]), `"ref":"s1e1"`); got != `{"results":[{"index":0,"ref":"s1e1","value":"Orders"}],"selector":"h1","showing":1,"total":1}` {
 		t.Errorf("queryAll heading: %s", got)
 	}
 	if got := jsonString(q["buttons"]); !strings.Contains(got, `"name":"Join"`) || !strings.Contains(got, `"name":"Save"`) || !strings.Contains(got, `"total":2`) {

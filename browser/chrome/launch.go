@@ -97,6 +97,9 @@ func Launch(ctx context.Context, port int, opts LaunchOptions) (*Process, error)
 	if err := os.MkdirAll(ProfileDir(port), 0o700); err != nil {
 		return nil, fmt.Errorf("%w: profile dir: %v", ErrLaunch, err)
 	}
+	if err := writeProfilePrefs(ProfileDir(port)); err != nil {
+		return nil, fmt.Errorf("%w: profile preferences: %v", ErrLaunch, err)
+	}
 	logPath := filepath.Join(ProfileDir(port), "chrome.log")
 	logFile, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 	if err != nil {

@@ -39,31 +39,20 @@ func Path(elem ...string) (string, error) {
 
 // WriteFileAtomic writes data to path through a temporary file in the same
 // directory and a rename, so a reader sees either the old or the new content,
-// never a torn file.
+// never a torn file. A symbolic or hard link at path is replaced, not
+// written through (see WriteIn).
 func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("create %s: %w", dir, err)
 	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	root, err := os.OpenRoot(dir)
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	tmp := f.Name()
-	_, werr := f.Write(data)
-	cerr := f.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Chmod(tmp, perm)
-	}
-	if werr == nil {
-		werr = os.Rename(tmp, path)
-	}
-	if werr != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", path, werr)
+	defer root.Close()
+	if err := WriteIn(root, filepath.Base(path), data, perm); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package state
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -39,9 +40,12 @@ var aliasPattern = regexp.MustCompile(`^t[0-9]+$`)
 func IsAlias(s string) bool { return aliasPattern.MatchString(s) }
 
 // Registry maps tab aliases (t1, t2, …) to targets. Aliases are never
-// reused: the counter only grows.
+// reused: the counter only grows, and it is also kept in a file of its own
+// (tabs.counter), so that a lost or corrupt tabs.json does not restart it.
 type Registry struct {
 	path string
+	// recovered says how a corrupt registry was recovered ("" = it was not).
+	recovered string
 }
 
 // OpenRegistry returns the registry stored in the state directory.
@@ -53,26 +57,66 @@ func OpenRegistry() (*Registry, error) {
 	return &Registry{path: p}, nil
 }
 
+// Recovered says how a corrupt tabs.json was recovered during this
+// invocation ("" when it was not): the agent's aliases from before are
+// gone, and the answer must say so.
+func (r *Registry) Recovered() string { return r.recovered }
+
+func (r *Registry) counterPath() string { return r.path[:len(r.path)-len(".json")] + ".counter" }
+
+// readCounter returns the alias counter kept beside the registry (0 when
+// missing or unreadable).
+func (r *Registry) readCounter() int {
+	data, err := readFileNoEscape(r.counterPath())
+	if err != nil {
+		return 0
+	}
+	n, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+	return n
+}
+
+// read returns the registry. A file that does not parse, or whose entries
+// are not tabs (an alias or target id of the wrong shape), is corrupt: what
+// can be kept is kept, and the damage is recorded in r.recovered.
 func (r *Registry) read() (registryFile, error) {
 	f := registryFile{NextID: 1, Tabs: map[string]Tab{}}
-	data, err := os.ReadFile(r.path)
+	data, err := readFileNoEscape(r.path)
 	if errors.Is(err, os.ErrNotExist) {
+		f.NextID = max(f.NextID, r.readCounter())
 		return f, nil
 	}
 	if err != nil {
 		return f, fmt.Errorf("read tab registry: %w", err)
 	}
-	if len(data) == 0 {
-		return f, nil
-	}
-	if err := json.Unmarshal(data, &f); err != nil {
-		return registryFile{NextID: 1, Tabs: map[string]Tab{}}, fmt.Errorf("tab registry %s is corrupt (%v): delete it to start over", r.path, err)
+	var problem string
+	switch {
+	case len(bytes.TrimSpace(data)) == 0:
+		problem = "it was empty"
+	default:
+		if err := json.Unmarshal(data, &f); err != nil {
+			f = registryFile{NextID: 1, Tabs: map[string]Tab{}}
+			problem = fmt.Sprintf("it did not parse: %v", err)
+		}
 	}
 	if f.Tabs == nil {
 		f.Tabs = map[string]Tab{}
 	}
-	if f.NextID < 1 {
-		f.NextID = 1
+	var dropped []string
+	for a, t := range f.Tabs {
+		if !IsAlias(a) || !IsTargetID(t.TargetID) {
+			dropped = append(dropped, fmt.Sprintf("%.20q", a))
+			delete(f.Tabs, a)
+			continue
+		}
+		f.NextID = max(f.NextID, aliasNumber(a)+1)
+	}
+	if len(dropped) > 0 && problem == "" {
+		sort.Strings(dropped)
+		problem = fmt.Sprintf("entries %s did not name tabs and were dropped", strings.Join(dropped, ", "))
+	}
+	f.NextID = max(f.NextID, 1, r.readCounter())
+	if problem != "" && r.recovered == "" {
+		r.recovered = fmt.Sprintf("the tab registry %s was corrupt (%s); it was recovered with %d tab(s) and new aliases continue from t%d, so an alias from before may be unknown: listTabs shows the open tabs, and connectTab with a targetId gives one an alias again", r.path, problem, len(f.Tabs), f.NextID)
 	}
 	return f, nil
 }
@@ -95,6 +139,11 @@ func (r *Registry) update(ctx context.Context, fn func(*registryFile) error) err
 	data, err := json.MarshalIndent(f, "", "  ")
 	if err != nil {
 		return fmt.Errorf("encode tab registry: %w", err)
+	}
+	// The counter first: a crash between the two writes may skip an alias,
+	// never reuse one.
+	if err := WriteFileAtomic(r.counterPath(), []byte(strconv.Itoa(f.NextID)+"\n"), 0o600); err != nil {
+		return err
 	}
 	return WriteFileAtomic(r.path, data, 0o600)
 }

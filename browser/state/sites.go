@@ -81,7 +81,7 @@ func profilePaths(domain string) (md, star string) {
 func ReadProfile(domain string) (Profile, bool, error) {
 	md, star := profilePaths(domain)
 	p := Profile{Domain: domain, Path: md}
-	content, err := os.ReadFile(md)
+	content, err := readFileNoEscape(md)
 	if errors.Is(err, os.ErrNotExist) {
 		return p, false, nil
 	}
@@ -89,7 +89,7 @@ func ReadProfile(domain string) (Profile, bool, error) {
 		return p, false, fmt.Errorf("read site profile %s: %w", md, err)
 	}
 	p.Content = string(content)
-	if recipes, err := os.ReadFile(star); err == nil {
+	if recipes, err := readFileNoEscape(star); err == nil {
 		p.Recipes, p.RecipesPath = string(recipes), star
 	}
 	return p, true, nil

@@ -10,12 +10,20 @@ import (
 // TabState is what cdp-skill remembers about one tab across invocations and
 // navigations: the ref counters, so that a ref is never handed out twice in
 // a tab (s1e4 on one page can never name an element of the next page).
+//
+// Snapshot numbers come from a counter all tabs share (ReserveSnapshot),
+// so refs of different tabs never collide; Snaps lists the numbers this
+// tab issued, to name the tab a foreign ref came from.
 type TabState struct {
-	SnapSeq int `json:"snapSeq"`
-	ElemSeq int `json:"elemSeq"`
+	SnapSeq int   `json:"snapSeq"`
+	ElemSeq int   `json:"elemSeq"`
+	Snaps   []int `json:"snaps,omitempty"`
 }
 
 func tabStatePath(targetID string) (string, error) {
+	if err := CheckTargetID(targetID); err != nil {
+		return "", err
+	}
 	return Path("tabs", targetID+".json")
 }
 
@@ -26,7 +34,7 @@ func LoadTabState(targetID string) (TabState, error) {
 	if err != nil {
 		return s, err
 	}
-	data, err := os.ReadFile(p)
+	data, err := readFileNoEscape(p)
 	if errors.Is(err, os.ErrNotExist) {
 		return s, nil
 	}

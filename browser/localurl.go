@@ -1,0 +1,80 @@
+package browser
+
+import (
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// FileDirsEnv names the environment variable listing the directories whose
+// files goto and openTab may open as file: URLs (separated by
+// os.PathListSeparator). Without it, file: URLs are refused: a page opened
+// from a file can read other local files.
+const FileDirsEnv = "CDP_SKILL_FILE_DIRS"
+
+// AllowSchemesEnv names the environment variable listing the other local
+// URL schemes goto and openTab may open (comma separated, such as
+// "chrome,devtools").
+const AllowSchemesEnv = "CDP_SKILL_ALLOW_SCHEMES"
+
+// localSchemes are the URL schemes that reach the machine or the browser
+// itself rather than the web.
+var localSchemes = []string{"file", "filesystem", "chrome", "chrome-untrusted", "chrome-extension", "chrome-search", "devtools", "view-source"}
+
+// checkLocalURL refuses a URL of a local scheme unless the user opted in.
+func checkLocalURL(raw string, u *url.URL) error {
+	scheme := strings.ToLower(u.Scheme)
+	if !slices.Contains(localSchemes, scheme) {
+		return nil
+	}
+	if scheme == "view-source" {
+		inner, err := url.Parse(u.Opaque)
+		if err != nil || inner.Scheme == "" {
+			return nil
+		}
+		return checkLocalURL(u.Opaque, inner)
+	}
+	if scheme == "file" {
+		return checkFileURL(raw, u)
+	}
+	for _, s := range strings.Split(os.Getenv(AllowSchemesEnv), ",") {
+		if strings.EqualFold(strings.TrimSpace(s), scheme) {
+			return nil
+		}
+	}
+	return Errorf(KindStepValidation, "%s: URLs are refused: they reach the browser or the machine, not the web (%q)", scheme, raw).
+		WithHint("to allow them, set the environment variable %s=%s for cdp-skill", AllowSchemesEnv, scheme)
+}
+
+// checkFileURL allows a file: URL whose file lies in one of the
+// directories of FileDirsEnv once symbolic links are resolved.
+func checkFileURL(raw string, u *url.URL) error {
+	path := filepath.Clean(u.Path)
+	var dirs []string
+	for _, d := range filepath.SplitList(os.Getenv(FileDirsEnv)) {
+		if d = strings.TrimSpace(d); d == "" {
+			continue
+		}
+		if abs, err := filepath.Abs(d); err == nil {
+			if real, err := filepath.EvalSymlinks(abs); err == nil {
+				abs = real
+			}
+			dirs = append(dirs, abs)
+		}
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		real = path
+	}
+	if u.Host != "" && u.Host != "localhost" || len(dirs) == 0 || !insideAny(real, dirs) {
+		how := "no directory is allowed"
+		if len(dirs) > 0 {
+			how = "it is outside the allowed directories (" + strings.Join(dirs, ", ") + ")"
+		}
+		return Errorf(KindStepValidation, "file: URL refused: %q would let the page read local files, and %s", raw, how).
+			WithHint("serve the files over http (python3 -m http.server), or allow their directory with the environment variable %s=/path/to/dir (a list separated by %q)", FileDirsEnv, string(os.PathListSeparator))
+	}
+	return nil
+}

@@ -1,0 +1,72 @@
+package browser
+
+import (
+	"strings"
+	"testing"
+)
+
+// accountPage counts clicks per button, as a settings page would act on
+// them.
+const accountPage = `<!doctype html><title>Account</title><main>
+<button onclick="window.clicks.push('delete')">Delete account</button>
+<button onclick="window.clicks.push('keep')">Keep account</button>
+</main><script>window.clicks = [];</script>`
+
+// TestRefOfAnotherTabIsRefused takes snapshots of the same page in two
+// tabs and uses tab A's ref for "Delete account" on tab B: it must fail,
+// naming the tab the ref belongs to, and click nothing on B.
+func TestRefOfAnotherTabIsRefused(t *testing.T) {
+	ctx := testCtx(t)
+	a := loadHTML(t, accountPage)
+	b := loadHTML(t, accountPage)
+	sa, err := a.Snapshot(ctx, SnapshotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb, err := b.Snapshot(ctx, SnapshotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	refA := refOf(t, sa.YAML, `button "Delete account"`)
+	refB := refOf(t, sb.YAML, `button "Keep account"`)
+	if refA == refOf(t, sb.YAML, `button "Delete account"`) || sa.SnapshotID == sb.SnapshotID {
+		t.Fatalf("two tabs issued the same ref %s / snapshot id %s", refA, sa.SnapshotID)
+	}
+	for _, tg := range []Target{{Ref: refA}, {Selector: refA}} {
+		_, err = b.Click(ctx, tg, ClickOptions{})
+		if KindOf(err) != KindStaleElement || !strings.Contains(err.Error(), "another tab") {
+			t.Errorf("tab A's ref %s used on tab B: %v", refA, err)
+		}
+	}
+	if got := js(t, b, "window.clicks"); got != `[]` {
+		t.Fatalf("tab A's ref clicked on tab B: %s", got)
+	}
+	// Each tab's own refs still work, once.
+	if _, err := a.Click(ctx, Target{Ref: refA}, ClickOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Click(ctx, Target{Ref: refB}, ClickOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if ga, gb := js(t, a, "window.clicks"), js(t, b, "window.clicks"); ga != `["delete"]` || gb != `["keep"]` {
+		t.Fatalf("own refs: tab A clicked %s, tab B %s", ga, gb)
+	}
+	// Refs handed out without a snapshot (elementsAt) are the tab's too.
+	c := loadHTML(t, accountPage)
+	at, err := c.ElementAt(ctx, Point{X: 20, Y: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := loadHTML(t, accountPage)
+	if _, err := d.Snapshot(ctx, SnapshotOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if ref := at.Ref; ref != "" {
+		if _, err := d.Click(ctx, Target{Ref: ref}, ClickOptions{}); err == nil {
+			t.Errorf("a ref elementsAt gave on one tab clicked on another")
+		}
+	}
+	if got := js(t, d, "window.clicks"); got != `[]` {
+		t.Fatalf("a foreign elementsAt ref clicked: %s", got)
+	}
+}

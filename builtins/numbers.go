@@ -1,0 +1,74 @@
+package builtins
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"go.starlark.net/starlark"
+
+	"github.com/cdp-skill/cdp-skill/browser"
+	"github.com/cdp-skill/cdp-skill/lang"
+)
+
+// MaxDuration bounds every duration a step takes (a wait, an interval, a
+// delay): no command runs longer than its timeout anyway.
+const MaxDuration = time.Hour
+
+// MaxCoordinate bounds x and y of a point: CSS pixels of a viewport, which
+// is never this large.
+const MaxCoordinate = 100_000
+
+// ToTimeout reads a step timeout: a duration between 1 ms and
+// lang.MaxTimeoutMS.
+func ToTimeout(v starlark.Value) (time.Duration, error) {
+	if f, ok := starlark.AsFloat(v); ok && f > lang.MaxTimeoutMS {
+		return 0, fmt.Errorf("%g ms is above the maximum step timeout of %d ms (5 minutes): give less, or split the work into several steps", f, lang.MaxTimeoutMS)
+	}
+	d, err := ToDuration(v)
+	if err != nil {
+		return 0, err
+	}
+	if err := CheckTimeout(d); err != nil {
+		return 0, err
+	}
+	return d, nil
+}
+
+// CheckTimeout refuses a timeout below 1 ms or above lang.MaxTimeoutMS.
+func CheckTimeout(d time.Duration) error {
+	switch {
+	case d < time.Millisecond:
+		return fmt.Errorf("%v is below 1 ms, so every step would fail at once: give at least 1 (ms), or leave timeout out for the default (30000)", d)
+	case d > lang.MaxTimeoutMS*time.Millisecond:
+		return fmt.Errorf("%v is above the maximum step timeout of %d ms (5 minutes): give less, or split the work into several steps", d, lang.MaxTimeoutMS)
+	}
+	return nil
+}
+
+// durationFromMS converts milliseconds, refusing what is not a number in
+// [0, MaxDuration].
+func durationFromMS(f float64) (time.Duration, error) {
+	switch {
+	case math.IsNaN(f) || math.IsInf(f, 0):
+		return 0, fmt.Errorf("must be a finite number of milliseconds, not %v", f)
+	case f < 0:
+		return 0, fmt.Errorf("must be a non-negative number of milliseconds, not %v", f)
+	case f > float64(MaxDuration/time.Millisecond):
+		return 0, fmt.Errorf("%g ms is more than an hour (%d ms), the most a step may wait; a command stops at its timeout anyway", f, MaxDuration/time.Millisecond)
+	}
+	return time.Duration(f * float64(time.Millisecond)), nil
+}
+
+// checkPoint refuses a point that cannot be in any viewport.
+func checkPoint(action string, pt browser.Point) error {
+	for _, c := range []struct {
+		name string
+		v    float64
+	}{{"x", pt.X}, {"y", pt.Y}} {
+		if math.IsNaN(c.v) || math.IsInf(c.v, 0) || c.v < -MaxCoordinate || c.v > MaxCoordinate {
+			return invalid("%s: %s = %g is outside any viewport: x and y are CSS pixels from the viewport's top left corner (take them from a snapshot's box or elementsAt)", action, c.name, c.v)
+		}
+	}
+	return nil
+}
