@@ -9,18 +9,6 @@ import (
 	"github.com/cdp-skill/cdp-skill/browser/browsertest"
 )
 
-// engineDivergences are the fixtures where the engine deliberately differs
-// from Chromium, keyed by element id, with the reason.
-var engineDivergences = map[string]string{}
-
-// normalizeName is how names are compared: whitespace runs (NBSP included)
-// collapse and the ends are trimmed. Chromium keeps leading/trailing spaces
-// and non-ASCII spaces; the snapshot shows trimmed, collapsed names, which
-// is what an agent matches against.
-func normalizeName(s string) string {
-	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\u200b", "")), " ")
-}
-
 // TestEngineRolesAndNamesMatchFixtures checks the in-page engine's role and
 // accessible name for every marked fixture element (the expectations are
 // proven against Chromium by TestAccnameFixturesAgreeWithChromium).
@@ -40,7 +28,7 @@ func TestEngineRolesAndNamesMatchFixtures(t *testing.T) {
 				// installs the engine; describe(null) may throw
 			}
 			var got []struct {
-				ID, Tag, WantRole, WantName, Role, Name string
+				ID, Tag, WantRole, WantName, Role, Name, FullName string
 			}
 			err := p.CallInto(ctx, &got, `() => {
 				const out = [];
@@ -48,7 +36,7 @@ func TestEngineRolesAndNamesMatchFixtures(t *testing.T) {
 					for (const el of root.querySelectorAll('*')) {
 						if (el.hasAttribute('data-expect-role') || el.hasAttribute('data-expect-name')) {
 							const d = window.__cdpSkill.describe(el);
-							out.push({ID: el.id, Tag: el.tagName, WantRole: el.getAttribute('data-expect-role') || '', WantName: el.getAttribute('data-expect-name') ?? '', Role: d.role, Name: d.name});
+							out.push({ID: el.id, Tag: el.tagName, WantRole: el.getAttribute('data-expect-role') || '', WantName: el.getAttribute('data-expect-name') ?? '', Role: d.role, Name: d.name, FullName: d.fullName});
 						}
 						if (el.shadowRoot) visit(el.shadowRoot);
 					}
@@ -61,14 +49,12 @@ func TestEngineRolesAndNamesMatchFixtures(t *testing.T) {
 			}
 			for _, g := range got {
 				total++
-				wantRole := g.WantRole
-				if reason, ok := engineDivergences[g.ID]; ok && g.ID != "" {
-					t.Logf("%s#%s: diverges on purpose: %s", g.Tag, g.ID, reason)
-					continue
-				}
-				if (wantRole != "" && g.Role != wantRole) || normalizeName(g.Name) != normalizeName(g.WantName) {
+				if (g.WantRole != "" && g.Role != g.WantRole) || g.FullName != g.WantName {
 					failed++
-					t.Errorf("%s#%s: got %s %q, want %s %q", g.Tag, g.ID, g.Role, g.Name, wantRole, g.WantName)
+					t.Errorf("%s#%s: got %s %q, want %s %q", g.Tag, g.ID, g.Role, g.FullName, g.WantRole, g.WantName)
+				}
+				if trimmed := strings.Trim(g.FullName, " "); g.Name != trimmed {
+					t.Errorf("%s#%s: snapshot name %q is not the full name %q trimmed", g.Tag, g.ID, g.Name, g.FullName)
 				}
 			}
 		})

@@ -139,11 +139,12 @@ const S = {
     return { matches, matchCount: total, searchedElements: searched, seq: { snap: S.snapSeq, elem: S.elemSeq } };
   },
 
-  // describe returns the role and name the snapshot would show for el.
+  // describe returns the role and name the snapshot would show for el, and
+  // fullName, the name untrimmed as Chromium has it.
   describe(el) {
     cache = newCache();
     const role = effectiveRole(el);
-    return { role, name: accessibleName(el) };
+    return { role, name: accessibleName(el), fullName: fullName(el) };
   },
 
   resolve,

@@ -2,12 +2,34 @@
 // implement), and the states and values shown in snapshots. Fragment of the
 // in-page engine.
 
+// accessibleName is the name snapshots show: Chromium's name (fullName)
+// with ASCII whitespace trimmed from its ends. NBSP and other non-ASCII
+// spaces stay, as Chromium keeps them.
 function accessibleName(el) {
   let n = cache.name.get(el);
   if (n !== undefined) return n;
-  n = normalizeSpace(computeName(el, { root: el, visited: new Set(), labelledBy: false, hiddenRef: false, content: false }));
+  n = fullName(el);
+  if (n && (isAsciiSpace(n.charCodeAt(0)) || isAsciiSpace(n.charCodeAt(n.length - 1)))) n = n.replace(ASCII_SPACE_ENDS, '');
   cache.name.set(el, n);
   return n;
+}
+
+// fullName is the accessible name exactly as Chromium's accessibility tree
+// has it: runs of ASCII whitespace collapse to one space, the ends are not
+// trimmed, NBSP and other non-ASCII spaces are kept.
+function fullName(el) {
+  return collapseAsciiSpace(computeName(el, { root: el, visited: new Set(), labelledBy: false, hiddenRef: false, content: false }));
+}
+
+const ASCII_SPACE_RUN = /[ \t\n\f\r]+/g;
+const ASCII_SPACE_ENDS = /^[ \t\n\f\r]+|[ \t\n\f\r]+$/g;
+
+function collapseAsciiSpace(s) {
+  return s.replace(ASCII_SPACE_RUN, ' ');
+}
+
+function isAsciiSpace(c) {
+  return c === 32 || c === 9 || c === 10 || c === 12 || c === 13;
 }
 
 function byIdInRoot(el, id) {
@@ -15,7 +37,26 @@ function byIdInRoot(el, id) {
   return root.getElementById ? root.getElementById(id) : document.getElementById(id);
 }
 
+// nameFromAuthor tells whether the last computeName call took its result
+// from an attribute or the host language (aria-label, alt, a label...)
+// rather than from content: Chromium sets such a child's name apart by
+// spaces in its parent's content.
+let nameFromAuthor = false;
+
 function computeName(node, ctx) {
+  const s = computeName0(node, ctx);
+  nameFromAuthor = s === AUTHORED;
+  return nameFromAuthor ? AUTHORED.s : s;
+}
+
+// AUTHORED carries an authored name out of computeName0.
+const AUTHORED = { s: '' };
+function authored(s) {
+  AUTHORED.s = s;
+  return AUTHORED;
+}
+
+function computeName0(node, ctx) {
   if (node.nodeType === 3) return transformText(node);
   if (node.nodeType !== 1) return '';
   const el = node;
@@ -27,7 +68,7 @@ function computeName(node, ctx) {
   // referenced directly. A node hidden by visibility alone may still have
   // visible descendants, which count in content.
   let ownTextHidden = false;
-  if (!ctx.hiddenRef && hiddenForAT(el)) {
+  if (!ctx.hiddenRef && hiddenForAT(el) && !(isRoot && el.tagName === 'AREA')) {
     if (!(ctx.content && onlyVisibilityHidden(el))) return '';
     ownTextHidden = true;
   }
@@ -40,10 +81,15 @@ function computeName(node, ctx) {
       for (const id of ids.split(/\s+/)) {
         const ref = byIdInRoot(el, id);
         if (!ref) continue;
-        parts.push(computeName(ref, { root: ref, visited: new Set(), labelledBy: true, hiddenRef: hiddenForAT(ref), content: false }));
+        // Each referenced node is named afresh (a node already named counts
+        // again), but what it names is then visited: content that follows
+        // does not count it twice (as Chromium).
+        const hiddenRef = hiddenForAT(ref), visited = new Set();
+        parts.push(computeName(ref, { root: ref, visited, labelledBy: true, hiddenRef, content: false, unrendered: hiddenRef && !ref.checkVisibility() }));
+        for (const v of visited) ctx.visited.add(v);
       }
       const s = parts.join(' ');
-      if (s.trim()) return s;
+      if (s.trim()) return authored(s);
     }
   }
 
@@ -52,35 +98,38 @@ function computeName(node, ctx) {
   // content, or as the node aria-labelledby references.
   if ((!isRoot && ctx.content) || (isRoot && ctx.labelledBy)) {
     const v = embeddedControlValue(el, role);
-    if (v !== null) return v;
+    if (v !== null) return authored(v);
   }
 
   // 2D: aria-label.
   const label = el.getAttribute('aria-label');
-  if (label && label.trim()) return label;
+  if (label && label.trim()) return authored(label);
 
   // 2E: the host language's own labels.
   if (role !== 'none') {
     const native = nativeName(el, role, ctx);
     if (native !== null) {
-      if (typeof native === 'object') return native.final;
-      if (native.trim()) return native;
+      if (typeof native === 'object') return authored(native.final);
+      if (native.trim()) return authored(native);
     }
   }
 
-  // 2F: name from content.
-  if (NAME_FROM_CONTENT.has(role) || ctx.content || ctx.labelledBy) {
+  // 2F: name from content. Inside content, a child's text counts even when
+  // it is only a space; container roles contribute no content there.
+  if (NAME_FROM_CONTENT.has(role) || (ctx.content || ctx.labelledBy) && (isRoot || !NO_CONTENT_IN_RECURSION.has(role))) {
     const s = nameFromContent(el, ctx, ownTextHidden);
-    if (s.trim()) return s;
+    if (s.trim() || (s && !isRoot)) return s;
   }
 
-  // 2I: tooltip. Chromium does not name generic elements (other than abbr)
-  // from title, and in content only images use their own title.
+  // 2I: tooltip, the last resort, also for children in content. Chromium
+  // does not name roles that prohibit naming (generic, paragraph, the
+  // text-level roles) from title, except abbr and a node aria-labelledby
+  // references.
   const title = el.getAttribute('title');
-  if (title && title.trim() && (role !== 'generic' || el.tagName === 'ABBR' || ctx.labelledBy) && (isRoot || el.tagName === 'IMG')) return title;
+  if (title && title.trim() && (!TITLE_PROHIBITED.has(role) || el.tagName === 'ABBR' || (isRoot && ctx.labelledBy))) return authored(title);
   if ((role === 'textbox' || role === 'searchbox' || role === 'combobox') && isRoot) {
     const ph = el.getAttribute('placeholder') || el.getAttribute('aria-placeholder');
-    if (ph) return ph;
+    if (ph) return authored(ph);
   }
   return '';
 }
@@ -98,22 +147,35 @@ function transformText(node) {
   return node.data;
 }
 
+// Container roles whose content Chromium leaves out of an ancestor's name
+// (they are named by their author only).
+const NO_CONTENT_IN_RECURSION = new Set(['alert', 'alertdialog', 'application', 'article', 'banner', 'blockquote',
+  'complementary', 'contentinfo', 'dialog', 'document', 'feed', 'figure', 'form', 'grid', 'group', 'iframe', 'img',
+  'listbox', 'log', 'main', 'marquee', 'menu', 'menubar', 'meter', 'navigation', 'note', 'progressbar', 'radiogroup',
+  'scrollbar', 'search', 'searchbox', 'separator', 'slider', 'spinbutton', 'status', 'table', 'tablist', 'tabpanel',
+  'textbox', 'timer', 'toolbar', 'tree', 'treegrid']);
+
+// Roles Chromium never names from title.
+const TITLE_PROHIBITED = new Set(['generic', 'none', 'paragraph', 'code', 'strong', 'emphasis', 'mark', 'time', 'deletion',
+  'insertion', 'subscript', 'superscript', 'caption']);
+
 function embeddedControlValue(el, role) {
   const tag = el.tagName;
   const native = tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT';
   switch (role) {
     case 'textbox': case 'searchbox':
-      if (native) return el.value;
+      if (native) return el.type === 'password' ? '\u2022'.repeat(el.value.length) : el.value;
       return el.textContent;
     case 'combobox': case 'listbox': {
       if (tag === 'SELECT') return [...el.selectedOptions].map((o) => o.label || o.text).join(' ');
       if (tag === 'INPUT') return el.value;
       // An ARIA listbox contributes its selected option; an ARIA combobox
-      // its label, not its value (as Chromium).
+      // its text when it is focusable, else its label (as Chromium).
       if (role === 'listbox') {
         const sel = el.querySelector('[aria-selected=true]');
         return sel ? sel.textContent : '';
       }
+      if (el.hasAttribute('tabindex')) return el.textContent;
       return el.getAttribute('aria-label') || '';
     }
     case 'slider': case 'spinbutton': case 'progressbar': case 'meter': case 'scrollbar': {
@@ -159,7 +221,8 @@ function labelsText(el, ctx) {
     // A hidden label does not name its control (only aria-labelledby
     // reaches hidden text).
     if (!ctx.hiddenRef && hiddenForAT(l)) continue;
-    parts.push(computeName(l, { root: l, visited: ctx.visited, labelledBy: false, hiddenRef: ctx.hiddenRef, content: true }));
+    // Chromium trims each label's text.
+    parts.push(collapseAsciiSpace(computeName(l, { root: l, visited: ctx.visited, labelledBy: false, hiddenRef: ctx.hiddenRef, content: true })).replace(ASCII_SPACE_ENDS, ''));
   }
   return parts.join(' ');
 }
@@ -177,6 +240,8 @@ function nativeName(el, role, ctx) {
       return type === 'submit' ? 'Submit' : type === 'reset' ? 'Reset' : null;
     }
     if (type === 'image') {
+      const l = labelsText(el, ctx);
+      if (l && l.trim()) return l;
       const alt = el.getAttribute('alt');
       if (alt !== null && alt.trim()) return alt;
       if (el.hasAttribute('value')) return { final: el.getAttribute('value') };
@@ -257,35 +322,197 @@ function scanRules(rules) {
   return false;
 }
 
-// pseudoText returns the generated text of ::before/::after (its alt text
-// after a slash when given), padded when the pseudo-element is not inline.
-function pseudoText(el, which) {
-  if (!hasPseudoContent(el)) return '';
+// pseudoContent returns what ::before/::after generates, or null when it
+// generates nothing: its text (the alternative text after a slash when one
+// is given, even empty) and whether it stands apart from the text around it
+// (not inline, an image, or alternative text, as Chromium lays them out).
+function pseudoContent(el, which) {
+  if (!hasPseudoContent(el)) return null;
   const st = getComputedStyle(el, which);
   const c = st.content;
-  if (!c || c === 'none' || c === 'normal') return '';
-  const slash = c.search(/"\s*\/\s*"/);
-  const src = slash >= 0 ? c.slice(c.indexOf('/', slash) + 1) : c;
-  const m = src.match(/"((?:[^"\\]|\\.)*)"/g);
-  if (!m) return '';
-  const text = m.map((q) => q.slice(1, -1).replace(/\\(.)/g, '$1')).join('');
-  return st.display !== 'inline' ? ' ' + text + ' ' : text;
+  if (!c || c === 'none' || c === 'normal' || st.display === 'none') return null;
+  const slash = topLevelSlash(c);
+  const main = slash >= 0 ? c.slice(0, slash) : c;
+  const image = /(^|\s)(url|image-set|linear-gradient|radial-gradient)\(/.test(main);
+  const text = slash >= 0 ? contentText(el, c.slice(slash + 1)) : image ? '' : contentText(el, c);
+  return { text, separate: st.display !== 'inline' || image || slash >= 0 };
 }
 
-function nameFromContent(el, ctx, ownTextHidden) {
-  const sub = { root: ctx.root, visited: ctx.visited, labelledBy: ctx.labelledBy, hiddenRef: ctx.hiddenRef, content: true };
+// topLevelSlash finds the "/" that starts a content value's alternative
+// text (outside strings and functions), or -1.
+function topLevelSlash(c) {
+  let depth = 0;
+  for (let i = 0; i < c.length; i++) {
+    const ch = c[i];
+    if (ch === '"' || ch === "'") {
+      for (i++; i < c.length && c[i] !== ch; i++) if (c[i] === '\\') i++;
+    } else if (ch === '(') depth++;
+    else if (ch === ')') depth--;
+    else if (ch === '/' && depth === 0) return i;
+  }
+  return -1;
+}
+
+// contentText joins the strings and attr() values of a content value;
+// counters and quotes contribute nothing (as in Chromium's names).
+function contentText(el, v) {
   let out = '';
+  const re = /"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|attr\(\s*([^\s)]+)\s*\)/g;
+  for (let m; (m = re.exec(v));) {
+    if (m[3] !== undefined) out += el.getAttribute(m[3]) || '';
+    else out += (m[1] !== undefined ? m[1] : m[2]).replace(/\\([0-9a-fA-F]{1,6})\s?|\\(.)/g, (x, hex, ch) => hex ? String.fromCodePoint(parseInt(hex, 16)) : ch);
+  }
+  return out;
+}
+
+// nameFromContent joins the names of el's flat-tree children as Chromium
+// does: text as layout renders it, and one space between children that
+// are not in the same line box flow (blocks, inline-blocks, replaced
+// elements, out-of-flow boxes), unless the text so far ends in a space.
+// A child that is rendered but nameless still separates its neighbours.
+function nameFromContent(el, ctx, ownTextHidden) {
+  const sub = { root: ctx.root, visited: ctx.visited, labelledBy: ctx.labelledBy, hiddenRef: ctx.hiddenRef, content: true, unrendered: ctx.unrendered };
+  let out = '';
+  let prev = 0; // 0: no child yet, 1: inline, 2: apart from its neighbours
+  const add = (s, apart) => {
+    if (s && prev && out && (apart || prev === 2) && !isAsciiSpace(out.charCodeAt(out.length - 1))) out += ' ';
+    out += s;
+    prev = apart ? 2 : 1;
+  };
+  const before = pseudoContent(el, '::before');
+  if (before) add(before.text, before.separate);
   if (styleOf(el).contentVisibility !== 'hidden') {
     forEachChildComposed(el, true, (child) => {
       if (child.nodeType === 3) {
-        if (!ownTextHidden) out += transformText(child);
+        if (ownTextHidden) return;
+        const t = renderedText(child, sub);
+        if (t) add(t, false);
       } else if (child.nodeType === 1 && !SKIP_TAGS.has(child.tagName)) {
-        const s = computeName(child, sub);
-        out += isBlock(child) ? ' ' + s + ' ' : s;
+        if (!sub.hiddenRef && hiddenForAT(child) && !onlyVisibilityHidden(child)) return;
+        const unrendered = sub.unrendered || styleOf(child).display === 'none';
+        const s = computeName(child, unrendered === sub.unrendered ? sub : { ...sub, unrendered });
+        add(s, unrendered || nameFromAuthor || apartInFlow(child));
       }
     });
   }
-  return pseudoText(el, '::before') + out + pseudoText(el, '::after');
+  const after = pseudoContent(el, '::after');
+  if (after) add(after.text, after.separate);
+  return out;
+}
+
+// apartInFlow reports whether el's content is not in the same line box
+// flow as its siblings' text (Chromium then puts a space between them).
+function apartInFlow(el) {
+  if (el.tagName === 'BR' || ATOMIC_TAGS.has(el.tagName) || el.localName === 'svg') return true;
+  const st = styleOf(el);
+  return st.display !== 'inline' || st.position === 'absolute' || st.position === 'fixed' || st.cssFloat !== 'none';
+}
+
+// Elements laid out as one atomic inline box (replaced content).
+const ATOMIC_TAGS = new Set(['IMG', 'INPUT', 'SELECT', 'TEXTAREA', 'BUTTON', 'IFRAME', 'VIDEO', 'AUDIO', 'CANVAS',
+  'OBJECT', 'EMBED', 'METER', 'PROGRESS']);
+
+// renderedText is a text node's text as layout renders it with collapsible
+// white space: ASCII runs collapse to one space, and a space is not rendered
+// at the start of a line, after another space, or at the end of a line.
+// Text that is not rendered (inside a hidden node aria-labelledby
+// references) keeps its spaces; the name collapses them at the end.
+function renderedText(node, ctx) {
+  const t = transformText(node);
+  if (ctx.unrendered || !t) return t;
+  const first = isAsciiSpace(t.charCodeAt(0)), last = isAsciiSpace(t.charCodeAt(t.length - 1));
+  if (!first && !last) return t;
+  const p = flatParent(node);
+  if (!p || p.nodeType !== 1 || preservesSpace(p)) return t;
+  let s = collapseAsciiSpace(t);
+  if (first && flowEdge(node, -1) !== 'content') s = s.slice(1);
+  if (s.length && s.charCodeAt(s.length - 1) === 32 && flowEdge(node, 1) !== 'content') s = s.slice(0, -1);
+  return s;
+}
+
+function preservesSpace(el) {
+  const st = styleOf(el);
+  const c = st.whiteSpaceCollapse;
+  if (c) return c === 'preserve' || c === 'break-spaces' || c === 'preserve-spaces';
+  return /^(pre|pre-wrap|break-spaces)$/.test(st.whiteSpace);
+}
+
+function flatParent(node) {
+  if (node.assignedSlot) return node.assignedSlot;
+  const p = node.parentNode;
+  if (p && p.nodeType === 11) return p.host || null;
+  return p;
+}
+
+// flatSibling returns node's previous (dir -1) or next (dir 1) sibling in
+// the flat tree.
+function flatSibling(node, dir) {
+  const p = flatParent(node);
+  if (!p) return null;
+  if (!node.assignedSlot && p === node.parentNode && !(p.localName === 'slot' || shadowRootOf(p))) {
+    return dir < 0 ? node.previousSibling : node.nextSibling;
+  }
+  const kids = [...childNodesComposed(p, true)];
+  const i = kids.indexOf(node);
+  return i < 0 ? null : kids[i + dir] || null;
+}
+
+// flowEdge tells what comes before (dir -1) or after (dir 1) node on its
+// line: 'content', 'space' (a collapsible space before it) or 'break' (the
+// line starts or ends there).
+function flowEdge(node, dir) {
+  for (let n = node; ;) {
+    for (let s = flatSibling(n, dir); s; s = flatSibling(s, dir)) {
+      const r = edgeOf(s, dir);
+      if (r) return r;
+    }
+    const p = flatParent(n);
+    if (!p || p.nodeType !== 1) return 'break';
+    const ps = pseudoEdge(p, dir < 0 ? '::before' : '::after', dir);
+    if (ps) return ps;
+    const st = styleOf(p);
+    if ((st.display !== 'inline' && st.display !== 'contents') || ATOMIC_TAGS.has(p.tagName) || st.position === 'absolute' ||
+      st.position === 'fixed' || st.cssFloat !== 'none') return 'break';
+    n = p;
+  }
+}
+
+// edgeOf classifies the end of n facing the text being rendered (its last
+// content for dir -1, its first for dir 1), or '' when n is transparent.
+function edgeOf(n, dir) {
+  if (n.nodeType === 3) {
+    const t = n.data;
+    if (!t) return '';
+    const p = flatParent(n);
+    if (p && p.nodeType === 1 && preservesSpace(p)) return 'content';
+    if (!/[^ \t\n\f\r]/.test(t)) return dir < 0 ? 'space' : '';
+    return dir < 0 && isAsciiSpace(t.charCodeAt(t.length - 1)) ? 'space' : 'content';
+  }
+  if (n.nodeType !== 1 || SKIP_TAGS.has(n.tagName)) return '';
+  const st = styleOf(n);
+  if (st.display === 'none') return '';
+  if (n.tagName === 'BR') return 'break';
+  if (st.position === 'absolute' || st.position === 'fixed' || st.cssFloat !== 'none') return '';
+  if (ATOMIC_TAGS.has(n.tagName) || n.localName === 'svg') return 'content';
+  if (st.display !== 'inline' && st.display !== 'contents') return st.display.startsWith('inline') ? 'content' : 'break';
+  const near = pseudoEdge(n, dir < 0 ? '::after' : '::before', dir);
+  if (near) return near;
+  const kids = childNodesComposed(n, true);
+  for (let i = dir < 0 ? kids.length - 1 : 0; i >= 0 && i < kids.length; i += dir) {
+    const r = edgeOf(kids[i], dir);
+    if (r) return r;
+  }
+  return pseudoEdge(n, dir < 0 ? '::before' : '::after', dir);
+}
+
+// pseudoEdge classifies el's ::before or ::after content like edgeOf.
+function pseudoEdge(el, which, dir) {
+  const pc = pseudoContent(el, which);
+  if (!pc) return '';
+  if (pc.separate) return 'content';
+  const t = pc.text;
+  if (!/[^ \t\n\f\r]/.test(t)) return t && dir < 0 ? 'space' : '';
+  return dir < 0 && isAsciiSpace(t.charCodeAt(t.length - 1)) ? 'space' : 'content';
 }
 
 // deepActiveElement follows focus into shadow roots and same-origin frames.

@@ -144,7 +144,7 @@ function implicitRole(el) {
     case 'FIELDSET': case 'OPTGROUP': case 'ADDRESS': return 'group';
     case 'FIGURE': return 'figure';
     case 'FOOTER': return inSectioningContent(el) ? 'sectionfooter' : 'contentinfo';
-    case 'FORM': return hasAccessibleNameAttr(el) ? 'form' : null;
+    case 'FORM': return 'form';
     case 'H1': case 'H2': case 'H3': case 'H4': case 'H5': case 'H6': return 'heading';
     case 'HEADER': return inSectioningContent(el) ? 'sectionheader' : 'banner';
     case 'HR': return 'separator';
