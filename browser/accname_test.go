@@ -11,7 +11,10 @@ import (
 
 // TestEngineRolesAndNamesMatchFixtures checks the in-page engine's role and
 // accessible name for every marked fixture element (the expectations are
-// proven against Chromium by TestAccnameFixturesAgreeWithChromium).
+// proven against Chromium by TestAccnameFixturesAgreeWithChromium). The
+// engine's full name must equal Chromium's exactly, spaces and NBSP
+// included; the name snapshots show is that name with its ASCII spaces
+// trimmed from the ends.
 func TestEngineRolesAndNamesMatchFixtures(t *testing.T) {
 	base := browsertest.Serve(t, os.DirFS("testdata/accname"))
 	pages, _ := filepath.Glob("testdata/accname/*.html")
@@ -53,7 +56,7 @@ func TestEngineRolesAndNamesMatchFixtures(t *testing.T) {
 					failed++
 					t.Errorf("%s#%s: got %s %q, want %s %q", g.Tag, g.ID, g.Role, g.FullName, g.WantRole, g.WantName)
 				}
-				if trimmed := strings.Trim(g.FullName, " "); g.Name != trimmed {
+				if trimmed := strings.Trim(g.FullName, " \t\n\f\r"); g.Name != trimmed {
 					t.Errorf("%s#%s: snapshot name %q is not the full name %q trimmed", g.Tag, g.ID, g.Name, g.FullName)
 				}
 			}

@@ -24,6 +24,9 @@ import (
 // proves those expectations against Chromium's accessibility tree, so the
 // in-page role/name engine can be tested against the same attributes.
 //
+// Names are compared exactly, as Chromium's tree has them: white space at
+// the ends, NBSP and other non-ASCII spaces are part of the expectation.
+//
 // ACCNAME_DUMP=1 logs Chromium's role and name for every marked element;
 // ACCNAME_DUMP=sources also logs the name's sources as Chromium reports them.
 
