@@ -189,7 +189,8 @@ function finishNode(node, b) {
   flush();
   node.children = kids;
   // A caption that only repeats the table's (or figure's) name goes.
-  if (node.name && kids.length && kids[0].role === 'caption' && normalizeSpace(kids[0].inline || kids[0].name || '') === node.name) kids.shift();
+  // (Names keep NBSP; the comparisons treat it as a space.)
+  if (node.name && kids.length && kids[0].role === 'caption' && normalizeSpace(kids[0].inline || kids[0].name || '') === normalizeSpace(node.name)) kids.shift();
   const onlyText = kids.length === 1 && kids[0].text !== undefined;
   if (node.role === 'generic' && node.st.clickable) {
     if (onlyText) {
@@ -200,7 +201,7 @@ function finishNode(node, b) {
   }
   if (!kids.length) return;
   const allText = kids.every((k) => k.text !== undefined || (k.role === 'img' && !k.ref && !k.children.length));
-  if (node.name && allText && (NAME_FROM_CONTENT.has(node.role) || normalizeSpace(kids.map((k) => k.text !== undefined ? k.text : k.name).join(' ')) === node.name)) {
+  if (node.name && allText && (NAME_FROM_CONTENT.has(node.role) || normalizeSpace(kids.map((k) => k.text !== undefined ? k.text : k.name).join(' ')) === normalizeSpace(node.name))) {
     node.children = [];
     return;
   }
