@@ -12,10 +12,15 @@ import (
 	"github.com/chromedp/cdproto/target"
 )
 
-// SettleWindow is how long after an action cdp-skill watches for a
-// navigation or a new tab that the action starts asynchronously (an SPA
-// router committing its URL on the next tick, a window.open in a timer).
-const SettleWindow = 60 * time.Millisecond
+// SettleWindow is how long, once the page has settled after an action,
+// cdp-skill still watches for browser-side consequences the browser has
+// not reported yet. Settling itself follows what the page does (see
+// actionWatch.finish), not a clock.
+const SettleWindow = 0 * time.Millisecond
+
+// navStartBound bounds the wait for a navigation the page requested to
+// start, or for the tab it asked to open to appear.
+const navStartBound = 2 * time.Second
 
 // Effect is what an action caused besides its own result.
 type Effect struct {
@@ -38,6 +43,8 @@ type NewTab struct {
 type actionWatch struct {
 	p         *Page
 	urlBefore string
+	armed     bool
+	requested <-chan jsonv2.Value
 	started   <-chan jsonv2.Value
 	lifecycle <-chan jsonv2.Value
 	sameDoc   <-chan jsonv2.Value
@@ -48,7 +55,9 @@ type actionWatch struct {
 
 var discoverOnce sync.Map // *Browser → struct{}
 
-// watch starts observing before an action runs.
+// watch starts observing before an action runs: it subscribes to the
+// navigation and target events and arms the in-page watch (watch.js) that
+// counts the timers and requests the action starts.
 func (p *Page) watch(ctx context.Context) (*actionWatch, error) {
 	if err := p.enableLifecycle(ctx); err != nil {
 		return nil, err
@@ -59,17 +68,21 @@ func (p *Page) watch(ctx context.Context) (*actionWatch, error) {
 		}
 	}
 	w := &actionWatch{p: p}
-	w.urlBefore, _ = p.URL(ctx)
 	sub := func(s *Session, method string) <-chan jsonv2.Value {
 		ch, stop := s.Subscribe(method)
 		w.stops = append(w.stops, stop)
 		return ch
 	}
+	w.requested = sub(p.sess, page.FrameRequestedNavigation.Method)
 	w.started = sub(p.sess, "Page.frameStartedNavigating")
 	w.lifecycle = sub(p.sess, page.LifecycleEvent.Method)
 	w.sameDoc = sub(p.sess, page.NavigatedWithinDocument.Method)
 	w.created = sub(p.Browser.Session(), "Target.targetCreated")
 	w.changed = sub(p.Browser.Session(), "Target.targetInfoChanged")
+	w.urlBefore, _ = p.URL(ctx)
+	// A page whose engine cannot arm still gets the events; it only
+	// settles without knowing its timers and requests.
+	w.armed = p.engineCall(ctx, nil, "watchArm") == nil
 	return w, nil
 }
 
@@ -79,10 +92,43 @@ func (w *actionWatch) stop() {
 	}
 }
 
-// finish waits for what the action started — at most the settle window
-// for something to begin, then until a started navigation has loaded — and
-// reports it.
-func (w *actionWatch) finish(ctx context.Context, settle time.Duration) Effect {
+// settleReport is what the in-page watch saw (for debugging and tests).
+type settleReport struct {
+	Armed     bool `json:"armed"`
+	Ms        int  `json:"ms"`
+	Mutations int  `json:"mutations"`
+	Requests  int  `json:"requests"`
+}
+
+// settleBound bounds the in-page settle (its own bounds are shorter) for
+// a page too busy to answer.
+const settleBound = 3 * time.Second
+
+// settlePage waits in the page for the action's timers, requests and DOM
+// mutations (watch.js). It returns at once when the watch is not armed.
+func (w *actionWatch) settlePage(ctx context.Context) <-chan error {
+	done := make(chan error, 1)
+	if !w.armed {
+		done <- nil
+		return done
+	}
+	go func() {
+		sctx, cancel := context.WithTimeout(ctx, settleBound)
+		defer cancel()
+		var rep settleReport
+		done <- w.p.engineCall(sctx, &rep, "watchSettle")
+	}()
+	return done
+}
+
+// finish waits for what the action started and reports it. It follows
+// events, not a clock: the page settles (timers the action set, requests it
+// started and the network's idle window, DOM mutations quieting: see
+// watch.js); a navigation the page requested is waited for until it starts
+// and then until it has loaded; a new tab until it has its URL. grace is
+// how long to keep watching after the page has settled, for consequences
+// the browser reports late.
+func (w *actionWatch) finish(ctx context.Context, grace time.Duration) Effect {
 	defer w.stop()
 	p := w.p
 	main := cdp.FrameID(p.TargetID)
@@ -91,8 +137,33 @@ func (w *actionWatch) finish(ctx context.Context, settle time.Duration) Effect {
 	crossDoc := false
 	newTabs := map[target.ID]*NewTab{}
 	var order []target.ID
-	timer := time.NewTimer(settle)
+	settled := w.settlePage(ctx)
+	// navWait is when the wait for a navigation the page requested (to
+	// start, or to open its tab) ends; tabWait, for new tabs' URLs.
+	var navWait, tabWait time.Time
+	pageDone := false
+	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
+	rearm := func() {
+		if !pageDone || crossDoc {
+			return
+		}
+		d := grace
+		for _, until := range []time.Time{navWait, tabWait} {
+			if r := time.Until(until); r > d {
+				d = r
+			}
+		}
+		timer.Reset(d)
+	}
+	tabsLoaded := func() {
+		for _, t := range newTabs {
+			if blankURL(t.URL) {
+				return
+			}
+		}
+		tabWait = time.Time{}
+	}
 	loadDeadline := (<-chan time.Time)(nil)
 wait:
 	for {
@@ -102,13 +173,26 @@ wait:
 				eff.Warning = "the navigation the action started did not finish loading within the step timeout"
 			}
 			break wait
+		case <-settled:
+			settled, pageDone = nil, true
+			rearm()
 		case <-timer.C:
-			if !crossDoc {
+			if !crossDoc && pageDone {
 				break wait
 			}
 		case <-loadDeadline:
 			eff.Warning = "the page the action navigated to was still loading"
 			break wait
+		case raw := <-w.requested:
+			var ev page.EventFrameRequestedNavigation
+			if decode(raw, &ev) != nil || ev.FrameID != main {
+				continue
+			}
+			if strings.HasPrefix(ev.URL, "javascript:") || ev.Disposition == page.ClientNavigationDispositionCurrentTab && !Navigated(w.urlBefore, ev.URL) && strings.Contains(ev.URL, "#") {
+				continue // a fragment link or javascript: URL: no load follows
+			}
+			navWait = time.Now().Add(navStartBound)
+			rearm()
 		case raw := <-w.started:
 			var ev page.EventFrameStartedNavigating
 			if decode(raw, &ev) != nil || ev.FrameID != main {
@@ -117,6 +201,7 @@ wait:
 			switch ev.NavigationType {
 			case "sameDocument", "historySameDocument":
 			default:
+				navWait = time.Time{}
 				crossDoc, loader = true, string(ev.LoaderID)
 				if loadDeadline == nil {
 					loadDeadline = time.After(30 * time.Second)
@@ -134,8 +219,10 @@ wait:
 				break wait
 			}
 		case <-w.sameDoc:
-			// The URL is read below; keep the window open for a following
-			// cross-document navigation.
+			// The URL is read below. A same-document navigation ends the
+			// wait for a requested one.
+			navWait = time.Time{}
+			rearm()
 		case raw := <-w.created:
 			var ev target.EventTargetCreated
 			if decode(raw, &ev) != nil || ev.TargetInfo == nil || ev.TargetInfo.Type != "page" || ev.TargetInfo.OpenerID != p.TargetID {
@@ -146,7 +233,11 @@ wait:
 			}
 			newTabs[ev.TargetInfo.TargetID] = &NewTab{TargetID: string(ev.TargetInfo.TargetID), URL: ev.TargetInfo.URL, Title: ev.TargetInfo.Title}
 			// Give the new tab a moment to get its real URL.
-			timer.Reset(300 * time.Millisecond)
+			navWait = time.Time{}
+			if blankURL(ev.TargetInfo.URL) {
+				tabWait = time.Now().Add(300 * time.Millisecond)
+			}
+			rearm()
 		case raw := <-w.changed:
 			var ev target.EventTargetInfoChanged
 			if decode(raw, &ev) != nil || ev.TargetInfo == nil {
@@ -154,9 +245,8 @@ wait:
 			}
 			if t, ok := newTabs[ev.TargetInfo.TargetID]; ok {
 				t.URL, t.Title = ev.TargetInfo.URL, ev.TargetInfo.Title
-				if blankURL(t.URL) {
-					timer.Reset(300 * time.Millisecond)
-				}
+				tabsLoaded()
+				rearm()
 			}
 		}
 	}
