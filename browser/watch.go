@@ -29,6 +29,9 @@ type Effect struct {
 	NewTabs   []NewTab `json:"newTabs,omitempty"`
 	// Warning notes a navigation that did not finish loading in time.
 	Warning string `json:"-"`
+	// Settled is how long the action waited for what it started (for
+	// benchmarks; not in the answer).
+	Settled time.Duration `json:"-"`
 }
 
 // NewTab is a tab an action opened (target=_blank, window.open).
@@ -79,10 +82,14 @@ func (p *Page) watch(ctx context.Context) (*actionWatch, error) {
 	w.sameDoc = sub(p.sess, page.NavigatedWithinDocument.Method)
 	w.created = sub(p.Browser.Session(), "Target.targetCreated")
 	w.changed = sub(p.Browser.Session(), "Target.targetInfoChanged")
+	// The URL and the arming go out together: every round trip here
+	// delays the action after its target was measured. A page whose engine
+	// cannot arm still gets the events; it only settles without knowing its
+	// timers and requests.
+	armed := make(chan bool, 1)
+	go func() { armed <- p.engineCall(ctx, nil, "watchArm") == nil }()
 	w.urlBefore, _ = p.URL(ctx)
-	// A page whose engine cannot arm still gets the events; it only
-	// settles without knowing its timers and requests.
-	w.armed = p.engineCall(ctx, nil, "watchArm") == nil
+	w.armed = <-armed
 	return w, nil
 }
 
@@ -130,6 +137,7 @@ func (w *actionWatch) settlePage(ctx context.Context) <-chan error {
 // the browser reports late.
 func (w *actionWatch) finish(ctx context.Context, grace time.Duration) Effect {
 	defer w.stop()
+	began := time.Now()
 	p := w.p
 	main := cdp.FrameID(p.TargetID)
 	var eff Effect
@@ -262,6 +270,7 @@ wait:
 		}
 		eff.NewTabs = append(eff.NewTabs, *t)
 	}
+	eff.Settled = time.Since(began)
 	rctx, cancel := brief(ctx)
 	defer cancel()
 	if after, err := p.URL(rctx); err == nil && after != "" {
