@@ -20,10 +20,11 @@ func watchSite(t *testing.T) string {
 <button id="fetch-render" onclick="fetch('data.json').then(r => r.json()).then(d => { document.getElementById('out').textContent = d.label })">Render after fetch</button>
 <button id="xhr-render" onclick="const x = new XMLHttpRequest(); x.open('GET', 'data.json'); x.onload = () => { document.getElementById('out').textContent = 'xhr ' + JSON.parse(x.responseText).label }; x.send()">XHR</button>
 <button id="late-render" onclick="setTimeout(() => { document.getElementById('out').textContent = 'step 1'; setTimeout(() => { document.getElementById('out').textContent = 'step 2' }, 30) }, 50)">Render later</button>
+<button id="frame-render" onclick="requestAnimationFrame(() => requestAnimationFrame(() => { document.getElementById('out').textContent = 'two frames' }))">Render in frames</button>
 <button id="far-timer" onclick="window.farFired = false; setTimeout(() => { window.farFired = true }, 20000)">Far timer</button>
 <button id="noop" onclick="window.noops = (window.noops || 0) + 1">Nothing</button>
 <p id="out"></p></main>
-<script>window.pageSetTimeout = setTimeout; window.pageFetch = fetch; window.pageSend = XMLHttpRequest.prototype.send</script>`,
+<script>window.pageSetTimeout = setTimeout; window.pageFetch = fetch; window.pageSend = XMLHttpRequest.prototype.send; window.pageRAF = requestAnimationFrame</script>`,
 		"b.html": `<!doctype html><title>B</title><main>B page</main>`,
 		"c.html": `<!doctype html><title>C</title><main>C page</main>`,
 	}
@@ -90,6 +91,10 @@ func TestClickSettlesTimersAndRequests(t *testing.T) {
 	if got := out(); got != `"step 2"` {
 		t.Errorf("after a click whose timers render twice: out = %s", got)
 	}
+	click(t, p, Target{Selector: "#frame-render"}, ClickOptions{})
+	if got := out(); got != `"two frames"` {
+		t.Errorf("after a click that renders two animation frames later: out = %s", got)
+	}
 	click(t, p, Target{Selector: "#fetch-render"}, ClickOptions{})
 	if got := out(); got != `"loaded"` {
 		t.Errorf("after a click that renders a fetch: out = %s", got)
@@ -110,7 +115,7 @@ func TestClickSettleLeavesPageAlone(t *testing.T) {
 	}
 	click(t, p, Target{Selector: "#noop"}, ClickOptions{})
 	click(t, p, Target{Selector: "#fetch-render"}, ClickOptions{})
-	if got := js(t, p, "[setTimeout === window.pageSetTimeout, fetch === window.pageFetch, XMLHttpRequest.prototype.send === window.pageSend, String(setTimeout).includes('[native code]'), window.noops]"); got != "[true,true,true,true,1]" {
+	if got := js(t, p, "[setTimeout === window.pageSetTimeout, fetch === window.pageFetch, XMLHttpRequest.prototype.send === window.pageSend, requestAnimationFrame === window.pageRAF, String(setTimeout).includes('[native code]'), window.noops]"); got != "[true,true,true,true,true,1]" {
 		t.Fatalf("page functions after settling (setTimeout, fetch, send restored; native; one noop click) = %s", got)
 	}
 }

@@ -15,6 +15,8 @@ import (
 	"github.com/cdp-skill/cdp-skill/browser"
 	"github.com/cdp-skill/cdp-skill/browser/chrome"
 	"github.com/cdp-skill/cdp-skill/browser/state"
+	cdpruntime "github.com/cdp-skill/cdp-skill/runtime"
+	"github.com/cdp-skill/cdp-skill/stdlib"
 )
 
 // breakdown times the parts of one step in process, as the CLI runs them
@@ -98,7 +100,7 @@ func breakdown(c *cli, tab string, n int) error {
 	if err := screenshots(ctx, ep, id, n); err != nil {
 		return err
 	}
-	return recipeOverhead(c, tab, n, median(times[parts[3]]))
+	return recipeOverhead(ctx, ep, id, tab, n)
 }
 
 // screenshots times Page.captureScreenshot of the viewport under each
@@ -146,30 +148,76 @@ func screenshots(ctx context.Context, ep chrome.Endpoint, id target.ID, n int) e
 		}
 		fmt.Printf("  %-44s %7s  %7d B\n", s.name, ms(median(ds)), size)
 	}
+	var ds []time.Duration
+	for round := -1; round < n; round++ {
+		t := time.Now()
+		if _, err := cdp.Call(ctx, p.Session(), page.CaptureScreenshot, settings[0].params); err != nil {
+			return err
+		}
+		if round >= 0 {
+			ds = append(ds, time.Since(t))
+		}
+	}
+	fmt.Printf("  %-44s %7s\n", settings[0].name+", page unchanged", ms(median(ds)))
 	return nil
 }
 
-// recipeOverhead times a command of many clicks against one click (no
-// capture) and sets the per-click difference against the in-process click.
-func recipeOverhead(c *cli, tab string, n int, inProcess time.Duration) error {
+// recipeOverhead sets, in process and interleaved, the time per click of
+// a command of many clicks (no capture; the runtime's per-builtin work:
+// arguments, hooks, step results) against the same clicks made with the
+// browser package directly.
+func recipeOverhead(ctx context.Context, ep chrome.Endpoint, id target.ID, tab string, n int) error {
 	const many = 20
 	steps := strings.TrimSuffix(strings.Repeat(`{"click":"#a"},`, many), ",")
-	env := append(c.env, "CDP_SKILL_CAPTURE=none")
-	one := variant{name: "1 click", argv: c.argv(`{"tab":"` + tab + `","steps":[{"click":"#a"}]}`), env: env}
-	lots := variant{name: fmt.Sprint(many, " clicks"), argv: c.argv(`{"tab":"` + tab + `","steps":[` + steps + `]}`), env: env}
+	command := []byte(`{"tab":"` + tab + `","capture":"none","steps":[` + steps + `]}`)
+	opts := cdpruntime.Options{Endpoint: ep, Headless: true, Stdlib: stdlib.FS}
+	var direct, recipe []time.Duration
 	for round := -1; round < n; round++ {
-		for _, v := range []*variant{&one, &lots} {
-			d, err := v.once()
-			if err != nil {
+		b, err := browser.Connect(ctx, ep, browser.ConnectOptions{})
+		if err != nil {
+			return err
+		}
+		p, err := b.Attach(ctx, id)
+		if err != nil {
+			return err
+		}
+		t := time.Now()
+		for i := 0; i < many; i++ {
+			if _, err := p.Click(ctx, browser.Target{Selector: "#a"}, browser.ClickOptions{}); err != nil {
 				return err
 			}
-			if round >= 0 {
-				v.times = append(v.times, d)
-			}
+		}
+		d := time.Since(t) / many
+		b.Close()
+		// The command attaches the tab first; time its steps only.
+		t = time.Now()
+		_, out := cdpruntime.RunJSON(ctx, command, opts)
+		if !out.OK() {
+			return fmt.Errorf("%d clicks: %s", many, out.JSON())
+		}
+		r := time.Since(t)
+		if round >= 0 {
+			direct = append(direct, d)
+			recipe = append(recipe, r)
 		}
 	}
-	per := (median(lots.times) - median(one.times)) / (many - 1)
-	fmt.Printf("\nrecipe builtins (capture none): 1 click %s, %d clicks %s → %s per click in a command;\n", ms(median(one.times)), many, ms(median(lots.times)), ms(per))
-	fmt.Printf("  in-process browser click %s → overhead per builtin %s\n", ms(inProcess), ms(per-inProcess))
+	// The command's fixed cost (attach, capture of the context) is a
+	// click's worth of time at most; split it off with a one-click command.
+	one := []byte(`{"tab":"` + tab + `","capture":"none","steps":[{"click":"#a"}]}`)
+	var single []time.Duration
+	for round := -1; round < n; round++ {
+		t := time.Now()
+		if _, out := cdpruntime.RunJSON(ctx, one, opts); !out.OK() {
+			return fmt.Errorf("1 click: %s", out.JSON())
+		}
+		if round >= 0 {
+			single = append(single, time.Since(t))
+		}
+	}
+	per := (median(recipe) - median(single)) / (many - 1)
+	fmt.Printf("\nclicks in one command (capture none), in process, %d rounds (median):\n", n)
+	fmt.Printf("  browser package click                        %7s\n", ms(median(direct)))
+	fmt.Printf("  click builtin in a command                   %7s  (%d clicks %s, 1 click %s)\n", ms(per), many, ms(median(recipe)), ms(median(single)))
+	fmt.Printf("  overhead per builtin                         %7s\n", ms(per-median(direct)))
 	return nil
 }

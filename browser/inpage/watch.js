@@ -3,11 +3,15 @@
 // engine.
 //
 // watchArm runs just before an action and wraps setTimeout, clearTimeout,
-// fetch and XMLHttpRequest.prototype.send; watchSettle runs right after it
-// and resolves once that work is done (or its bounds pass), then puts the
-// page's own functions back. A timer counts when it was set while an event
-// was being dispatched (the action's own handlers) or from a counted
-// timer's callback; every request started while armed counts.
+// requestAnimationFrame, cancelAnimationFrame, fetch and
+// XMLHttpRequest.prototype.send; watchSettle runs right after it and
+// resolves once that work is done (or its bounds pass), then puts the
+// page's own functions back. A timer or frame callback counts when it was
+// set while an event was being dispatched (the action's own handlers) or
+// from a counted callback (frame callbacks to a depth of WATCH_FRAME_DEPTH,
+// so an endless animation loop is not waited for); every request started
+// while armed counts. A click that changes nothing, or changes the DOM in
+// its handlers, settles a task after it ran.
 
 const WATCH_TIMER_MAX = 1000; // longer timers are not the action's to wait for
 const WATCH_NET_IDLE = 300; // spec §19.4 network settle: idle window…
@@ -15,6 +19,7 @@ const WATCH_NET_MAX = 2000; // …and its bound
 const WATCH_TIMERS_MAX = 1500; // bound on waiting for counted timers
 const WATCH_DOM_MAX = 150; // bound on waiting for DOM mutations to stop
 const WATCH_EXPIRE = 60000; // a watch nobody settles undoes itself
+const WATCH_FRAME_DEPTH = 3; // frame callbacks scheduled from frame callbacks
 
 let watchState = null;
 
@@ -25,6 +30,10 @@ S.watchArm = function watchArm() {
     nativeSetTimeout: w.setTimeout,
     nativeClearTimeout: w.clearTimeout,
     nativeFetch: w.fetch,
+    nativeRAF: w.requestAnimationFrame,
+    nativeCAF: w.cancelAnimationFrame,
+    frames: new Set(),
+    frameDepth: 0,
     nativeSend: w.XMLHttpRequest && w.XMLHttpRequest.prototype.send,
     timers: new Set(),
     inTimer: 0,
@@ -38,7 +47,7 @@ S.watchArm = function watchArm() {
   const nudge = () => { if (st.wake) { const f = st.wake; st.wake = null; f(); } };
   const setT = function setTimeout(fn, ms, ...rest) {
     const delay = Number(ms) || 0;
-    const counted = typeof fn === 'function' && delay <= WATCH_TIMER_MAX && (w.event !== undefined || st.inTimer > 0);
+    const counted = typeof fn === 'function' && delay <= WATCH_TIMER_MAX && (w.event !== undefined || st.inTimer > 0 || st.frameDepth > 0);
     if (!counted) return st.nativeSetTimeout.call(w, fn, ms, ...rest);
     const id = st.nativeSetTimeout.call(w, function () {
       st.timers.delete(id);
@@ -52,12 +61,34 @@ S.watchArm = function watchArm() {
     if (st.timers.delete(id)) nudge();
     return st.nativeClearTimeout.call(w, id);
   };
+  const raf = function requestAnimationFrame(fn) {
+    const depth = st.frameDepth > 0 ? st.frameDepth + 1 : (w.event !== undefined || st.inTimer > 0) ? 1 : 0;
+    if (typeof fn !== 'function' || depth === 0 || depth > WATCH_FRAME_DEPTH) return st.nativeRAF.call(w, fn);
+    const id = st.nativeRAF.call(w, function (ts) {
+      st.frames.delete(id);
+      const outer = st.frameDepth;
+      st.frameDepth = depth;
+      try { return fn.call(this, ts); } finally { st.frameDepth = outer; nudge(); }
+    });
+    st.frames.add(id);
+    return id;
+  };
+  const caf = function cancelAnimationFrame(id) {
+    if (st.frames.delete(id)) nudge();
+    return st.nativeCAF.call(w, id);
+  };
   const began = () => { st.requests++; st.requested++; st.lastRequest = performance.now(); };
   const ended = () => { st.requests--; st.lastRequest = performance.now(); nudge(); };
   st.setT = setT;
   st.clearT = clearT;
   w.setTimeout = setT;
   w.clearTimeout = clearT;
+  if (typeof st.nativeRAF === 'function') {
+    st.raf = raf;
+    st.caf = caf;
+    w.requestAnimationFrame = raf;
+    w.cancelAnimationFrame = caf;
+  }
   if (typeof st.nativeFetch === 'function') {
     st.fetch = function fetch() {
       began();
@@ -91,6 +122,8 @@ function watchDisarm(st) {
   const w = window;
   if (w.setTimeout === st.setT) w.setTimeout = st.nativeSetTimeout;
   if (w.clearTimeout === st.clearT) w.clearTimeout = st.nativeClearTimeout;
+  if (st.raf && w.requestAnimationFrame === st.raf) w.requestAnimationFrame = st.nativeRAF;
+  if (st.caf && w.cancelAnimationFrame === st.caf) w.cancelAnimationFrame = st.nativeCAF;
   if (st.fetch && w.fetch === st.fetch) w.fetch = st.nativeFetch;
   if (st.send && w.XMLHttpRequest.prototype.send === st.send) w.XMLHttpRequest.prototype.send = st.nativeSend;
   if (st.observer) st.observer.disconnect();
@@ -99,9 +132,10 @@ function watchDisarm(st) {
 }
 
 // watchSettle resolves when the armed action's work is done: a task later
-// (so message-channel and microtask work has run), after its counted timers
-// fired, its requests finished and stayed idle for the settle window, and
-// its DOM mutations stopped for an animation frame — each within a bound.
+// (so message-channel and microtask work has run), after its counted
+// timers and frame callbacks ran, its requests finished and stayed idle
+// for the settle window, and — when that work changed the DOM — the DOM
+// stayed quiet for an animation frame; each within a bound.
 S.watchSettle = async function watchSettle() {
   const st = watchState;
   if (!st) return { armed: false };
@@ -119,14 +153,15 @@ S.watchSettle = async function watchSettle() {
   const frame = () => new Promise((res) => {
     let done = false;
     const fin = () => { if (!done) { done = true; res(); } };
-    requestAnimationFrame(fin);
+    st.nativeRAF.call(w, fin);
     st.nativeSetTimeout.call(w, fin, 50); // hidden tabs get no frames
   });
+  const syncMutations = st.mutations;
   try {
     await task();
     for (;;) {
       const now = performance.now() - t0;
-      if (st.timers.size > 0 && now < WATCH_TIMERS_MAX) {
+      if ((st.timers.size > 0 || st.frames.size > 0) && now < WATCH_TIMERS_MAX) {
         await sleep(Math.min(50, WATCH_TIMERS_MAX - now));
         continue;
       }
@@ -139,7 +174,7 @@ S.watchSettle = async function watchSettle() {
       }
       break;
     }
-    if (st.mutations > 0) {
+    if (st.mutations > syncMutations) {
       const until = performance.now() + WATCH_DOM_MAX;
       for (;;) {
         const seen = st.mutations;
@@ -147,7 +182,7 @@ S.watchSettle = async function watchSettle() {
         if (st.mutations === seen || performance.now() >= until) break;
       }
     }
-    return { armed: true, ms: Math.round(performance.now() - t0), mutations: st.mutations, requests: st.requested, timersLeft: st.timers.size };
+    return { armed: true, ms: Math.round(performance.now() - t0), mutations: st.mutations, requests: st.requested, pending: st.timers.size + st.frames.size };
   } finally {
     watchDisarm(st);
   }
