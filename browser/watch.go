@@ -62,14 +62,6 @@ var discoverOnce sync.Map // *Browser → struct{}
 // navigation and target events and arms the in-page watch (watch.js) that
 // counts the timers and requests the action starts.
 func (p *Page) watch(ctx context.Context) (*actionWatch, error) {
-	if err := p.enableLifecycle(ctx); err != nil {
-		return nil, err
-	}
-	if _, done := discoverOnce.Load(p.Browser); !done {
-		if _, err := cdp.Call(ctx, p.Browser.Session(), target.SetDiscoverTargets, target.SetDiscoverTargetsParams{Discover: true}); err == nil {
-			discoverOnce.Store(p.Browser, struct{}{})
-		}
-	}
 	w := &actionWatch{p: p}
 	sub := func(s *Session, method string) <-chan jsonv2.Value {
 		ch, stop := s.Subscribe(method)
@@ -82,14 +74,31 @@ func (p *Page) watch(ctx context.Context) (*actionWatch, error) {
 	w.sameDoc = sub(p.sess, page.NavigatedWithinDocument.Method)
 	w.created = sub(p.Browser.Session(), "Target.targetCreated")
 	w.changed = sub(p.Browser.Session(), "Target.targetInfoChanged")
-	// The URL and the arming go out together: every round trip here
-	// delays the action after its target was measured. A page whose engine
-	// cannot arm still gets the events; it only settles without knowing its
-	// timers and requests.
-	armed := make(chan bool, 1)
+	// The calls go out together: every round trip here delays the action
+	// after its target was measured. A page whose engine cannot arm still
+	// gets the events; it only settles without knowing its timers and
+	// requests.
+	lifecycle, armed := make(chan error, 1), make(chan bool, 1)
+	go func() { lifecycle <- p.enableLifecycle(ctx) }()
 	go func() { armed <- p.engineCall(ctx, nil, "watchArm") == nil }()
+	discovering := make(chan struct{})
+	if _, done := discoverOnce.Load(p.Browser); !done {
+		go func() {
+			defer close(discovering)
+			if _, err := cdp.Call(ctx, p.Browser.Session(), target.SetDiscoverTargets, target.SetDiscoverTargetsParams{Discover: true}); err == nil {
+				discoverOnce.Store(p.Browser, struct{}{})
+			}
+		}()
+	} else {
+		close(discovering)
+	}
 	w.urlBefore, _ = p.URL(ctx)
 	w.armed = <-armed
+	<-discovering
+	if err := <-lifecycle; err != nil {
+		w.stop()
+		return nil, err
+	}
 	return w, nil
 }
 

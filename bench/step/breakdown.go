@@ -126,6 +126,8 @@ func screenshots(ctx context.Context, ep chrome.Endpoint, id target.ID, n int) e
 		{"jpeg q80 optimizeForSpeed", page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatJpeg, Quality: q(80), OptimizeForSpeed: &yes}},
 		{"jpeg q60 optimizeForSpeed", page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatJpeg, Quality: q(60), OptimizeForSpeed: &yes}},
 		{"webp q80", page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatWebp, Quality: q(80)}},
+		{"png optimizeForSpeed, half scale", page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng, OptimizeForSpeed: &yes,
+			Clip: &page.Viewport{Width: 1280, Height: 713, Scale: 0.5}}},
 		{"png, no fresh frame (fromSurface=false)", page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng, OptimizeForSpeed: &yes, FromSurface: &no}},
 	}
 	fmt.Printf("\nscreenshot of the viewport after a click, %d rounds (median, bytes):\n", n)
