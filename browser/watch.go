@@ -47,6 +47,9 @@ type actionWatch struct {
 	p         *Page
 	urlBefore string
 	armed     bool
+	// top says the action ran in the top frame, so the page's settle
+	// report carries the tab's URL.
+	top       bool
 	requested <-chan jsonv2.Value
 	started   <-chan jsonv2.Value
 	lifecycle <-chan jsonv2.Value
@@ -93,6 +96,8 @@ func (p *Page) watch(ctx context.Context) (*actionWatch, error) {
 		close(discovering)
 	}
 	w.urlBefore, _ = p.URL(ctx)
+	_, ctxID := p.exec()
+	w.top = ctxID == 0
 	w.armed = <-armed
 	<-discovering
 	if err := <-lifecycle; err != nil {
@@ -110,10 +115,12 @@ func (w *actionWatch) stop() {
 
 // settleReport is what the in-page watch saw (for debugging and tests).
 type settleReport struct {
-	Armed     bool `json:"armed"`
-	Ms        int  `json:"ms"`
-	Mutations int  `json:"mutations"`
-	Requests  int  `json:"requests"`
+	Armed     bool   `json:"armed"`
+	Ms        int    `json:"ms"`
+	Mutations int    `json:"mutations"`
+	Requests  int    `json:"requests"`
+	URL       string `json:"url"`
+	err       error
 }
 
 // settleBound bounds the in-page settle (its own bounds are shorter) for
@@ -122,17 +129,18 @@ const settleBound = 3 * time.Second
 
 // settlePage waits in the page for the action's timers, requests and DOM
 // mutations (watch.js). It returns at once when the watch is not armed.
-func (w *actionWatch) settlePage(ctx context.Context) <-chan error {
-	done := make(chan error, 1)
+func (w *actionWatch) settlePage(ctx context.Context) <-chan settleReport {
+	done := make(chan settleReport, 1)
 	if !w.armed {
-		done <- nil
+		done <- settleReport{}
 		return done
 	}
 	go func() {
 		sctx, cancel := context.WithTimeout(ctx, settleBound)
 		defer cancel()
 		var rep settleReport
-		done <- w.p.engineCall(sctx, &rep, "watchSettle")
+		rep.err = w.p.engineCall(sctx, &rep, "watchSettle")
+		done <- rep
 	}()
 	return done
 }
@@ -155,6 +163,9 @@ func (w *actionWatch) finish(ctx context.Context, grace time.Duration) Effect {
 	newTabs := map[target.ID]*NewTab{}
 	var order []target.ID
 	settled := w.settlePage(ctx)
+	// settledURL is the page's URL when it settled, while nothing
+	// navigated: the answer needs no further round trip for it.
+	settledURL, navigating := "", false
 	// navWait is when the wait for a navigation the page requested (to
 	// start, or to open its tab) ends; tabWait, for new tabs' URLs.
 	var navWait, tabWait time.Time
@@ -190,8 +201,11 @@ wait:
 				eff.Warning = "the navigation the action started did not finish loading within the step timeout"
 			}
 			break wait
-		case <-settled:
+		case rep := <-settled:
 			settled, pageDone = nil, true
+			if rep.err == nil && w.top {
+				settledURL = rep.URL
+			}
 			rearm()
 		case <-timer.C:
 			if !crossDoc && pageDone {
@@ -208,13 +222,14 @@ wait:
 			if strings.HasPrefix(ev.URL, "javascript:") || ev.Disposition == page.ClientNavigationDispositionCurrentTab && !Navigated(w.urlBefore, ev.URL) && strings.Contains(ev.URL, "#") {
 				continue // a fragment link or javascript: URL: no load follows
 			}
-			navWait = time.Now().Add(navStartBound)
+			navWait, navigating = time.Now().Add(navStartBound), true
 			rearm()
 		case raw := <-w.started:
 			var ev page.EventFrameStartedNavigating
 			if decode(raw, &ev) != nil || ev.FrameID != main {
 				continue
 			}
+			navigating = true
 			switch ev.NavigationType {
 			case "sameDocument", "historySameDocument":
 			default:
@@ -238,7 +253,7 @@ wait:
 		case <-w.sameDoc:
 			// The URL is read below. A same-document navigation ends the
 			// wait for a requested one.
-			navWait = time.Time{}
+			navWait, navigating = time.Time{}, true
 			rearm()
 		case raw := <-w.created:
 			var ev target.EventTargetCreated
@@ -279,10 +294,17 @@ wait:
 		}
 		eff.NewTabs = append(eff.NewTabs, *t)
 	}
+	after := settledURL
+	if navigating || after == "" {
+		rctx, cancel := brief(ctx)
+		defer cancel()
+		var err error
+		if after, err = p.URL(rctx); err != nil {
+			after = ""
+		}
+	}
 	eff.Settled = time.Since(began)
-	rctx, cancel := brief(ctx)
-	defer cancel()
-	if after, err := p.URL(rctx); err == nil && after != "" {
+	if after != "" {
 		if Navigated(w.urlBefore, after) {
 			eff.Navigated, eff.NewURL = true, after
 		}

@@ -182,7 +182,7 @@ S.watchSettle = async function watchSettle() {
         if (st.mutations === seen || performance.now() >= until) break;
       }
     }
-    return { armed: true, ms: Math.round(performance.now() - t0), mutations: st.mutations, requests: st.requested, pending: st.timers.size + st.frames.size };
+    return { armed: true, ms: Math.round(performance.now() - t0), mutations: st.mutations, requests: st.requested, pending: st.timers.size + st.frames.size, url: location.href };
   } finally {
     watchDisarm(st);
   }
