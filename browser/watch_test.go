@@ -23,7 +23,8 @@ func watchSite(t *testing.T) string {
 <button id="frame-render" onclick="requestAnimationFrame(() => requestAnimationFrame(() => { document.getElementById('out').textContent = 'two frames' }))">Render in frames</button>
 <button id="far-timer" onclick="window.farFired = false; setTimeout(() => { window.farFired = true }, 20000)">Far timer</button>
 <button id="noop" onclick="window.noops = (window.noops || 0) + 1">Nothing</button>
-<p id="out"></p></main>
+<p id="out"></p><late-widget></late-widget></main>
+<script>customElements.define('late-widget', class extends HTMLElement { constructor() { super(); const b = document.createElement('button'); b.textContent = 'Shadow later'; b.addEventListener('click', () => setTimeout(() => { document.getElementById('out').textContent = 'from shadow' }, 80)); this.attachShadow({mode: 'open'}).append(b) } })</script>
 <script>window.pageSetTimeout = setTimeout; window.pageFetch = fetch; window.pageSend = XMLHttpRequest.prototype.send; window.pageRAF = requestAnimationFrame</script>`,
 		"b.html": `<!doctype html><title>B</title><main>B page</main>`,
 		"c.html": `<!doctype html><title>C</title><main>C page</main>`,
@@ -94,6 +95,10 @@ func TestClickSettlesTimersAndRequests(t *testing.T) {
 	click(t, p, Target{Selector: "#frame-render"}, ClickOptions{})
 	if got := out(); got != `"two frames"` {
 		t.Errorf("after a click that renders two animation frames later: out = %s", got)
+	}
+	click(t, p, Target{Text: "Shadow later"}, ClickOptions{})
+	if got := out(); got != `"from shadow"` {
+		t.Errorf("after a click whose handler in a shadow root sets a timer: out = %s", got)
 	}
 	click(t, p, Target{Selector: "#fetch-render"}, ClickOptions{})
 	if got := out(); got != `"loaded"` {

@@ -7,7 +7,9 @@
 // XMLHttpRequest.prototype.send; watchSettle runs right after it and
 // resolves once that work is done (or its bounds pass), then puts the
 // page's own functions back. A timer or frame callback counts when it was
-// set while an event was being dispatched (the action's own handlers) or
+// set while an input event was being dispatched (the action's own
+// handlers, inside shadow roots too: the task of an event seen at the
+// window in capture phase) or
 // from a counted callback (frame callbacks to a depth of WATCH_FRAME_DEPTH,
 // so an endless animation loop is not waited for); every request started
 // while armed counts. A click that changes nothing, or changes the DOM in
@@ -20,6 +22,11 @@ const WATCH_TIMERS_MAX = 1500; // bound on waiting for counted timers
 const WATCH_DOM_MAX = 150; // bound on waiting for DOM mutations to stop
 const WATCH_EXPIRE = 60000; // a watch nobody settles undoes itself
 const WATCH_FRAME_DEPTH = 3; // frame callbacks scheduled from frame callbacks
+// WATCH_EVENTS are the events an action dispatches; while one is handled
+// (until its task ends), the page's timers are the action's.
+const WATCH_EVENTS = ['pointerdown', 'pointerup', 'mousedown', 'mouseup', 'click', 'dblclick', 'auxclick', 'contextmenu',
+  'pointerover', 'mouseover', 'keydown', 'keypress', 'keyup', 'beforeinput', 'input', 'change', 'submit', 'focusin',
+  'focusout', 'dragstart', 'dragover', 'drop', 'dragend', 'wheel', 'scroll'];
 
 let watchState = null;
 
@@ -37,6 +44,7 @@ S.watchArm = function watchArm() {
     nativeSend: w.XMLHttpRequest && w.XMLHttpRequest.prototype.send,
     timers: new Set(),
     inTimer: 0,
+    inEvent: false,
     requests: 0,
     requested: 0,
     lastRequest: 0,
@@ -44,10 +52,21 @@ S.watchArm = function watchArm() {
     observer: null,
     wake: null,
   };
+  const inAction = () => st.inEvent || w.event !== undefined || st.inTimer > 0;
+  const endOfTask = new MessageChannel();
+  endOfTask.port1.onmessage = () => { st.inEvent = false; };
+  st.onEvent = () => {
+    if (!st.inEvent) {
+      st.inEvent = true;
+      endOfTask.port2.postMessage(0);
+    }
+  };
+  st.endOfTask = endOfTask;
+  for (const type of WATCH_EVENTS) w.addEventListener(type, st.onEvent, { capture: true, passive: true });
   const nudge = () => { if (st.wake) { const f = st.wake; st.wake = null; f(); } };
   const setT = function setTimeout(fn, ms, ...rest) {
     const delay = Number(ms) || 0;
-    const counted = typeof fn === 'function' && delay <= WATCH_TIMER_MAX && (w.event !== undefined || st.inTimer > 0 || st.frameDepth > 0);
+    const counted = typeof fn === 'function' && delay <= WATCH_TIMER_MAX && (inAction() || st.frameDepth > 0);
     if (!counted) return st.nativeSetTimeout.call(w, fn, ms, ...rest);
     const id = st.nativeSetTimeout.call(w, function () {
       st.timers.delete(id);
@@ -62,7 +81,7 @@ S.watchArm = function watchArm() {
     return st.nativeClearTimeout.call(w, id);
   };
   const raf = function requestAnimationFrame(fn) {
-    const depth = st.frameDepth > 0 ? st.frameDepth + 1 : (w.event !== undefined || st.inTimer > 0) ? 1 : 0;
+    const depth = st.frameDepth > 0 ? st.frameDepth + 1 : inAction() ? 1 : 0;
     if (typeof fn !== 'function' || depth === 0 || depth > WATCH_FRAME_DEPTH) return st.nativeRAF.call(w, fn);
     const id = st.nativeRAF.call(w, function (ts) {
       st.frames.delete(id);
@@ -127,6 +146,8 @@ function watchDisarm(st) {
   if (st.fetch && w.fetch === st.fetch) w.fetch = st.nativeFetch;
   if (st.send && w.XMLHttpRequest.prototype.send === st.send) w.XMLHttpRequest.prototype.send = st.nativeSend;
   if (st.observer) st.observer.disconnect();
+  for (const type of WATCH_EVENTS) w.removeEventListener(type, st.onEvent, { capture: true });
+  st.endOfTask.port1.close();
   st.nativeClearTimeout.call(w, st.expiry);
   if (watchState === st) watchState = null;
 }
