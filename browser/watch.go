@@ -47,6 +47,7 @@ type actionWatch struct {
 	p         *Page
 	urlBefore string
 	armed     bool
+	settling  bool
 	// top says the action ran in the top frame, so the page's settle
 	// report carries the tab's URL.
 	top       bool
@@ -107,9 +108,18 @@ func (p *Page) watch(ctx context.Context) (*actionWatch, error) {
 	return w, nil
 }
 
+// stop ends the watch. When the action failed before finish, the page's
+// own functions are put back at once (watch.js would otherwise keep its
+// wrappers until the next action or its expiry).
 func (w *actionWatch) stop() {
 	for _, s := range w.stops {
 		s()
+	}
+	if w.armed && !w.settling {
+		w.settling = true
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		w.p.engineCall(ctx, nil, "watchDisarm")
+		cancel()
 	}
 }
 
@@ -131,6 +141,7 @@ const settleBound = 3 * time.Second
 // mutations (watch.js). It returns at once when the watch is not armed.
 func (w *actionWatch) settlePage(ctx context.Context) <-chan settleReport {
 	done := make(chan settleReport, 1)
+	w.settling = true
 	if !w.armed {
 		done <- settleReport{}
 		return done

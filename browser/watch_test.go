@@ -124,3 +124,20 @@ func TestClickSettleLeavesPageAlone(t *testing.T) {
 		t.Fatalf("page functions after settling (setTimeout, fetch, send restored; native; one noop click) = %s", got)
 	}
 }
+
+// A watch stopped without finishing (the action failed) puts the page's
+// functions back at once.
+func TestWatchStoppedEarlyRestoresPage(t *testing.T) {
+	p, _ := openWatchSite(t)
+	w, err := p.watch(testCtx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !w.armed || js(t, p, "setTimeout === window.pageSetTimeout") != "false" {
+		t.Fatalf("watch not armed: armed=%v", w.armed)
+	}
+	w.stop()
+	if got := js(t, p, "[setTimeout === window.pageSetTimeout, fetch === window.pageFetch, requestAnimationFrame === window.pageRAF]"); got != "[true,true,true]" {
+		t.Fatalf("after stop: %s", got)
+	}
+}

@@ -152,6 +152,12 @@ function watchDisarm(st) {
   if (watchState === st) watchState = null;
 }
 
+// watchDisarm ends a watch whose action failed: nothing to settle.
+S.watchDisarm = function () {
+  if (watchState) watchDisarm(watchState);
+  return true;
+};
+
 // watchSettle resolves when the armed action's work is done: a task later
 // (so message-channel and microtask work has run), after its counted
 // timers and frame callbacks ran, its requests finished and stayed idle
