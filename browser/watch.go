@@ -51,13 +51,36 @@ type actionWatch struct {
 	// top says the action ran in the top frame, so the page's settle
 	// report carries the tab's URL.
 	top       bool
-	requested <-chan jsonv2.Value
-	started   <-chan jsonv2.Value
-	lifecycle <-chan jsonv2.Value
-	sameDoc   <-chan jsonv2.Value
-	created   <-chan jsonv2.Value
-	changed   <-chan jsonv2.Value
+	requested *eventFeed
+	started   *eventFeed
+	lifecycle *eventFeed
+	sameDoc   *eventFeed
+	created   *eventFeed
+	changed   *eventFeed
 	stops     []func()
+}
+
+// eventFeed is one subscription and how many of its events were read.
+type eventFeed struct {
+	ch       <-chan jsonv2.Value
+	received func() int64
+	read     int64
+}
+
+// next counts an event read from the feed and returns it.
+func (f *eventFeed) next(raw jsonv2.Value) jsonv2.Value {
+	f.read++
+	return raw
+}
+
+// unread reports events that arrived but were not read yet.
+func (w *actionWatch) unread() bool {
+	for _, f := range []*eventFeed{w.requested, w.started, w.lifecycle, w.sameDoc, w.created, w.changed} {
+		if f.received() > f.read {
+			return true
+		}
+	}
+	return false
 }
 
 var discoverOnce sync.Map // *Browser → struct{}
@@ -67,10 +90,10 @@ var discoverOnce sync.Map // *Browser → struct{}
 // counts the timers and requests the action starts.
 func (p *Page) watch(ctx context.Context) (*actionWatch, error) {
 	w := &actionWatch{p: p}
-	sub := func(s *Session, method string) <-chan jsonv2.Value {
-		ch, stop := s.Subscribe(method)
+	sub := func(s *Session, method string) *eventFeed {
+		ch, received, stop := s.SubscribeCounted(method)
 		w.stops = append(w.stops, stop)
-		return ch
+		return &eventFeed{ch: ch, received: received}
 	}
 	w.requested = sub(p.sess, page.FrameRequestedNavigation.Method)
 	w.started = sub(p.sess, "Page.frameStartedNavigating")
@@ -220,12 +243,19 @@ wait:
 			rearm()
 		case <-timer.C:
 			if !crossDoc && pageDone {
+				if w.unread() {
+					// Events Chrome sent before the page settled are
+					// still on their way here: read them first.
+					timer.Reset(time.Millisecond)
+					continue
+				}
 				break wait
 			}
 		case <-loadDeadline:
 			eff.Warning = "the page the action navigated to was still loading"
 			break wait
-		case raw := <-w.requested:
+		case raw := <-w.requested.ch:
+			raw = w.requested.next(raw)
 			var ev page.EventFrameRequestedNavigation
 			if decode(raw, &ev) != nil || ev.FrameID != main {
 				continue
@@ -235,7 +265,8 @@ wait:
 			}
 			navWait, navigating = time.Now().Add(navStartBound), true
 			rearm()
-		case raw := <-w.started:
+		case raw := <-w.started.ch:
+			raw = w.started.next(raw)
 			var ev page.EventFrameStartedNavigating
 			if decode(raw, &ev) != nil || ev.FrameID != main {
 				continue
@@ -250,7 +281,8 @@ wait:
 					loadDeadline = time.After(30 * time.Second)
 				}
 			}
-		case raw := <-w.lifecycle:
+		case raw := <-w.lifecycle.ch:
+			raw = w.lifecycle.next(raw)
 			var ev page.EventLifecycleEvent
 			if decode(raw, &ev) != nil || ev.FrameID != main {
 				continue
@@ -261,12 +293,14 @@ wait:
 			if crossDoc && ev.Name == "load" && (loader == "" || string(ev.LoaderID) == loader) {
 				break wait
 			}
-		case <-w.sameDoc:
+		case raw := <-w.sameDoc.ch:
+			w.sameDoc.next(raw)
 			// The URL is read below. A same-document navigation ends the
 			// wait for a requested one.
 			navWait, navigating = time.Time{}, true
 			rearm()
-		case raw := <-w.created:
+		case raw := <-w.created.ch:
+			raw = w.created.next(raw)
 			var ev target.EventTargetCreated
 			if decode(raw, &ev) != nil || ev.TargetInfo == nil || ev.TargetInfo.Type != "page" || ev.TargetInfo.OpenerID != p.TargetID {
 				continue
@@ -281,7 +315,8 @@ wait:
 				tabWait = time.Now().Add(300 * time.Millisecond)
 			}
 			rearm()
-		case raw := <-w.changed:
+		case raw := <-w.changed.ch:
+			raw = w.changed.next(raw)
 			var ev target.EventTargetInfoChanged
 			if decode(raw, &ev) != nil || ev.TargetInfo == nil {
 				continue
