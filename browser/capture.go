@@ -53,6 +53,25 @@ func (p *Page) PostCapture(ctx context.Context, o CaptureOptions) (*Capture, err
 	return &c, nil
 }
 
+// VisualKey returns a key that changes whenever what the viewport shows
+// may have changed (DOM, scroll, viewport, focus, pointer, document), or ""
+// when the page has content whose look the key cannot follow (animations,
+// canvas, video, frames, custom elements, images still loading). Equal
+// keys mean a screenshot taken at the first would show the same page. It
+// runs in the top frame.
+func (p *Page) VisualKey(ctx context.Context) (string, error) {
+	saved := p.topFrame()
+	defer p.restoreFrame(saved)
+	var key *string
+	if err := p.engineCall(ctx, &key, "visualKey"); err != nil {
+		return "", err
+	}
+	if key == nil {
+		return "", nil
+	}
+	return *key, nil
+}
+
 // topFrame switches to the main frame and returns the frame to restore.
 func (p *Page) topFrame() *frameRef {
 	p.mu.Lock()

@@ -177,18 +177,23 @@ func (c *Conn) forget(id int64) {
 }
 
 func (c *Conn) subscribe(session target.SessionID, method string) (<-chan jsonv2.Value, func()) {
+	ch, _, stop := c.subscribeCounted(session, method)
+	return ch, stop
+}
+
+func (c *Conn) subscribeCounted(session target.SessionID, method string) (<-chan jsonv2.Value, func() int64, func()) {
 	s := newSubscription()
 	k := subKey{session, method}
 	c.mu.Lock()
 	if c.err != nil {
 		c.mu.Unlock()
 		s.finish()
-		return s.out, func() {}
+		return s.out, s.received, func() {}
 	}
 	c.subs[k] = append(c.subs[k], s)
 	c.mu.Unlock()
 	var once sync.Once
-	return s.out, func() {
+	return s.out, s.received, func() {
 		once.Do(func() {
 			c.mu.Lock()
 			list := c.subs[k]
@@ -239,10 +244,19 @@ func (s *Session) Subscribe(method string) (<-chan jsonv2.Value, func()) {
 	return s.conn.subscribe(s.id, method)
 }
 
+// SubscribeCounted is Subscribe that also returns how many events have
+// arrived so far: a caller that read fewer knows more are on their way
+// (events arrive in order with command answers, so after an answer every
+// event Chrome sent before it is counted).
+func (s *Session) SubscribeCounted(method string) (<-chan jsonv2.Value, func() int64, func()) {
+	return s.conn.subscribeCounted(s.id, method)
+}
+
 // subscription is an unbounded event queue: the read loop never blocks on a
 // slow consumer.
 type subscription struct {
 	mu    sync.Mutex
+	count int64
 	queue []jsonv2.Value
 	wake  chan struct{}
 	done  chan struct{}
@@ -257,8 +271,16 @@ func newSubscription() *subscription {
 	return s
 }
 
+// received is how many events were pushed.
+func (s *subscription) received() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.count
+}
+
 func (s *subscription) push(v jsonv2.Value) {
 	s.mu.Lock()
+	s.count++
 	s.queue = append(s.queue, v)
 	s.mu.Unlock()
 	select {

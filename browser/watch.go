@@ -12,10 +12,15 @@ import (
 	"github.com/chromedp/cdproto/target"
 )
 
-// SettleWindow is how long after an action cdp-skill watches for a
-// navigation or a new tab that the action starts asynchronously (an SPA
-// router committing its URL on the next tick, a window.open in a timer).
-const SettleWindow = 60 * time.Millisecond
+// SettleWindow is how long, once the page has settled after an action,
+// cdp-skill still watches for browser-side consequences the browser has
+// not reported yet. Settling itself follows what the page does (see
+// actionWatch.finish), not a clock.
+const SettleWindow = 0 * time.Millisecond
+
+// navStartBound bounds the wait for a navigation the page requested to
+// start, or for the tab it asked to open to appear.
+const navStartBound = 2 * time.Second
 
 // Effect is what an action caused besides its own result.
 type Effect struct {
@@ -24,6 +29,9 @@ type Effect struct {
 	NewTabs   []NewTab `json:"newTabs,omitempty"`
 	// Warning notes a navigation that did not finish loading in time.
 	Warning string `json:"-"`
+	// Settled is how long the action waited for what it started (for
+	// benchmarks; not in the answer).
+	Settled time.Duration `json:"-"`
 }
 
 // NewTab is a tab an action opened (target=_blank, window.open).
@@ -38,52 +46,149 @@ type NewTab struct {
 type actionWatch struct {
 	p         *Page
 	urlBefore string
-	started   <-chan jsonv2.Value
-	lifecycle <-chan jsonv2.Value
-	sameDoc   <-chan jsonv2.Value
-	created   <-chan jsonv2.Value
-	changed   <-chan jsonv2.Value
+	armed     bool
+	settling  bool
+	// top says the action ran in the top frame, so the page's settle
+	// report carries the tab's URL.
+	top       bool
+	requested *eventFeed
+	started   *eventFeed
+	lifecycle *eventFeed
+	sameDoc   *eventFeed
+	created   *eventFeed
+	changed   *eventFeed
 	stops     []func()
+}
+
+// eventFeed is one subscription and how many of its events were read.
+type eventFeed struct {
+	ch       <-chan jsonv2.Value
+	received func() int64
+	read     int64
+}
+
+// next counts an event read from the feed and returns it.
+func (f *eventFeed) next(raw jsonv2.Value) jsonv2.Value {
+	f.read++
+	return raw
+}
+
+// unread reports events that arrived but were not read yet.
+func (w *actionWatch) unread() bool {
+	for _, f := range []*eventFeed{w.requested, w.started, w.lifecycle, w.sameDoc, w.created, w.changed} {
+		if f.received() > f.read {
+			return true
+		}
+	}
+	return false
 }
 
 var discoverOnce sync.Map // *Browser → struct{}
 
-// watch starts observing before an action runs.
+// watch starts observing before an action runs: it subscribes to the
+// navigation and target events and arms the in-page watch (watch.js) that
+// counts the timers and requests the action starts.
 func (p *Page) watch(ctx context.Context) (*actionWatch, error) {
-	if err := p.enableLifecycle(ctx); err != nil {
-		return nil, err
-	}
-	if _, done := discoverOnce.Load(p.Browser); !done {
-		if _, err := cdp.Call(ctx, p.Browser.Session(), target.SetDiscoverTargets, target.SetDiscoverTargetsParams{Discover: true}); err == nil {
-			discoverOnce.Store(p.Browser, struct{}{})
-		}
-	}
 	w := &actionWatch{p: p}
-	w.urlBefore, _ = p.URL(ctx)
-	sub := func(s *Session, method string) <-chan jsonv2.Value {
-		ch, stop := s.Subscribe(method)
+	sub := func(s *Session, method string) *eventFeed {
+		ch, received, stop := s.SubscribeCounted(method)
 		w.stops = append(w.stops, stop)
-		return ch
+		return &eventFeed{ch: ch, received: received}
 	}
+	w.requested = sub(p.sess, page.FrameRequestedNavigation.Method)
 	w.started = sub(p.sess, "Page.frameStartedNavigating")
 	w.lifecycle = sub(p.sess, page.LifecycleEvent.Method)
 	w.sameDoc = sub(p.sess, page.NavigatedWithinDocument.Method)
 	w.created = sub(p.Browser.Session(), "Target.targetCreated")
 	w.changed = sub(p.Browser.Session(), "Target.targetInfoChanged")
+	// The calls go out together: every round trip here delays the action
+	// after its target was measured. A page whose engine cannot arm still
+	// gets the events; it only settles without knowing its timers and
+	// requests.
+	lifecycle, armed := make(chan error, 1), make(chan bool, 1)
+	go func() { lifecycle <- p.enableLifecycle(ctx) }()
+	go func() { armed <- p.engineCall(ctx, nil, "watchArm") == nil }()
+	discovering := make(chan struct{})
+	if _, done := discoverOnce.Load(p.Browser); !done {
+		go func() {
+			defer close(discovering)
+			if _, err := cdp.Call(ctx, p.Browser.Session(), target.SetDiscoverTargets, target.SetDiscoverTargetsParams{Discover: true}); err == nil {
+				discoverOnce.Store(p.Browser, struct{}{})
+			}
+		}()
+	} else {
+		close(discovering)
+	}
+	w.urlBefore, _ = p.URL(ctx)
+	_, ctxID := p.exec()
+	w.top = ctxID == 0
+	w.armed = <-armed
+	<-discovering
+	if err := <-lifecycle; err != nil {
+		w.stop()
+		return nil, err
+	}
 	return w, nil
 }
 
+// stop ends the watch. When the action failed before finish, the page's
+// own functions are put back at once (watch.js would otherwise keep its
+// wrappers until the next action or its expiry).
 func (w *actionWatch) stop() {
 	for _, s := range w.stops {
 		s()
 	}
+	if w.armed && !w.settling {
+		w.settling = true
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		w.p.engineCall(ctx, nil, "watchDisarm")
+		cancel()
+	}
 }
 
-// finish waits for what the action started — at most the settle window
-// for something to begin, then until a started navigation has loaded — and
-// reports it.
-func (w *actionWatch) finish(ctx context.Context, settle time.Duration) Effect {
+// settleReport is what the in-page watch saw (for debugging and tests).
+type settleReport struct {
+	Armed     bool   `json:"armed"`
+	Ms        int    `json:"ms"`
+	Mutations int    `json:"mutations"`
+	Requests  int    `json:"requests"`
+	URL       string `json:"url"`
+	err       error
+}
+
+// settleBound bounds the in-page settle (its own bounds are shorter) for
+// a page too busy to answer.
+const settleBound = 3 * time.Second
+
+// settlePage waits in the page for the action's timers, requests and DOM
+// mutations (watch.js). It returns at once when the watch is not armed.
+func (w *actionWatch) settlePage(ctx context.Context) <-chan settleReport {
+	done := make(chan settleReport, 1)
+	w.settling = true
+	if !w.armed {
+		done <- settleReport{}
+		return done
+	}
+	go func() {
+		sctx, cancel := context.WithTimeout(ctx, settleBound)
+		defer cancel()
+		var rep settleReport
+		rep.err = w.p.engineCall(sctx, &rep, "watchSettle")
+		done <- rep
+	}()
+	return done
+}
+
+// finish waits for what the action started and reports it. It follows
+// events, not a clock: the page settles (timers the action set, requests it
+// started and the network's idle window, DOM mutations quieting: see
+// watch.js); a navigation the page requested is waited for until it starts
+// and then until it has loaded; a new tab until it has its URL. grace is
+// how long to keep watching after the page has settled, for consequences
+// the browser reports late.
+func (w *actionWatch) finish(ctx context.Context, grace time.Duration) Effect {
 	defer w.stop()
+	began := time.Now()
 	p := w.p
 	main := cdp.FrameID(p.TargetID)
 	var eff Effect
@@ -91,8 +196,36 @@ func (w *actionWatch) finish(ctx context.Context, settle time.Duration) Effect {
 	crossDoc := false
 	newTabs := map[target.ID]*NewTab{}
 	var order []target.ID
-	timer := time.NewTimer(settle)
+	settled := w.settlePage(ctx)
+	// settledURL is the page's URL when it settled, while nothing
+	// navigated: the answer needs no further round trip for it.
+	settledURL, navigating := "", false
+	// navWait is when the wait for a navigation the page requested (to
+	// start, or to open its tab) ends; tabWait, for new tabs' URLs.
+	var navWait, tabWait time.Time
+	pageDone := false
+	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
+	rearm := func() {
+		if !pageDone || crossDoc {
+			return
+		}
+		d := grace
+		for _, until := range []time.Time{navWait, tabWait} {
+			if r := time.Until(until); r > d {
+				d = r
+			}
+		}
+		timer.Reset(d)
+	}
+	tabsLoaded := func() {
+		for _, t := range newTabs {
+			if blankURL(t.URL) {
+				return
+			}
+		}
+		tabWait = time.Time{}
+	}
 	loadDeadline := (<-chan time.Time)(nil)
 wait:
 	for {
@@ -102,27 +235,54 @@ wait:
 				eff.Warning = "the navigation the action started did not finish loading within the step timeout"
 			}
 			break wait
+		case rep := <-settled:
+			settled, pageDone = nil, true
+			if rep.err == nil && w.top {
+				settledURL = rep.URL
+			}
+			rearm()
 		case <-timer.C:
-			if !crossDoc {
+			if !crossDoc && pageDone {
+				if w.unread() {
+					// Events Chrome sent before the page settled are
+					// still on their way here: read them first.
+					timer.Reset(time.Millisecond)
+					continue
+				}
 				break wait
 			}
 		case <-loadDeadline:
 			eff.Warning = "the page the action navigated to was still loading"
 			break wait
-		case raw := <-w.started:
+		case raw := <-w.requested.ch:
+			raw = w.requested.next(raw)
+			var ev page.EventFrameRequestedNavigation
+			if decode(raw, &ev) != nil || ev.FrameID != main {
+				continue
+			}
+			if strings.HasPrefix(ev.URL, "javascript:") || ev.Disposition == page.ClientNavigationDispositionCurrentTab && !Navigated(w.urlBefore, ev.URL) && strings.Contains(ev.URL, "#") {
+				continue // a fragment link or javascript: URL: no load follows
+			}
+			navWait, navigating = time.Now().Add(navStartBound), true
+			rearm()
+		case raw := <-w.started.ch:
+			raw = w.started.next(raw)
 			var ev page.EventFrameStartedNavigating
 			if decode(raw, &ev) != nil || ev.FrameID != main {
 				continue
 			}
+			navigating = true
 			switch ev.NavigationType {
 			case "sameDocument", "historySameDocument":
 			default:
+				navWait = time.Time{}
 				crossDoc, loader = true, string(ev.LoaderID)
 				if loadDeadline == nil {
 					loadDeadline = time.After(30 * time.Second)
 				}
 			}
-		case raw := <-w.lifecycle:
+		case raw := <-w.lifecycle.ch:
+			raw = w.lifecycle.next(raw)
 			var ev page.EventLifecycleEvent
 			if decode(raw, &ev) != nil || ev.FrameID != main {
 				continue
@@ -133,10 +293,14 @@ wait:
 			if crossDoc && ev.Name == "load" && (loader == "" || string(ev.LoaderID) == loader) {
 				break wait
 			}
-		case <-w.sameDoc:
-			// The URL is read below; keep the window open for a following
-			// cross-document navigation.
-		case raw := <-w.created:
+		case raw := <-w.sameDoc.ch:
+			w.sameDoc.next(raw)
+			// The URL is read below. A same-document navigation ends the
+			// wait for a requested one.
+			navWait, navigating = time.Time{}, true
+			rearm()
+		case raw := <-w.created.ch:
+			raw = w.created.next(raw)
 			var ev target.EventTargetCreated
 			if decode(raw, &ev) != nil || ev.TargetInfo == nil || ev.TargetInfo.Type != "page" || ev.TargetInfo.OpenerID != p.TargetID {
 				continue
@@ -146,17 +310,21 @@ wait:
 			}
 			newTabs[ev.TargetInfo.TargetID] = &NewTab{TargetID: string(ev.TargetInfo.TargetID), URL: ev.TargetInfo.URL, Title: ev.TargetInfo.Title}
 			// Give the new tab a moment to get its real URL.
-			timer.Reset(300 * time.Millisecond)
-		case raw := <-w.changed:
+			navWait = time.Time{}
+			if blankURL(ev.TargetInfo.URL) {
+				tabWait = time.Now().Add(300 * time.Millisecond)
+			}
+			rearm()
+		case raw := <-w.changed.ch:
+			raw = w.changed.next(raw)
 			var ev target.EventTargetInfoChanged
 			if decode(raw, &ev) != nil || ev.TargetInfo == nil {
 				continue
 			}
 			if t, ok := newTabs[ev.TargetInfo.TargetID]; ok {
 				t.URL, t.Title = ev.TargetInfo.URL, ev.TargetInfo.Title
-				if blankURL(t.URL) {
-					timer.Reset(300 * time.Millisecond)
-				}
+				tabsLoaded()
+				rearm()
 			}
 		}
 	}
@@ -172,9 +340,17 @@ wait:
 		}
 		eff.NewTabs = append(eff.NewTabs, *t)
 	}
-	rctx, cancel := brief(ctx)
-	defer cancel()
-	if after, err := p.URL(rctx); err == nil && after != "" {
+	after := settledURL
+	if navigating || after == "" {
+		rctx, cancel := brief(ctx)
+		defer cancel()
+		var err error
+		if after, err = p.URL(rctx); err != nil {
+			after = ""
+		}
+	}
+	eff.Settled = time.Since(began)
+	if after != "" {
 		if Navigated(w.urlBefore, after) {
 			eff.Navigated, eff.NewURL = true, after
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -134,10 +135,16 @@ func (h *host) capture(out *Output) {
 		opts.Full = set.FullSnapshot
 	}
 	shot := make(chan string, 1)
-	if h.visual && set.Screenshot {
-		go func() { shot <- h.screenshot(ctx, p) }()
-	} else {
+	switch {
+	case !h.visual || !set.Screenshot:
 		shot <- ""
+	default:
+		key, path, reuse := h.lastScreenshot(ctx, p)
+		if reuse {
+			shot <- path
+			break
+		}
+		go func() { shot <- h.screenshot(ctx, p, key) }()
 	}
 	c, err := p.PostCapture(ctx, opts)
 	if err != nil {
@@ -177,14 +184,49 @@ func (h *host) capture(out *Output) {
 	out.Screenshot = <-shot
 }
 
-func (h *host) screenshot(ctx context.Context, p *browser.Page) string {
+// lastScreenshot returns the page's visual key and, when the tab's
+// screenshot was taken under the same key (nothing visual changed since),
+// its path: it is reused rather than taken again.
+func (h *host) lastScreenshot(ctx context.Context, p *browser.Page) (key, path string, reuse bool) {
+	key, _ = p.VisualKey(ctx)
+	if key == "" {
+		return "", "", false
+	}
+	root, err := state.OpenRoot()
+	if err != nil {
+		return key, "", false
+	}
+	defer root.Close()
+	name := filepath.Join("screenshots", h.tabName()+".after.png")
+	last, err := root.ReadFile(name + ".key")
+	if err != nil || string(last) != key {
+		return key, "", false
+	}
+	if st, err := root.Lstat(name); err != nil || !st.Mode().IsRegular() || st.Size() == 0 {
+		return key, "", false
+	}
+	path, err = filepath.Abs(filepath.Join(state.Dir(), name))
+	return key, path, err == nil
+}
+
+// screenshot captures the viewport as the tab's screenshot and remembers
+// the visual key it was taken under.
+func (h *host) screenshot(ctx context.Context, p *browser.Page, key string) string {
+	name := h.tabName() + ".after.png"
+	if root, err := state.OpenRoot(); err == nil {
+		root.Remove(filepath.Join("screenshots", name+".key"))
+		root.Close()
+	}
 	data, err := p.CaptureImage(ctx, browser.ScreenshotOptions{})
 	if err != nil {
 		return ""
 	}
-	path, err := state.WriteFile(data, "screenshots", h.tabName()+".after.png")
+	path, err := state.WriteFile(data, "screenshots", name)
 	if err != nil {
 		return ""
+	}
+	if key != "" {
+		state.WriteFile([]byte(key), "screenshots", name+".key")
 	}
 	return path
 }

@@ -1,0 +1,247 @@
+// Command step times one agent step — a click and the page state the agent
+// reads next — interleaved on the same Chromium and page: cdp-skill's click
+// under each capture preset against agent-browser's `click` + `snapshot -i`
+// (each a whole process, as an agent runs them), and prints medians and the
+// ratios. With -breakdown it also times the parts of a cdp-skill step in
+// process (connect, attach, engine, click, settle, capture, screenshot).
+//
+//	npm i -g agent-browser@0.41.2
+//	go run ./bench/step -n 20 -breakdown
+//
+// Needs /usr/bin/chromium (or -chrome). The machine's load moves single
+// runs: read the medians, and the pairwise ratios (each round runs every
+// variant once, in turn).
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+const pageHTML = `<!doctype html><html><head><title>Bench</title></head><body><main><h1>Bench</h1>
+<button id="a" onclick="document.getElementById('n').textContent = ++window.c">Add</button>
+<p>Count: <span id="n">0</span></p></main><script>window.c = 0</script></body></html>`
+
+type config struct {
+	n         int
+	bin       string
+	ab        string
+	chrome    string
+	breakdown bool
+	root      string
+}
+
+func main() {
+	var c config
+	flag.IntVar(&c.n, "n", 15, "interleaved rounds")
+	flag.StringVar(&c.bin, "bin", "", "cdp-skill binary (default: build ./cmd/cdp-skill)")
+	flag.StringVar(&c.ab, "ab", "agent-browser", "agent-browser command (empty: skip it)")
+	flag.StringVar(&c.chrome, "chrome", "/usr/bin/chromium", "Chromium for agent-browser's environment")
+	flag.BoolVar(&c.breakdown, "breakdown", false, "also time the parts of a step in process")
+	flag.Parse()
+	log.SetFlags(0)
+	if err := run(c); err != nil {
+		log.Fatal(err)
+	}
+}
+
+func run(c config) error {
+	tmp, err := os.MkdirTemp("", "bench-step-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	if c.bin == "" {
+		c.bin = filepath.Join(tmp, "cdp-skill")
+		build := exec.Command("go", "build", "-o", c.bin, "./cmd/cdp-skill")
+		build.Stdout, build.Stderr = os.Stderr, os.Stderr
+		if err := build.Run(); err != nil {
+			return fmt.Errorf("build cdp-skill (run from the repository root): %w", err)
+		}
+	}
+	url, stopServer, err := serve()
+	if err != nil {
+		return err
+	}
+	defer stopServer()
+	port, err := freePort()
+	if err != nil {
+		return err
+	}
+	ours := &cli{bin: c.bin, port: port, env: append(os.Environ(),
+		"CDP_SKILL_STATE_DIR="+filepath.Join(tmp, "state"), "CDP_SKILL_HEADLESS=1")}
+	defer ours.run(`chrome`, `stop`)
+	open, err := ours.json(`{"steps":[{"openTab":"` + url + `"}]}`)
+	if err != nil {
+		return err
+	}
+	tab, _ := open["tab"].(string)
+	if tab == "" {
+		return fmt.Errorf("openTab answered without a tab: %v", open)
+	}
+	click := `{"tab":"` + tab + `","steps":[{"click":"#a"}]}`
+	variants := []variant{
+		{name: "cdp-skill click (default capture)", argv: ours.argv(click), env: ours.env},
+		{name: "cdp-skill click (compact)", argv: ours.argv(click), env: append(ours.env, "CDP_SKILL_CAPTURE=compact")},
+		{name: "cdp-skill click (none)", argv: ours.argv(click), env: append(ours.env, "CDP_SKILL_CAPTURE=none")},
+		{name: "cdp-skill no-op step (connect, attach)", argv: ours.argv(`{"tab":"` + tab + `","steps":[{"sleep":0}]}`), env: ours.env},
+	}
+	if c.ab != "" {
+		abEnv := append(os.Environ(), "HOME="+filepath.Join(tmp, "abhome"), "AGENT_BROWSER_SESSION=benchstep",
+			"AGENT_BROWSER_EXECUTABLE_PATH="+c.chrome, "AGENT_BROWSER_ARGS=--no-sandbox")
+		ab := variant{name: "agent-browser click + snapshot -i", env: abEnv,
+			argvs: [][]string{{c.ab, "click", "#a"}, {c.ab, "snapshot", "-i"}}}
+		if out, err := exec.Command(c.ab, "--version").Output(); err == nil {
+			ab.name += " (" + strings.TrimSpace(string(out)) + ")"
+		}
+		setup := exec.Command(c.ab, "--cdp", strconv.Itoa(port), "open", url)
+		setup.Env = abEnv
+		if out, err := setup.CombinedOutput(); err != nil {
+			return fmt.Errorf("agent-browser open: %v: %s", err, out)
+		}
+		defer func() {
+			cl := exec.Command(c.ab, "close")
+			cl.Env = abEnv
+			cl.Run()
+		}()
+		variants = append(variants, ab)
+	}
+	if err := interleave(variants, c.n); err != nil {
+		return err
+	}
+	if c.breakdown {
+		return breakdown(ours, tab, c.n)
+	}
+	return nil
+}
+
+// variant is one timed step: one process, or several run in sequence.
+type variant struct {
+	name  string
+	argv  []string
+	argvs [][]string
+	env   []string
+	times []time.Duration
+}
+
+func (v *variant) once() (time.Duration, error) {
+	runs := v.argvs
+	if runs == nil {
+		runs = [][]string{v.argv}
+	}
+	start := time.Now()
+	for _, argv := range runs {
+		cmd := exec.Command(argv[0], argv[1:]...)
+		cmd.Env = v.env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return 0, fmt.Errorf("%s: %v: %s", v.name, err, out)
+		}
+	}
+	return time.Since(start), nil
+}
+
+// interleave runs every variant once per round, two warm-up rounds first,
+// and prints the medians and each variant's median pairwise ratio to the
+// last (the yardstick).
+func interleave(vs []variant, n int) error {
+	for round := -2; round < n; round++ {
+		for i := range vs {
+			d, err := vs[i].once()
+			if err != nil {
+				return err
+			}
+			if round >= 0 {
+				vs[i].times = append(vs[i].times, d)
+			}
+		}
+	}
+	base := vs[len(vs)-1]
+	fmt.Printf("one step, whole processes, %d interleaved rounds (median, min–max):\n", n)
+	for _, v := range vs {
+		line := fmt.Sprintf("  %-48s %7s  (%s–%s)", v.name, ms(median(v.times)), ms(minOf(v.times)), ms(maxOf(v.times)))
+		if len(vs) > 1 && v.name != base.name {
+			var ratios []float64
+			for i := range v.times {
+				ratios = append(ratios, float64(v.times[i])/float64(base.times[i]))
+			}
+			sort.Float64s(ratios)
+			line += fmt.Sprintf("  ratio to last %.2f×", ratios[len(ratios)/2])
+		}
+		fmt.Println(line)
+	}
+	return nil
+}
+
+// cli runs the cdp-skill binary against the bench's Chrome.
+type cli struct {
+	bin  string
+	port int
+	env  []string
+}
+
+func (c *cli) argv(args ...string) []string {
+	return append([]string{c.bin, "--port", strconv.Itoa(c.port)}, args...)
+}
+
+func (c *cli) run(args ...string) ([]byte, error) {
+	cmd := exec.Command(c.bin, append([]string{"--port", strconv.Itoa(c.port)}, args...)...)
+	cmd.Env = c.env
+	return cmd.Output()
+}
+
+func (c *cli) json(command string) (map[string]any, error) {
+	out, err := c.run(command)
+	var res map[string]any
+	if jerr := json.Unmarshal(out, &res); jerr != nil {
+		return nil, fmt.Errorf("cdp-skill %s: %v %v: %s", command, err, jerr, out)
+	}
+	if res["status"] != "ok" {
+		return nil, fmt.Errorf("cdp-skill %s: %s", command, out)
+	}
+	return res, nil
+}
+
+func serve() (string, func(), error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
+	}
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(pageHTML))
+	})}
+	go srv.Serve(ln)
+	return "http://" + ln.Addr().String() + "/index.html", func() { srv.Close() }, nil
+}
+
+func freePort() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
+}
+
+func median(ds []time.Duration) time.Duration { s := sorted(ds); return s[len(s)/2] }
+func minOf(ds []time.Duration) time.Duration  { return sorted(ds)[0] }
+func maxOf(ds []time.Duration) time.Duration  { s := sorted(ds); return s[len(s)-1] }
+
+func sorted(ds []time.Duration) []time.Duration {
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }

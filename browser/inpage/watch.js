@@ -1,0 +1,216 @@
+// watch.js — what an action started in the page: timers, fetches and
+// XHRs it scheduled, and whether the DOM changed. Fragment of the in-page
+// engine.
+//
+// watchArm runs just before an action and wraps setTimeout, clearTimeout,
+// requestAnimationFrame, cancelAnimationFrame, fetch and
+// XMLHttpRequest.prototype.send; watchSettle runs right after it and
+// resolves once that work is done (or its bounds pass), then puts the
+// page's own functions back. A timer or frame callback counts when it was
+// set while an input event was being dispatched (the action's own
+// handlers, inside shadow roots too: the task of an event seen at the
+// window in capture phase) or
+// from a counted callback (frame callbacks to a depth of WATCH_FRAME_DEPTH,
+// so an endless animation loop is not waited for); every request started
+// while armed counts. A click that changes nothing, or changes the DOM in
+// its handlers, settles a task after it ran.
+
+const WATCH_TIMER_MAX = 1000; // longer timers are not the action's to wait for
+const WATCH_NET_IDLE = 300; // spec §19.4 network settle: idle window…
+const WATCH_NET_MAX = 2000; // …and its bound
+const WATCH_TIMERS_MAX = 1500; // bound on waiting for counted timers
+const WATCH_DOM_MAX = 150; // bound on waiting for DOM mutations to stop
+const WATCH_EXPIRE = 60000; // a watch nobody settles undoes itself
+const WATCH_FRAME_DEPTH = 3; // frame callbacks scheduled from frame callbacks
+// WATCH_EVENTS are the events an action dispatches; while one is handled
+// (until its task ends), the page's timers are the action's.
+const WATCH_EVENTS = ['pointerdown', 'pointerup', 'mousedown', 'mouseup', 'click', 'dblclick', 'auxclick', 'contextmenu',
+  'pointerover', 'mouseover', 'keydown', 'keypress', 'keyup', 'beforeinput', 'input', 'change', 'submit', 'focusin',
+  'focusout', 'dragstart', 'dragover', 'drop', 'dragend', 'wheel', 'scroll'];
+
+let watchState = null;
+
+S.watchArm = function watchArm() {
+  if (watchState) watchDisarm(watchState);
+  const w = window;
+  const st = {
+    nativeSetTimeout: w.setTimeout,
+    nativeClearTimeout: w.clearTimeout,
+    nativeFetch: w.fetch,
+    nativeRAF: w.requestAnimationFrame,
+    nativeCAF: w.cancelAnimationFrame,
+    frames: new Set(),
+    frameDepth: 0,
+    nativeSend: w.XMLHttpRequest && w.XMLHttpRequest.prototype.send,
+    timers: new Set(),
+    inTimer: 0,
+    inEvent: false,
+    requests: 0,
+    requested: 0,
+    lastRequest: 0,
+    mutations: 0,
+    observer: null,
+    wake: null,
+  };
+  const inAction = () => st.inEvent || w.event !== undefined || st.inTimer > 0;
+  const endOfTask = new MessageChannel();
+  endOfTask.port1.onmessage = () => { st.inEvent = false; };
+  st.onEvent = () => {
+    if (!st.inEvent) {
+      st.inEvent = true;
+      endOfTask.port2.postMessage(0);
+    }
+  };
+  st.endOfTask = endOfTask;
+  for (const type of WATCH_EVENTS) w.addEventListener(type, st.onEvent, { capture: true, passive: true });
+  const nudge = () => { if (st.wake) { const f = st.wake; st.wake = null; f(); } };
+  const setT = function setTimeout(fn, ms, ...rest) {
+    const delay = Number(ms) || 0;
+    const counted = typeof fn === 'function' && delay <= WATCH_TIMER_MAX && (inAction() || st.frameDepth > 0);
+    if (!counted) return st.nativeSetTimeout.call(w, fn, ms, ...rest);
+    const id = st.nativeSetTimeout.call(w, function () {
+      st.timers.delete(id);
+      st.inTimer++;
+      try { return fn.apply(this, arguments); } finally { st.inTimer--; nudge(); }
+    }, ms, ...rest);
+    st.timers.add(id);
+    return id;
+  };
+  const clearT = function clearTimeout(id) {
+    if (st.timers.delete(id)) nudge();
+    return st.nativeClearTimeout.call(w, id);
+  };
+  const raf = function requestAnimationFrame(fn) {
+    const depth = st.frameDepth > 0 ? st.frameDepth + 1 : inAction() ? 1 : 0;
+    if (typeof fn !== 'function' || depth === 0 || depth > WATCH_FRAME_DEPTH) return st.nativeRAF.call(w, fn);
+    const id = st.nativeRAF.call(w, function (ts) {
+      st.frames.delete(id);
+      const outer = st.frameDepth;
+      st.frameDepth = depth;
+      try { return fn.call(this, ts); } finally { st.frameDepth = outer; nudge(); }
+    });
+    st.frames.add(id);
+    return id;
+  };
+  const caf = function cancelAnimationFrame(id) {
+    if (st.frames.delete(id)) nudge();
+    return st.nativeCAF.call(w, id);
+  };
+  const began = () => { st.requests++; st.requested++; st.lastRequest = performance.now(); };
+  const ended = () => { st.requests--; st.lastRequest = performance.now(); nudge(); };
+  st.setT = setT;
+  st.clearT = clearT;
+  w.setTimeout = setT;
+  w.clearTimeout = clearT;
+  if (typeof st.nativeRAF === 'function') {
+    st.raf = raf;
+    st.caf = caf;
+    w.requestAnimationFrame = raf;
+    w.cancelAnimationFrame = caf;
+  }
+  if (typeof st.nativeFetch === 'function') {
+    st.fetch = function fetch() {
+      began();
+      let p;
+      try { p = st.nativeFetch.apply(this, arguments); } catch (e) { ended(); throw e; }
+      p.then(ended, ended);
+      return p;
+    };
+    w.fetch = st.fetch;
+  }
+  if (st.nativeSend) {
+    st.send = function send() {
+      began();
+      this.addEventListener('loadend', ended, { once: true });
+      try { return st.nativeSend.apply(this, arguments); } catch (e) { this.removeEventListener('loadend', ended); ended(); throw e; }
+    };
+    w.XMLHttpRequest.prototype.send = st.send;
+  }
+  if (typeof MutationObserver === 'function' && document.documentElement) {
+    st.observer = new MutationObserver(() => { st.mutations++; nudge(); });
+    st.observer.observe(document.documentElement, { subtree: true, childList: true, attributes: true, characterData: true });
+  }
+  st.expiry = st.nativeSetTimeout.call(w, () => watchDisarm(st), WATCH_EXPIRE);
+  watchState = st;
+  return true;
+};
+
+// watchDisarm puts back the page's functions (unless the page replaced
+// them meanwhile).
+function watchDisarm(st) {
+  const w = window;
+  if (w.setTimeout === st.setT) w.setTimeout = st.nativeSetTimeout;
+  if (w.clearTimeout === st.clearT) w.clearTimeout = st.nativeClearTimeout;
+  if (st.raf && w.requestAnimationFrame === st.raf) w.requestAnimationFrame = st.nativeRAF;
+  if (st.caf && w.cancelAnimationFrame === st.caf) w.cancelAnimationFrame = st.nativeCAF;
+  if (st.fetch && w.fetch === st.fetch) w.fetch = st.nativeFetch;
+  if (st.send && w.XMLHttpRequest.prototype.send === st.send) w.XMLHttpRequest.prototype.send = st.nativeSend;
+  if (st.observer) st.observer.disconnect();
+  for (const type of WATCH_EVENTS) w.removeEventListener(type, st.onEvent, { capture: true });
+  st.endOfTask.port1.close();
+  st.nativeClearTimeout.call(w, st.expiry);
+  if (watchState === st) watchState = null;
+}
+
+// watchDisarm ends a watch whose action failed: nothing to settle.
+S.watchDisarm = function () {
+  if (watchState) watchDisarm(watchState);
+  return true;
+};
+
+// watchSettle resolves when the armed action's work is done: a task later
+// (so message-channel and microtask work has run), after its counted
+// timers and frame callbacks ran, its requests finished and stayed idle
+// for the settle window, and — when that work changed the DOM — the DOM
+// stayed quiet for an animation frame; each within a bound.
+S.watchSettle = async function watchSettle() {
+  const st = watchState;
+  if (!st) return { armed: false };
+  const t0 = performance.now();
+  const w = window;
+  const sleep = (ms) => new Promise((res) => {
+    st.wake = res;
+    st.nativeSetTimeout.call(w, res, ms);
+  });
+  const task = () => new Promise((res) => {
+    const ch = new MessageChannel();
+    ch.port1.onmessage = () => res();
+    ch.port2.postMessage(0);
+  });
+  const frame = () => new Promise((res) => {
+    let done = false;
+    const fin = () => { if (!done) { done = true; res(); } };
+    st.nativeRAF.call(w, fin);
+    st.nativeSetTimeout.call(w, fin, 50); // hidden tabs get no frames
+  });
+  const syncMutations = st.mutations;
+  try {
+    await task();
+    for (;;) {
+      const now = performance.now() - t0;
+      if ((st.timers.size > 0 || st.frames.size > 0) && now < WATCH_TIMERS_MAX) {
+        await sleep(Math.min(50, WATCH_TIMERS_MAX - now));
+        continue;
+      }
+      if (st.requested > 0 && now < WATCH_NET_MAX) {
+        const idleFor = performance.now() - st.lastRequest;
+        if (st.requests > 0 || idleFor < WATCH_NET_IDLE) {
+          await sleep(Math.min(st.requests > 0 ? 50 : WATCH_NET_IDLE - idleFor, WATCH_NET_MAX - now));
+          continue;
+        }
+      }
+      break;
+    }
+    if (st.mutations > syncMutations) {
+      const until = performance.now() + WATCH_DOM_MAX;
+      for (;;) {
+        const seen = st.mutations;
+        await frame();
+        if (st.mutations === seen || performance.now() >= until) break;
+      }
+    }
+    return { armed: true, ms: Math.round(performance.now() - t0), mutations: st.mutations, requests: st.requested, pending: st.timers.size + st.frames.size, url: location.href };
+  } finally {
+    watchDisarm(st);
+  }
+};

@@ -1,0 +1,143 @@
+package browser
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/cdp-skill/cdp-skill/browser/browsertest"
+)
+
+// watchSite serves pages whose buttons start their effects late: a timer,
+// a request, a timer after a request.
+func watchSite(t *testing.T) string {
+	t.Helper()
+	pages := map[string]string{
+		"start.html": `<!doctype html><title>Start</title><main>
+<button id="late-nav" onclick="setTimeout(() => { location.href = 'b.html' }, 100)">Later</button>
+<button id="late-push" onclick="setTimeout(() => { history.pushState({}, '', 'pushed'); document.getElementById('out').textContent = 'pushed' }, 100)">Push later</button>
+<button id="fetch-open" onclick="fetch('data.json').then(r => r.json()).then(d => window.open(d.url))">Open after fetch</button>
+<button id="fetch-render" onclick="fetch('data.json').then(r => r.json()).then(d => { document.getElementById('out').textContent = d.label })">Render after fetch</button>
+<button id="xhr-render" onclick="const x = new XMLHttpRequest(); x.open('GET', 'data.json'); x.onload = () => { document.getElementById('out').textContent = 'xhr ' + JSON.parse(x.responseText).label }; x.send()">XHR</button>
+<button id="late-render" onclick="setTimeout(() => { document.getElementById('out').textContent = 'step 1'; setTimeout(() => { document.getElementById('out').textContent = 'step 2' }, 30) }, 50)">Render later</button>
+<button id="frame-render" onclick="requestAnimationFrame(() => requestAnimationFrame(() => { document.getElementById('out').textContent = 'two frames' }))">Render in frames</button>
+<button id="far-timer" onclick="window.farFired = false; setTimeout(() => { window.farFired = true }, 20000)">Far timer</button>
+<button id="noop" onclick="window.noops = (window.noops || 0) + 1">Nothing</button>
+<p id="out"></p><late-widget></late-widget></main>
+<script>customElements.define('late-widget', class extends HTMLElement { constructor() { super(); const b = document.createElement('button'); b.textContent = 'Shadow later'; b.addEventListener('click', () => setTimeout(() => { document.getElementById('out').textContent = 'from shadow' }, 80)); this.attachShadow({mode: 'open'}).append(b) } })</script>
+<script>window.pageSetTimeout = setTimeout; window.pageFetch = fetch; window.pageSend = XMLHttpRequest.prototype.send; window.pageRAF = requestAnimationFrame</script>`,
+		"b.html": `<!doctype html><title>B</title><main>B page</main>`,
+		"c.html": `<!doctype html><title>C</title><main>C page</main>`,
+	}
+	return browsertest.ServeHandler(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name := strings.TrimPrefix(r.URL.Path, "/")
+		if name == "data.json" {
+			w.Header().Set("Content-Type", "application/json")
+			w.Write([]byte(`{"url": "c.html?via=fetch", "label": "loaded"}`))
+			return
+		}
+		body, ok := pages[name]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(body))
+	}))
+}
+
+func openWatchSite(t *testing.T) (*Page, string) {
+	t.Helper()
+	base := watchSite(t)
+	p := openTestTab(t)
+	if _, err := p.Navigate(testCtx(t), base+"start.html", WaitLoad); err != nil {
+		t.Fatal(err)
+	}
+	return p, base
+}
+
+func TestClickNavigationStartedByTimer(t *testing.T) {
+	p, base := openWatchSite(t)
+	res := click(t, p, Target{Selector: "#late-nav"}, ClickOptions{})
+	if !res.Navigated || res.NewURL != base+"b.html" || js(t, p, "document.title") != `"B"` {
+		t.Fatalf("navigation 100 ms after the click: %+v, title %s", res.Effect, js(t, p, "document.title"))
+	}
+}
+
+func TestClickSameDocumentNavigationStartedByTimer(t *testing.T) {
+	p, base := openWatchSite(t)
+	res := click(t, p, Target{Selector: "#late-push"}, ClickOptions{})
+	if !res.Navigated || res.NewURL != base+"pushed" || js(t, p, "document.getElementById('out').textContent") != `"pushed"` {
+		t.Fatalf("pushState 100 ms after the click: %+v", res.Effect)
+	}
+}
+
+func TestClickWindowOpenAfterFetch(t *testing.T) {
+	p, _ := openWatchSite(t)
+	res := click(t, p, Target{Selector: "#fetch-open"}, ClickOptions{})
+	for _, nt := range res.NewTabs {
+		defer p.Browser.CloseTab(testCtx(t), targetIDOf(nt.TargetID))
+	}
+	if len(res.NewTabs) != 1 || !strings.HasSuffix(res.NewTabs[0].URL, "c.html?via=fetch") || res.Navigated {
+		t.Fatalf("window.open after a fetch: %+v", res.Effect)
+	}
+}
+
+// The answer after an action shows what the action's own timers and
+// requests rendered.
+func TestClickSettlesTimersAndRequests(t *testing.T) {
+	p, _ := openWatchSite(t)
+	out := func() string { return js(t, p, "document.getElementById('out').textContent") }
+	click(t, p, Target{Selector: "#late-render"}, ClickOptions{})
+	if got := out(); got != `"step 2"` {
+		t.Errorf("after a click whose timers render twice: out = %s", got)
+	}
+	click(t, p, Target{Selector: "#frame-render"}, ClickOptions{})
+	if got := out(); got != `"two frames"` {
+		t.Errorf("after a click that renders two animation frames later: out = %s", got)
+	}
+	click(t, p, Target{Text: "Shadow later"}, ClickOptions{})
+	if got := out(); got != `"from shadow"` {
+		t.Errorf("after a click whose handler in a shadow root sets a timer: out = %s", got)
+	}
+	click(t, p, Target{Selector: "#fetch-render"}, ClickOptions{})
+	if got := out(); got != `"loaded"` {
+		t.Errorf("after a click that renders a fetch: out = %s", got)
+	}
+	click(t, p, Target{Selector: "#xhr-render"}, ClickOptions{})
+	if got := out(); got != `"xhr loaded"` {
+		t.Errorf("after a click that renders an XHR: out = %s", got)
+	}
+}
+
+// Settling puts the page's own functions back and does not wait for a
+// timer far beyond its bound.
+func TestClickSettleLeavesPageAlone(t *testing.T) {
+	p, _ := openWatchSite(t)
+	click(t, p, Target{Selector: "#far-timer"}, ClickOptions{})
+	if got := js(t, p, "window.farFired"); got != "false" {
+		t.Errorf("a 20 s timer fired before the click returned: %s", got)
+	}
+	click(t, p, Target{Selector: "#noop"}, ClickOptions{})
+	click(t, p, Target{Selector: "#fetch-render"}, ClickOptions{})
+	if got := js(t, p, "[setTimeout === window.pageSetTimeout, fetch === window.pageFetch, XMLHttpRequest.prototype.send === window.pageSend, requestAnimationFrame === window.pageRAF, String(setTimeout).includes('[native code]'), window.noops]"); got != "[true,true,true,true,true,1]" {
+		t.Fatalf("page functions after settling (setTimeout, fetch, send restored; native; one noop click) = %s", got)
+	}
+}
+
+// A watch stopped without finishing (the action failed) puts the page's
+// functions back at once.
+func TestWatchStoppedEarlyRestoresPage(t *testing.T) {
+	p, _ := openWatchSite(t)
+	w, err := p.watch(testCtx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !w.armed || js(t, p, "setTimeout === window.pageSetTimeout") != "false" {
+		t.Fatalf("watch not armed: armed=%v", w.armed)
+	}
+	w.stop()
+	if got := js(t, p, "[setTimeout === window.pageSetTimeout, fetch === window.pageFetch, requestAnimationFrame === window.pageRAF]"); got != "[true,true,true]" {
+		t.Fatalf("after stop: %s", got)
+	}
+}
