@@ -107,6 +107,8 @@ type host struct {
 	beforeURL string
 	// resultValue is the recipe's global `result`, reported as result.
 	resultValue starlark.Value
+	// dog answers for the command when a phase runs past its deadline.
+	dog *watchdog
 }
 
 // Run executes prog and returns its output. It never panics on bad input:
@@ -133,7 +135,6 @@ func Run(ctx context.Context, prog Program, opts Options) *Output {
 	h.env.Headless = opts.Headless
 	h.env.Strict = strictDefault()
 	h.resolver = &lang.Resolver{Dir: prog.Dir, Stdlib: opts.Stdlib, Site: builtins.SiteSource, SitesDir: state.SitesDir()}
-	defer h.env.Close()
 
 	timeout := prog.Timeout
 	if timeout <= 0 {
@@ -142,17 +143,38 @@ func Run(ctx context.Context, prog Program, opts Options) *Output {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	h.ctx = ctx
+	h.timeout = timeout
+	h.dog = newWatchdog()
+	done := make(chan *Output, 1)
+	go func() {
+		out := h.run(ctx)
+		h.env.Close()
+		done <- out
+	}()
+	if out := h.dog.wait(ctx, done); out != nil {
+		return out
+	}
+	// The command ran past its deadline: answer now; the stuck work ends
+	// when its calls do (cancelling the program's context helps them).
+	cancel()
+	return h.dog.output(prog.Tab)
+}
 
-	if prog.Tab != "" {
-		if err := h.env.AttachTab(ctx, prog.Tab); err != nil {
+// run attaches the tab, runs the program and assembles the answer, each
+// phase under the watchdog.
+func (h *host) run(ctx context.Context) *Output {
+	if h.prog.Tab != "" {
+		h.dog.arm(max(attachBudget, h.stepTimeout), "attaching tab "+h.prog.Tab, 0, "")
+		if err := h.env.AttachTab(ctx, h.prog.Tab); err != nil {
 			out := ErrorOutput(TypeConnection, err.Error())
-			out.Tab = prog.Tab
+			out.Tab = h.prog.Tab
 			return out
 		}
+		h.dog.disarm()
 		h.urlBefore = h.pageURL()
 	}
-	h.timeout = timeout
 	runErr := h.exec(ctx)
+	h.dog.arm(answerBudget, "assembling the answer", 0, "")
 	return h.output(runErr)
 }
 
