@@ -195,14 +195,25 @@ func TestCaptureSettings(t *testing.T) {
 
 func TestDialogBetweenCommandsDoesNotFreezeTheTab(t *testing.T) {
 	base := pagesURL(t)
-	out := runJSON(t, `{"steps":[{"openTab":"`+base+`late-alert.html"}]}`)
+	out := runJSON(t, `{"steps":[{"openTab":"`+base+`late-alert.html"},{"pageFunction":"window.mark = 'kept'"}]}`)
 	mustOK(t, out)
 	closeTabAfter(t, out)
-	// The alert opens while no command is connected.
+	// The alert opens while no command is connected: only the session that
+	// saw it open could answer it, so the tab stays blocked. The next
+	// command says so within its timeout instead of hanging or reloading
+	// behind the agent's back.
 	time.Sleep(1500 * time.Millisecond)
-	next := runJSON(t, `{"tab":"`+out.Tab+`","steps":[{"pageFunction":"document.title"}]}`)
-	mustOK(t, next)
-	if jsonString(next.Steps[0].Output) != `"Late alert"` || len(next.Warnings) != 1 || !strings.Contains(next.Warnings[0], "frozen") {
+	next, took := timedJSON(t, `{"tab":"`+out.Tab+`","timeout":5000,"steps":[{"pageFunction":"window.mark"}]}`)
+	if next.OK() || next.Steps[0].ErrorType != "PageUnresponsiveError" || !strings.Contains(next.Steps[0].Error, "dialog") || !strings.Contains(next.Steps[0].Error, `{"reload":true}`) {
 		t.Fatalf("next command: %s", next.JSON())
+	}
+	if took > answerBound(5*time.Second) {
+		t.Errorf("the next command answered after %s", took)
+	}
+	// The agent's reload recovers the tab and says it did.
+	back := runJSON(t, `{"tab":"`+out.Tab+`","timeout":10000,"steps":[{"reload":true},{"pageFunction":"document.title"}]}`)
+	mustOK(t, back)
+	if jsonString(back.Steps[1].Output) != `"Late alert"` || len(back.Warnings) != 1 || !strings.Contains(back.Warnings[0], "reloaded") {
+		t.Fatalf("reload: %s", back.JSON())
 	}
 }
