@@ -1,13 +1,19 @@
 package runtime
 
 import (
+	"bytes"
 	"context"
 	"net"
+	"os"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/cdp-skill/cdp-skill/browser"
+	"github.com/cdp-skill/cdp-skill/browser/browsertest"
+	"github.com/cdp-skill/cdp-skill/browser/chrome"
 )
 
 // Hostile pages and a failing renderer: every command answers within its
@@ -195,5 +201,63 @@ func TestWatchdogAnswersWhenAPhaseNeverEnds(t *testing.T) {
 	done <- &Output{Status: StatusOK}
 	if out := w.wait(context.Background(), done); out == nil || !out.OK() {
 		t.Errorf("a finished command got %v", out)
+	}
+}
+
+func TestChromeThatDiedIsReportedWithWhatWasLost(t *testing.T) {
+	base := pagesURL(t)
+	port, err := browsertest.FreePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := testOptions(t)
+	opts.Endpoint = chrome.Endpoint{Port: port}.Normalize()
+	t.Cleanup(func() { chrome.Stop(context.Background(), port) })
+	run := func(input string) *Output {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		_, out := RunJSON(ctx, []byte(input), opts)
+		return out
+	}
+	// This command launches its own Chrome on the port.
+	first := run(`{"steps":[{"openTab":"` + base + `one.html"}]}`)
+	mustOK(t, first)
+	proc, alive := chrome.Launched(port)
+	if !alive {
+		t.Fatalf("no Chrome recorded on port %d", port)
+	}
+	logBefore, err := os.ReadFile(filepath.Join(chrome.ProfileDir(port), "chrome.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Chrome dies (as in a crash): nobody ran `chrome stop`.
+	if err := syscall.Kill(-proc.PID, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 100; i++ {
+		if _, alive := chrome.Launched(port); !alive {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	// The next command relaunches Chrome and says what was lost.
+	next := run(`{"steps":[{"openTab":"` + base + `two.html"}]}`)
+	mustOK(t, next)
+	if len(next.Warnings) == 0 || !strings.Contains(next.Warnings[0], "BrowserCrashedError") || !strings.Contains(next.Warnings[0], first.Tab) {
+		t.Fatalf("the command after the crash: %s", next.JSON())
+	}
+	// A command on the lost tab gets a typed answer naming the crash.
+	lost := run(`{"tab":"` + first.Tab + `","steps":[{"pageFunction":"1"}]}`)
+	if lost.OK() || lost.Error == nil || lost.Error.ErrorType != "BrowserCrashedError" || !strings.Contains(lost.Error.Message, "openTab") {
+		t.Fatalf("command on the lost tab: %s", lost.JSON())
+	}
+	// The dead Chrome's log is kept.
+	c := chrome.LastCrash(port)
+	if c == nil || c.PID != proc.PID || c.Log == "" {
+		t.Fatalf("crash record %+v", c)
+	}
+	kept, err := os.ReadFile(c.Log)
+	if err != nil || !bytes.HasPrefix(kept, logBefore) {
+		t.Errorf("kept log %s: %v (%d bytes, had %d)", c.Log, err, len(kept), len(logBefore))
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"sort"
 	"time"
 
@@ -168,6 +169,11 @@ func (h *host) run(ctx context.Context) *Output {
 		if err := h.env.AttachTab(ctx, h.prog.Tab); err != nil {
 			out := ErrorOutput(TypeConnection, err.Error())
 			out.Tab = h.prog.Tab
+			if c := h.crashFor(h.prog.Tab, err); c != nil {
+				out.Error.ErrorType = string(browser.KindBrowserCrashed)
+				out.Error.Message = c.Message() + ". Open a new tab with openTab"
+			}
+			h.noteCrashes(out)
 			return out
 		}
 		h.dog.disarm()
@@ -283,8 +289,34 @@ func (h *host) output(runErr error) *Output {
 	}
 	out.SiteProfile = h.profile
 	out.NextActions = h.nextActions()
+	h.noteCrashes(out)
 	h.capture(out)
 	return out
+}
+
+// crashFor returns the Chrome crash that took tab along, when attaching
+// failed because the tab is gone.
+func (h *host) crashFor(tab string, err error) *chrome.Crash {
+	if !errors.Is(err, browser.ErrTabNotFound) && !errors.Is(err, state.ErrUnknownTab) {
+		return nil
+	}
+	ep := h.opts.Endpoint.Normalize()
+	if ep.Remote() {
+		return nil
+	}
+	c := chrome.LastCrash(ep.Port)
+	if c == nil || !slices.Contains(c.Tabs, tab) {
+		return nil
+	}
+	return c
+}
+
+// noteCrashes warns, in the answer of the command that relaunched Chrome,
+// that the previous one had died and what went with it.
+func (h *host) noteCrashes(out *Output) {
+	for _, c := range chrome.TakeNoticed() {
+		out.Warnings = append(out.Warnings, string(browser.KindBrowserCrashed)+": "+c.Message())
+	}
 }
 
 // reportRunError records a failure that stopped the program.

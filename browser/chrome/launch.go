@@ -193,6 +193,7 @@ func Ensure(ctx context.Context, e Endpoint, autoLaunch bool, opts LaunchOptions
 	if v, err := Version(ctx, e); err == nil {
 		return v.WebSocketDebuggerURL, false, nil
 	}
+	noteCrash(e.Port)
 	if _, err := Launch(ctx, e.Port, opts); err != nil {
 		return "", false, err
 	}
