@@ -27,6 +27,9 @@ type Dialog struct {
 	PromptText string `json:"promptText,omitempty"`
 	// Default is the prompt's default value.
 	Default string `json:"defaultPrompt,omitempty"`
+	// BetweenCommands marks a dialog that opened while no command was
+	// connected (answered by the dialog keeper by the default policy).
+	BetweenCommands bool `json:"betweenCommands,omitempty"`
 }
 
 // dialogs answers dialogs as they open and remembers them.

@@ -66,6 +66,7 @@ func (p *Page) init(ctx context.Context) error {
 	p.contexts = trackContexts(p.sess)
 	p.trackConsole()
 	p.handleDialogs()
+	p.dlg.seen = append(p.dlg.seen, takeKeptDialogs(p.TargetID)...)
 	if err := p.sess.Call(ctx, "Inspector.enable", nil, nil); err != nil {
 		return err
 	}

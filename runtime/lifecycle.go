@@ -242,6 +242,9 @@ func (h *host) takeDialogs(res *StepResult) {
 		h.dialogPage, h.dialogMark = pg, 0
 	}
 	if d := pg.DialogsSince(h.dialogMark); len(d) > 0 {
+		if had, ok := res.Dialogs.([]browser.Dialog); ok {
+			d = append(had, d...)
+		}
 		res.Dialogs = d
 	}
 	h.dialogMark = pg.DialogMark()

@@ -291,6 +291,11 @@ func (h *host) output(runErr error) *Output {
 	out.NextActions = h.nextActions()
 	h.noteCrashes(out)
 	h.capture(out)
+	// A dialog answered while the answer was assembled goes on the last
+	// step: no later command would hear of it.
+	if n := len(h.steps); n > 0 && h.env.HasPage() {
+		h.takeDialogs(h.steps[n-1])
+	}
 	return out
 }
 

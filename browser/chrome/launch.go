@@ -87,6 +87,10 @@ func Args(port int, headless bool) []string {
 	return append(args, "about:blank")
 }
 
+// Detach makes cmd run in its own session, so that it outlives this
+// process and does not receive its signals (as Chrome does).
+func Detach(cmd *exec.Cmd) { detach(cmd) }
+
 // Launch starts a detached Chrome with remote debugging on port and waits
 // until its endpoint answers.
 func Launch(ctx context.Context, port int, opts LaunchOptions) (*Process, error) {
