@@ -261,3 +261,52 @@ func TestChromeThatDiedIsReportedWithWhatWasLost(t *testing.T) {
 		t.Errorf("kept log %s: %v (%d bytes, had %d)", c.Log, err, len(kept), len(logBefore))
 	}
 }
+
+func TestFrozenChromeIsNeverDuplicated(t *testing.T) {
+	base := pagesURL(t)
+	port, err := browsertest.FreePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := testOptions(t)
+	opts.Endpoint = chrome.Endpoint{Port: port}.Normalize()
+	t.Cleanup(func() { chrome.Stop(context.Background(), port) })
+	run := func(input string) *Output {
+		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+		defer cancel()
+		_, out := RunJSON(ctx, []byte(input), opts)
+		return out
+	}
+	first := run(`{"steps":[{"openTab":"` + base + `one.html"},{"pageFunction":"window.mark = 3"}]}`)
+	mustOK(t, first)
+	proc, alive := chrome.Launched(port)
+	if !alive {
+		t.Fatalf("no Chrome recorded on port %d", port)
+	}
+	// Chrome freezes: it holds its port and answers nothing.
+	if err := syscall.Kill(-proc.PID, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	resumed := false
+	resume := func() {
+		if !resumed {
+			syscall.Kill(-proc.PID, syscall.SIGCONT)
+			resumed = true
+		}
+	}
+	t.Cleanup(resume)
+	frozen := run(`{"timeout":3000,"steps":[{"openTab":"` + base + `two.html"}]}`)
+	if frozen.OK() || !strings.Contains(jsonString(frozen), "frozen") {
+		t.Fatalf("command while Chrome is frozen: %s", frozen.JSON())
+	}
+	if p, _ := chrome.Launched(port); p == nil || p.PID != proc.PID {
+		t.Fatalf("the pidfile now names %+v, not the frozen Chrome %d", p, proc.PID)
+	}
+	// Thawed, the same Chrome serves the tab, its page intact.
+	resume()
+	back := run(`{"tab":"` + first.Tab + `","steps":[{"pageFunction":"window.mark"}]}`)
+	mustOK(t, back)
+	if got := jsonString(back.Steps[0].Output); got != "3" {
+		t.Errorf("after the thaw the page reads %s", got)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -130,7 +131,13 @@ func Launch(ctx context.Context, port int, opts LaunchOptions) (*Process, error)
 	ep := Endpoint{Port: port}
 	for {
 		if _, err := Version(ctx, ep); err == nil {
-			break
+			if ownsPort(cmd.Process.Pid, port) {
+				break
+			}
+			if time.Now().After(deadline) {
+				cmd.Process.Kill()
+				return nil, fmt.Errorf("%w: another process answers on port %d, not the Chrome just launched: %s", ErrLaunch, port, logTail(logPath))
+			}
 		}
 		select {
 		case err := <-exited:
@@ -152,6 +159,24 @@ func Launch(ctx context.Context, port int, opts LaunchOptions) (*Process, error)
 		}
 	}
 	return proc, nil
+}
+
+// portFree checks that nothing holds the port before a launch: a Chrome
+// that is frozen (SIGSTOP) or overloaded keeps its port while not
+// answering, and a second Chrome must never be started beside it.
+func portFree(port int) error {
+	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
+	if err != nil {
+		msg := fmt.Sprintf("port %d is taken by a process that does not answer as Chrome's DevTools endpoint", port)
+		if proc, alive := Launched(port); alive {
+			msg = fmt.Sprintf("the Chrome cdp-skill launched on port %d (pid %d) does not answer: it is frozen or overloaded. Wait and retry, or run `cdp-skill chrome stop --port %d` to end it", port, proc.PID, port)
+		} else {
+			msg += "; end that program or use another --port"
+		}
+		return fmt.Errorf("%w: %s", ErrLaunch, msg)
+	}
+	ln.Close()
+	return nil
 }
 
 func logTail(path string) string {
@@ -182,6 +207,9 @@ func Ensure(ctx context.Context, e Endpoint, autoLaunch bool, opts LaunchOptions
 	} else if !autoLaunch || !e.Local() {
 		return "", false, fmt.Errorf("no Chrome answers at %s (%v)", e, err)
 	}
+	if err := portFree(e.Port); err != nil {
+		return "", false, err
+	}
 	lockPath, err := state.Path("chrome-" + strconv.Itoa(e.Port) + ".lock")
 	if err != nil {
 		return "", false, err
@@ -196,6 +224,9 @@ func Ensure(ctx context.Context, e Endpoint, autoLaunch bool, opts LaunchOptions
 	// Another process may have launched it while we waited for the lock.
 	if v, err := Version(ctx, e); err == nil {
 		return v.WebSocketDebuggerURL, false, nil
+	}
+	if err := portFree(e.Port); err != nil {
+		return "", false, err
 	}
 	noteCrash(e.Port)
 	if _, err := Launch(ctx, e.Port, opts); err != nil {
