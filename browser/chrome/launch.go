@@ -208,7 +208,13 @@ func Ensure(ctx context.Context, e Endpoint, autoLaunch bool, opts LaunchOptions
 		return "", false, fmt.Errorf("no Chrome answers at %s (%v)", e, err)
 	}
 	if err := portFree(e.Port); err != nil {
-		return "", false, err
+		// Something holds the port: an overloaded Chrome answers late, a
+		// frozen one never. Never launch a second one beside it.
+		ws, werr := awaitAnswer(ctx, e)
+		if werr != nil {
+			return "", false, err
+		}
+		return ws, false, nil
 	}
 	lockPath, err := state.Path("chrome-" + strconv.Itoa(e.Port) + ".lock")
 	if err != nil {
@@ -237,6 +243,29 @@ func Ensure(ctx context.Context, e Endpoint, autoLaunch bool, opts LaunchOptions
 		return "", true, fmt.Errorf("%w: launched but discovery failed: %v", ErrLaunch, err)
 	}
 	return v.WebSocketDebuggerURL, true, nil
+}
+
+// busyPatience is how long a command waits for a Chrome that holds its port
+// but does not answer before calling it frozen.
+const busyPatience = 15 * time.Second
+
+// awaitAnswer polls the endpoint until it answers, busyPatience passes or
+// ctx ends.
+func awaitAnswer(ctx context.Context, e Endpoint) (string, error) {
+	deadline := time.Now().Add(busyPatience)
+	for {
+		v, err := Version(ctx, e)
+		if err == nil {
+			return v.WebSocketDebuggerURL, nil
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return "", err
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
 }
 
 // Launched returns the record of the Chrome cdp-skill launched on port, if
