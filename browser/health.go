@@ -186,7 +186,7 @@ func (s *Session) waitCrash(ctx context.Context, d time.Duration) bool {
 func unresponsiveError(waited time.Duration, why string) *Error {
 	return &Error{Kind: KindPageUnresponsive,
 		Message: fmt.Sprintf("the tab's page did not answer for %s: %s", waited.Round(100*time.Millisecond), why),
-		Hint:    `reload it with {"reload":true} (its page state is lost) or close it with closeTab; other tabs still work`}
+		Hint:    `reload it with {"reload":true} (its page state is lost) or close it with closeTab; tabs of other sites keep working`}
 }
 
 // Probe checks that the page's main thread answers within d. When it does
@@ -206,9 +206,30 @@ func (p *Page) Probe(ctx context.Context, d time.Duration) error {
 		}
 		return nil
 	}
+	if stopped := p.stopScript(ctx); stopped != nil {
+		return stopped
+	}
 	e := unresponsiveError(d, "its main thread is busy (a script that never returns, such as an endless loop in an event handler) or blocked")
 	p.sess.markUnresponsive(e)
 	return e
+}
+
+// stopScript ends a page script that does not return
+// (Runtime.terminateExecution, which works on a session that enabled
+// Runtime before the script started) and reports it when the page answers
+// again; nil when it could not.
+func (p *Page) stopScript(ctx context.Context) *Error {
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+	defer cancel()
+	if err := p.sess.Call(sctx, "Runtime.terminateExecution", nil, nil); err != nil {
+		return nil
+	}
+	if err := p.sess.Call(sctx, "Runtime.evaluate", map[string]any{"expression": "1"}, nil); err != nil {
+		return nil
+	}
+	return &Error{Kind: KindPageUnresponsive,
+		Message: "a page script ran without returning (an endless loop?) and was stopped",
+		Hint:    "the tab answers again and keeps its state, but what that script was doing did not finish"}
 }
 
 // recoverFault brings a faulted page back before a navigation: a crashed
@@ -232,7 +253,7 @@ func (p *Page) recoverFault(ctx context.Context) error {
 			return crashError("its reload")
 		}
 		e := unresponsiveError(blockedAfter, "it was reloaded and still does not answer (its renderer is stuck)")
-		e.Hint = "close it with closeTab and open a new tab; other tabs still work"
+		e.Hint = "close it with closeTab and open a new tab; tabs of other sites keep working"
 		p.sess.markUnresponsive(e)
 		return e
 	}

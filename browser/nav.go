@@ -117,7 +117,7 @@ func (p *Page) Navigate(ctx context.Context, u string, wait WaitUntil) (*NavResu
 	if err != nil {
 		return nil, p.stopOnTimeout(ctx, navError(u, err), u, wait)
 	}
-	if res.ErrorText == "net::ERR_ABORTED" && p.sess.waitCrash(ctx, time.Second) {
+	if res.ErrorText == "net::ERR_ABORTED" && p.sess.waitCrash(ctx, crashWait(u)) {
 		return nil, crashError("")
 	}
 	if res.ErrorText != "" {
@@ -173,6 +173,15 @@ func waitLifecycle(ctx context.Context, events iter.Seq2[page.EventLifecycleEven
 		}
 	}
 	return Errorf(KindPageCrashed, "the tab closed or crashed while loading %s", u)
+}
+
+// crashWait is how long an aborted navigation waits for a renderer crash
+// to be reported: chrome:// debug URLs (crash, kill) take a while to die.
+func crashWait(u string) time.Duration {
+	if strings.HasPrefix(u, "chrome://") {
+		return 5 * time.Second
+	}
+	return time.Second
 }
 
 // stopOnTimeout stops a load that ran out of time (Page.stopLoading), so a

@@ -103,7 +103,7 @@ func (w *watchdog) output(tab string) *Output {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	msg := fmt.Sprintf("%s did not finish within its timeout plus %s: Chrome did not answer, so cdp-skill stopped waiting", w.phase, watchdogGrace)
-	hint := "run listTabs to check the browser; if the tab stays stuck, close it with closeTab (other tabs still work) or restart Chrome with `cdp-skill chrome stop`"
+	hint := "run listTabs to check the browser; if the tab stays stuck, close it with closeTab or restart Chrome with `cdp-skill chrome stop`"
 	out := &Output{Status: StatusError, Tab: tab}
 	if w.step > 0 {
 		out.Errors = []ErrorEntry{{Step: w.step, Action: w.action, Type: TypeExecution,
