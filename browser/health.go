@@ -29,14 +29,13 @@ type sessionFault struct {
 // recoveryMethods may run on a faulted session: they are answered by the
 // browser process and can bring the page back.
 var recoveryMethods = map[string]bool{
-	"Inspector.enable":               true,
-	"Page.navigate":                  true,
-	"Page.reload":                    true,
-	"Page.stopLoading":               true,
-	"Page.getNavigationHistory":      true,
-	"Page.navigateToHistoryEntry":    true,
-	"Page.handleJavaScriptDialog":    true,
-	"Page.setLifecycleEventsEnabled": true,
+	"Inspector.enable":            true,
+	"Page.navigate":               true,
+	"Page.reload":                 true,
+	"Page.stopLoading":            true,
+	"Page.getNavigationHistory":   true,
+	"Page.navigateToHistoryEntry": true,
+	"Page.handleJavaScriptDialog": true,
 }
 
 // crashError is the error of a command on a crashed page.
@@ -248,11 +247,16 @@ func (p *Page) recoverFault(ctx context.Context) error {
 	if f.Kind == KindPageCrashed && !p.sess.waitRecovered(ctx) {
 		return crashError("its reload")
 	}
-	if err := p.enableDomains(ctx, blockedAfter); err != nil {
+	// The reload is what the agent asked for: it may take the step's time.
+	if err := p.enableDomains(ctx, 0); err != nil {
 		if p.sess.Crashed() {
 			return crashError("its reload")
 		}
-		e := unresponsiveError(blockedAfter, "it was reloaded and still does not answer (its renderer is stuck)")
+		waited := blockedAfter
+		if dl, ok := ctx.Deadline(); ok {
+			waited = time.Until(dl)
+		}
+		e := unresponsiveError(waited, "it was reloaded and still does not answer (its renderer is stuck)")
 		e.Hint = "close it with closeTab and open a new tab; tabs of other sites keep working"
 		p.sess.markUnresponsive(e)
 		return e

@@ -199,15 +199,28 @@ func TestCaptureSettings(t *testing.T) {
 
 func TestDialogBetweenCommandsDoesNotFreezeTheTab(t *testing.T) {
 	base := pagesURL(t)
-	out := runJSON(t, `{"steps":[{"openTab":"`+base+`late-alert.html"},{"pageFunction":"window.mark = 'kept'"}]}`)
+	out := runJSON(t, `{"steps":[{"openTab":"`+base+`one.html"}]}`)
 	mustOK(t, out)
 	closeTabAfter(t, out)
-	// The alert opens while no command is connected: only the session that
-	// saw it open could answer it, so the tab stays blocked. The next
-	// command says so within its timeout instead of hanging or reloading
-	// behind the agent's back.
-	time.Sleep(1500 * time.Millisecond)
-	next, took := timedJSON(t, `{"tab":"`+out.Tab+`","timeout":5000,"steps":[{"pageFunction":"window.mark"}]}`)
+	// Without the dialog keeper, an alert that opens while no command is
+	// connected blocks the tab: only the session that saw it open could
+	// answer it. The next command says so within its timeout instead of
+	// hanging or reloading behind the agent's back.
+	var next *Output
+	var took time.Duration
+	for _, delay := range []int{1500, 4000, 10000} {
+		arm := runJSON(t, `{"tab":"`+out.Tab+`","capture":"none","steps":[{"pageFunction":"() => { window.mark = 'kept'; setTimeout(() => alert('opened between commands'), `+strconv.Itoa(delay)+`) }"}]}`)
+		mustOK(t, arm)
+		if arm.Steps[0].Dialogs != nil {
+			continue // it opened during the command
+		}
+		time.Sleep(time.Duration(delay+500) * time.Millisecond)
+		next, took = timedJSON(t, `{"tab":"`+out.Tab+`","timeout":5000,"steps":[{"pageFunction":"window.mark"}]}`)
+		break
+	}
+	if next == nil {
+		t.Fatal("the alert never opened between commands")
+	}
 	if next.OK() || next.Steps[0].ErrorType != "PageUnresponsiveError" || !strings.Contains(next.Steps[0].Error, "dialog") || !strings.Contains(next.Steps[0].Error, `{"reload":true}`) {
 		t.Fatalf("next command: %s", next.JSON())
 	}
@@ -217,7 +230,7 @@ func TestDialogBetweenCommandsDoesNotFreezeTheTab(t *testing.T) {
 	// The agent's reload recovers the tab and says it did.
 	back := runJSON(t, `{"tab":"`+out.Tab+`","timeout":10000,"steps":[{"reload":true},{"pageFunction":"document.title"}]}`)
 	mustOK(t, back)
-	if jsonString(back.Steps[1].Output) != `"Late alert"` || len(back.Warnings) != 1 || !strings.Contains(back.Warnings[0], "reloaded") {
+	if jsonString(back.Steps[1].Output) != `"Page one"` || len(back.Warnings) != 1 || !strings.Contains(back.Warnings[0], "reloaded") {
 		t.Fatalf("reload: %s", back.JSON())
 	}
 }
