@@ -24,6 +24,10 @@ const CrashHint = `reload it with {"reload":true} (the page starts afresh: its s
 // sessionFault is why a session's page cannot answer.
 type sessionFault struct {
 	err *Error
+	// suspected marks a page that was slow to answer at attach: commands
+	// still run (a loaded machine is slow, not broken), but a navigation
+	// recovers it first, and a step that times out probes it.
+	suspected bool
 }
 
 // recoveryMethods may run on a faulted session: they are answered by the
@@ -83,7 +87,7 @@ func (c *Conn) setFault(session target.SessionID, f *sessionFault) {
 // may run. c.mu is held.
 func (c *Conn) faultFor(session target.SessionID, method string) error {
 	f := c.broken[session]
-	if f == nil || recoveryMethods[method] {
+	if f == nil || f.suspected || recoveryMethods[method] {
 		return nil
 	}
 	e := *f.err
@@ -101,11 +105,38 @@ func (s *Session) Fault() *Error {
 	return nil
 }
 
+// suspected reports whether the session's fault is only suspected.
+func (s *Session) suspected() bool {
+	s.conn.mu.Lock()
+	defer s.conn.mu.Unlock()
+	f := s.conn.broken[s.id]
+	return f != nil && f.suspected
+}
+
 // Crashed reports whether the session's renderer crashed (and was not
 // reloaded since).
 func (s *Session) Crashed() bool {
 	f := s.Fault()
 	return f != nil && f.Kind == KindPageCrashed
+}
+
+// suspectUnresponsive notes that the page was slow to answer; see
+// sessionFault.suspected.
+func (s *Session) suspectUnresponsive(err *Error) {
+	s.conn.mu.Lock()
+	defer s.conn.mu.Unlock()
+	if s.conn.broken[s.id] == nil {
+		s.conn.setFault(s.id, &sessionFault{err: err, suspected: true})
+	}
+}
+
+// clearSuspicion forgets a suspected fault once the page answered.
+func (s *Session) clearSuspicion() {
+	s.conn.mu.Lock()
+	defer s.conn.mu.Unlock()
+	if f := s.conn.broken[s.id]; f != nil && f.suspected {
+		s.conn.setFault(s.id, nil)
+	}
 }
 
 // markUnresponsive makes later commands on the session fail fast with err
@@ -193,7 +224,7 @@ func unresponsiveError(waited time.Duration, why string) *Error {
 // PageUnresponsiveError (a crash gives PageCrashedError) until a navigation
 // recovers it.
 func (p *Page) Probe(ctx context.Context, d time.Duration) error {
-	if f := p.sess.Fault(); f != nil {
+	if f := p.sess.Fault(); f != nil && !p.sess.suspected() {
 		return f
 	}
 	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), d)
@@ -208,7 +239,7 @@ func (p *Page) Probe(ctx context.Context, d time.Duration) error {
 	if stopped := p.stopScript(ctx); stopped != nil {
 		return stopped
 	}
-	e := unresponsiveError(d, "its main thread is busy (a script that never returns, such as an endless loop in an event handler) or blocked")
+	e := unresponsiveError(d, "its main thread is busy (a script that never returns, such as an endless loop in an event handler) or blocked by a JavaScript dialog that opened while no command was connected")
 	p.sess.markUnresponsive(e)
 	return e
 }

@@ -86,9 +86,17 @@ func (p *Page) init(ctx context.Context) error {
 	}
 	// A tab whose page opened a dialog while no cdp-skill process was
 	// connected is frozen, and only the session that saw the dialog open
-	// can answer it; a script that never returns freezes it too. Say so
-	// rather than hang, or reload behind the agent's back.
-	p.sess.markUnresponsive(unresponsiveError(limit, "its main thread is blocked, by a JavaScript dialog that opened while no command was connected or by a script that never returns"))
+	// can answer it; a script that never returns freezes it too; a loaded
+	// machine is merely slow. Suspect it (a navigation recovers it first;
+	// a step that times out probes it) and let the enables finish.
+	p.sess.suspectUnresponsive(unresponsiveError(limit, "its main thread is blocked, by a JavaScript dialog that opened while no command was connected or by a script that never returns"))
+	go func() {
+		ectx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+		defer cancel()
+		if p.enableDomains(ectx, 0) == nil {
+			p.sess.clearSuspicion()
+		}
+	}()
 	return nil
 }
 
