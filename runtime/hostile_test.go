@@ -34,6 +34,7 @@ func timedJSON(t *testing.T, input string) (*Output, time.Duration) {
 }
 
 func TestCrashedTabAnswersPageCrashedAndReloadRecovers(t *testing.T) {
+	t.Setenv(browser.AllowSchemesEnv, "chrome") // chrome://crash is refused by default
 	base := pagesURL(t)
 	out := runJSON(t, `{"steps":[{"openTab":"`+base+`one.html"},{"pageFunction":"window.mark = 'before'"}]}`)
 	mustOK(t, out)
