@@ -28,10 +28,28 @@ type Conn struct {
 	next atomic.Int64
 
 	mu      sync.Mutex
-	pending map[int64]chan *cdproto.Message
+	pending map[int64]*pendingCall
 	subs    map[subKey][]*subscription
 	closed  chan struct{}
 	err     error
+	// broken are the sessions whose page cannot answer (crashed renderer,
+	// blocked main thread) and why; see health.go.
+	broken map[target.SessionID]*sessionFault
+	// faultChanged is closed (and cleared) when a fault changes.
+	faultChanged chan struct{}
+}
+
+// pendingCall is a command waiting for its reply.
+type pendingCall struct {
+	ch      chan reply
+	session target.SessionID
+	method  string
+}
+
+// reply is a command's answer, or the reason it will never come.
+type reply struct {
+	msg *cdproto.Message
+	err error
 }
 
 type subKey struct {
@@ -47,9 +65,10 @@ func Dial(ctx context.Context, wsURL string) (*Conn, error) {
 	}
 	c := &Conn{
 		tr:      tr,
-		pending: map[int64]chan *cdproto.Message{},
+		pending: map[int64]*pendingCall{},
 		subs:    map[subKey][]*subscription{},
 		closed:  make(chan struct{}),
+		broken:  map[target.SessionID]*sessionFault{},
 	}
 	go c.readLoop()
 	return c, nil
@@ -77,15 +96,16 @@ func (c *Conn) readLoop() {
 		}
 		if msg.ID != 0 {
 			c.mu.Lock()
-			ch := c.pending[msg.ID]
+			pc := c.pending[msg.ID]
 			delete(c.pending, msg.ID)
 			c.mu.Unlock()
-			if ch != nil {
-				ch <- msg
+			if pc != nil {
+				pc.ch <- reply{msg: msg}
 			}
 			continue
 		}
 		c.mu.Lock()
+		c.noteHealth(msg)
 		subs := c.subs[subKey{msg.SessionID, string(msg.Method)}]
 		for _, s := range subs {
 			s.push(msg.Params)
@@ -97,8 +117,8 @@ func (c *Conn) readLoop() {
 	}
 	c.mu.Lock()
 	c.err = fmt.Errorf("%w: %v", ErrConnClosed, err)
-	for id, ch := range c.pending {
-		close(ch)
+	for id, pc := range c.pending {
+		close(pc.ch)
 		delete(c.pending, id)
 	}
 	for k, subs := range c.subs {
@@ -137,13 +157,17 @@ func (c *Conn) call(ctx context.Context, session target.SessionID, method string
 		}
 	}
 	id := c.next.Add(1)
-	ch := make(chan *cdproto.Message, 1)
+	ch := make(chan reply, 1)
 	c.mu.Lock()
 	if c.err != nil {
 		c.mu.Unlock()
 		return c.err
 	}
-	c.pending[id] = ch
+	if err := c.faultFor(session, method); err != nil {
+		c.mu.Unlock()
+		return err
+	}
+	c.pending[id] = &pendingCall{ch: ch, session: session, method: method}
 	c.mu.Unlock()
 	msg := &cdproto.Message{ID: id, SessionID: session, Method: cdproto.MethodType(method), Params: buf}
 	if err := c.tr.Write(ctx, msg); err != nil {
@@ -154,10 +178,14 @@ func (c *Conn) call(ctx context.Context, session target.SessionID, method string
 	case <-ctx.Done():
 		c.forget(id)
 		return ctx.Err()
-	case reply, ok := <-ch:
+	case r, ok := <-ch:
 		if !ok {
 			return c.err
 		}
+		if r.err != nil {
+			return r.err
+		}
+		reply := r.msg
 		if reply.Error != nil {
 			return &ProtocolError{Method: method, Code: reply.Error.Code, Message: reply.Error.Message}
 		}

@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"time"
 
@@ -26,6 +27,9 @@ type Dialog struct {
 	PromptText string `json:"promptText,omitempty"`
 	// Default is the prompt's default value.
 	Default string `json:"defaultPrompt,omitempty"`
+	// BetweenCommands marks a dialog that opened while no command was
+	// connected (answered by the dialog keeper by the default policy).
+	BetweenCommands bool `json:"betweenCommands,omitempty"`
 }
 
 // dialogs answers dialogs as they open and remembers them.
@@ -33,7 +37,24 @@ type dialogs struct {
 	mu     sync.Mutex
 	policy DialogPolicy
 	seen   []Dialog
+	// recent are the opening times of the last dialogs, to spot a storm.
+	recent []time.Time
+	// stormed counts the dialogs answered since the storm began (0 = no
+	// storm); they are summed up in one entry instead of listed.
+	stormed    int
+	lastOpened time.Time
 }
+
+// A page that opens dialog after dialog (a loop of alert()) would keep
+// the tab busy answering for ever and flood Chrome and the answer. After
+// stormLimit dialogs within stormWindow, further dialogs are answered no
+// faster than one per stormPace (confirm and prompt dismissed, whatever the
+// policy) and the answer reports one summary entry with their count.
+const (
+	stormLimit  = 20
+	stormWindow = 5 * time.Second
+	stormPace   = 100 * time.Millisecond
+)
 
 // handleDialogs runs for the life of the session: every dialog is answered
 // at once by the current policy.
@@ -46,30 +67,84 @@ func (p *Page) handleDialogs() {
 			if decode(raw, &ev) != nil {
 				continue
 			}
-			p.dlg.mu.Lock()
-			pol := p.dlg.policy
-			p.dlg.mu.Unlock()
-			d := Dialog{Type: string(ev.Type), Message: ev.Message, Default: ev.DefaultPrompt, Action: "accepted"}
-			params := page.HandleJavaScriptDialogParams{Accept: !pol.Dismiss}
-			if pol.Dismiss {
-				d.Action = "dismissed"
-			} else if ev.Type == page.DialogTypePrompt {
-				params.PromptText = pol.PromptText
-				if params.PromptText == "" {
-					params.PromptText = ev.DefaultPrompt
-				}
-				d.PromptText = params.PromptText
-			}
-			// Record before answering: the action blocked by the dialog
-			// returns right after the answer and must see it.
-			p.dlg.mu.Lock()
-			p.dlg.seen = append(p.dlg.seen, d)
-			p.dlg.mu.Unlock()
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			cdp.Call(ctx, p.sess, page.HandleJavaScriptDialog, params)
-			cancel()
+			p.answerDialog(ev)
 		}
 	}()
+}
+
+// answerDialog answers one dialog by the policy, or as part of a storm.
+func (p *Page) answerDialog(ev page.EventJavascriptDialogOpening) {
+	p.dlg.mu.Lock()
+	pol := p.dlg.policy
+	storm := p.dlg.noteOpening(time.Now())
+	p.dlg.mu.Unlock()
+	d := Dialog{Type: string(ev.Type), Message: ev.Message, Default: ev.DefaultPrompt, Action: "accepted"}
+	params := page.HandleJavaScriptDialogParams{Accept: !pol.Dismiss}
+	switch {
+	case storm:
+		params = page.HandleJavaScriptDialogParams{Accept: false}
+		if ev.Type == page.DialogTypeAlert || ev.Type == page.DialogTypeBeforeunload {
+			params.Accept = true
+		}
+	case pol.Dismiss:
+		d.Action = "dismissed"
+	case ev.Type == page.DialogTypePrompt:
+		params.PromptText = pol.PromptText
+		if params.PromptText == "" {
+			params.PromptText = ev.DefaultPrompt
+		}
+		d.PromptText = params.PromptText
+	}
+	// Record before answering: the action blocked by the dialog returns
+	// right after the answer and must see it.
+	p.dlg.mu.Lock()
+	first := p.dlg.record(d, storm)
+	p.dlg.mu.Unlock()
+	if storm && !first {
+		time.Sleep(stormPace)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	cdp.Call(ctx, p.sess, page.HandleJavaScriptDialog, params)
+	cancel()
+}
+
+// noteOpening records a dialog's opening and reports whether the page is
+// storming. d.mu is held.
+func (d *dialogs) noteOpening(now time.Time) bool {
+	last := d.lastOpened
+	d.lastOpened = now
+	if d.stormed > 0 && now.Sub(last) < stormWindow {
+		return true
+	}
+	d.stormed = 0
+	d.recent = append(d.recent, now)
+	if len(d.recent) > stormLimit {
+		d.recent = d.recent[len(d.recent)-stormLimit:]
+	}
+	return len(d.recent) == stormLimit && now.Sub(d.recent[0]) < stormWindow
+}
+
+// record appends a dialog to the log; during a storm one summary entry
+// counts them. It reports whether the storm just began. d.mu is held.
+func (d *dialogs) record(dl Dialog, storm bool) bool {
+	if !storm {
+		d.seen = append(d.seen, dl)
+		return false
+	}
+	d.stormed++
+	summary := Dialog{Type: "storm", Action: "throttled",
+		Message: fmt.Sprintf("the page kept opening dialogs (%d within %s): the last %d were answered unlisted, at most %d a second (confirm and prompt dismissed)", stormLimit, stormWindow, d.stormed, time.Second/stormPace)}
+	if d.stormed == 1 {
+		d.seen = append(d.seen, summary)
+		return true
+	}
+	for i := len(d.seen) - 1; i >= 0; i-- {
+		if d.seen[i].Type == "storm" {
+			d.seen[i] = summary
+			break
+		}
+	}
+	return false
 }
 
 // SetDialogPolicy sets how later dialogs are answered and returns the

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/runtime"
@@ -136,11 +137,17 @@ func refError(ref string, info refResolution) error {
 		WithHint("take a snapshot of the current page and use its refs")
 }
 
-// release frees a remote object; errors do not matter.
+// release frees a remote object; errors do not matter. It waits at most
+// releaseWait: a page that stopped answering must not hold the command.
 func (p *Page) release(id runtime.RemoteObjectID) {
 	sess, _ := p.exec()
-	cdp.Call(context.Background(), sess, runtime.ReleaseObject, runtime.ReleaseObjectParams{ObjectID: id})
+	ctx, cancel := context.WithTimeout(context.Background(), releaseWait)
+	defer cancel()
+	cdp.Call(ctx, sess, runtime.ReleaseObject, runtime.ReleaseObjectParams{ObjectID: id})
 }
+
+// releaseWait bounds cleanup calls that run without the step's context.
+const releaseWait = time.Second
 
 // CallOn calls fn with the element as its first argument (and args after
 // it) and decodes the result into out (when not nil).

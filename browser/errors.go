@@ -34,6 +34,11 @@ const (
 	// have to dismiss first covers the target; Details.interceptedBy names
 	// it and its buttons with refs.
 	KindElementIntercepted Kind = "ElementInterceptedError"
+	// KindPageUnresponsive: the page's main thread does not answer (a
+	// script that never returns, a dialog no command can answer).
+	KindPageUnresponsive Kind = "PageUnresponsiveError"
+	// KindBrowserCrashed: Chrome itself died since the previous command.
+	KindBrowserCrashed Kind = "BrowserCrashedError"
 )
 
 // Error is an execution error with a subtype, a message for the agent and

@@ -420,7 +420,11 @@ func (p *Page) iframeOffset(ctx context.Context, f *frameRef) (Point, error) {
 	if err != nil {
 		return Point{}, fmt.Errorf("resolve the iframe element: %w", err)
 	}
-	defer cdp.Call(context.Background(), parentSess, runtime.ReleaseObject, runtime.ReleaseObjectParams{ObjectID: obj.Object.ObjectID})
+	defer func() {
+		rctx, cancel := context.WithTimeout(context.Background(), releaseWait)
+		defer cancel()
+		cdp.Call(rctx, parentSess, runtime.ReleaseObject, runtime.ReleaseObjectParams{ObjectID: obj.Object.ObjectID})
+	}()
 	res, err := cdp.Call(ctx, parentSess, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
 		FunctionDeclaration: `function() { const r = this.getBoundingClientRect(); const s = getComputedStyle(this);
 			return {x: r.left + this.clientLeft + parseFloat(s.paddingLeft), y: r.top + this.clientTop + parseFloat(s.paddingTop)}; }`,

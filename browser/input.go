@@ -70,7 +70,10 @@ func (p *Page) isMac() bool {
 	defer p.mu.Unlock()
 	if p.platform == "" {
 		var plat string
-		if raw, err := p.Eval(context.Background(), "navigator.platform"); err == nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		raw, err := p.Eval(ctx, "navigator.platform")
+		cancel()
+		if err == nil {
 			plat = strings.Trim(string(raw), `"`)
 		}
 		if plat == "" {

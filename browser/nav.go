@@ -104,6 +104,9 @@ func (p *Page) Navigate(ctx context.Context, u string, wait WaitUntil) (*NavResu
 	if wait == "" {
 		wait = WaitLoad
 	}
+	if err := p.recoverFault(ctx); err != nil {
+		return nil, err
+	}
 	if err := p.enableLifecycle(ctx); err != nil {
 		return nil, err
 	}
@@ -112,7 +115,10 @@ func (p *Page) Navigate(ctx context.Context, u string, wait WaitUntil) (*NavResu
 	events := cdp.Events(lctx, p.sess, page.LifecycleEvent)
 	res, err := cdp.Call(ctx, p.sess, page.Navigate, page.NavigateParams{URL: u})
 	if err != nil {
-		return nil, navError(u, err)
+		return nil, p.stopOnTimeout(ctx, navError(u, err), u, wait)
+	}
+	if res.ErrorText == "net::ERR_ABORTED" && p.sess.waitCrash(ctx, crashWait(u)) {
+		return nil, crashError("")
 	}
 	if res.ErrorText != "" {
 		return nil, Errorf(KindNavigation, "navigation to %s failed: %s", u, res.ErrorText).
@@ -123,7 +129,7 @@ func (p *Page) Navigate(ctx context.Context, u string, wait WaitUntil) (*NavResu
 	}
 	if res.LoaderID != "" && wait != WaitCommit {
 		if err := waitLifecycle(ctx, events, res.FrameID, string(res.LoaderID), wait, u); err != nil {
-			return nil, err
+			return nil, p.stopOnTimeout(ctx, err, u, wait)
 		}
 	}
 	return p.navResult(ctx)
@@ -167,6 +173,42 @@ func waitLifecycle(ctx context.Context, events iter.Seq2[page.EventLifecycleEven
 		}
 	}
 	return Errorf(KindPageCrashed, "the tab closed or crashed while loading %s", u)
+}
+
+// crashWait is how long an aborted navigation waits for a renderer crash
+// to be reported: chrome:// debug URLs (crash, kill) take a while to die.
+func crashWait(u string) time.Duration {
+	if strings.HasPrefix(u, "chrome://") {
+		return 5 * time.Second
+	}
+	return time.Second
+}
+
+// stopOnTimeout stops a load that ran out of time (Page.stopLoading), so a
+// server that never answers does not leave the tab loading, and says what
+// the navigation waited for.
+func (p *Page) stopOnTimeout(ctx context.Context, err error, u string, wait WaitUntil) error {
+	if ctx.Err() == nil && KindOf(err) != KindTimeout {
+		return err
+	}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+	defer cancel()
+	_, serr := cdp.Call(sctx, p.sess, page.StopLoading, cdp.Empty{})
+	var e *Error
+	if !errors.As(err, &e) {
+		e = Errorf(KindTimeout, "navigation to %s did not reach %q in time (the server sent no answer)", u, wait)
+	}
+	if serr == nil {
+		e.Hint = joinHint(e.Hint, "the load was stopped and the tab is usable; check that the server answers, or raise the step timeout")
+	}
+	return e
+}
+
+func joinHint(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
 }
 
 func navError(u string, err error) error {
@@ -229,6 +271,9 @@ func (p *Page) goHistory(ctx context.Context, delta int, wait WaitUntil) (*NavRe
 func (p *Page) historyNav(ctx context.Context, wait WaitUntil, start func() error) (*NavResult, error) {
 	if wait == "" {
 		wait = WaitLoad
+	}
+	if err := p.recoverFault(ctx); err != nil {
+		return nil, err
 	}
 	if err := p.enableLifecycle(ctx); err != nil {
 		return nil, err

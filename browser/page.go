@@ -58,22 +58,46 @@ func (p *Page) Session() *Session { return p.sess }
 
 // init enables the domains every program needs: Page (navigation, dialogs),
 // Runtime (contexts, console) and Log (browser messages). The calls are
-// pipelined.
+// pipelined. Inspector comes first: it reports at once a renderer that
+// crashed before we attached. A crashed or blocked page still attaches:
+// its commands then fail fast with PageCrashedError or
+// PageUnresponsiveError, and a navigation (goto, reload) recovers it.
 func (p *Page) init(ctx context.Context) error {
 	p.contexts = trackContexts(p.sess)
 	p.trackConsole()
 	p.handleDialogs()
-	err := p.enableDomains(ctx, blockedAfter)
+	p.dlg.seen = append(p.dlg.seen, takeKeptDialogs(p.TargetID)...)
+	if err := p.sess.Call(ctx, "Inspector.enable", nil, nil); err != nil {
+		return err
+	}
+	if p.sess.Crashed() {
+		return nil
+	}
+	limit := blockedAfter
+	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < 2*limit {
+		limit = time.Until(dl) / 2
+	}
+	err := p.enableDomains(ctx, limit)
 	if err == nil || ctx.Err() != nil {
 		return err
 	}
-	// A tab whose page opened a dialog while no cdp-skill process was
-	// connected is frozen: nothing answers until the dialog goes, and
-	// only a navigation makes it go. Reload the page rather than hang.
-	if rerr := p.reloadBlocked(ctx); rerr != nil {
-		return fmt.Errorf("the tab does not answer (a dialog may block it): %w", rerr)
+	if p.sess.Crashed() {
+		return nil
 	}
-	return p.enableDomains(ctx, 0)
+	// A tab whose page opened a dialog while no cdp-skill process was
+	// connected is frozen, and only the session that saw the dialog open
+	// can answer it; a script that never returns freezes it too; a loaded
+	// machine is merely slow. Suspect it (a navigation recovers it first;
+	// a step that times out probes it) and let the enables finish.
+	p.sess.suspectUnresponsive(unresponsiveError(limit, "its main thread is blocked, by a JavaScript dialog that opened while no command was connected or by a script that never returns"))
+	go func() {
+		ectx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+		defer cancel()
+		if p.enableDomains(ectx, 0) == nil {
+			p.sess.clearSuspicion()
+		}
+	}()
+	return nil
 }
 
 // blockedAfter is how long enabling the domains may take before the tab
@@ -99,24 +123,6 @@ func (p *Page) enableDomains(ctx context.Context, limit time.Duration) error {
 		}
 	}
 	return first
-}
-
-// reloadBlocked navigates a frozen tab to its own URL, which dismisses a
-// pending dialog, and notes it for the answer.
-func (p *Page) reloadBlocked(ctx context.Context) error {
-	info, err := cdp.Call(ctx, p.Browser.Session(), target.GetTargetInfo, target.GetTargetInfoParams{TargetID: p.TargetID})
-	if err != nil {
-		return err
-	}
-	nctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	if _, err := cdp.Call(nctx, p.sess, page.Navigate, page.NavigateParams{URL: info.TargetInfo.URL}); err != nil {
-		return err
-	}
-	p.mu.Lock()
-	p.Warnings = append(p.Warnings, "the tab was frozen by a JavaScript dialog that opened while no command was connected; it was reloaded to dismiss it")
-	p.mu.Unlock()
-	return nil
 }
 
 // JSError is an exception thrown by page JavaScript.

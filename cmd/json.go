@@ -17,6 +17,7 @@ func (a *app) runJSON(ctx context.Context, args []string) error {
 	if err != nil {
 		out = runtime.ErrorOutput(runtime.TypeParse, err.Error())
 	} else {
+		a.ensureKeeper()
 		req, out = runtime.RunJSON(ctx, input, a.runtimeOptions())
 	}
 	a.print(out)

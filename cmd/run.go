@@ -36,6 +36,7 @@ func (a *app) runCommand() *cobra.Command {
 			}
 			dir, _ := filepath.Abs(filepath.Dir(path))
 			prog := runtime.Program{Name: path, Source: src, Dir: dir, Tab: tab, Args: recipeArgs, Timeout: timeout, MaxSteps: maxSteps}
+			a.ensureKeeper()
 			out := runtime.Run(cmd.Context(), prog, a.runtimeOptions())
 			a.print(out)
 			a.afterCommand(src, nil, out, start)

@@ -2,12 +2,16 @@ package runtime
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"image/png"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cdp-skill/cdp-skill/browser/keeper"
 )
 
 func openFeedback(t *testing.T) (tab, base string) {
@@ -195,14 +199,84 @@ func TestCaptureSettings(t *testing.T) {
 
 func TestDialogBetweenCommandsDoesNotFreezeTheTab(t *testing.T) {
 	base := pagesURL(t)
-	out := runJSON(t, `{"steps":[{"openTab":"`+base+`late-alert.html"}]}`)
+	out := runJSON(t, `{"steps":[{"openTab":"`+base+`one.html"}]}`)
 	mustOK(t, out)
 	closeTabAfter(t, out)
-	// The alert opens while no command is connected.
-	time.Sleep(1500 * time.Millisecond)
-	next := runJSON(t, `{"tab":"`+out.Tab+`","steps":[{"pageFunction":"document.title"}]}`)
-	mustOK(t, next)
-	if jsonString(next.Steps[0].Output) != `"Late alert"` || len(next.Warnings) != 1 || !strings.Contains(next.Warnings[0], "frozen") {
+	// Without the dialog keeper, an alert that opens while no command is
+	// connected blocks the tab: only the session that saw it open could
+	// answer it. The next command says so within its timeout instead of
+	// hanging or reloading behind the agent's back.
+	var next *Output
+	var took time.Duration
+	for _, delay := range []int{1500, 4000, 10000} {
+		arm := runJSON(t, `{"tab":"`+out.Tab+`","capture":"none","steps":[{"pageFunction":"() => { window.mark = 'kept'; setTimeout(() => alert('opened between commands'), `+strconv.Itoa(delay)+`) }"}]}`)
+		mustOK(t, arm)
+		if arm.Steps[0].Dialogs != nil {
+			continue // it opened during the command
+		}
+		time.Sleep(time.Duration(delay+500) * time.Millisecond)
+		next, took = timedJSON(t, `{"tab":"`+out.Tab+`","timeout":5000,"steps":[{"pageFunction":"window.mark"}]}`)
+		break
+	}
+	if next == nil {
+		t.Fatal("the alert never opened between commands")
+	}
+	if next.OK() || next.Steps[0].ErrorType != "PageUnresponsiveError" || !strings.Contains(next.Steps[0].Error, "dialog") || !strings.Contains(next.Steps[0].Error, `{"reload":true}`) {
 		t.Fatalf("next command: %s", next.JSON())
+	}
+	if took > answerBound(5*time.Second) {
+		t.Errorf("the next command answered after %s", took)
+	}
+	// The agent's reload recovers the tab and says it did.
+	back := runJSON(t, `{"tab":"`+out.Tab+`","timeout":10000,"steps":[{"reload":true},{"pageFunction":"document.title"}]}`)
+	mustOK(t, back)
+	if jsonString(back.Steps[1].Output) != `"Page one"` || len(back.Warnings) != 1 || !strings.Contains(back.Warnings[0], "reloaded") {
+		t.Fatalf("reload: %s", back.JSON())
+	}
+}
+
+func TestDialogBetweenCommandsIsAnsweredByTheKeeperAndReported(t *testing.T) {
+	// The keeper runs beside the commands, as the detached process the
+	// command line starts.
+	kctx, stop := context.WithCancel(context.Background())
+	kdone := make(chan error, 1)
+	go func() { kdone <- keeper.Serve(kctx, testOptions(t).Endpoint) }()
+	t.Cleanup(func() { stop(); <-kdone })
+
+	base := pagesURL(t)
+	out := runJSON(t, `{"steps":[{"openTab":"`+base+`one.html"}]}`)
+	mustOK(t, out)
+	closeTabAfter(t, out)
+	// The page's timer opens an alert after the command ended (a slow
+	// machine may need a longer delay).
+	var next *Output
+	for _, delay := range []int{1500, 4000, 10000} {
+		arm := runJSON(t, `{"tab":"`+out.Tab+`","capture":"none","steps":[{"pageFunction":"() => { window.mark = 'kept'; setTimeout(() => { alert('opened between commands'); window.after = 1 }, `+strconv.Itoa(delay)+`) }"}]}`)
+		mustOK(t, arm)
+		if arm.Steps[0].Dialogs != nil {
+			continue // it opened during the command
+		}
+		time.Sleep(time.Duration(delay+500) * time.Millisecond)
+		next = runJSON(t, `{"tab":"`+out.Tab+`","timeout":5000,"steps":[{"pageFunction":"[window.mark, window.after]"}]}`)
+		break
+	}
+	if next == nil {
+		t.Fatal("the alert never opened between commands")
+	}
+	mustOK(t, next)
+	if got := jsonString(next.Steps[0].Output); got != `["kept",1]` {
+		t.Errorf("the page reads %s (reloaded?)", got)
+	}
+	if got := jsonString(next.Steps[0].Dialogs); got != `[{"type":"alert","message":"opened between commands","action":"accepted","betweenCommands":true}]` {
+		t.Errorf("dialogs = %s", got)
+	}
+	if len(next.Warnings) != 0 {
+		t.Errorf("warnings %v", next.Warnings)
+	}
+	// Reported once.
+	again := runJSON(t, `{"tab":"`+out.Tab+`","steps":[{"pageFunction":"1"}]}`)
+	mustOK(t, again)
+	if again.Steps[0].Dialogs != nil {
+		t.Errorf("reported twice: %s", jsonString(again.Steps[0].Dialogs))
 	}
 }

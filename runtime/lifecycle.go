@@ -112,6 +112,8 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 	}
 	ctx, cancel := context.WithTimeout(h.ctx, timeout)
 	defer cancel()
+	h.dog.arm(timeout, fmt.Sprintf("step %d (%s)", len(h.steps), a.Name), len(h.steps), a.Name)
+	defer h.dog.disarm()
 	call.Ctx = ctx
 	th.SetLocal(builtins.CtxKey, ctx)
 	defer th.SetLocal(builtins.CtxKey, h.ctx)
@@ -124,6 +126,7 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 			err = &browser.Error{Kind: browser.KindTimeout, Message: fmt.Sprintf("step %d (%s) did not finish within its %s timeout: %s", len(h.steps), a.Name, timeout, waitingFor(err)), Err: err,
 				Hint: "raise the step's timeout if the page is slow, or check that what it waits for can happen"}
 		}
+		err = h.checkPage(a, timeout, err)
 		return h.fail(res, call, la, err)
 	}
 	res.Status = StatusOK
@@ -209,6 +212,25 @@ func (h *host) fail(res *StepResult, call *builtins.Call, la lifecycleArgs, err 
 	return nil, f
 }
 
+// checkPage explains a step that timed out when the page itself stopped
+// answering (a crash, an endless script): the step then fails with
+// PageCrashedError or PageUnresponsiveError, and later steps on the tab fail
+// fast instead of each waiting out its timeout.
+func (h *host) checkPage(a *lang.Action, timeout time.Duration, err error) error {
+	if browser.KindOf(err) != browser.KindTimeout || !h.env.HasPage() {
+		return err
+	}
+	pg, perr := h.env.Page()
+	if perr != nil {
+		return err
+	}
+	var fault *browser.Error
+	if !errors.As(pg.Probe(h.ctx, time.Second), &fault) {
+		return err
+	}
+	return &browser.Error{Kind: fault.Kind, Message: fmt.Sprintf("%s did not finish within the %s step timeout: %s", a.Name, timeout, fault.Message), Hint: fault.Hint, Err: err}
+}
+
 // takeDialogs reports on res the dialogs answered since the previous step
 // ended (a dialog a step's timer opens shows up on the next step).
 func (h *host) takeDialogs(res *StepResult) {
@@ -220,6 +242,9 @@ func (h *host) takeDialogs(res *StepResult) {
 		h.dialogPage, h.dialogMark = pg, 0
 	}
 	if d := pg.DialogsSince(h.dialogMark); len(d) > 0 {
+		if had, ok := res.Dialogs.([]browser.Dialog); ok {
+			d = append(had, d...)
+		}
 		res.Dialogs = d
 	}
 	h.dialogMark = pg.DialogMark()

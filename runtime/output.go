@@ -51,7 +51,9 @@ type Output struct {
 
 // TopError is the error of a command that failed as a whole.
 type TopError struct {
-	Type      string `json:"type"`
+	Type string `json:"type"`
+	// ErrorType is a subtype agents branch on (e.g. BrowserCrashedError).
+	ErrorType string `json:"errorType,omitempty"`
 	Message   string `json:"message"`
 	Location  string `json:"location,omitempty"`
 	Backtrace string `json:"backtrace,omitempty"`

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"sort"
 	"time"
 
@@ -107,6 +108,8 @@ type host struct {
 	beforeURL string
 	// resultValue is the recipe's global `result`, reported as result.
 	resultValue starlark.Value
+	// dog answers for the command when a phase runs past its deadline.
+	dog *watchdog
 }
 
 // Run executes prog and returns its output. It never panics on bad input:
@@ -133,7 +136,6 @@ func Run(ctx context.Context, prog Program, opts Options) *Output {
 	h.env.Headless = opts.Headless
 	h.env.Strict = strictDefault()
 	h.resolver = &lang.Resolver{Dir: prog.Dir, Stdlib: opts.Stdlib, Site: builtins.SiteSource, SitesDir: state.SitesDir()}
-	defer h.env.Close()
 
 	timeout := prog.Timeout
 	if timeout <= 0 {
@@ -142,17 +144,43 @@ func Run(ctx context.Context, prog Program, opts Options) *Output {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	h.ctx = ctx
+	h.timeout = timeout
+	h.dog = newWatchdog()
+	done := make(chan *Output, 1)
+	go func() {
+		out := h.run(ctx)
+		h.env.Close()
+		done <- out
+	}()
+	if out := h.dog.wait(ctx, done); out != nil {
+		return out
+	}
+	// The command ran past its deadline: answer now; the stuck work ends
+	// when its calls do (cancelling the program's context helps them).
+	cancel()
+	return h.dog.output(prog.Tab)
+}
 
-	if prog.Tab != "" {
-		if err := h.env.AttachTab(ctx, prog.Tab); err != nil {
+// run attaches the tab, runs the program and assembles the answer, each
+// phase under the watchdog.
+func (h *host) run(ctx context.Context) *Output {
+	if h.prog.Tab != "" {
+		h.dog.arm(max(attachBudget, h.stepTimeout), "attaching tab "+h.prog.Tab, 0, "")
+		if err := h.env.AttachTab(ctx, h.prog.Tab); err != nil {
 			out := ErrorOutput(TypeConnection, err.Error())
-			out.Tab = prog.Tab
+			out.Tab = h.prog.Tab
+			if c := h.crashFor(h.prog.Tab, err); c != nil {
+				out.Error.ErrorType = string(browser.KindBrowserCrashed)
+				out.Error.Message = c.Message() + ". Open a new tab with openTab"
+			}
+			h.noteCrashes(out)
 			return out
 		}
+		h.dog.disarm()
 		h.urlBefore = h.pageURL()
 	}
-	h.timeout = timeout
 	runErr := h.exec(ctx)
+	h.dog.arm(answerBudget, "assembling the answer", 0, "")
 	return h.output(runErr)
 }
 
@@ -261,8 +289,39 @@ func (h *host) output(runErr error) *Output {
 	}
 	out.SiteProfile = h.profile
 	out.NextActions = h.nextActions()
+	h.noteCrashes(out)
 	h.capture(out)
+	// A dialog answered while the answer was assembled goes on the last
+	// step: no later command would hear of it.
+	if n := len(h.steps); n > 0 && h.env.HasPage() {
+		h.takeDialogs(h.steps[n-1])
+	}
 	return out
+}
+
+// crashFor returns the Chrome crash that took tab along, when attaching
+// failed because the tab is gone.
+func (h *host) crashFor(tab string, err error) *chrome.Crash {
+	if !errors.Is(err, browser.ErrTabNotFound) && !errors.Is(err, state.ErrUnknownTab) {
+		return nil
+	}
+	ep := h.opts.Endpoint.Normalize()
+	if ep.Remote() {
+		return nil
+	}
+	c := chrome.LastCrash(ep.Port)
+	if c == nil || !slices.Contains(c.Tabs, tab) {
+		return nil
+	}
+	return c
+}
+
+// noteCrashes warns, in the answer of the command that relaunched Chrome,
+// that the previous one had died and what went with it.
+func (h *host) noteCrashes(out *Output) {
+	for _, c := range chrome.TakeNoticed() {
+		out.Warnings = append(out.Warnings, string(browser.KindBrowserCrashed)+": "+c.Message())
+	}
 }
 
 // reportRunError records a failure that stopped the program.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -87,6 +88,10 @@ func Args(port int, headless bool) []string {
 	return append(args, "about:blank")
 }
 
+// Detach makes cmd run in its own session, so that it outlives this
+// process and does not receive its signals (as Chrome does).
+func Detach(cmd *exec.Cmd) { detach(cmd) }
+
 // Launch starts a detached Chrome with remote debugging on port and waits
 // until its endpoint answers.
 func Launch(ctx context.Context, port int, opts LaunchOptions) (*Process, error) {
@@ -126,7 +131,13 @@ func Launch(ctx context.Context, port int, opts LaunchOptions) (*Process, error)
 	ep := Endpoint{Port: port}
 	for {
 		if _, err := Version(ctx, ep); err == nil {
-			break
+			if ownsPort(cmd.Process.Pid, port) {
+				break
+			}
+			if time.Now().After(deadline) {
+				cmd.Process.Kill()
+				return nil, fmt.Errorf("%w: another process answers on port %d, not the Chrome just launched: %s", ErrLaunch, port, logTail(logPath))
+			}
 		}
 		select {
 		case err := <-exited:
@@ -148,6 +159,24 @@ func Launch(ctx context.Context, port int, opts LaunchOptions) (*Process, error)
 		}
 	}
 	return proc, nil
+}
+
+// portFree checks that nothing holds the port before a launch: a Chrome
+// that is frozen (SIGSTOP) or overloaded keeps its port while not
+// answering, and a second Chrome must never be started beside it.
+func portFree(port int) error {
+	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
+	if err != nil {
+		msg := fmt.Sprintf("port %d is taken by a process that does not answer as Chrome's DevTools endpoint", port)
+		if proc, alive := Launched(port); alive {
+			msg = fmt.Sprintf("the Chrome cdp-skill launched on port %d (pid %d) does not answer: it is frozen or overloaded. Wait and retry, or run `cdp-skill chrome stop --port %d` to end it", port, proc.PID, port)
+		} else {
+			msg += "; end that program or use another --port"
+		}
+		return fmt.Errorf("%w: %s", ErrLaunch, msg)
+	}
+	ln.Close()
+	return nil
 }
 
 func logTail(path string) string {
@@ -178,6 +207,15 @@ func Ensure(ctx context.Context, e Endpoint, autoLaunch bool, opts LaunchOptions
 	} else if !autoLaunch || !e.Local() {
 		return "", false, fmt.Errorf("no Chrome answers at %s (%v)", e, err)
 	}
+	if err := portFree(e.Port); err != nil {
+		// Something holds the port: an overloaded Chrome answers late, a
+		// frozen one never. Never launch a second one beside it.
+		ws, werr := awaitAnswer(ctx, e)
+		if werr != nil {
+			return "", false, err
+		}
+		return ws, false, nil
+	}
 	lockPath, err := state.Path("chrome-" + strconv.Itoa(e.Port) + ".lock")
 	if err != nil {
 		return "", false, err
@@ -193,6 +231,10 @@ func Ensure(ctx context.Context, e Endpoint, autoLaunch bool, opts LaunchOptions
 	if v, err := Version(ctx, e); err == nil {
 		return v.WebSocketDebuggerURL, false, nil
 	}
+	if err := portFree(e.Port); err != nil {
+		return "", false, err
+	}
+	noteCrash(e.Port)
 	if _, err := Launch(ctx, e.Port, opts); err != nil {
 		return "", false, err
 	}
@@ -201,6 +243,29 @@ func Ensure(ctx context.Context, e Endpoint, autoLaunch bool, opts LaunchOptions
 		return "", true, fmt.Errorf("%w: launched but discovery failed: %v", ErrLaunch, err)
 	}
 	return v.WebSocketDebuggerURL, true, nil
+}
+
+// busyPatience is how long a command waits for a Chrome that holds its port
+// but does not answer before calling it frozen.
+const busyPatience = 15 * time.Second
+
+// awaitAnswer polls the endpoint until it answers, busyPatience passes or
+// ctx ends.
+func awaitAnswer(ctx context.Context, e Endpoint) (string, error) {
+	deadline := time.Now().Add(busyPatience)
+	for {
+		v, err := Version(ctx, e)
+		if err == nil {
+			return v.WebSocketDebuggerURL, nil
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return "", err
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
 }
 
 // Launched returns the record of the Chrome cdp-skill launched on port, if

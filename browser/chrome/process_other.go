@@ -22,3 +22,7 @@ func terminate(ctx context.Context, pid int) error {
 	}
 	return proc.Kill()
 }
+
+// ownsPort cannot tell here which process holds the port and trusts the
+// endpoint that answered.
+func ownsPort(pid, port int) bool { return true }

@@ -4,6 +4,7 @@ package chrome
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"strconv"
@@ -60,4 +61,51 @@ func terminate(ctx context.Context, pid int) error {
 		}
 	}
 	return syscall.Kill(target, syscall.SIGKILL)
+}
+
+// ownsPort reports whether process pid holds the listening socket of the
+// loopback port, read from /proc: the endpoint that answers is the Chrome
+// just launched, not another process that held the port (one frozen by
+// SIGSTOP and resumed). Without /proc it cannot tell and trusts the answer.
+func ownsPort(pid, port int) bool {
+	inodes := listeningInodes(port)
+	if inodes == nil {
+		return !procExists()
+	}
+	dir := "/proc/" + strconv.Itoa(pid) + "/fd"
+	fds, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, fd := range fds {
+		link, err := os.Readlink(dir + "/" + fd.Name())
+		if err == nil && strings.HasPrefix(link, "socket:[") && inodes[strings.TrimSuffix(strings.TrimPrefix(link, "socket:["), "]")] {
+			return true
+		}
+	}
+	return false
+}
+
+// listeningInodes returns the socket inodes listening on port (from
+// /proc/net/tcp and tcp6), nil when /proc cannot be read.
+func listeningInodes(port int) map[string]bool {
+	var inodes map[string]bool
+	want := fmt.Sprintf(":%04X", port)
+	for _, f := range []string{"/proc/net/tcp", "/proc/net/tcp6"} {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		if inodes == nil {
+			inodes = map[string]bool{}
+		}
+		for _, line := range strings.Split(string(data), "\n")[1:] {
+			fields := strings.Fields(line)
+			// sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
+			if len(fields) > 9 && strings.HasSuffix(fields[1], want) && fields[3] == "0A" {
+				inodes[fields[9]] = true
+			}
+		}
+	}
+	return inodes
 }
