@@ -1,6 +1,7 @@
 package builtins
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -86,6 +87,7 @@ func snapshot(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	opts.ElementsAbove = RefsFileAbove
 	s, err := p.Snapshot(c.Ctx, opts)
 	if err != nil {
 		return nil, err
@@ -95,8 +97,17 @@ func snapshot(c *Call) (any, error) {
 			"message": fmt.Sprintf("the page renders the same as %s: its refs still hold", s.SnapshotID)}, nil
 	}
 	out := map[string]any{"snapshotId": s.SnapshotID, "refs": s.Refs}
+	artifacts := map[string]string{}
 	if s.Truncated {
 		out["truncated"] = true
+	}
+	if s.Refs > RefsFileAbove && len(s.Elements) > 0 {
+		path, err := spillRefs(c.Env, s)
+		if err != nil {
+			return nil, err
+		}
+		artifacts["refs"] = path
+		out["artifacts"] = artifacts
 	}
 	if len(s.YAML) <= limit {
 		out["yaml"] = s.YAML
@@ -109,9 +120,32 @@ func snapshot(c *Call) (any, error) {
 	out["yaml"] = cutAtLine(s.YAML, limit)
 	out["truncatedInline"] = true
 	out["file"] = path
+	artifacts["snapshot"] = path
+	out["artifacts"] = artifacts
 	out["bytes"] = len(s.YAML)
 	out["message"] = fmt.Sprintf("the snapshot is %d bytes; the first %d are inline and all of it is in %s (or narrow it with root, detail: \"interactive\" or viewportOnly)", len(s.YAML), limit, path)
 	return out, nil
+}
+
+// RefsFileAbove is how many refs a snapshot may have before its refs map
+// (ref → role and name) is also written to a file (spec §7.6).
+const RefsFileAbove = 1000
+
+// spillRefs writes the snapshot's refs map as JSON and returns its path.
+func spillRefs(env *Env, s *browser.Snapshot) (string, error) {
+	type entry struct {
+		Role string `json:"role"`
+		Name string `json:"name,omitempty"`
+	}
+	refs := make(map[string]entry, len(s.Elements))
+	for _, e := range s.Elements {
+		refs[e.Ref] = entry{e.Role, e.Name}
+	}
+	data, err := json.Marshal(refs)
+	if err != nil {
+		return "", fmt.Errorf("refs map: %w", err)
+	}
+	return SpillFile(env, "snapshot", s.SnapshotID+"-refs.json", data)
 }
 
 // cutAtLine returns the longest prefix of s within n bytes that ends at a

@@ -1,6 +1,8 @@
 package runtime
 
 import (
+	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 )
@@ -42,5 +44,116 @@ func TestSpecTypeTakesSelectorTextDelay(t *testing.T) {
 	again := runJSON(t, `{"tab":"`+out.Tab+`","steps":[{"pageFunction":"q.value + '|' + keys.q"}]}`)
 	if got := jsonString(again.Steps[0].Output); got != `"abcd|4"` {
 		t.Errorf("a refused type step typed anyway: %s", got)
+	}
+}
+
+// TestSpecSnapshotSearchAnchoredPattern: §11.2 — a pattern is a
+// case-insensitive regular expression on the name and value; anchors work
+// and the searched text has no padding.
+func TestSpecSnapshotSearchAnchoredPattern(t *testing.T) {
+	base := pagesURL(t)
+	out := runJSON(t, `{"steps":[
+		{"openTab": "`+base+`spec.html"},
+		{"snapshotSearch": {"pattern": "^Press Me$"}},
+		{"snapshotSearch": {"pattern": "^press me", "role": "button"}},
+		{"snapshotSearch": {"pattern": "Me\\s$"}},
+		{"snapshotSearch": {"pattern": "^Search$", "role": "textbox"}}
+	]}`)
+	mustOK(t, out)
+	closeTabAfter(t, out)
+	for i, want := range []float64{1, 2, 0, 1} {
+		if got := stepOutput(t, out, i+1)["matchCount"]; got != want {
+			t.Errorf("step %d matchCount = %v, want %v: %s", i+2, got, want, jsonString(out.Steps[i+1].Output))
+		}
+	}
+	m := stepOutput(t, out, 1)["matches"].([]any)[0].(map[string]any)
+	if m["name"] != "Press Me" || m["ref"] == nil {
+		t.Fatalf("anchored match = %v", m)
+	}
+	// The ref it returned acts on that very button, once.
+	click := runJSON(t, `{"tab":"`+out.Tab+`","steps":[{"click":"`+m["ref"].(string)+`"},{"pageFunction":"window.pressed"}]}`)
+	mustOK(t, click)
+	if got := jsonString(click.Steps[1].Output); got != "1" {
+		t.Errorf("pressed = %s after clicking the searched ref", got)
+	}
+}
+
+// TestSpecSnapshotSinceSeesScroll: §7.5 — the change hash covers the scroll
+// position, so a 300 px scroll is a change; an unchanged page is
+// unchanged.
+func TestSpecSnapshotSinceSeesScroll(t *testing.T) {
+	base := pagesURL(t)
+	out := runJSON(t, `{"steps":[
+		{"openTab": "`+base+`spec.html"},
+		{"snapshot": true},
+		{"snapshot": {"since": "s1"}}
+	]}`)
+	mustOK(t, out)
+	closeTabAfter(t, out)
+	first := stepOutput(t, out, 1)["snapshotId"].(string)
+	if got := stepOutput(t, out, 2); got["unchanged"] != true || got["snapshotId"] != first {
+		t.Fatalf("same page: %v", got)
+	}
+	scrolled := runJSON(t, `{"tab":"`+out.Tab+`","steps":[
+		{"scroll": {"deltaY": 300}},
+		{"pageFunction": "Math.round(scrollY)"},
+		{"snapshot": {"since": "`+first+`"}}
+	]}`)
+	mustOK(t, scrolled)
+	if got := jsonString(scrolled.Steps[1].Output); got != "300" {
+		t.Fatalf("scrollY = %s", got)
+	}
+	snap := stepOutput(t, scrolled, 2)
+	if snap["unchanged"] == true || snap["yaml"] == nil || snap["snapshotId"] == first {
+		t.Fatalf("after a 300 px scroll since %s: %v", first, snap)
+	}
+	again := runJSON(t, `{"tab":"`+out.Tab+`","steps":[{"snapshot": {"since": "`+snap["snapshotId"].(string)+`"}}]}`)
+	if got := stepOutput(t, again, 0); got["unchanged"] != true {
+		t.Errorf("no change since the scrolled snapshot: %v", got)
+	}
+}
+
+// TestSpecSnapshotSpillsToArtifacts: §7.6 — a snapshot above the inline
+// limit is written to a file named in artifacts.snapshot (and file); above
+// 1000 refs the refs map goes to artifacts.refs.
+func TestSpecSnapshotSpillsToArtifacts(t *testing.T) {
+	base := pagesURL(t)
+	out := runJSON(t, `{"steps":[
+		{"openTab": "`+base+`spec.html"},
+		{"pageFunction": "() => { window.hits = {}; const m = document.querySelector('main'); for (let i = 0; i < 1100; i++) { const b = document.createElement('button'); b.textContent = 'Item ' + i; b.onclick = () => { hits[i] = (hits[i] || 0) + 1 }; m.append(b) } return m.querySelectorAll('button').length }"},
+		{"snapshot": true}
+	]}`)
+	mustOK(t, out)
+	closeTabAfter(t, out)
+	snap := stepOutput(t, out, 2)
+	arts, _ := snap["artifacts"].(map[string]any)
+	path, _ := arts["snapshot"].(string)
+	if path == "" || snap["file"] != path || snap["truncatedInline"] != true {
+		t.Fatalf("spilled snapshot: %v", snap)
+	}
+	full, err := os.ReadFile(path)
+	if err != nil || !strings.Contains(string(full), `button "Item 1099"`) || !strings.HasPrefix(string(full), snap["yaml"].(string)) {
+		t.Fatalf("snapshot file %s (%v): %.200s", path, err, full)
+	}
+	refsPath, _ := arts["refs"].(string)
+	data, err := os.ReadFile(refsPath)
+	if err != nil {
+		t.Fatalf("refs map %q: %v (snapshot %v refs)", refsPath, err, snap["refs"])
+	}
+	var refs map[string]struct{ Role, Name string }
+	if err := json.Unmarshal(data, &refs); err != nil || len(refs) <= 1000 || float64(len(refs)) != snap["refs"] {
+		t.Fatalf("refs map: %d entries (%v), snapshot says %v", len(refs), err, snap["refs"])
+	}
+	ref := ""
+	for r, e := range refs {
+		if e.Role == "button" && e.Name == "Item 777" {
+			ref = r
+		}
+	}
+	// A ref taken from the file acts on that element, once.
+	click := runJSON(t, `{"tab":"`+out.Tab+`","steps":[{"click":"`+ref+`"},{"pageFunction":"JSON.stringify(hits)"}]}`)
+	mustOK(t, click)
+	if got := jsonString(click.Steps[1].Output); got != `"{\"777\":1}"` {
+		t.Errorf("clicking %s from the refs map: hits %s", ref, got)
 	}
 }
