@@ -71,10 +71,17 @@ const pollJS = `async (interval, budget) => {
     try { v = await pred(); } catch (e) { err = String(e && e.message || e); }
     const ser = (x) => (window.__cdpSkill && window.__cdpSkill.serialize) ? window.__cdpSkill.serialize(x) : (x === undefined ? null : x);
     if (err === undefined && v) return {ok: true, value: ser(v)};
-    if (performance.now() >= end) return {ok: false, value: err !== undefined ? {error: err} : (v === undefined ? null : ser(v))};
-    await new Promise(r => setTimeout(r, interval));
+    const left = end - performance.now();
+    if (left <= 0) return {ok: false, value: err !== undefined ? {error: err} : (v === undefined ? null : ser(v))};
+    // Never sleep past the slice's end: the last value must come back
+    // before the caller's deadline.
+    await new Promise(r => setTimeout(r, Math.min(interval, left)));
   }
 }`
+
+// pollAnswerRoom is kept free before a poll's deadline for the last
+// slice's answer (its value is lastValue).
+const pollAnswerRoom = 100 * time.Millisecond
 
 // Poll evaluates the JavaScript predicate src in the page every interval
 // until it returns a truthy value or ctx ends. Polling runs inside the page
@@ -89,7 +96,9 @@ func (p *Page) Poll(ctx context.Context, src string, interval time.Duration) (*P
 	for {
 		budget := 1500 * time.Millisecond
 		if dl, ok := ctx.Deadline(); ok {
-			budget = min(budget, time.Until(dl)-20*time.Millisecond)
+			// Room for the last evaluation and its answer to come back
+			// before the deadline, so a timeout still reports lastValue.
+			budget = min(budget, time.Until(dl)-pollAnswerRoom)
 		}
 		if budget < 0 {
 			budget = 0

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -297,9 +298,11 @@ func callerPosition(th *starlark.Thread) string {
 
 // brief renders a hook value for a message.
 func brief(v any) string {
-	s := fmt.Sprint(v)
-	if v == nil {
-		s = "null"
+	// JSON spelling, so "" and "0" differ from 0 and false.
+	data, err := json.Marshal(v)
+	s := string(data)
+	if err != nil {
+		s = fmt.Sprint(v)
 	}
 	s = strings.Join(strings.Fields(s), " ")
 	if len(s) > 80 {

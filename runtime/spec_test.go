@@ -157,3 +157,56 @@ func TestSpecSnapshotSpillsToArtifacts(t *testing.T) {
 		t.Errorf("clicking %s from the refs map: hits %s", ref, got)
 	}
 }
+
+// TestSpecPollLastValueKeepsFalsy: §12.2 — on timeout lastValue is the last
+// evaluation's value, including the falsy 0, ” and false; the same holds
+// for a hook that times out.
+func TestSpecPollLastValueKeepsFalsy(t *testing.T) {
+	base := pagesURL(t)
+	out := runJSON(t, `{"steps":[
+		{"openTab": "`+base+`spec.html"},
+		{"pageFunction": "() => { window.n = 0; return 1 }"},
+		{"poll": {"fn": "() => ++window.n && 0", "interval": 50}, "timeout": 600},
+		{"poll": {"fn": "() => ''", "interval": 50}, "timeout": 400},
+		{"poll": {"fn": "() => false", "interval": 50}, "timeout": 400},
+		{"poll": {"fn": "() => null", "interval": 50}, "timeout": 400},
+		{"pageFunction": "window.n > 1"}
+	]}`)
+	mustOK(t, out)
+	closeTabAfter(t, out)
+	for i, want := range []string{"0", `""`, "false", "null"} {
+		got := stepOutput(t, out, i+2)
+		lv, ok := got["lastValue"]
+		if got["resolved"] != false || !ok || jsonString(lv) != want {
+			t.Errorf("poll step %d: %s, want lastValue %s", i+3, jsonString(out.Steps[i+2].Output), want)
+		}
+	}
+	if got := jsonString(out.Steps[6].Output); got != "true" {
+		t.Errorf("the predicate ran %s more than once", got)
+	}
+	raw := string(out.JSON())
+	if !strings.Contains(raw, `"lastValue":0`) || !strings.Contains(raw, `"lastValue":""`) || !strings.Contains(raw, `"lastValue":false`) {
+		t.Errorf("answer drops falsy lastValue: %s", raw)
+	}
+
+	// A settledWhen hook that never holds warns with its last value.
+	hook := runJSON(t, `{"tab":"`+out.Tab+`","steps":[
+		{"click": {"selector": "#press", "settledWhen": "() => window.pressed - 1"}, "timeout": 800}
+	]}`)
+	mustOK(t, hook)
+	if w := strings.Join(hook.Steps[0].Warning, "; "); !strings.Contains(w, "last value: 0") {
+		t.Errorf("settledWhen warning = %q", w)
+	}
+	// A readyWhen hook that never holds fails the step with its last value,
+	// and the action does not run.
+	ready := runJSON(t, `{"tab":"`+out.Tab+`","steps":[
+		{"click": {"selector": "#press", "readyWhen": "() => ''"}, "timeout": 600}
+	]}`)
+	if ready.OK() || ready.Steps[0].ErrorType != "TimeoutError" || !strings.Contains(ready.Steps[0].Error, `last value: ""`) {
+		t.Errorf("readyWhen timeout: %s", ready.JSON())
+	}
+	after := runJSON(t, `{"tab":"`+out.Tab+`","steps":[{"pageFunction":"window.pressed"}]}`)
+	if got := jsonString(after.Steps[0].Output); got != "1" {
+		t.Errorf("pressed = %s: the click ran though readyWhen never held", got)
+	}
+}
