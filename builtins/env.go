@@ -34,6 +34,9 @@ type Env struct {
 	// auto-force after the actionability timeout, no JavaScript click when
 	// the mouse click missed, no value-setter retry of a fill.
 	Strict bool
+	// Started is when the program started: the console step reads only
+	// messages from then on (each run starts empty, spec §11.14).
+	Started time.Time
 
 	browsers map[string]*browser.Browser
 	page     *browser.Page
@@ -45,7 +48,7 @@ type Env struct {
 
 // NewEnv returns an Env with no tab attached.
 func NewEnv(reg *state.Registry, ep chrome.Endpoint) *Env {
-	return &Env{Registry: reg, Endpoint: ep.Normalize(), browsers: map[string]*browser.Browser{}}
+	return &Env{Registry: reg, Endpoint: ep.Normalize(), Started: time.Now(), browsers: map[string]*browser.Browser{}}
 }
 
 // ErrNoTab is returned when an action needs a tab and none is attached.

@@ -210,3 +210,33 @@ func TestSpecPollLastValueKeepsFalsy(t *testing.T) {
 		t.Errorf("pressed = %s: the click ran though readyWhen never held", got)
 	}
 }
+
+// TestSpecConsoleStartsEmptyEachRun: §11.14 — the console step returns the
+// messages of its own run; an earlier run's are not replayed.
+func TestSpecConsoleStartsEmptyEachRun(t *testing.T) {
+	base := pagesURL(t)
+	first := runJSON(t, `{"steps":[
+		{"openTab": "`+base+`spec.html"},
+		{"pageFunction": "() => { console.error('first-run'); return 1 }"},
+		{"console": true}
+	]}`)
+	mustOK(t, first)
+	closeTabAfter(t, first)
+	if got := stepOutput(t, first, 2); got["total"] != 1.0 || !strings.Contains(jsonString(got), "first-run") {
+		t.Fatalf("first run console: %v", got)
+	}
+	second := runJSON(t, `{"tab":"`+first.Tab+`","steps":[
+		{"pageFunction": "() => { console.warn('second-run'); return 1 }"},
+		{"console": true}
+	]}`)
+	mustOK(t, second)
+	got := stepOutput(t, second, 1)
+	if got["total"] != 1.0 || strings.Contains(jsonString(got), "first-run") || !strings.Contains(jsonString(got), "second-run") {
+		t.Errorf("second run console: %v", got)
+	}
+	third := runJSON(t, `{"tab":"`+first.Tab+`","steps":[{"console": {"level": "error"}}]}`)
+	mustOK(t, third)
+	if got := stepOutput(t, third, 0); got["total"] != 0.0 {
+		t.Errorf("a run that logged nothing: %v", got)
+	}
+}
