@@ -187,7 +187,8 @@ func (h *host) lifecycle(ctx context.Context, call *builtins.Call, impl builtins
 	return out, nil
 }
 
-// fail records a failed step; an optional step is skipped and returns None.
+// fail records a failed step; an optional step is skipped and returns None,
+// and so does any failed step under stop_on_error = False.
 func (h *host) fail(res *StepResult, call *builtins.Call, la lifecycleArgs, err error) (starlark.Value, error) {
 	res.Error = err.Error()
 	var ce *browser.ConnectionError
@@ -207,6 +208,12 @@ func (h *host) fail(res *StepResult, call *builtins.Call, la lifecycleArgs, err 
 	res.Context = h.failureContext(res, call, err)
 	f := &stepFailure{result: res, connection: connection, err: err}
 	h.failed = f
+	if h.keepGoing && !connection {
+		// stop_on_error = False: the step stays an error in steps[] and
+		// errors[], and the program goes on (a lost connection still
+		// stops it: no later step could reach the browser).
+		return starlark.None, nil
+	}
 	return nil, f
 }
 

@@ -107,6 +107,9 @@ type host struct {
 	beforeURL string
 	// resultValue is the recipe's global `result`, reported as result.
 	resultValue starlark.Value
+	// keepGoing is configure(stop_on_error = False): a failed step is
+	// reported and the program goes on (spec §16.4).
+	keepGoing bool
 }
 
 // Run executes prog and returns its output. It never panics on bad input:

@@ -240,3 +240,47 @@ func TestSpecConsoleStartsEmptyEachRun(t *testing.T) {
 		t.Errorf("a run that logged nothing: %v", got)
 	}
 }
+
+// TestSpecStopOnError: §16.4 — stopOnError (default true) stops at the first
+// failed step; with false every step runs and each one's status is listed.
+func TestSpecStopOnError(t *testing.T) {
+	base := pagesURL(t)
+	steps := `[
+		{"openTab": "` + base + `spec.html"},
+		{"click": "#missing", "timeout": 400},
+		{"click": "#press"},
+		{"wait": "#never", "timeout": 300},
+		{"pageFunction": "window.pressed"}
+	]`
+	keep := runJSON(t, `{"stopOnError": false, "steps": `+steps+`}`)
+	closeTabAfter(t, keep)
+	if keep.Status != StatusError || len(keep.Steps) != 5 {
+		t.Fatalf("stopOnError false: %s", keep.JSON())
+	}
+	var statuses []string
+	for _, s := range keep.Steps {
+		statuses = append(statuses, s.Status)
+	}
+	if got := strings.Join(statuses, ","); got != "ok,error,ok,error,ok" {
+		t.Errorf("statuses = %s", got)
+	}
+	if got := jsonString(keep.Steps[4].Output); got != "1" {
+		t.Errorf("the click after the failure ran %s times", got)
+	}
+	if len(keep.Errors) != 2 || keep.Errors[0].Step != 2 || keep.Errors[1].Step != 4 || keep.Steps[1].ErrorType != "ElementNotFoundError" {
+		t.Errorf("errors = %s; step 2 %s", jsonString(keep.Errors), keep.Steps[1].ErrorType)
+	}
+
+	stop := runJSON(t, `{"stopOnError": true, "steps": `+steps+`}`)
+	closeTabAfter(t, stop)
+	if stop.Status != StatusError || len(stop.Steps) != 2 || stop.Steps[1].Status != StatusError {
+		t.Fatalf("stopOnError true: %s", stop.JSON())
+	}
+	if got := compileForTest(t, `{"stopOnError": false, "steps": [{"pageFunction": "1"}]}`); !strings.Contains(got, "configure(stop_on_error = False)") {
+		t.Errorf("compiled: %s", got)
+	}
+	bad := runJSON(t, `{"stopOnError": "no", "steps": [{"pageFunction": "1"}]}`)
+	if bad.Error == nil || bad.Error.Type != TypeValidation || !strings.Contains(bad.Error.Message, "stopOnError") {
+		t.Errorf("stopOnError string: %s", bad.JSON())
+	}
+}
