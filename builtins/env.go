@@ -44,6 +44,17 @@ type Env struct {
 	unlock   func()
 	// opened lists the targets this invocation created, for newTabs seams.
 	opened []target.ID
+	// warnings are notes from connecting (how Chrome was found) not yet
+	// reported.
+	warnings []string
+}
+
+// TakeWarnings returns the connection notes not yet reported and forgets
+// them.
+func (e *Env) TakeWarnings() []string {
+	w := e.warnings
+	e.warnings = nil
+	return w
 }
 
 // NewEnv returns an Env with no tab attached.
@@ -80,6 +91,7 @@ func (e *Env) Browser(ctx context.Context, ep chrome.Endpoint) (*browser.Browser
 	if err != nil {
 		return nil, err
 	}
+	e.warnings = append(e.warnings, b.Warnings...)
 	e.browsers[ep.String()] = b
 	return b, nil
 }

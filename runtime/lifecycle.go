@@ -118,6 +118,7 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 	defer th.SetLocal(builtins.CtxKey, h.ctx)
 	out, err := h.lifecycle(ctx, call, impl, la, res)
 	call.Finish()
+	call.Warnings = append(call.Warnings, h.env.TakeWarnings()...)
 	h.takeDialogs(res)
 	if err != nil {
 		var typed *browser.Error
@@ -130,6 +131,11 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 	res.Status = StatusOK
 	res.Output = out
 	h.noteNavigation(a, out)
+	if ti, ok := out.(builtins.TabInfo); ok && a.Name == "connectTab" {
+		// Attaching to a tab is not navigating it: navigated compares
+		// against the URL the tab had when connected.
+		h.urlBefore = ti.URL
+	}
 	res.Warning = append(res.Warning, call.Warnings...)
 	v, err := builtins.ToStarlark(out)
 	if err != nil {

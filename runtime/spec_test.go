@@ -1,10 +1,14 @@
 package runtime
 
 import (
+	"context"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/cdp-skill/cdp-skill/browser/chrome"
 )
 
 // Tests of the spec's wire format (reference/cdp-skill-spec.md), each
@@ -282,5 +286,62 @@ func TestSpecStopOnError(t *testing.T) {
 	bad := runJSON(t, `{"stopOnError": "no", "steps": [{"pageFunction": "1"}]}`)
 	if bad.Error == nil || bad.Error.Type != TypeValidation || !strings.Contains(bad.Error.Message, "stopOnError") {
 		t.Errorf("stopOnError string: %s", bad.JSON())
+	}
+}
+
+// TestSpecChromePathFallsBack: §4 — a CHROME_PATH that names no file falls
+// back to the normal search, with a warning, instead of failing.
+func TestSpecChromePathFallsBack(t *testing.T) {
+	port, err := freePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := testOptions(t)
+	opts.Endpoint = chrome.Endpoint{Port: atoi(port)}
+	t.Setenv(chrome.EnvChromePath, filepath.Join(t.TempDir(), "no-such-chrome"))
+	t.Cleanup(func() { chrome.Stop(context.Background(), atoi(port)) })
+	_, out := RunJSON(t.Context(), []byte(`{"steps":[{"openTab":"about:blank"},{"pageFunction":"navigator.userAgent"}]}`), opts)
+	mustOK(t, out)
+	if w := strings.Join(out.Steps[0].Warning, "; "); !strings.Contains(w, "CHROME_PATH=") || !strings.Contains(w, "does not exist") {
+		t.Errorf("openTab warning = %q", w)
+	}
+	if ua, _ := out.Steps[1].Output.(string); !strings.Contains(ua, "Chrome/") {
+		t.Errorf("the launched browser answered %v", out.Steps[1].Output)
+	}
+	if p, ok := chrome.Launched(atoi(port)); !ok || p.Executable == "" {
+		t.Errorf("no Chrome recorded as launched on port %s", port)
+	}
+}
+
+// TestSpecConnectTab: §5 — connecting to a tab is not navigating it; a
+// selectors list reports which selector matched (§6.6).
+func TestSpecConnectTab(t *testing.T) {
+	base := pagesURL(t)
+	open := runJSON(t, `{"steps":[{"openTab": "`+base+`spec.html"}]}`)
+	mustOK(t, open)
+	closeTabAfter(t, open)
+	conn := runJSON(t, `{"steps":[{"connectTab": "`+open.Tab+`"}, {"snapshot": true}]}`)
+	mustOK(t, conn)
+	if conn.Navigated || conn.Tab != open.Tab {
+		t.Errorf("connectTab alone: navigated %v tab %s", conn.Navigated, conn.Tab)
+	}
+	byURL := runJSON(t, `{"steps":[{"connectTab": {"url": "spec\\.html$"}}, {"goto": "`+base+`one.html"}]}`)
+	mustOK(t, byURL)
+	if !byURL.Navigated || byURL.Tab != open.Tab {
+		t.Errorf("connectTab then goto: navigated %v tab %s", byURL.Navigated, byURL.Tab)
+	}
+
+	click := runJSON(t, `{"tab":"`+open.Tab+`","steps":[
+		{"goto": "`+base+`spec.html"},
+		{"click": {"selectors": ["#nope", ".missing button", "#press", "button"]}},
+		{"pageFunction": "window.pressed"}
+	]}`)
+	mustOK(t, click)
+	got := stepOutput(t, click, 1)
+	if got["matchedSelector"] != "#press" || got["selectorIndex"] != 2.0 {
+		t.Errorf("click with selectors: %v", got)
+	}
+	if n := jsonString(click.Steps[2].Output); n != "1" {
+		t.Errorf("pressed %s times", n)
 	}
 }
