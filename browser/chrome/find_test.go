@@ -21,8 +21,8 @@ func TestFindFallsBackFromMissingChromePath(t *testing.T) {
 
 	tests := []struct {
 		name, chromePath, path string
-		wantExe, wantWarn     string
-		wantErr               []string
+		wantExe, wantWarn      string
+		wantErr                []string
 	}{
 		{name: "CHROME_PATH exists", chromePath: fake, path: "", wantExe: fake},
 		{name: "missing CHROME_PATH falls back to PATH", chromePath: missing, path: dir, wantExe: fake, wantWarn: "CHROME_PATH=" + missing + " does not exist"},
