@@ -345,3 +345,36 @@ func TestSpecConnectTab(t *testing.T) {
 		t.Errorf("pressed %s times", n)
 	}
 }
+
+// TestSpecPageFunctionSerialize: §12.1/§17.7 — by default JSON values come
+// back as they are (a deliberate difference); serialize: true wraps every
+// value as {type, value}, in function and expression form alike.
+func TestSpecPageFunctionSerialize(t *testing.T) {
+	base := pagesURL(t)
+	out := runJSON(t, `{"steps":[
+		{"openTab": "`+base+`spec.html"},
+		{"pageFunction": "() => ({n: 3, s: 'x', list: [true, null], when: new Date(0)})"},
+		{"pageFunction": {"fn": "() => ({n: 3, s: 'x', list: [true, null], when: new Date(0)})", "serialize": true}},
+		{"pageFunction": {"expression": "document.title", "serialize": true}},
+		{"pageFunction": {"expression": "41 + 1", "serialize": true}},
+		{"pageFunction": {"expression": "[document.querySelector('#press'), NaN]", "serialize": true}},
+		{"pageFunction": {"fn": "() => undefined", "serialize": true}},
+		{"pageFunction": {"fn": "() => new Date(0)", "serialize": false}}
+	]}`)
+	mustOK(t, out)
+	closeTabAfter(t, out)
+	want := []string{
+		`{"list":[true,null],"n":3,"s":"x","when":{"timestamp":0,"type":"Date","value":"1970-01-01T00:00:00.000Z"}}`,
+		`{"type":"object","value":{"list":{"length":2,"type":"array","value":[{"type":"boolean","value":true},{"type":"null","value":null}]},"n":{"type":"number","value":3},"s":{"type":"string","value":"x"},"when":{"timestamp":0,"type":"Date","value":"1970-01-01T00:00:00.000Z"}}}`,
+		`{"type":"string","value":"Spec conformance"}`,
+		`{"type":"number","value":42}`,
+		`{"length":2,"type":"array","value":[{"attributes":{"onclick":"window.pressed = (window.pressed || 0) + 1","type":"button"},"childCount":0,"id":"press","isConnected":true,"tag":"button","text":"Press Me","type":"Element"},{"type":"number","value":"NaN"}]}`,
+		`{"type":"undefined"}`,
+		`"1970-01-01T00:00:00.000Z"`,
+	}
+	for i, w := range want {
+		if got := jsonString(out.Steps[i+1].Output); got != w {
+			t.Errorf("step %d:\n got %s\nwant %s", i+2, got, w)
+		}
+	}
+}
