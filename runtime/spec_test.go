@@ -378,3 +378,108 @@ func TestSpecPageFunctionSerialize(t *testing.T) {
 		}
 	}
 }
+
+// TestSpecTabLifecycle: §4 chromeStatus and §5 — openTab/newTab,
+// listTabs, connectTab/switchTab and closeTab, through the registry.
+func TestSpecTabLifecycle(t *testing.T) {
+	base := pagesURL(t)
+	a := runJSON(t, `{"steps":[{"openTab": "`+base+`one.html"}]}`)
+	mustOK(t, a)
+	closeTabAfter(t, a)
+	b := runJSON(t, `{"steps":[{"newTab": "`+base+`two.html"}, {"chromeStatus": true}, {"listTabs": true}]}`)
+	mustOK(t, b)
+	if b.Tab == a.Tab || b.Tab == "" {
+		t.Fatalf("newTab gave tab %q (first %q)", b.Tab, a.Tab)
+	}
+	status := stepOutput(t, b, 1)
+	if status["running"] != true || !strings.Contains(jsonString(status["tabs"]), "two.html") {
+		t.Errorf("chromeStatus: %v", status)
+	}
+	listed := jsonString(b.Steps[2].Output)
+	for _, want := range []string{`"` + a.Tab + `"`, `"` + b.Tab + `"`, "one.html", "two.html"} {
+		if !strings.Contains(listed, want) {
+			t.Errorf("listTabs lacks %s: %s", want, listed)
+		}
+	}
+	sw := runJSON(t, `{"steps":[{"switchTab": "`+a.Tab+`"}, {"pageFunction": "location.pathname"}]}`)
+	mustOK(t, sw)
+	if got := jsonString(sw.Steps[1].Output); got != `"/one.html"` || sw.Tab != a.Tab {
+		t.Errorf("switchTab %s: tab %s, page %s", a.Tab, sw.Tab, got)
+	}
+	closed := runJSON(t, `{"steps":[{"closeTab": "`+b.Tab+`"}, {"listTabs": true}]}`)
+	mustOK(t, closed)
+	if strings.Contains(jsonString(closed.Steps[1].Output), `"`+b.Tab+`"`) {
+		t.Errorf("closed tab still listed: %s", jsonString(closed.Steps[1].Output))
+	}
+	gone := runJSON(t, `{"tab":"`+b.Tab+`","steps":[{"pageFunction": "1"}]}`)
+	if gone.OK() || gone.Error == nil || gone.Error.Type != TypeConnection {
+		t.Errorf("a closed tab: %s", gone.JSON())
+	}
+}
+
+// TestSpecFrames: §13 — frame lists the frames, switching runs later steps
+// inside the iframe (acting there once), and "top" comes back.
+func TestSpecFrames(t *testing.T) {
+	base := pagesURL(t)
+	out := runJSON(t, `{"steps":[
+		{"openTab": "`+base+`spec-frame.html"},
+		{"wait": "iframe#pay"},
+		{"frame": {"list": true}},
+		{"frame": "iframe#pay"},
+		{"fill": {"label": "Card number", "value": "4242"}},
+		{"click": {"text": "Pay now"}},
+		{"pageFunction": "[document.title, card.value, window.paid, done.textContent]"},
+		{"frame": "top"},
+		{"pageFunction": "[document.title, typeof window.paid]"}
+	]}`)
+	mustOK(t, out)
+	closeTabAfter(t, out)
+	list := jsonString(out.Steps[2].Output)
+	if !strings.Contains(list, "spec-inner.html") || !strings.Contains(list, "mainFrameId") {
+		t.Errorf("frame list: %s", list)
+	}
+	if got := jsonString(out.Steps[6].Output); got != `["Payment form","4242",1,"Paid"]` {
+		t.Errorf("inside the frame: %s", got)
+	}
+	if got := jsonString(out.Steps[8].Output); got != `["Checkout","undefined"]` {
+		t.Errorf("back on top: %s", got)
+	}
+}
+
+// TestSpecPipelineAndPress: §12.3 pipeline runs micro-operations in one
+// evaluation and names the one that failed (a failed step here, with the
+// spec's completed/failedAt/results in its context); §9.4 press sends real
+// keys.
+func TestSpecPipelineAndPress(t *testing.T) {
+	base := pagesURL(t)
+	out := runJSON(t, `{"steps":[
+		{"openTab": "`+base+`spec.html"},
+		{"pipeline": [{"find": "#q", "fill": "abc"}, {"find": "#press", "click": true}, {"return": "() => [q.value, window.pressed]"}]},
+		{"click": "#q"},
+		{"press": "End"},
+		{"press": {"key": "Backspace", "times": 2}},
+		{"pageFunction": "[q.value, window.pressed, keys.q]"}
+	]}`)
+	mustOK(t, out)
+	closeTabAfter(t, out)
+	ok := stepOutput(t, out, 1)
+	if ok["completed"] != true || !strings.Contains(jsonString(ok["results"]), `["abc",1]`) {
+		t.Errorf("pipeline: %v", ok)
+	}
+	if got := jsonString(out.Steps[5].Output); got != `["a",1,3]` {
+		t.Errorf("after press: %s (value, presses, keydowns)", got)
+	}
+
+	bad := runJSON(t, `{"tab":"`+out.Tab+`","steps":[
+		{"pipeline": {"steps": [{"find": "#press", "click": true}, {"find": "#nope", "click": true}, {"find": "#press", "click": true}]}}
+	]}`)
+	s := bad.Steps[0]
+	ctx := jsonString(s.Context)
+	if bad.OK() || !strings.Contains(s.Error, "step 1") || !strings.Contains(s.Error, "#nope") || !strings.Contains(ctx, `"failedAt":1`) || !strings.Contains(ctx, `"completed":false`) {
+		t.Errorf("failing pipeline: %s", bad.JSON())
+	}
+	after := runJSON(t, `{"tab":"`+out.Tab+`","steps":[{"pageFunction": "window.pressed"}]}`)
+	if got := jsonString(after.Steps[0].Output); got != "2" {
+		t.Errorf("pressed = %s: the operations after the failed one ran, or the one before did not", got)
+	}
+}
