@@ -483,3 +483,85 @@ func TestSpecPipelineAndPress(t *testing.T) {
 		t.Errorf("pressed = %s: the operations after the failed one ran, or the one before did not", got)
 	}
 }
+
+// TestSpecTargetingAndActionability: §6 targets (shadow DOM text, refs that
+// re-resolve or go stale, coordinates), §8 a covered element is refused
+// with what covers it, and §5 a link opening a tab reports newTabs.
+func TestSpecTargetingAndActionability(t *testing.T) {
+	base := pagesURL(t)
+	out := runJSON(t, `{"steps":[
+		{"openTab": "`+base+`spec-targets.html"},
+		{"click": {"text": "Shadow action"}},
+		{"snapshotSearch": {"text": "Save", "role": "button", "exact": true}},
+		{"click": {"x": 430, "y": 320}},
+		{"pageFunction": "[window.shadowClicks, JSON.stringify(window.padClicks)]"}
+	]}`)
+	mustOK(t, out)
+	closeTabAfter(t, out)
+	if got := jsonString(out.Steps[4].Output); got != `[1,"[[30,20]]"]` {
+		t.Errorf("shadow click and point click: %s", got)
+	}
+	matches, _ := stepOutput(t, out, 2)["matches"].([]any)
+	if len(matches) != 1 {
+		t.Fatalf("Save button: %v", stepOutput(t, out, 2))
+	}
+	save := matches[0].(map[string]any)["ref"].(string)
+	tab := `{"tab":"` + out.Tab + `","steps":`
+
+	// Under the cookie banner: the answer names the banner and its Accept
+	// button; the button is clicked at most once, and only when the answer
+	// says it was (auto-forced).
+	covered := runJSON(t, tab+`[{"click": "#covered", "timeout": 8000}]}`)
+	step := jsonString(covered.Steps[0])
+	if !strings.Contains(step, "cookie-banner") || !strings.Contains(step, `"name":"Accept"`) {
+		t.Errorf("clicking under the cookie banner does not name it: %s", step)
+	}
+	count := func() string {
+		r := runJSON(t, tab+`[{"pageFunction": "window.coveredClicks || 0"}]}`)
+		return jsonString(r.Steps[0].Output)
+	}
+	wantBefore := "0"
+	if covered.OK() {
+		wantBefore = "1"
+		if stepOutput(t, covered, 0)["autoForced"] != true {
+			t.Errorf("clicked through the banner without saying so: %s", step)
+		}
+	}
+	if got := count(); got != wantBefore {
+		t.Errorf("covered button clicked %s times; the answer said status %s", got, covered.Status)
+	}
+	accept := runJSON(t, tab+`[{"click": {"text": "Accept"}}, {"click": "#covered"}]}`)
+	mustOK(t, accept)
+	if got, want := count(), map[string]string{"0": "1", "1": "2"}[wantBefore]; got != want {
+		t.Errorf("after Accept: clicked %s times, want %s", got, want)
+	}
+	if stepOutput(t, accept, 1)["autoForced"] == true {
+		t.Errorf("the uncovered click was auto-forced: %s", jsonString(accept.Steps[1]))
+	}
+
+	rerendered := runJSON(t, tab+`[{"pageFunction": "rerender('Save')"}, {"click": "`+save+`"}, {"pageFunction": "window.saves"}]}`)
+	mustOK(t, rerendered)
+	if got := stepOutput(t, rerendered, 1); got["reResolved"] != true {
+		t.Errorf("click on a re-rendered ref: %v", got)
+	}
+	if got := jsonString(rerendered.Steps[2].Output); got != "1" {
+		t.Errorf("saves = %s", got)
+	}
+	stale := runJSON(t, tab+`[{"pageFunction": "rerender('Discard')"}, {"click": "`+save+`"}]}`)
+	if stale.OK() || stale.Steps[1].ErrorType != "StaleElementError" {
+		t.Errorf("click on a ref whose element became another: %s", stale.JSON())
+	}
+
+	opened := runJSON(t, tab+`[{"click": {"text": "Open help"}}]}`)
+	mustOK(t, opened)
+	newTabs, _ := stepOutput(t, opened, 0)["newTabs"].([]any)
+	if len(newTabs) != 1 || !strings.Contains(jsonString(newTabs), "one.html") {
+		t.Fatalf("newTabs: %s", jsonString(opened.Steps[0].Output))
+	}
+	nt := newTabs[0].(map[string]any)
+	id, _ := nt["tab"].(string)
+	if id == "" {
+		id, _ = nt["targetId"].(string)
+	}
+	runJSON(t, `{"steps":[{"closeTab": "`+id+`"}]}`)
+}
