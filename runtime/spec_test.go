@@ -565,3 +565,19 @@ func TestSpecTargetingAndActionability(t *testing.T) {
 	}
 	runJSON(t, `{"steps":[{"closeTab": "`+id+`"}]}`)
 }
+
+// TestSpecNetworkIdle: §17.4 — waitUntil networkidle waits for the page's
+// requests after load to end.
+func TestSpecNetworkIdle(t *testing.T) {
+	base := pagesURL(t)
+	out := runJSON(t, `{"steps":[
+		{"openTab": "about:blank"},
+		{"goto": {"url": "`+base+`spec-fetch.html", "waitUntil": "networkidle"}},
+		{"pageFunction": "[window.loaded === true, document.querySelectorAll('#orders li').length]"}
+	]}`)
+	mustOK(t, out)
+	closeTabAfter(t, out)
+	if got := jsonString(out.Steps[2].Output); got != "[true,3]" {
+		t.Errorf("after networkidle: %s", got)
+	}
+}
