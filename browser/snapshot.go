@@ -35,9 +35,6 @@ type SnapshotOptions struct {
 	NoHeader bool `json:"noHeader,omitempty"`
 	// Elements asks for the flat list of ref-bearing elements (for diffs).
 	Elements bool `json:"elements,omitempty"`
-	// ElementsAbove asks for that list only when the snapshot has more
-	// ref-bearing elements than this (for a refs map file, spec §7.6).
-	ElementsAbove int `json:"elementsAbove,omitempty"`
 	// NameLimit and TextLimit truncate long names and texts (100, 200).
 	NameLimit int `json:"nameLimit,omitempty"`
 	TextLimit int `json:"textLimit,omitempty"`

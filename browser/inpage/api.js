@@ -86,7 +86,7 @@ const S = {
       out.snapshotId = 's' + snapId;
     }
     if (S.closedCandidates.length) out.closedCandidates = S.closedCandidates.length;
-    if (opts.elements || (opts.elementsAbove > 0 && b.flat.length > opts.elementsAbove)) {
+    if (opts.elements) {
       out.elements = b.flat.map((n) => ({ ref: n.ref, role: n.role, name: n.name || n.inline || '', st: n.st, value: n.value }));
     }
     out.seq = { snap: S.snapSeq, elem: S.elemSeq };
