@@ -79,9 +79,9 @@ const pollJS = `async (interval, budget) => {
   }
 }`
 
-// pollAnswerRoom is kept free before a poll's deadline for the last
-// slice's answer (its value is lastValue).
-const pollAnswerRoom = 100 * time.Millisecond
+// pollSliceMin is the shortest slice worth starting: below it the poll
+// ends with the last value it has.
+const pollSliceMin = 5 * time.Millisecond
 
 // Poll evaluates the JavaScript predicate src in the page every interval
 // until it returns a truthy value or ctx ends. Polling runs inside the page
@@ -95,13 +95,21 @@ func (p *Page) Poll(ctx context.Context, src string, interval time.Duration) (*P
 	last := &PollResult{}
 	for {
 		budget := 1500 * time.Millisecond
-		if dl, ok := ctx.Deadline(); ok {
-			// Room for the last evaluation and its answer to come back
-			// before the deadline, so a timeout still reports lastValue.
-			budget = min(budget, time.Until(dl)-pollAnswerRoom)
-		}
-		if budget < 0 {
+		if last.Value == nil {
+			// The first slice evaluates once and answers at once, so a
+			// value is in hand after one round trip however loaded the
+			// machine is.
 			budget = 0
+		} else if dl, ok := ctx.Deadline(); ok {
+			// Each slice takes at most half the time left, so slices
+			// keep coming back (with their last value) however slow the
+			// round trips are, and a timeout still reports lastValue.
+			left := time.Until(dl)
+			if left/2 < pollSliceMin {
+				last.Elapsed = time.Since(start)
+				return last, nil
+			}
+			budget = max(0, min(budget, left/2))
 		}
 		var out struct {
 			OK    bool            `json:"ok"`

@@ -170,10 +170,10 @@ func TestSpecPollLastValueKeepsFalsy(t *testing.T) {
 	out := runJSON(t, `{"steps":[
 		{"openTab": "`+base+`spec.html"},
 		{"pageFunction": "() => { window.n = 0; return 1 }"},
-		{"poll": {"fn": "() => ++window.n && 0", "interval": 50}, "timeout": 600},
-		{"poll": {"fn": "() => ''", "interval": 50}, "timeout": 400},
-		{"poll": {"fn": "() => false", "interval": 50}, "timeout": 400},
-		{"poll": {"fn": "() => null", "interval": 50}, "timeout": 400},
+		{"poll": {"fn": "() => ++window.n && 0", "interval": 50}, "timeout": 1500},
+		{"poll": {"fn": "() => ''", "interval": 50}, "timeout": 1500},
+		{"poll": {"fn": "() => false", "interval": 50}, "timeout": 1500},
+		{"poll": {"fn": "() => null", "interval": 50}, "timeout": 1500},
 		{"pageFunction": "window.n > 1"}
 	]}`)
 	mustOK(t, out)
@@ -195,7 +195,7 @@ func TestSpecPollLastValueKeepsFalsy(t *testing.T) {
 
 	// A settledWhen hook that never holds warns with its last value.
 	hook := runJSON(t, `{"tab":"`+out.Tab+`","steps":[
-		{"click": {"selector": "#press", "settledWhen": "() => window.pressed - 1"}, "timeout": 800}
+		{"click": {"selector": "#press", "settledWhen": "() => window.pressed - 1"}, "timeout": 2000}
 	]}`)
 	mustOK(t, hook)
 	if w := strings.Join(hook.Steps[0].Warning, "; "); !strings.Contains(w, "last value: 0") {
@@ -204,7 +204,7 @@ func TestSpecPollLastValueKeepsFalsy(t *testing.T) {
 	// A readyWhen hook that never holds fails the step with its last value,
 	// and the action does not run.
 	ready := runJSON(t, `{"tab":"`+out.Tab+`","steps":[
-		{"click": {"selector": "#press", "readyWhen": "() => ''"}, "timeout": 600}
+		{"click": {"selector": "#press", "readyWhen": "() => ''"}, "timeout": 1500}
 	]}`)
 	if ready.OK() || ready.Steps[0].ErrorType != "TimeoutError" || !strings.Contains(ready.Steps[0].Error, `last value: ""`) {
 		t.Errorf("readyWhen timeout: %s", ready.JSON())
