@@ -31,6 +31,8 @@ type Browser struct {
 	Endpoint chrome.Endpoint
 	// Launched is true when this connection had to start Chrome.
 	Launched bool
+	// Warnings are notes on how Chrome was found or started.
+	Warnings []string
 	conn     *Conn
 	// dl records the downloads pages start (see watchDownloads).
 	dl downloads
@@ -63,7 +65,9 @@ func Connect(ctx context.Context, ep chrome.Endpoint, opts ConnectOptions) (*Bro
 			}
 		}
 	}
-	wsURL, launched, err := chrome.Ensure(ctx, ep, opts.AutoLaunch, chrome.LaunchOptions{Headless: opts.Headless})
+	var warnings []string
+	warn := func(w string) { warnings = append(warnings, w) }
+	wsURL, launched, err := chrome.Ensure(ctx, ep, opts.AutoLaunch, chrome.LaunchOptions{Headless: opts.Headless, Warn: warn})
 	if err != nil {
 		return nil, &ConnectionError{Endpoint: ep.String(), Err: err}
 	}
@@ -75,7 +79,7 @@ func Connect(ctx context.Context, ep chrome.Endpoint, opts ConnectOptions) (*Bro
 		data, _ := json.Marshal(endpointCache{WebSocketURL: wsURL})
 		state.WriteFileAtomic(p, data, 0o600)
 	}
-	return &Browser{Endpoint: ep, Launched: launched, conn: conn}, nil
+	return &Browser{Endpoint: ep, Launched: launched, Warnings: warnings, conn: conn}, nil
 }
 
 // Close closes the connection; Chrome keeps running.

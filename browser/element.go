@@ -30,6 +30,10 @@ type Element struct {
 	// NameChanged is set when the ref's element is the same node but its
 	// accessible name changed since the snapshot.
 	NameChanged *NameChange
+	// MatchedSelector is the entry of a selectors list that found the
+	// element, and SelectorIndex its position (spec §6.6).
+	MatchedSelector string
+	SelectorIndex   int
 }
 
 // NameChange records an element whose accessible name changed.
@@ -203,9 +207,18 @@ type TargetReport struct {
 	ReResolved  bool           `json:"reResolved,omitempty"`
 	NameChanged *NameChange    `json:"nameChanged,omitempty"`
 	AutoForced  bool           `json:"autoForced,omitempty"`
+	// MatchedSelector and SelectorIndex say which entry of a selectors
+	// list found the element.
+	MatchedSelector string `json:"matchedSelector,omitempty"`
+	SelectorIndex   *int   `json:"selectorIndex,omitempty"`
 }
 
 // targetReport describes el for an action's result.
 func (p *Page) targetReport(ctx context.Context, el *Element, autoForced bool) TargetReport {
-	return TargetReport{Element: p.elementInfo(ctx, el), ReResolved: el.ReResolved, NameChanged: el.NameChanged, AutoForced: autoForced}
+	r := TargetReport{Element: p.elementInfo(ctx, el), ReResolved: el.ReResolved, NameChanged: el.NameChanged, AutoForced: autoForced}
+	if el.MatchedSelector != "" {
+		i := el.SelectorIndex
+		r.MatchedSelector, r.SelectorIndex = el.MatchedSelector, &i
+	}
+	return r
 }

@@ -20,6 +20,10 @@ type FunctionOptions struct {
 	// Plain returns the JSON value as is instead of type-tagging values
 	// JSON cannot carry (Date, Map, Element, NaN, undefined…).
 	Plain bool
+	// Typed wraps every value as {type, value}, the spec's serializer shape
+	// (§12.1, §17.7): {"type":"number","value":3}, arrays and plain objects
+	// with their members wrapped in turn.
+	Typed bool
 	// Timeout aborts a long evaluation.
 	Timeout time.Duration
 }
@@ -86,6 +90,9 @@ func (p *Page) runFunctionSource(ctx context.Context, src string, opts FunctionO
 		args = "E.refElements(" + string(data) + ")"
 	}
 	ser := "E.serialize(v)"
+	if opts.Typed {
+		ser = "E.serializeTyped(v)"
+	}
 	if opts.Plain {
 		ser = "(v === undefined ? null : JSON.parse(JSON.stringify(v) ?? 'null'))"
 	}
@@ -125,7 +132,30 @@ func (p *Page) runExpression(ctx context.Context, src string, opts FunctionOptio
 	if res.ExceptionDetails != nil {
 		return nil, &JSError{Text: exceptionText(res.ExceptionDetails)}
 	}
+	if opts.Typed && !opts.Plain {
+		return p.serializeTyped(ctx, res.Result)
+	}
 	return p.serializeRemote(ctx, res.Result, opts.Plain)
+}
+
+// serializeTyped is serializeRemote in the spec's {type, value} shape.
+func (p *Page) serializeTyped(ctx context.Context, o *runtime.RemoteObject) (json.RawMessage, error) {
+	switch {
+	case o == nil || o.Type == "undefined" || o.UnserializableValue != "":
+		return p.serializeRemote(ctx, o, false)
+	case o.ObjectID == "":
+		if o.Type == "object" || len(o.Value) == 0 {
+			return json.RawMessage(`{"type":"null","value":null}`), nil
+		}
+		return json.Marshal(map[string]any{"type": string(o.Type), "value": json.RawMessage(o.Value)})
+	}
+	defer p.release(o.ObjectID)
+	if err := p.engineCall(ctx, nil, "ping"); err != nil {
+		return nil, err
+	}
+	var raw json.RawMessage
+	err := p.CallOn(ctx, &Element{ObjectID: o.ObjectID}, &raw, `(v) => window.__cdpSkill.serializeTyped(v)`)
+	return raw, err
 }
 
 // serializeRemote turns a remote object into the serializer's JSON (or,

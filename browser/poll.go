@@ -71,10 +71,17 @@ const pollJS = `async (interval, budget) => {
     try { v = await pred(); } catch (e) { err = String(e && e.message || e); }
     const ser = (x) => (window.__cdpSkill && window.__cdpSkill.serialize) ? window.__cdpSkill.serialize(x) : (x === undefined ? null : x);
     if (err === undefined && v) return {ok: true, value: ser(v)};
-    if (performance.now() >= end) return {ok: false, value: err !== undefined ? {error: err} : (v === undefined ? null : ser(v))};
-    await new Promise(r => setTimeout(r, interval));
+    const left = end - performance.now();
+    if (left <= 0) return {ok: false, value: err !== undefined ? {error: err} : (v === undefined ? null : ser(v))};
+    // Never sleep past the slice's end: the last value must come back
+    // before the caller's deadline.
+    await new Promise(r => setTimeout(r, Math.min(interval, left)));
   }
 }`
+
+// pollSliceMin is the shortest slice worth starting: below it the poll
+// ends with the last value it has.
+const pollSliceMin = 5 * time.Millisecond
 
 // Poll evaluates the JavaScript predicate src in the page every interval
 // until it returns a truthy value or ctx ends. Polling runs inside the page
@@ -88,11 +95,21 @@ func (p *Page) Poll(ctx context.Context, src string, interval time.Duration) (*P
 	last := &PollResult{}
 	for {
 		budget := 1500 * time.Millisecond
-		if dl, ok := ctx.Deadline(); ok {
-			budget = min(budget, time.Until(dl)-20*time.Millisecond)
-		}
-		if budget < 0 {
+		if last.Value == nil {
+			// The first slice evaluates once and answers at once, so a
+			// value is in hand after one round trip however loaded the
+			// machine is.
 			budget = 0
+		} else if dl, ok := ctx.Deadline(); ok {
+			// Each slice takes at most half the time left, so slices
+			// keep coming back (with their last value) however slow the
+			// round trips are, and a timeout still reports lastValue.
+			left := time.Until(dl)
+			if left/2 < pollSliceMin {
+				last.Elapsed = time.Since(start)
+				return last, nil
+			}
+			budget = max(0, min(budget, left/2))
 		}
 		var out struct {
 			OK    bool            `json:"ok"`

@@ -89,12 +89,13 @@ func (p *Page) locate(ctx context.Context, t Target) (*Element, string, error) {
 		el, err := p.ResolveRef(ctx, t.Ref)
 		return el, "", err
 	case len(t.Selectors) > 0:
-		for _, sel := range t.Selectors {
+		for i, sel := range t.Selectors {
 			el, _, err := p.locate(ctx, Target{Selector: sel})
 			if err != nil {
 				return nil, "", err
 			}
 			if el != nil {
+				el.MatchedSelector, el.SelectorIndex = sel, i
 				return el, sel, nil
 			}
 		}

@@ -34,6 +34,9 @@ type Env struct {
 	// auto-force after the actionability timeout, no JavaScript click when
 	// the mouse click missed, no value-setter retry of a fill.
 	Strict bool
+	// Started is when the program started: the console step reads only
+	// messages from then on (each run starts empty, spec §11.14).
+	Started time.Time
 
 	browsers map[string]*browser.Browser
 	page     *browser.Page
@@ -41,11 +44,22 @@ type Env struct {
 	unlock   func()
 	// opened lists the targets this invocation created, for newTabs seams.
 	opened []target.ID
+	// warnings are notes from connecting (how Chrome was found) not yet
+	// reported.
+	warnings []string
+}
+
+// TakeWarnings returns the connection notes not yet reported and forgets
+// them.
+func (e *Env) TakeWarnings() []string {
+	w := e.warnings
+	e.warnings = nil
+	return w
 }
 
 // NewEnv returns an Env with no tab attached.
 func NewEnv(reg *state.Registry, ep chrome.Endpoint) *Env {
-	return &Env{Registry: reg, Endpoint: ep.Normalize(), browsers: map[string]*browser.Browser{}}
+	return &Env{Registry: reg, Endpoint: ep.Normalize(), Started: time.Now(), browsers: map[string]*browser.Browser{}}
 }
 
 // ErrNoTab is returned when an action needs a tab and none is attached.
@@ -77,6 +91,7 @@ func (e *Env) Browser(ctx context.Context, ep chrome.Endpoint) (*browser.Browser
 	if err != nil {
 		return nil, err
 	}
+	e.warnings = append(e.warnings, b.Warnings...)
 	e.browsers[ep.String()] = b
 	return b, nil
 }

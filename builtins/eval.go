@@ -58,7 +58,11 @@ func pageFunction(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Unset: plain JSON as is, non-JSON values tagged (our shape);
+	// serialize: true asks for the spec's {type, value} around every
+	// value; false for JSON.stringify's.
 	opts.Plain = !ser
+	opts.Typed = ser && c.Args.Has("serialize")
 	raw, err := p.RunFunction(c.Ctx, src, opts)
 	if err != nil {
 		return nil, err

@@ -181,13 +181,8 @@ func typeText(c *Call) (any, error) {
 	if t, err = targetArg(c); err != nil {
 		return nil, err
 	}
-	if v, ok := c.Args.Value("value"); ok {
-		if text, err = valueString(v); err != nil {
-			return nil, err
-		}
-	}
-	if text == "" {
-		return nil, invalid(`type needs text: {"type": "hello"} or {"type": {"selector": "#q", "value": "hello"}}`)
+	if text, err = typedText(c, text); err != nil {
+		return nil, err
 	}
 	var o browser.TypeOptions
 	if o.ActionOptions, err = actionOptions(c); err != nil {
@@ -265,4 +260,29 @@ func press(c *Call) (any, error) {
 		return nil, err
 	}
 	return res, nil
+}
+
+// typedText reads what type_text types: the positional string, text= or
+// its alias value= (spec §9.3 names it text); giving two different ones is
+// refused rather than guessed.
+func typedText(c *Call, pos string) (string, error) {
+	text, from := pos, "the positional string"
+	for _, name := range []string{"text", "value"} {
+		v, ok := c.Args.Value(name)
+		if !ok {
+			continue
+		}
+		s, err := valueString(v)
+		if err != nil {
+			return "", err
+		}
+		if from != "" && text != "" && s != text {
+			return "", invalid("type got two texts (%s and %s): give the characters to type once, as text", from, name)
+		}
+		text, from = s, name
+	}
+	if text == "" {
+		return "", invalid(`type needs text: {"type": "hello"} or {"type": {"selector": "#q", "text": "hello"}}`)
+	}
+	return text, nil
 }

@@ -513,6 +513,9 @@ func consoleStep(c *Call) (any, error) {
 	if o.Since, err = c.Args.Float("since", 0); err != nil {
 		return nil, err
 	}
+	// Messages from before this run (an earlier command's, or the ones
+	// Chrome replays when the session attaches) are not this run's.
+	o.Since = max(o.Since, float64(c.Env.Started.UnixMilli()-1))
 	if o.StackTrace, err = c.Args.Bool("stackTrace", false); err != nil {
 		return nil, err
 	}

@@ -95,8 +95,17 @@ func snapshot(c *Call) (any, error) {
 			"message": fmt.Sprintf("the page renders the same as %s: its refs still hold", s.SnapshotID)}, nil
 	}
 	out := map[string]any{"snapshotId": s.SnapshotID, "refs": s.Refs}
+	artifacts := map[string]string{}
 	if s.Truncated {
 		out["truncated"] = true
+	}
+	if s.Refs > RefsFileAbove {
+		path, err := spillRefs(c.Env, s)
+		if err != nil {
+			return nil, err
+		}
+		artifacts["refs"] = path
+		out["artifacts"] = artifacts
 	}
 	if len(s.YAML) <= limit {
 		out["yaml"] = s.YAML
@@ -109,10 +118,16 @@ func snapshot(c *Call) (any, error) {
 	out["yaml"] = cutAtLine(s.YAML, limit)
 	out["truncatedInline"] = true
 	out["file"] = path
+	artifacts["snapshot"] = path
+	out["artifacts"] = artifacts
 	out["bytes"] = len(s.YAML)
 	out["message"] = fmt.Sprintf("the snapshot is %d bytes; the first %d are inline and all of it is in %s (or narrow it with root, detail: \"interactive\" or viewportOnly)", len(s.YAML), limit, path)
 	return out, nil
 }
+
+// RefsFileAbove is how many refs a snapshot may have before its refs map
+// (ref → role and name) is also written to a file (spec §7.6).
+const RefsFileAbove = 1000
 
 // cutAtLine returns the longest prefix of s within n bytes that ends at a
 // line break.

@@ -17,8 +17,11 @@ func targetArg(c *Call) (browser.Target, error) {
 		t = browser.NormalizeTarget(s)
 	}
 	var err error
+	// has reads a keyword only where the catalog declares it a target:
+	// type's text is what to type, not an element to find.
+	has := func(name string) bool { return c.Action.IsTarget(name) && c.Args.Has(name) }
 	str := func(name string, dst *string) {
-		if err == nil && c.Args.Has(name) {
+		if err == nil && has(name) {
 			*dst, err = c.Args.String(name)
 		}
 	}
@@ -36,15 +39,17 @@ func targetArg(c *Call) (browser.Target, error) {
 	if t.Ref != "" && !browser.IsRef(t.Ref) {
 		return t, invalid("ref %q is not a ref like s1e4: take one from a snapshot", t.Ref)
 	}
-	if t.Exact, err = c.Args.Bool("exact", false); err != nil {
-		return t, err
+	if has("exact") {
+		if t.Exact, err = c.Args.Bool("exact", false); err != nil {
+			return t, err
+		}
 	}
-	if v, ok := c.Args.Value("selectors"); ok {
+	if v, ok := c.Args.Value("selectors"); ok && c.Action.IsTarget("selectors") {
 		if t.Selectors, err = stringList(v, "selectors"); err != nil {
 			return t, err
 		}
 	}
-	if c.Args.Has("x") || c.Args.Has("y") {
+	if has("x") || has("y") {
 		x, err := c.Args.Float("x", 0)
 		if err != nil {
 			return t, err
@@ -53,7 +58,7 @@ func targetArg(c *Call) (browser.Target, error) {
 		if err != nil {
 			return t, err
 		}
-		if !c.Args.Has("x") || !c.Args.Has("y") {
+		if !has("x") || !has("y") {
 			return t, invalid("give both x and y")
 		}
 		t.Point = &browser.Point{X: x, Y: y}

@@ -1,10 +1,12 @@
 package cmd
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -15,10 +17,13 @@ import (
 	"github.com/cdp-skill/cdp-skill/examples"
 )
 
-// docBlock is a fenced code block of a skill document.
+// docBlock is a fenced code block of a skill document. claims is the
+// "→ `path` is `json`, …" line right after a json block: what its answer
+// says, checked when the block runs.
 type docBlock struct {
 	lang, code string
 	line       int
+	claims     string
 }
 
 var fence = regexp.MustCompile("(?m)^```(json|python)\\n")
@@ -31,7 +36,11 @@ func docBlocks(doc string) []docBlock {
 		if end < 0 {
 			continue
 		}
-		out = append(out, docBlock{lang: doc[m[2]:m[3]], code: doc[start : start+end+1], line: strings.Count(doc[:start], "\n") + 1})
+		b := docBlock{lang: doc[m[2]:m[3]], code: doc[start : start+end+1], line: strings.Count(doc[:start], "\n") + 1}
+		if rest, ok := strings.CutPrefix(doc[start+end+len("\n```"):], "\n→ "); ok {
+			b.claims, _, _ = strings.Cut(rest, "\n")
+		}
+		out = append(out, b)
 	}
 	return out
 }
@@ -111,8 +120,18 @@ func runDocBlocks(t *testing.T, doc, base string) {
 			}
 			r = cli(t, dir, nil, args...)
 		}
-		if r.code != 0 {
-			t.Fatalf("block at line %d failed:\n%s\n→ %s %s", b.line, code, r.stdout, r.stderr)
+		claims := parseClaims(t, b)
+		wantCode := 0
+		if claims["status"] == "error" {
+			wantCode = 1
+		}
+		if r.code != wantCode {
+			t.Fatalf("block at line %d exited %d, want %d:\n%s\n→ %s %s", b.line, r.code, wantCode, code, r.stdout, r.stderr)
+		}
+		for path, want := range claims {
+			if got := r.field(strings.Split(path, ".")...); !reflect.DeepEqual(got, want) {
+				t.Errorf("block at line %d: %s is %s, the doc says %s", b.line, path, jsonText(got), jsonText(want))
+			}
 		}
 		if m := regexp.MustCompile(`(?:ref=|"ref":")s([0-9]+)e[0-9]+`).FindSubmatch(r.stdout); m != nil && firstSnap == 0 {
 			firstSnap, _ = strconv.Atoi(string(m[1]))
@@ -126,3 +145,59 @@ func runDocBlocks(t *testing.T, doc, base string) {
 
 // docRefs matches the refs the docs write (s1e4).
 var docRefs = regexp.MustCompile(`\bs[0-9]+e[0-9]+\b`)
+var claimPattern = regexp.MustCompile("`([A-Za-z0-9_.]+)` is `([^`]+)`")
+
+// parseClaims reads a block's claims: answer path → expected JSON value.
+func parseClaims(t *testing.T, b docBlock) map[string]any {
+	t.Helper()
+	out := map[string]any{}
+	if b.claims == "" {
+		return out
+	}
+	ms := claimPattern.FindAllStringSubmatch(b.claims, -1)
+	if len(ms) == 0 {
+		t.Fatalf("block at line %d: claims line %q has no `path` is `json` pair", b.line, b.claims)
+	}
+	for _, m := range ms {
+		var v any
+		if err := json.Unmarshal([]byte(m[2]), &v); err != nil {
+			t.Fatalf("block at line %d: claim %s is not JSON: %v", b.line, m[0], err)
+		}
+		out[m[1]] = v
+	}
+	return out
+}
+
+func jsonText(v any) string {
+	data, _ := json.Marshal(v)
+	return string(data)
+}
+
+// TestSkillListsDifferencesFromSpec: SKILL.md has one section listing the
+// deliberate differences from the spec, and each of its examples says what
+// its answer holds (checked by TestInstallSkillExamplesRun).
+func TestSkillListsDifferencesFromSpec(t *testing.T) {
+	data, err := os.ReadFile("skill/SKILL.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(data), "\n## Differences from the spec\n")
+	if !ok {
+		t.Fatal("SKILL.md has no \"Differences from the spec\" section")
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	for _, topic := range []string{`"serialize": true`, "`siteProfile`", "Passwords", "`refs` is a count", "artifacts.snapshot", "stopOnError", "Files", "Additions"} {
+		if !strings.Contains(section, topic) {
+			t.Errorf("the differences section does not cover %s", topic)
+		}
+	}
+	blocks := docBlocks(section)
+	if len(blocks) < 3 {
+		t.Fatalf("%d examples in the differences section", len(blocks))
+	}
+	for _, b := range blocks {
+		if len(parseClaims(t, b)) == 0 {
+			t.Errorf("example at section line %d says nothing about its answer", b.line)
+		}
+	}
+}

@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 
 	"fmt"
-	"go.starlark.net/starlark"
+	"slices"
 	"sort"
 	"strings"
+
+	"go.starlark.net/starlark"
 )
 
 // Type is the accepted JSON/Starlark shape of a parameter, as a |-separated
@@ -18,6 +20,24 @@ type Param struct {
 	Name string
 	Type Type
 	Doc  string
+	// Target marks a parameter that names the element the action is for
+	// (one of TargetKeys). A parameter spelled like a target key but not
+	// marked (type's text: what to type) is never read as a target.
+	Target bool
+}
+
+// TargetKeys are the parameter names that can name an element (spec §6).
+var TargetKeys = []string{"selector", "ref", "text", "label", "exact", "selectors", "withinSelector", "x", "y"}
+
+// IsTarget reports whether the action reads the parameter as (part of) its
+// target.
+func (a *Action) IsTarget(name string) bool {
+	for _, p := range a.Params {
+		if p.Name == name {
+			return p.Target
+		}
+	}
+	return false
 }
 
 // Keyword is the Starlark keyword argument name of the parameter.
@@ -110,6 +130,9 @@ func register(actions ...*Action) {
 		if _, dup := catalog[a.Name]; dup {
 			panic("lang: duplicate action " + a.Name)
 		}
+		if err := checkParams(a); err != nil {
+			panic("lang: " + err.Error())
+		}
 		if starlark.Universe.Has(a.Builtin()) && a.Builtin() != "fail" {
 			panic("lang: action " + a.Name + " would shadow the Starlark builtin " + a.Builtin() + "(): set Star")
 		}
@@ -119,6 +142,26 @@ func register(actions ...*Action) {
 			aliases[al] = a
 		}
 	}
+}
+
+// checkParams refuses an action whose parameters clash: a name (or its
+// Starlark keyword) declared twice, e.g. a target key that the action also
+// uses as a parameter with another meaning, or a target parameter that is
+// not one of TargetKeys.
+func checkParams(a *Action) error {
+	seen := map[string]bool{}
+	for _, p := range a.AllParams() {
+		for _, k := range []string{p.Name, p.Keyword()} {
+			if seen[k] {
+				return fmt.Errorf("action %s declares %q twice: one name must mean one thing (a target key that is also a parameter clashes)", a.Name, k)
+			}
+		}
+		seen[p.Name], seen[p.Keyword()] = true, true
+		if p.Target && !slices.Contains(TargetKeys, p.Name) {
+			return fmt.Errorf("action %s: %q is marked Target but is not a target key (%s)", a.Name, p.Name, strings.Join(TargetKeys, ", "))
+		}
+	}
+	return nil
 }
 
 // LookupAction finds an action by JSON name or alias.

@@ -1,13 +1,13 @@
 package lang
 
 // fieldLabelParam targets a form control by its label text.
-var fieldLabelParam = Param{Name: "label", Type: "string", Doc: "the control's label text"}
+var fieldLabelParam = Param{Name: "label", Type: "string", Doc: "the control's label text", Target: true}
 
 func init() {
 	register(
 		&Action{Name: "selectOption", Positional: "string", Visual: true,
 			Params: withParams(targetParams, []Param{
-				{Name: "label", Type: "string", Doc: "the option's label; when no selector, ref or text names the <select>, the <select>'s own label (then give value, index or values)"},
+				{Name: "label", Type: "string", Doc: "the option's label; when no selector, ref or text names the <select>, the <select>'s own label (then give value, index or values)", Target: true},
 				{Name: "optionLabel", Type: "string", Doc: "the option's label (unambiguous spelling, usable with label= targeting the <select>)"},
 				{Name: "value", Type: "string|number", Doc: "the option's value (failing that, its label)"},
 				{Name: "values", Type: "list", Doc: "several options (values or labels) of a multiple <select>; the others are deselected"},

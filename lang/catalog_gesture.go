@@ -7,10 +7,10 @@ func init() {
 	register(
 		&Action{Name: "hover", Positional: "string", Visual: true,
 			Params: withParams(targetParams, []Param{
-				{Name: "selectors", Type: "list", Doc: "selectors tried in order"},
-				{Name: "withinSelector", Type: "string", Doc: "with text: search inside this element"},
-				{Name: "x", Type: "number", Doc: "viewport x (with y: hover a point)"},
-				{Name: "y", Type: "number", Doc: "viewport y"},
+				{Name: "selectors", Type: "list", Doc: "selectors tried in order", Target: true},
+				{Name: "withinSelector", Type: "string", Doc: "with text: search inside this element", Target: true},
+				{Name: "x", Type: "number", Doc: "viewport x (with y: hover a point)", Target: true},
+				{Name: "y", Type: "number", Doc: "viewport y", Target: true},
 				{Name: "duration", Type: "int|string", Doc: "ms to hold the mouse there (default 0)"},
 				{Name: "captureResult", Type: "bool", Doc: "report the menus, tooltips and popovers that appeared, with refs"},
 			}, actionParams),
@@ -27,8 +27,8 @@ func init() {
 			Doc: "drag from a source to a target (mouse drag, HTML5 drag and drop, or a range slider's value)"},
 		&Action{Name: "scroll", Positional: "string", Visual: true,
 			Params: []Param{
-				{Name: "selector", Type: "string", Doc: "element to scroll into view (centred), or with deltaY/y the scrollable element to move"},
-				{Name: "ref", Type: "string", Doc: "ref of that element"},
+				{Name: "selector", Type: "string", Doc: "element to scroll into view (centred), or with deltaY/y the scrollable element to move", Target: true},
+				{Name: "ref", Type: "string", Doc: "ref of that element", Target: true},
 				{Name: "deltaX", Type: "number", Doc: "scroll right by this many pixels (negative: left)"},
 				{Name: "deltaY", Type: "number", Doc: "scroll down by this many pixels (negative: up)"},
 				{Name: "x", Type: "number", Doc: "scroll to this horizontal position"},

@@ -31,7 +31,7 @@ func init() {
 				{Name: "expression", Type: "string", Doc: "bare JavaScript expression (alias of fn)"},
 				{Name: "await", Type: "bool", Doc: "accepted for compatibility: a returned promise is always awaited"},
 				{Name: "refs", Type: "bool|list", Doc: "pass elements: true → one object {ref: element}; a list of refs → those elements as arguments"},
-				{Name: "serialize", Type: "bool", Doc: "type-tag values JSON cannot carry (Date, Map, Element, NaN, undefined…); default true"},
+				{Name: "serialize", Type: "bool", Doc: "omitted: JSON values as they are, values JSON cannot carry (Date, Map, Element, NaN, undefined…) tagged {type, …}; true: the spec's {type, value} around every value; false: what JSON.stringify makes of it"},
 			},
 			Doc: "run JavaScript in the page and return its value"},
 		&Action{Name: "poll", Positional: "hook",

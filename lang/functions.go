@@ -2,8 +2,8 @@ package lang
 
 func init() {
 	registerFunctions(
-		&Function{Name: "configure", Params: []string{"timeout", "capture", "strict"},
-			Doc: "set the default step timeout (ms), post-command capture settings and strict mode (no automatic fallbacks) for the rest of the program"},
+		&Function{Name: "configure", Params: []string{"timeout", "capture", "strict", "stop_on_error"},
+			Doc: "set the default step timeout (ms), post-command capture settings, strict mode (no automatic fallbacks) and stop_on_error (default True; False reports a failed step, returns None and goes on) for the rest of the program"},
 		&Function{Name: "with_hooks", Params: []string{"body", "ready_when", "settled_when", "observe"},
 			Doc: "call body() with these hooks applied to every action inside it that does not set its own"},
 		&Function{Name: "fail", Params: []string{"message"},

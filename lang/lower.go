@@ -16,7 +16,7 @@ func Lower(req *Request) (string, error) {
 	if req.Tab != "" {
 		fmt.Fprintf(&b, "# Run it in the same tab with: cdp-skill run FILE.star --tab %s\n", req.Tab)
 	}
-	if req.TimeoutMS > 0 || req.Capture != nil || req.Strict {
+	if req.TimeoutMS > 0 || req.Capture != nil || req.Strict || req.ContinueOnError {
 		var args []string
 		if req.TimeoutMS > 0 {
 			args = append(args, fmt.Sprintf("timeout = %d", req.TimeoutMS))
@@ -26,6 +26,9 @@ func Lower(req *Request) (string, error) {
 		}
 		if req.Strict {
 			args = append(args, "strict = True")
+		}
+		if req.ContinueOnError {
+			args = append(args, "stop_on_error = False")
 		}
 		fmt.Fprintf(&b, "configure(%s)\n", strings.Join(args, ", "))
 	}

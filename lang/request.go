@@ -52,7 +52,10 @@ type Request struct {
 	// Strict turns off every automatic fallback of the actions (auto-force,
 	// the JavaScript click, the value-setter fill).
 	Strict bool
-	Steps  []*Step
+	// ContinueOnError is "stopOnError": false (spec §16.4): later steps
+	// run after a failed one.
+	ContinueOnError bool
+	Steps           []*Step
 }
 
 // Step is one validated step.
@@ -81,7 +84,7 @@ func clipText(s string, n int) string {
 	return s[:n] + "…"
 }
 
-var topLevelKeys = []string{"tab", "timeout", "steps", "capture", "strict"}
+var topLevelKeys = []string{"tab", "timeout", "stopOnError", "steps", "capture", "strict"}
 
 // ParseRequest parses and validates a JSON command. Errors are *Error.
 func ParseRequest(data []byte) (*Request, error) {
@@ -132,6 +135,13 @@ func ParseRequest(data []byte) (*Request, error) {
 			return nil, validationErr(0, `"strict" must be true or false, not a %s`, jsonType(v))
 		}
 		req.Strict = b
+	}
+	if v, ok := obj.Get("stopOnError"); ok {
+		b, ok := v.(bool)
+		if !ok {
+			return nil, validationErr(0, `"stopOnError" must be true (the default: stop at the first failed step) or false (run every step and report each one's status), not a %s`, jsonType(v))
+		}
+		req.ContinueOnError = !b
 	}
 	if c, ok := obj.Get("capture"); ok {
 		if err := validateCapture(c); err != nil {

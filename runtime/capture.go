@@ -120,6 +120,7 @@ func (h *host) beforeVisual() {
 // the screenshot and the console (as the settings allow). Nothing here can
 // fail the command.
 func (h *host) capture(out *Output) {
+	out.Warnings = append(out.Warnings, h.env.TakeWarnings()...)
 	p, err := h.env.Page()
 	if err != nil {
 		return

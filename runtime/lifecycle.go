@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -119,6 +120,7 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 	defer th.SetLocal(builtins.CtxKey, h.ctx)
 	out, err := h.lifecycle(ctx, call, impl, la, res)
 	call.Finish()
+	call.Warnings = append(call.Warnings, h.env.TakeWarnings()...)
 	h.takeDialogs(res)
 	if err != nil {
 		var typed *browser.Error
@@ -132,6 +134,11 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 	res.Status = StatusOK
 	res.Output = out
 	h.noteNavigation(a, out)
+	if ti, ok := out.(builtins.TabInfo); ok && a.Name == "connectTab" {
+		// Attaching to a tab is not navigating it: navigated compares
+		// against the URL the tab had when connected.
+		h.urlBefore = ti.URL
+	}
 	res.Warning = append(res.Warning, call.Warnings...)
 	v, err := builtins.ToStarlark(out)
 	if err != nil {
@@ -189,7 +196,8 @@ func (h *host) lifecycle(ctx context.Context, call *builtins.Call, impl builtins
 	return out, nil
 }
 
-// fail records a failed step; an optional step is skipped and returns None.
+// fail records a failed step; an optional step is skipped and returns None,
+// and so does any failed step under stop_on_error = False.
 func (h *host) fail(res *StepResult, call *builtins.Call, la lifecycleArgs, err error) (starlark.Value, error) {
 	res.Error = err.Error()
 	var ce *browser.ConnectionError
@@ -209,6 +217,12 @@ func (h *host) fail(res *StepResult, call *builtins.Call, la lifecycleArgs, err 
 	res.Context = h.failureContext(res, call, err)
 	f := &stepFailure{result: res, connection: connection, err: err}
 	h.failed = f
+	if h.keepGoing && !connection {
+		// stop_on_error = False: the step stays an error in steps[] and
+		// errors[], and the program goes on (a lost connection still
+		// stops it: no later step could reach the browser).
+		return starlark.None, nil
+	}
 	return nil, f
 }
 
@@ -322,9 +336,11 @@ func callerPosition(th *starlark.Thread) string {
 
 // brief renders a hook value for a message.
 func brief(v any) string {
-	s := fmt.Sprint(v)
-	if v == nil {
-		s = "null"
+	// JSON spelling, so "" and "0" differ from 0 and false.
+	data, err := json.Marshal(v)
+	s := string(data)
+	if err != nil {
+		s = fmt.Sprint(v)
 	}
 	s = strings.Join(strings.Fields(s), " ")
 	if len(s) > 80 {

@@ -29,14 +29,17 @@ func (h *host) buildPredeclared() starlark.StringDict {
 	return d
 }
 
-// configure(timeout=, capture=, strict=) sets program-wide defaults.
+// configure(timeout=, capture=, strict=, stop_on_error=) sets program-wide
+// defaults.
 func (h *host) configure(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var timeout, capture starlark.Value
 	strict := h.env.Strict
-	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "timeout?", &timeout, "capture?", &capture, "strict?", &strict); err != nil {
+	stop := !h.keepGoing
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "timeout?", &timeout, "capture?", &capture, "strict?", &strict, "stop_on_error?", &stop); err != nil {
 		return nil, err
 	}
 	h.env.Strict = strict
+	h.keepGoing = !stop
 	if timeout != nil && timeout != starlark.None {
 		d, err := builtins.ToTimeout(timeout)
 		if err != nil {

@@ -110,6 +110,9 @@ type host struct {
 	resultValue starlark.Value
 	// dog answers for the command when a phase runs past its deadline.
 	dog *watchdog
+	// keepGoing is configure(stop_on_error = False): a failed step is
+	// reported and the program goes on (spec §16.4).
+	keepGoing bool
 }
 
 // Run executes prog and returns its output. It never panics on bad input:

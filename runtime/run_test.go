@@ -188,15 +188,10 @@ func TestChromeMissingOrFailingLaunch(t *testing.T) {
 		_, out := RunJSON(t.Context(), []byte(`{"steps":[{"openTab":"about:blank"}]}`), opts)
 		return out
 	}
-	t.Setenv(chrome.EnvChromePath, filepath.Join(t.TempDir(), "no-such-chrome"))
-	out := run()
-	if out.Error == nil || out.Error.Type != TypeConnection || !strings.Contains(out.Error.Message, "CHROME_PATH") {
-		t.Errorf("chrome not installed: %s", out.JSON())
-	}
 	failing := filepath.Join(t.TempDir(), "chrome")
 	os.WriteFile(failing, []byte("#!/bin/sh\necho 'cannot open display' >&2\nexit 3\n"), 0o755)
 	t.Setenv(chrome.EnvChromePath, failing)
-	out = run()
+	out := run()
 	if out.Error == nil || out.Error.Type != TypeConnection || !strings.Contains(out.Error.Message, "cannot open display") {
 		t.Errorf("launch fails: %s", out.JSON())
 	}

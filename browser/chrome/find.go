@@ -18,24 +18,49 @@ const EnvChromePath = "CHROME_PATH"
 // then chromium, chromium-browser, google-chrome (and friends) on PATH and in
 // the usual install locations.
 func FindExecutable() (string, error) {
+	exe, _, err := Find()
+	return exe, err
+}
+
+// Find is FindExecutable that also says when CHROME_PATH names no file: the
+// normal search is used instead (spec §4) and warning tells why.
+func Find() (exe, warning string, err error) {
 	if p := os.Getenv(EnvChromePath); p != "" {
 		if st, err := os.Stat(p); err == nil && !st.IsDir() {
-			return p, nil
+			return p, "", nil
 		}
-		return "", fmt.Errorf("%w: CHROME_PATH=%s does not exist; unset it or point it at a Chrome/Chromium binary", ErrNotInstalled, p)
+		warning = fmt.Sprintf("CHROME_PATH=%s does not exist, so Chrome was searched for in the usual places; unset CHROME_PATH or point it at a Chrome/Chromium binary", p)
 	}
+	if exe = search(); exe != "" {
+		if warning != "" {
+			warning += " (found " + exe + ")"
+		}
+		return exe, warning, nil
+	}
+	msg := "install Chromium (Debian/Ubuntu: sudo apt-get install -y chromium; macOS: brew install --cask chromium; or https://www.google.com/chrome/) or set CHROME_PATH"
+	if warning != "" {
+		msg = warning + "; none found: " + msg
+	}
+	return "", "", fmt.Errorf("%w: %s", ErrNotInstalled, msg)
+}
+
+// search looks for Chrome on PATH and in the usual install locations.
+func search() string {
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome"} {
 		if p, err := exec.LookPath(name); err == nil {
-			return p, nil
+			return p
 		}
 	}
-	for _, p := range knownLocations() {
+	for _, p := range locations() {
 		if st, err := os.Stat(p); err == nil && !st.IsDir() {
-			return p, nil
+			return p
 		}
 	}
-	return "", fmt.Errorf("%w: install Chromium (Debian/Ubuntu: sudo apt-get install -y chromium; macOS: brew install --cask chromium; or https://www.google.com/chrome/) or set CHROME_PATH", ErrNotInstalled)
+	return ""
 }
+
+// locations lists the usual install locations (a variable for tests).
+var locations = knownLocations
 
 func knownLocations() []string {
 	switch runtime.GOOS {

@@ -29,6 +29,9 @@ type LaunchOptions struct {
 	Headless bool
 	// Timeout bounds the wait for the endpoint to answer (default 10 s).
 	Timeout time.Duration
+	// Warn receives notes on a launch that went ahead anyway (CHROME_PATH
+	// names no file, so the usual places were searched).
+	Warn func(string)
 }
 
 // Process describes a Chrome that cdp-skill launched; it is stored in the
@@ -95,9 +98,12 @@ func Detach(cmd *exec.Cmd) { detach(cmd) }
 // Launch starts a detached Chrome with remote debugging on port and waits
 // until its endpoint answers.
 func Launch(ctx context.Context, port int, opts LaunchOptions) (*Process, error) {
-	exe, err := FindExecutable()
+	exe, warning, err := Find()
 	if err != nil {
 		return nil, err
+	}
+	if warning != "" && opts.Warn != nil {
+		opts.Warn(warning)
 	}
 	if err := os.MkdirAll(ProfileDir(port), 0o700); err != nil {
 		return nil, fmt.Errorf("%w: profile dir: %v", ErrLaunch, err)

@@ -39,6 +39,13 @@ function buildNodes(opts, b) {
   return { nodes, header };
 }
 
+// pageState is the part of the snapshot hash that the tree does not show.
+function pageState() {
+  const se = document.scrollingElement || document.documentElement;
+  return [location.href, Math.round(se ? se.scrollLeft : 0), Math.round(se ? se.scrollTop : 0),
+    document.getElementsByTagName('*').length].join('|');
+}
+
 const S = {
   version: VERSION,
   refs: new Map(),
@@ -65,7 +72,10 @@ const S = {
     if (opts.detail === 'summary') summarize(shown, lines);
     else render(shown, 0, lines);
     const yaml = lines.join('\n');
-    const hash = opts.internal && !opts.since ? '' : fnv1a(yaml);
+    // The change hash covers what the spec's does (§7.5): URL, scroll
+    // position and DOM size, besides the rendered tree, so a scroll is a
+    // change even when the full tree renders the same.
+    const hash = opts.internal && !opts.since ? '' : fnv1a(pageState() + '\n' + yaml);
     if (opts.since && S.hashes.get(opts.since) === hash) {
       return { unchanged: true, snapshotId: opts.since, seq: { snap: S.snapSeq, elem: S.elemSeq } };
     }
@@ -102,11 +112,15 @@ const S = {
         if (n.text !== undefined) continue;
         searched++;
         const name = n.name || '';
-        const hay = [name, n.value || '', n.inline || ''].join(' ');
+        // The searched texts: name, value and inline text, each once and
+        // without padding, so an anchored pattern (^Press Me$) can match one
+        // of them whole or the texts joined by single spaces.
+        const parts = [...new Set([name, n.value == null ? '' : String(n.value), n.inline || ''].filter((s) => s !== ''))];
+        const hay = parts.join(' ');
         let ok = true;
         if (opts.role && n.role !== opts.role) ok = false;
         if (ok && text) ok = opts.exact ? name.toLowerCase() === text || (n.inline || '').toLowerCase() === text : hay.toLowerCase().includes(text);
-        if (ok && re) ok = re.test(hay);
+        if (ok && re) ok = parts.some((s) => re.test(s)) || re.test(hay);
         let box = null;
         if (ok && n.el && n.el.getBoundingClientRect) {
           const r = n.el.getBoundingClientRect();

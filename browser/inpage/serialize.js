@@ -113,6 +113,48 @@ S.serialize = function (v) {
   return serialize(v, 0, new Set());
 };
 
+// serializeTyped is the spec's shape (§17.7): every value is {type, value}
+// — {type: 'number', value: 3}, {type: 'null', value: null} — arrays and
+// plain objects with their members wrapped in turn; the special types keep
+// serialize's tagged form.
+function serializeTyped(v, depth, seen) {
+  switch (typeof v) {
+    case 'string': case 'boolean': return { type: typeof v, value: v };
+    case 'number': return Number.isFinite(v) ? { type: 'number', value: v } : serialize(v, depth, seen);
+    case 'object': break;
+    default: return serialize(v, depth, seen);
+  }
+  if (v === null) return { type: 'null', value: null };
+  const proto = Object.getPrototypeOf(v);
+  const plain = proto === Object.prototype || proto === null;
+  if ((!Array.isArray(v) && !plain) || seen.has(v) || depth > SER_MAX_DEPTH) return serialize(v, depth, seen);
+  seen.add(v);
+  try {
+    if (Array.isArray(v)) {
+      const out = { type: 'array', length: v.length, value: v.slice(0, SER_MAX_ARRAY).map((x) => serializeTyped(x, depth + 1, seen)) };
+      if (v.length > SER_MAX_ARRAY) out.truncated = true;
+      return out;
+    }
+    const keys = Object.keys(v);
+    const value = {};
+    for (const k of keys.slice(0, SER_MAX_KEYS)) {
+      let val;
+      try { val = v[k]; } catch (e) { val = e; }
+      value[k] = serializeTyped(val, depth + 1, seen);
+    }
+    const out = { type: 'object', value };
+    if (keys.length > SER_MAX_KEYS) out.truncated = true;
+    return out;
+  } finally {
+    seen.delete(v);
+  }
+}
+
+S.serializeTyped = function (v) {
+  cache = newCache();
+  return serializeTyped(v, 0, new Set());
+};
+
 // refElements maps refs to their elements for pageFunction({refs}): all
 // live refs (true) or the listed ones (re-resolved like actions do).
 S.refElements = function refElements(list) {

@@ -1,0 +1,56 @@
+package lang
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestCatalogParamsDoNotClash walks the whole catalog: no action declares a
+// name twice (so a target key cannot also be a parameter with another
+// meaning), and only target keys are marked Target.
+func TestCatalogParamsDoNotClash(t *testing.T) {
+	for _, a := range Actions() {
+		if err := checkParams(a); err != nil {
+			t.Errorf("%s: %v", a.Name, err)
+		}
+		for _, p := range a.Params {
+			if p.Target && !slices.Contains(TargetKeys, p.Name) {
+				t.Errorf("%s.%s marked Target", a.Name, p.Name)
+			}
+		}
+	}
+	// type's text is the characters to type, not an element to find.
+	typ, _ := LookupAction("type")
+	if typ.IsTarget("text") || !typ.IsTarget("selector") || !typ.IsTarget("label") {
+		t.Errorf("type targets: text %v selector %v label %v", typ.IsTarget("text"), typ.IsTarget("selector"), typ.IsTarget("label"))
+	}
+	if click, _ := LookupAction("click"); !click.IsTarget("text") {
+		t.Error("click's text is not a target")
+	}
+}
+
+func TestCheckParamsRefusesClashes(t *testing.T) {
+	tests := []struct {
+		name   string
+		params []Param
+		want   string
+	}{
+		{"target key reused", withParams(targetParams, []Param{{Name: "text", Type: "string", Doc: "what to type"}}), `declares "text" twice`},
+		{"common param redeclared", []Param{{Name: "timeout", Type: "int"}}, `declares "timeout" twice`},
+		{"keyword spelling collides", []Param{{Name: "fooBar", Type: "int"}, {Name: "foo_bar", Type: "int"}}, `declares "foo_bar" twice`},
+		{"non-key marked target", []Param{{Name: "key", Type: "string", Target: true}}, "not a target key"},
+		{"clean", withParams(targetsExcept("text"), []Param{{Name: "text", Type: "string"}}), ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := checkParams(&Action{Name: "probe", Params: tt.params})
+			switch {
+			case tt.want == "" && err != nil:
+				t.Fatalf("unexpected error %v", err)
+			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+				t.Fatalf("error %v, want %q", err, tt.want)
+			}
+		})
+	}
+}
