@@ -283,3 +283,20 @@ func TestTextTargetFindsPlainText(t *testing.T) {
 		t.Fatalf("hits = %s", got)
 	}
 }
+
+// Names keep NBSP as Chromium does; text targets and snapshotSearch treat
+// it as a space.
+func TestNBSPMatchesASpace(t *testing.T) {
+	p := loadHTML(t, `<button onclick="window.n=(window.n||0)+1">Save&nbsp;draft</button>`)
+	ctx := testCtx(t)
+	click(t, p, Target{Text: "Save draft", Exact: true}, ClickOptions{})
+	if js(t, p, "window.n") != "1" {
+		t.Fatal("text with a space did not match a name with NBSP")
+	}
+	for _, o := range []SearchOptions{{Text: "save draft"}, {Pattern: "^Save draft$"}, {Text: "Save draft", Exact: true}} {
+		r, err := p.Search(ctx, o)
+		if err != nil || r.MatchCount != 1 {
+			t.Fatalf("search %+v: %v, %+v", o, err, r)
+		}
+	}
+}

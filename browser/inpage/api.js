@@ -104,7 +104,9 @@ const S = {
     const depth = opts.context >= 0 ? opts.context : 2;
     let re = null;
     if (opts.pattern) re = new RegExp(opts.pattern, 'i');
-    const text = (opts.text || '').toLowerCase();
+    // Names keep NBSP as Chromium does; matching treats it as a space.
+    const plain = (s) => s.replace(/\u00a0/g, ' ');
+    const text = plain(opts.text || '').toLowerCase();
     const matches = [];
     let searched = 0, total = 0;
     const visit = (list, path) => {
@@ -115,11 +117,11 @@ const S = {
         // The searched texts: name, value and inline text, each once and
         // without padding, so an anchored pattern (^Press Me$) can match one
         // of them whole or the texts joined by single spaces.
-        const parts = [...new Set([name, n.value == null ? '' : String(n.value), n.inline || ''].filter((s) => s !== ''))];
+        const parts = [...new Set([name, n.value == null ? '' : String(n.value), n.inline || ''].filter((s) => s !== '').map(plain))];
         const hay = parts.join(' ');
         let ok = true;
         if (opts.role && n.role !== opts.role) ok = false;
-        if (ok && text) ok = opts.exact ? name.toLowerCase() === text || (n.inline || '').toLowerCase() === text : hay.toLowerCase().includes(text);
+        if (ok && text) ok = opts.exact ? plain(name).toLowerCase() === text || plain(n.inline || '').toLowerCase() === text : hay.toLowerCase().includes(text);
         if (ok && re) ok = parts.some((s) => re.test(s)) || re.test(hay);
         let box = null;
         if (ok && n.el && n.el.getBoundingClientRect) {
