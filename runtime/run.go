@@ -61,6 +61,9 @@ type Options struct {
 	Logger hclog.Logger
 	// Stdlib is the embedded standard library for load("@stdlib/…").
 	Stdlib fs.FS
+	// Pool, when set, keeps connections and tab sessions between programs
+	// (a long-lived host such as the MCP server).
+	Pool *Pool
 }
 
 // host runs one program.
@@ -132,6 +135,9 @@ func Run(ctx context.Context, prog Program, opts Options) *Output {
 	}
 	h.env.Headless = opts.Headless
 	h.env.Strict = strictDefault()
+	if opts.Pool != nil {
+		h.env.Pool = opts.Pool.conns
+	}
 	h.resolver = &lang.Resolver{Dir: prog.Dir, Stdlib: opts.Stdlib, Site: builtins.SiteSource, SitesDir: state.SitesDir()}
 	defer h.env.Close()
 
@@ -261,6 +267,7 @@ func (h *host) output(runErr error) *Output {
 	}
 	out.SiteProfile = h.profile
 	out.NextActions = h.nextActions()
+	h.opts.Pool.setDialogMark(h.dialogPage, h.dialogMark)
 	h.capture(out)
 	return out
 }

@@ -1,0 +1,359 @@
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cdp-skill/cdp-skill/browser/browsertest"
+)
+
+// counterPage is a page whose buttons count their own activations in
+// window.counts, by label; addButton(label) adds another such button.
+const counterPage = `<!doctype html><title>Counter</title>
+<script>
+window.counts = {};
+function count(b) { counts[b.textContent] = (counts[b.textContent] || 0) + 1; document.getElementById('n').textContent = counts['Add one'] || 0; }
+function addButton(label) { const b = document.createElement('button'); b.textContent = label; b.onclick = () => count(b); document.querySelector('main').append(b); }
+</script>
+<main><h1>Counter</h1>
+<button id="add" onclick="count(this)">Add one</button>
+<p>Clicked <output id="n">0</output> times</p></main>`
+
+// mcpSession starts `cdp-skill mcp` against the test Chromium and connects
+// the SDK's client to it over stdio.
+func mcpSession(t *testing.T) *mcp.ClientSession {
+	t.Helper()
+	c := browsertest.Require(t)
+	cmd := exec.Command(binary(t), "mcp")
+	cmd.Env = append(os.Environ(), EnvPort+"="+strconv.Itoa(c.Port), EnvHeadless+"=1")
+	cmd.Dir = t.TempDir()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	client := mcp.NewClient(&mcp.Implementation{Name: "cdp-skill-test", Version: "1"}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v\n%s", err, stderr.String())
+	}
+	t.Cleanup(func() {
+		if err := cs.Close(); err != nil {
+			t.Logf("close: %v", err)
+		}
+		if t.Failed() {
+			t.Logf("server stderr:\n%s", stderr.String())
+		}
+	})
+	return cs
+}
+
+// toolAnswer is a tool result: the JSON answer and any images.
+type toolAnswer struct {
+	isError bool
+	text    string
+	out     map[string]any
+	images  []*mcp.ImageContent
+}
+
+func (a toolAnswer) field(path ...string) any { return result{out: a.out}.field(path...) }
+
+// call calls a tool and decodes its text content as JSON when it is JSON.
+func call(t *testing.T, cs *mcp.ClientSession, name string, args any) toolAnswer {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	a := toolAnswer{isError: res.IsError}
+	for _, c := range res.Content {
+		switch x := c.(type) {
+		case *mcp.TextContent:
+			a.text = x.Text
+			json.Unmarshal([]byte(x.Text), &a.out)
+		case *mcp.ImageContent:
+			a.images = append(a.images, x)
+		}
+	}
+	return a
+}
+
+// openCounter opens the counter page through the tabs tool and returns the
+// tab alias.
+func openCounter(t *testing.T, cs *mcp.ClientSession, extra http.Handler) string {
+	t.Helper()
+	mux := http.NewServeMux()
+	mux.HandleFunc("/{$}", func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte(counterPage)) })
+	if extra != nil {
+		mux.Handle("/x/", extra)
+	}
+	base := browsertest.ServeHandler(t, mux)
+	a := call(t, cs, "tabs", map[string]any{"action": "open", "url": base})
+	tab, _ := a.out["tab"].(string)
+	if a.isError || tab == "" {
+		t.Fatalf("open: %s", a.text)
+	}
+	t.Cleanup(func() { cli(t, t.TempDir(), nil, `{"steps":[{"closeTab":"`+tab+`"}]}`) })
+	return tab
+}
+
+// clicks reads the page's own counter of the "Add one" button through the
+// command line, which also proves the alias is shared with CLI invocations.
+func clicks(t *testing.T, tab string) float64 { return counted(t, tab, "Add one") }
+
+// counted reads the page's counter of the button labelled label.
+func counted(t *testing.T, tab, label string) float64 {
+	t.Helper()
+	r := cli(t, t.TempDir(), nil, `{"tab":"`+tab+`","steps":[{"pageFunction":"window.counts['`+label+`'] || 0"}]}`)
+	n, ok := r.field("steps", "0", "output").(float64)
+	if r.code != 0 || !ok {
+		t.Fatalf("read counter: %s %s", r.stdout, r.stderr)
+	}
+	return n
+}
+
+var buttonRef = refOf("Add one")
+
+// refOf matches the snapshot line of the button labelled label.
+func refOf(label string) *regexp.Regexp {
+	return regexp.MustCompile(`button "` + label + `"[^\n]*\[ref=(s\d+e\d+)\]`)
+}
+
+func TestMCPListTools(t *testing.T) {
+	cs := mcpSession(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	res, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	var stepsSchema map[string]any
+	for _, tool := range res.Tools {
+		names = append(names, tool.Name)
+		if tool.Name == "steps" {
+			data, _ := json.Marshal(tool.InputSchema)
+			json.Unmarshal(data, &stepsSchema)
+		}
+	}
+	sort.Strings(names)
+	if got := strings.Join(names, ","); got != "compile,run_recipe,snapshot,steps,tabs" {
+		t.Fatalf("tools = %s", got)
+	}
+	click := result{out: stepsSchema}.field("properties", "steps", "items", "properties", "click", "description")
+	if s, _ := click.(string); !strings.Contains(s, "click") {
+		t.Errorf("steps schema does not describe click from the catalog: %v", click)
+	}
+}
+
+func TestMCPClickByRefSharesTabsAndRefsWithCLI(t *testing.T) {
+	cs := mcpSession(t)
+	tab := openCounter(t, cs, nil)
+
+	snap := call(t, cs, "snapshot", map[string]any{"tab": tab})
+	yaml, _ := snap.field("steps", "0", "output", "yaml").(string)
+	m := buttonRef.FindStringSubmatch(yaml)
+	if snap.isError || m == nil {
+		t.Fatalf("no ref for the button in the snapshot: %s", snap.text)
+	}
+	a := call(t, cs, "steps", map[string]any{"tab": tab, "capture": "compact", "steps": []any{map[string]any{"click": m[1]}}})
+	if a.isError || a.field("status") != "ok" {
+		t.Fatalf("click: %s", a.text)
+	}
+	if n := clicks(t, tab); n != 1 {
+		t.Fatalf("the page counted %v clicks, want exactly 1", n)
+	}
+	if !strings.Contains(a.text, `"viewportSnapshot"`) || len(a.images) != 0 {
+		t.Errorf("compact capture: want the viewport snapshot and no image: %s (%d images)", a.text, len(a.images))
+	}
+
+	// Refs are numbered per tab across processes: a button the command line
+	// saw first and one the server saw first get distinct refs, and each
+	// acts on its own button. The default capture's screenshot comes back as
+	// an image.
+	r := cli(t, t.TempDir(), nil, `{"tab":"`+tab+`","steps":[{"pageFunction":"addButton('Add two')"},{"snapshot":true}]}`)
+	cliYAML, _ := r.field("steps", "1", "output", "yaml").(string)
+	two := refOf("Add two").FindStringSubmatch(cliYAML)
+	if r.code != 0 || two == nil {
+		t.Fatalf("CLI snapshot has no ref for the new button: %s", r.stdout)
+	}
+	a = call(t, cs, "steps", map[string]any{"tab": tab, "steps": []any{map[string]any{"pageFunction": "addButton('Add three')"}, map[string]any{"snapshot": true}}})
+	yaml, _ = a.field("steps", "1", "output", "yaml").(string)
+	three := refOf("Add three").FindStringSubmatch(yaml)
+	if a.isError || three == nil {
+		t.Fatalf("server snapshot has no ref for the newest button: %s", a.text)
+	}
+	if three[1] == two[1] || three[1] == m[1] {
+		t.Fatalf("refs handed out twice: Add one %s, Add two %s, Add three %s", m[1], two[1], three[1])
+	}
+	a = call(t, cs, "steps", map[string]any{"tab": tab, "steps": []any{map[string]any{"click": two[1]}, map[string]any{"click": three[1]}}})
+	if a.isError {
+		t.Fatalf("click with the CLI's ref: %s", a.text)
+	}
+	for label, want := range map[string]float64{"Add one": 1, "Add two": 1, "Add three": 1} {
+		if n := counted(t, tab, label); n != want {
+			t.Errorf("%s counted %v clicks, want %v", label, n, want)
+		}
+	}
+	if len(a.images) != 1 || a.images[0].MIMEType != "image/png" || !bytes.HasPrefix(a.images[0].Data, []byte("\x89PNG")) {
+		t.Errorf("default capture: want one PNG image, got %d", len(a.images))
+	}
+}
+
+func TestMCPErrorsAreToolResults(t *testing.T) {
+	cs := mcpSession(t)
+	tab := openCounter(t, cs, nil)
+	cases := []struct {
+		name, tool string
+		args       any
+		typ, want  string
+	}{
+		{"missing element", "steps", map[string]any{"tab": tab, "steps": []any{map[string]any{"click": "#nope"}}}, "EXECUTION", "nope"},
+		{"unknown action", "steps", map[string]any{"tab": tab, "steps": []any{map[string]any{"clik": "#add"}}}, "VALIDATION", `did you mean "click"`},
+		{"unknown tab", "steps", map[string]any{"tab": "t999", "steps": []any{map[string]any{"click": "#add"}}}, "CONNECTION", "t999"},
+		{"recipe error", "run_recipe", map[string]any{"tab": tab, "source": "click(\"#nope\", timeout = 500)\n"}, "EXECUTION", "nope"},
+		{"recipe syntax", "run_recipe", map[string]any{"source": "click(\n"}, "PARSE", "recipe.star"},
+		{"recipe without source", "run_recipe", map[string]any{"tab": tab}, "VALIDATION", "exactly one of"},
+		{"bad tabs action", "tabs", map[string]any{"action": "reopen"}, "VALIDATION", "list, open or close"},
+		{"close without tab", "tabs", map[string]any{"action": "close"}, "VALIDATION", `needs "tab"`},
+		{"bad snapshot option", "snapshot", map[string]any{"tab": tab, "detial": "full"}, "VALIDATION", `did you mean "detail"`},
+		{"compile error", "compile", map[string]any{"steps": []any{}}, "VALIDATION", "empty"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			a := call(t, cs, c.tool, c.args)
+			if !a.isError || a.field("status") != "error" {
+				t.Fatalf("want an error result: %s", a.text)
+			}
+			typ := a.field("error", "type")
+			if typ == nil {
+				typ = a.field("errors", "0", "type")
+			}
+			if typ != c.typ || !strings.Contains(fmt.Sprint(a.out), c.want) {
+				t.Errorf("type %v, want %s containing %q: %s", typ, c.typ, c.want, a.text)
+			}
+		})
+	}
+	if n := clicks(t, tab); n != 0 {
+		t.Errorf("failed calls clicked the button %v times", n)
+	}
+	// A tool that does not exist is the client's mistake: a protocol error.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "nope", Arguments: map[string]any{}}); err == nil {
+		t.Error("calling an unknown tool succeeded")
+	}
+}
+
+func TestMCPRecipeAndCompile(t *testing.T) {
+	cs := mcpSession(t)
+	tab := openCounter(t, cs, nil)
+	compiled := call(t, cs, "compile", map[string]any{"tab": tab, "steps": []any{map[string]any{"click": map[string]any{"text": "Add one"}}}})
+	if compiled.isError || !strings.Contains(compiled.text, `click(text = "Add one")`) {
+		t.Fatalf("compile: %s", compiled.text)
+	}
+	src := "for i in range(int(args[\"times\"])):\n    click(text = \"Add one\")\nresult = text(\"#n\")\n"
+	a := call(t, cs, "run_recipe", map[string]any{"tab": tab, "source": src, "args": map[string]any{"times": 3}})
+	if a.isError || a.field("result") != "3" {
+		t.Fatalf("recipe: %s", a.text)
+	}
+	if n := clicks(t, tab); n != 3 {
+		t.Fatalf("the page counted %v clicks, want 3", n)
+	}
+	// A recipe file, with load() of a module next to it.
+	dir := t.TempDir()
+	os.WriteFile(dir+"/lib.star", []byte("def add():\n    return click(\"#add\")\n"), 0o644)
+	os.WriteFile(dir+"/main.star", []byte("load(\"lib.star\", \"add\")\nadd()\nresult = text(\"#n\")\n"), 0o644)
+	a = call(t, cs, "run_recipe", map[string]any{"tab": tab, "path": dir + "/main.star"})
+	if a.isError || a.field("result") != "4" {
+		t.Fatalf("recipe file: %s", a.text)
+	}
+}
+
+func TestMCPCancelStopsTheRunningStep(t *testing.T) {
+	cs := mcpSession(t)
+	var once sync.Once
+	started := make(chan struct{})
+	tab := openCounter(t, cs, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		once.Do(func() { close(started) })
+	}))
+	// The predicate tells the test it runs, then never holds.
+	pred := `(window.__told || (window.__told = true, fetch('/x/started'))) && false`
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "steps", Arguments: map[string]any{
+			"tab": tab, "steps": []any{map[string]any{"poll": pred, "timeout": 300000}}}})
+		done <- err
+	}()
+	select {
+	case <-started:
+	case err := <-done:
+		t.Fatalf("poll ended before it was cancelled: %v", err)
+	case <-time.After(60 * time.Second):
+		t.Fatal("the poll never started")
+	}
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled call: %v", err)
+	}
+	// The next call needs the tab's lock, which the poll holds until it
+	// ends: it succeeds only if the cancellation stopped the poll (a poll
+	// still running would hold it for five minutes; the lock wait gives up
+	// after one).
+	a := call(t, cs, "steps", map[string]any{"tab": tab, "steps": []any{map[string]any{"click": "#add"}}})
+	if a.isError {
+		t.Fatalf("call after cancel: %s", a.text)
+	}
+	if n := clicks(t, tab); n != 1 {
+		t.Fatalf("the page counted %v clicks, want 1", n)
+	}
+}
+
+// TestMCPRefNumbersContinueAfterCLI: a ref is never handed out twice in a
+// tab, even when the command line advanced the tab's ref counters and the
+// page was replaced since the server last looked.
+func TestMCPRefNumbersContinueAfterCLI(t *testing.T) {
+	cs := mcpSession(t)
+	tab := openCounter(t, cs, nil)
+	first := call(t, cs, "snapshot", map[string]any{"tab": tab})
+	if first.isError {
+		t.Fatalf("snapshot: %s", first.text)
+	}
+	url, _ := first.field("context", "url").(string)
+	r := cli(t, t.TempDir(), nil, `{"tab":"`+tab+`","steps":[{"goto":"`+url+`"},{"snapshot":true}]}`)
+	cliYAML, _ := r.field("steps", "1", "output", "yaml").(string)
+	byCLI := buttonRef.FindStringSubmatch(cliYAML)
+	if byCLI == nil {
+		t.Fatalf("CLI snapshot: %s", r.stdout)
+	}
+	// A fresh document that no snapshot saw yet.
+	if r := cli(t, t.TempDir(), nil, `{"tab":"`+tab+`","capture":"none","steps":[{"goto":"`+url+`"}]}`); r.code != 0 {
+		t.Fatalf("goto: %s", r.stdout)
+	}
+	a := call(t, cs, "snapshot", map[string]any{"tab": tab})
+	yaml, _ := a.field("steps", "0", "output", "yaml").(string)
+	byServer := buttonRef.FindStringSubmatch(yaml)
+	if byServer == nil {
+		t.Fatalf("server snapshot: %s", a.text)
+	}
+	if byServer[1] == byCLI[1] {
+		t.Fatalf("the server handed out %s again, a ref the command line gave an element of the previous document", byServer[1])
+	}
+}
