@@ -357,3 +357,67 @@ func TestMCPRefNumbersContinueAfterCLI(t *testing.T) {
 		t.Fatalf("the server handed out %s again, a ref the command line gave an element of the previous document", byServer[1])
 	}
 }
+
+func TestInstallSkillMCP(t *testing.T) {
+	home := t.TempDir()
+	cfg := home + "/.codex/config.toml"
+	os.MkdirAll(home+"/.codex", 0o755)
+	os.WriteFile(cfg, []byte("model = \"o4\"\n[mcp_servers.other]\ncommand = \"x\""), 0o644)
+	run := func() map[string]any {
+		cmd := exec.Command(binary(t), "install-skill", "--mcp")
+		cmd.Env = append(os.Environ(), "HOME="+home)
+		data, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("install-skill --mcp: %v %s", err, data)
+		}
+		var out map[string]any
+		if err := json.Unmarshal(data, &out); err != nil {
+			t.Fatalf("%v: %s", err, data)
+		}
+		return out
+	}
+	out := run()
+	bin, _ := out["binary"].(string)
+	if got := (result{out: out}).field("claude", "command"); got != "claude mcp add cdp-skill -- "+bin+" mcp" {
+		t.Errorf("claude command = %v", got)
+	}
+	if (result{out: out}).field("codex", "written") != true {
+		t.Errorf("codex config not written: %v", out)
+	}
+	data, _ := os.ReadFile(cfg)
+	want := "model = \"o4\"\n[mcp_servers.other]\ncommand = \"x\"\n\n[mcp_servers.cdp-skill]\ncommand = \"" + bin + "\"\nargs = [\"mcp\"]\n"
+	if string(data) != want {
+		t.Fatalf("config.toml =\n%s\nwant\n%s", data, want)
+	}
+	if fi, _ := os.Stat(cfg); fi.Mode().Perm() != 0o644 {
+		t.Errorf("config.toml mode changed to %v", fi.Mode().Perm())
+	}
+	// Installing again leaves the file alone.
+	out = run()
+	if (result{out: out}).field("codex", "written") == true {
+		t.Errorf("written twice: %v", out)
+	}
+	if again, _ := os.ReadFile(cfg); string(again) != want {
+		t.Errorf("config.toml changed on the second install:\n%s", again)
+	}
+	// No skill files were installed by --mcp.
+	if _, err := os.Stat(home + "/.claude/skills"); err == nil {
+		t.Error("--mcp installed the skill files too")
+	}
+}
+
+// TestMCPViewportLastsAcrossCalls: the server keeps the tab's session, so
+// an emulated viewport stays for later calls, while the command line's
+// ends with its command.
+func TestMCPViewportLastsAcrossCalls(t *testing.T) {
+	cs := mcpSession(t)
+	tab := openCounter(t, cs, nil)
+	a := call(t, cs, "steps", map[string]any{"tab": tab, "capture": "none", "steps": []any{map[string]any{"viewport": map[string]any{"width": 500, "height": 400}}}})
+	if a.isError {
+		t.Fatalf("viewport: %s", a.text)
+	}
+	a = call(t, cs, "steps", map[string]any{"tab": tab, "steps": []any{map[string]any{"pageFunction": "innerWidth"}}})
+	if got := a.field("steps", "0", "output"); got != float64(500) {
+		t.Fatalf("innerWidth on the next call = %v, want 500: %s", got, a.text)
+	}
+}
