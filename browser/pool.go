@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 
+	"github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/target"
 
@@ -91,14 +92,20 @@ func (pl *Pool) watch(c *poolConn, events <-chan jsonv2.Value) {
 func (pl *Pool) Attach(ctx context.Context, b *Browser, id target.ID) (*Page, error) {
 	pl.mu.Lock()
 	c := pl.connOf(b)
+	var kept *Page
 	if c != nil {
-		if p, ok := c.pages[id]; ok {
-			pl.mu.Unlock()
-			p.Resume()
-			return p, nil
-		}
+		kept = c.pages[id]
 	}
 	pl.mu.Unlock()
+	if kept != nil {
+		// The detach event of a tab closed a moment ago may still be on
+		// its way: ask Chrome (one cheap round trip) before reusing.
+		if _, err := cdp.Call(ctx, b.Session(), target.GetTargetInfo, target.GetTargetInfoParams{TargetID: id}); err == nil {
+			kept.Resume()
+			return kept, nil
+		}
+		pl.drop(c, id, kept)
+	}
 	p, err := b.Attach(ctx, id)
 	if err != nil || c == nil {
 		return p, err
@@ -111,6 +118,15 @@ func (pl *Pool) Attach(ctx context.Context, b *Browser, id target.ID) (*Page, er
 	}
 	pl.mu.Unlock()
 	return p, nil
+}
+
+// drop forgets page p of target id.
+func (pl *Pool) drop(c *poolConn, id target.ID, p *Page) {
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	if c.pages[id] == p {
+		delete(c.pages, id)
+	}
 }
 
 // connOf finds the pool entry of b; pl.mu is held.

@@ -20,6 +20,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cdp-skill/cdp-skill/browser/browsertest"
+	"github.com/cdp-skill/cdp-skill/browser/chrome"
 )
 
 // counterPage is a page whose buttons count their own activations in
@@ -38,9 +39,16 @@ function addButton(label) { const b = document.createElement('button'); b.textCo
 // the SDK's client to it over stdio.
 func mcpSession(t *testing.T) *mcp.ClientSession {
 	t.Helper()
-	c := browsertest.Require(t)
+	return mcpSessionOn(t, browsertest.Require(t).Port)
+}
+
+// mcpSessionOn starts the server for the Chrome on port (launched on first
+// use when none runs there).
+func mcpSessionOn(t *testing.T, port int) *mcp.ClientSession {
+	t.Helper()
+	browsertest.Require(t)
 	cmd := exec.Command(binary(t), "mcp")
-	cmd.Env = append(os.Environ(), EnvPort+"="+strconv.Itoa(c.Port), EnvHeadless+"=1")
+	cmd.Env = append(os.Environ(), EnvPort+"="+strconv.Itoa(port), EnvHeadless+"=1")
 	cmd.Dir = t.TempDir()
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -419,5 +427,63 @@ func TestMCPViewportLastsAcrossCalls(t *testing.T) {
 	a = call(t, cs, "steps", map[string]any{"tab": tab, "steps": []any{map[string]any{"pageFunction": "innerWidth"}}})
 	if got := a.field("steps", "0", "output"); got != float64(500) {
 		t.Fatalf("innerWidth on the next call = %v, want 500: %s", got, a.text)
+	}
+}
+
+// TestMCPTabClosedUnderneath: a kept tab that is closed outside the server
+// (here through Chrome's own endpoint, as a person closing it would) fails
+// the next call with the tab-gone error, and the server goes on.
+func TestMCPTabClosedUnderneath(t *testing.T) {
+	c := browsertest.Require(t)
+	cs := mcpSession(t)
+	tab := openCounter(t, cs, nil)
+	list := call(t, cs, "tabs", map[string]any{"action": "list"})
+	var id string
+	for _, x := range list.field("steps", "0", "output", "tabs").([]any) {
+		if m := x.(map[string]any); m["tab"] == tab {
+			id, _ = m["targetId"].(string)
+		}
+	}
+	if id == "" {
+		t.Fatalf("tab %s not listed: %s", tab, list.text)
+	}
+	if err := chrome.Close(t.Context(), c.Endpoint, id); err != nil {
+		t.Fatal(err)
+	}
+	a := call(t, cs, "steps", map[string]any{"tab": tab, "steps": []any{map[string]any{"click": "#add"}}})
+	if !a.isError || a.field("error", "type") != "CONNECTION" || !strings.Contains(fmt.Sprint(a.field("error", "message")), "gone") {
+		t.Fatalf("want the tab-gone error: %s", a.text)
+	}
+	if again := openCounter(t, cs, nil); again == tab {
+		t.Fatalf("alias %s handed out again", tab)
+	}
+}
+
+// TestMCPLaunchesChromeAndSurvivesItsRestart: the server launches Chrome on
+// first use like the command line, and after that Chrome is stopped, the
+// next call connects to (and launches) a new one.
+func TestMCPLaunchesChromeAndSurvivesItsRestart(t *testing.T) {
+	port, err := browsertest.FreePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := strconv.Itoa(port)
+	t.Cleanup(func() { cli(t, t.TempDir(), nil, "chrome", "stop", "--port", p) })
+	cs := mcpSessionOn(t, port)
+	st := call(t, cs, "steps", map[string]any{"steps": []any{map[string]any{"chromeStatus": true}}})
+	if st.isError || st.field("steps", "0", "output", "launched") != true {
+		t.Fatalf("chromeStatus on first use: %s", st.text)
+	}
+	for round := 1; round <= 2; round++ {
+		tab := openCounter(t, cs, nil)
+		a := call(t, cs, "steps", map[string]any{"tab": tab, "capture": "none", "steps": []any{map[string]any{"click": "#add"}, map[string]any{"pageFunction": "window.counts['Add one']"}}})
+		if a.isError || a.field("steps", "1", "output") != float64(1) {
+			t.Fatalf("round %d: %s", round, a.text)
+		}
+		if round == 1 {
+			if r := cli(t, t.TempDir(), nil, "chrome", "stop", "--port", p); r.field("stopped") != true {
+				t.Fatalf("stop: %s", r.stdout)
+			}
+		}
 	}
 }
