@@ -37,14 +37,14 @@ function addButton(label) { const b = document.createElement('button'); b.textCo
 
 // mcpSession starts `cdp-skill mcp` against the test Chromium and connects
 // the SDK's client to it over stdio.
-func mcpSession(t *testing.T) *mcp.ClientSession {
+func mcpSession(t testing.TB) *mcp.ClientSession {
 	t.Helper()
 	return mcpSessionOn(t, browsertest.Require(t).Port)
 }
 
 // mcpSessionOn starts the server for the Chrome on port (launched on first
 // use when none runs there).
-func mcpSessionOn(t *testing.T, port int) *mcp.ClientSession {
+func mcpSessionOn(t testing.TB, port int) *mcp.ClientSession {
 	t.Helper()
 	browsertest.Require(t)
 	cmd := exec.Command(binary(t), "mcp")
@@ -81,7 +81,7 @@ type toolAnswer struct {
 func (a toolAnswer) field(path ...string) any { return result{out: a.out}.field(path...) }
 
 // call calls a tool and decodes its text content as JSON when it is JSON.
-func call(t *testing.T, cs *mcp.ClientSession, name string, args any) toolAnswer {
+func call(t testing.TB, cs *mcp.ClientSession, name string, args any) toolAnswer {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
@@ -104,7 +104,7 @@ func call(t *testing.T, cs *mcp.ClientSession, name string, args any) toolAnswer
 
 // openCounter opens the counter page through the tabs tool and returns the
 // tab alias.
-func openCounter(t *testing.T, cs *mcp.ClientSession, extra http.Handler) string {
+func openCounter(t testing.TB, cs *mcp.ClientSession, extra http.Handler) string {
 	t.Helper()
 	mux := http.NewServeMux()
 	mux.HandleFunc("/{$}", func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte(counterPage)) })
@@ -123,10 +123,10 @@ func openCounter(t *testing.T, cs *mcp.ClientSession, extra http.Handler) string
 
 // clicks reads the page's own counter of the "Add one" button through the
 // command line, which also proves the alias is shared with CLI invocations.
-func clicks(t *testing.T, tab string) float64 { return counted(t, tab, "Add one") }
+func clicks(t testing.TB, tab string) float64 { return counted(t, tab, "Add one") }
 
 // counted reads the page's counter of the button labelled label.
-func counted(t *testing.T, tab, label string) float64 {
+func counted(t testing.TB, tab, label string) float64 {
 	t.Helper()
 	r := cli(t, t.TempDir(), nil, `{"tab":"`+tab+`","steps":[{"pageFunction":"window.counts['`+label+`'] || 0"}]}`)
 	n, ok := r.field("steps", "0", "output").(float64)
