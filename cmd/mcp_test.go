@@ -21,6 +21,7 @@ import (
 
 	"github.com/cdp-skill/cdp-skill/browser/browsertest"
 	"github.com/cdp-skill/cdp-skill/browser/chrome"
+	"github.com/cdp-skill/cdp-skill/browser/state"
 )
 
 // counterPage is a page whose buttons count their own activations in
@@ -270,6 +271,7 @@ func TestMCPErrorsAreToolResults(t *testing.T) {
 }
 
 func TestMCPRecipeAndCompile(t *testing.T) {
+	t.Setenv(state.EnvSitesDir, t.TempDir()) // the server inherits it
 	cs := mcpSession(t)
 	tab := openCounter(t, cs, nil)
 	compiled := call(t, cs, "compile", map[string]any{"tab": tab, "steps": []any{map[string]any{"click": map[string]any{"text": "Add one"}}}})
@@ -291,6 +293,20 @@ func TestMCPRecipeAndCompile(t *testing.T) {
 	a = call(t, cs, "run_recipe", map[string]any{"tab": tab, "path": dir + "/main.star"})
 	if a.isError || a.field("result") != "4" {
 		t.Fatalf("recipe file: %s", a.text)
+	}
+	// A site profile's recipe, written through the server, run by name.
+	w := call(t, cs, "steps", map[string]any{"steps": []any{map[string]any{"writeSiteProfile": map[string]any{
+		"domain": "127.0.0.1", "content": "# 127.0.0.1\nA counter.\n",
+		"recipes": "def add(times):\n    for i in range(int(times)):\n        click(text = 'Add one')\n    return text('#n')\n"}}}})
+	if w.isError {
+		t.Fatalf("writeSiteProfile: %s", w.text)
+	}
+	a = call(t, cs, "run_recipe", map[string]any{"tab": tab, "site": "127.0.0.1", "name": "add", "args": map[string]any{"times": 2}})
+	if a.isError || a.field("result") != "6" {
+		t.Fatalf("site recipe: %s", a.text)
+	}
+	if n := clicks(t, tab); n != 6 {
+		t.Fatalf("the page counted %v clicks, want 6", n)
 	}
 }
 
