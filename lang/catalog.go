@@ -21,7 +21,7 @@ type Param struct {
 }
 
 // Keyword is the Starlark keyword argument name of the parameter.
-func (p Param) Keyword() string { return SnakeCase(p.Name) }
+func (p Param) Keyword() string { return keywordName(SnakeCase(p.Name)) }
 
 // Action describes one step type: its JSON name, its Starlark builtin, and
 // the parameters both accept. The catalog is the single source of truth for
