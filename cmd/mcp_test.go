@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -466,6 +467,20 @@ func TestMCPTabClosedUnderneath(t *testing.T) {
 	if err := chrome.Close(t.Context(), c.Endpoint, id); err != nil {
 		t.Fatal(err)
 	}
+	// Chrome closes a tab asynchronously: wait until it is gone, as it is
+	// when a person closed it a moment before the agent's next call.
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		list, err := chrome.List(t.Context(), c.Endpoint)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.ContainsFunc(list, func(x chrome.TargetInfo) bool { return x.ID == id }) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the tab did not close")
+		}
+	}
 	a := call(t, cs, "steps", map[string]any{"tab": tab, "steps": []any{map[string]any{"click": "#add"}}})
 	if !a.isError || a.field("error", "type") != "CONNECTION" || !strings.Contains(fmt.Sprint(a.field("error", "message")), "gone") {
 		t.Fatalf("want the tab-gone error: %s", a.text)
@@ -500,6 +515,37 @@ func TestMCPLaunchesChromeAndSurvivesItsRestart(t *testing.T) {
 			if r := cli(t, t.TempDir(), nil, "chrome", "stop", "--port", p); r.field("stopped") != true {
 				t.Fatalf("stop: %s", r.stdout)
 			}
+		}
+	}
+}
+
+// TestMCPParallelCallsOnTwoTabs: calls on different tabs run at once on
+// the shared connection, each acting once on its own tab.
+func TestMCPParallelCallsOnTwoTabs(t *testing.T) {
+	cs := mcpSession(t)
+	tabs := []string{openCounter(t, cs, nil), openCounter(t, cs, nil)}
+	var wg sync.WaitGroup
+	results := make([]*mcp.CallToolResult, len(tabs)*3)
+	errs := make([]error, len(results))
+	for i := range results {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+			defer cancel()
+			results[i], errs[i] = cs.CallTool(ctx, &mcp.CallToolParams{Name: "steps",
+				Arguments: map[string]any{"tab": tabs[i%2], "capture": "minimal", "steps": []any{map[string]any{"click": "#add"}}}})
+		}()
+	}
+	wg.Wait()
+	for i, res := range results {
+		if errs[i] != nil || res.IsError {
+			t.Errorf("call %d: %v %v", i, errs[i], res)
+		}
+	}
+	for _, tab := range tabs {
+		if n := clicks(t, tab); n != 3 {
+			t.Errorf("tab %s counted %v clicks, want 3", tab, n)
 		}
 	}
 }
