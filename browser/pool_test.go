@@ -3,8 +3,10 @@ package browser
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/target"
 
@@ -79,6 +81,17 @@ func TestPoolKeepsConnectionAndPages(t *testing.T) {
 
 	if err := b.CloseTab(ctx, ids[1]); err != nil {
 		t.Fatal(err)
+	}
+	// Chrome closes a tab asynchronously: wait until it is gone.
+	for {
+		list, err := b.Pages(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.ContainsFunc(list, func(i *target.Info) bool { return i.TargetID == ids[1] }) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 	if _, err := pool.Attach(ctx, b, ids[1]); !errors.Is(err, ErrTabNotFound) {
 		t.Fatalf("attach a closed tab: %v, want ErrTabNotFound", err)

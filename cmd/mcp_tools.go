@@ -78,7 +78,7 @@ func (s *mcpServer) snapshot(ctx context.Context, req *mcp.CallToolRequest) (*mc
 	if errRes != nil {
 		return errRes, nil
 	}
-	tab, _ := args["tab"]
+	tab := args["tab"]
 	delete(args, "tab")
 	cmd := map[string]any{"steps": []any{map[string]any{"snapshot": stepValue(args)}}}
 	if tab != nil {
