@@ -63,8 +63,16 @@ func TestPoolKeepsConnectionAndPages(t *testing.T) {
 	}
 
 	p := pages[0]
-	if _, _, err := p.SwitchFrame(ctx, FrameSpec{Name: "f"}); err != nil {
-		t.Fatal(err)
+	// The iframe's context may register a moment after the load event.
+	for {
+		_, _, err := p.SwitchFrame(ctx, FrameSpec{Name: "f"})
+		if err == nil {
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 	p.SetDialogPolicy(DialogPolicy{Dismiss: true})
 	again, err := pool.Attach(ctx, b, ids[0])
