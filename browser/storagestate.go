@@ -14,8 +14,6 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
-
-	"github.com/cdp-skill/cdp-skill/browser/state"
 )
 
 // StorageState is saved sign-in state in Playwright's storage-state shape
@@ -98,20 +96,21 @@ func (p *Page) StorageState(ctx context.Context, r StorageStateRequest) (*Storag
 	return p.loadStorageState(ctx, r.Load)
 }
 
-// stateFile resolves the file of a storageState step inside the output
-// directory.
-func stateFile(path string) (string, error) {
+// stateFile checks the file of a storageState step, inside the output
+// directory, and holds its directory open (see OutputTarget).
+func stateFile(path string) (*OutputTarget, error) {
 	if strings.TrimSpace(path) == "" {
-		return "", Errorf(KindStepValidation, "storageState: the file name is empty").WithHint(`give a name such as "auth.json"`)
+		return nil, Errorf(KindStepValidation, "storageState: the file name is empty").WithHint(`give a name such as "auth.json"`)
 	}
-	return OutputFile{Path: path, Kind: "storageState", Ext: ".json"}.Resolve()
+	return OutputFile{Path: path, Kind: "storageState", Ext: ".json"}.Open()
 }
 
 func (p *Page) saveStorageState(ctx context.Context, r StorageStateRequest) (*StorageStateResult, error) {
-	path, err := stateFile(r.Save)
+	out, err := stateFile(r.Save)
 	if err != nil {
 		return nil, err
 	}
+	defer out.Close()
 	list, err := p.findCookies(ctx, CookieFilter{All: r.AllCookies})
 	if err != nil {
 		return nil, err
@@ -131,12 +130,13 @@ func (p *Page) saveStorageState(ctx context.Context, r StorageStateRequest) (*St
 	if err != nil {
 		return nil, fmt.Errorf("storageState: encode: %w", err)
 	}
-	// Written through a temporary file and a rename, which replaces a link
-	// at the name instead of following it; 0600 because it holds secrets.
-	if err := state.WriteFileAtomic(path, append(data, '\n'), 0o600); err != nil {
-		return nil, fmt.Errorf("storageState: %w", err)
+	// Written 0600 (it holds secrets) through a new file renamed over the
+	// name, inside the held directory: a link at the name is replaced, not
+	// followed.
+	if err := out.Write(append(data, '\n')); err != nil {
+		return nil, err
 	}
-	return reportState(&StorageStateResult{Saved: path}, st, st.Origins), nil
+	return reportState(&StorageStateResult{Saved: out.Path}, st, st.Origins), nil
 }
 
 // stateCookie converts a CDP cookie to Playwright's shape.
@@ -173,11 +173,12 @@ func (p *Page) readWebStorage(ctx context.Context) (*StateOrigin, error) {
 }
 
 func (p *Page) loadStorageState(ctx context.Context, name string) (*StorageStateResult, error) {
-	path, err := stateFile(name)
+	target, err := stateFile(name)
 	if err != nil {
 		return nil, err
 	}
-	st, err := readStateFile(path, name)
+	defer target.Close()
+	st, err := readStateFile(target, name)
 	if err != nil {
 		return nil, err
 	}
@@ -192,7 +193,7 @@ func (p *Page) loadStorageState(ctx context.Context, name string) (*StorageState
 	if err := p.setCookies(ctx, in); err != nil {
 		return nil, err
 	}
-	res := &StorageStateResult{Loaded: path}
+	res := &StorageStateResult{Loaded: target.Path}
 	applied, err := p.writeWebStorage(ctx, st.Origins, res)
 	if err != nil {
 		return nil, err
@@ -200,10 +201,10 @@ func (p *Page) loadStorageState(ctx context.Context, name string) (*StorageState
 	return reportState(res, *st, applied), nil
 }
 
-// readStateFile reads and decodes a storage-state file without following
-// a link at its name.
-func readStateFile(path, name string) (*StorageState, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|oNoFollow, 0)
+// readStateFile reads and decodes a storage-state file inside the held
+// output directory, without following a link at its name.
+func readStateFile(t *OutputTarget, name string) (*StorageState, error) {
+	f, err := t.root.OpenFile(t.rel, os.O_RDONLY|oNoFollow, 0)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, Errorf(KindStepValidation, "storageState: no file %q to load", name).
 			WithHint(`save one first: {"storageState": {"save": %q}}`, name)
@@ -214,7 +215,7 @@ func readStateFile(path, name string) (*StorageState, error) {
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, maxStateFile+1))
 	if err != nil {
-		return nil, fmt.Errorf("storageState: read %s: %w", path, err)
+		return nil, fmt.Errorf("storageState: read %s: %w", t.Path, err)
 	}
 	if len(data) > maxStateFile {
 		return nil, Errorf(KindStepValidation, "storageState: %q is larger than %d MB", name, maxStateFile>>20)
