@@ -37,6 +37,9 @@ type Env struct {
 	// Started is when the program started: the console step reads only
 	// messages from then on (each run starts empty, spec §11.14).
 	Started time.Time
+	// Pool, when set, provides connections and pages that outlive the
+	// program (see Pool).
+	Pool Pool
 
 	browsers map[string]*browser.Browser
 	page     *browser.Page
@@ -86,6 +89,9 @@ func (e *Env) Browser(ctx context.Context, ep chrome.Endpoint) (*browser.Browser
 	ep = ep.Normalize()
 	if b, ok := e.browsers[ep.String()]; ok {
 		return b, nil
+	}
+	if e.Pool != nil {
+		return e.Pool.Browser(ctx, ep, e.Headless)
 	}
 	b, err := browser.Connect(ctx, ep, browser.ConnectOptions{AutoLaunch: ep.Local(), Headless: e.Headless})
 	if err != nil {
@@ -192,7 +198,7 @@ func (e *Env) attach(ctx context.Context, entry state.Tab) error {
 	if err != nil {
 		return err
 	}
-	p, err := b.Attach(ctx, target.ID(entry.TargetID))
+	p, err := e.attachPage(ctx, b, target.ID(entry.TargetID))
 	if err != nil {
 		unlock()
 		if errors.Is(err, browser.ErrTabNotFound) && entry.Alias != "" {

@@ -20,7 +20,7 @@ import (
 var skillFiles embed.FS
 
 func (a *app) installSkillCommand() *cobra.Command {
-	var claude, codex bool
+	var claude, codex, mcp bool
 	c := &cobra.Command{
 		Use:   "install-skill",
 		Short: "Install SKILL.md and EXAMPLES.md for Claude Code (~/.claude/skills/cdp-skill) and/or Codex (~/.codex/skills/cdp-skill)",
@@ -34,6 +34,9 @@ func (a *app) installSkillCommand() *cobra.Command {
 				return fmt.Errorf("find the home directory: %w", err)
 			}
 			bin, _ := os.Executable()
+			if mcp {
+				return a.installMCP(home, bin, claude, codex)
+			}
 			var dirs []string
 			if claude {
 				dirs = append(dirs, filepath.Join(home, ".claude", "skills", "cdp-skill"))
@@ -56,6 +59,7 @@ func (a *app) installSkillCommand() *cobra.Command {
 	}
 	c.Flags().BoolVar(&claude, "claude", false, "install for Claude Code")
 	c.Flags().BoolVar(&codex, "codex", false, "install for Codex")
+	c.Flags().BoolVar(&mcp, "mcp", false, "set up the MCP server instead: print Claude Code's command, write Codex's config.toml table")
 	return c
 }
 

@@ -41,7 +41,7 @@ func (a *Action) IsTarget(name string) bool {
 }
 
 // Keyword is the Starlark keyword argument name of the parameter.
-func (p Param) Keyword() string { return SnakeCase(p.Name) }
+func (p Param) Keyword() string { return keywordName(SnakeCase(p.Name)) }
 
 // Action describes one step type: its JSON name, its Starlark builtin, and
 // the parameters both accept. The catalog is the single source of truth for

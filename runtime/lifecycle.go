@@ -253,7 +253,8 @@ func (h *host) takeDialogs(res *StepResult) {
 		return
 	}
 	if pg != h.dialogPage {
-		h.dialogPage, h.dialogMark = pg, 0
+		h.opts.Pool.setDialogMark(h.dialogPage, h.dialogMark)
+		h.dialogPage, h.dialogMark = pg, h.opts.Pool.dialogMark(pg)
 	}
 	if d := pg.DialogsSince(h.dialogMark); len(d) > 0 {
 		if had, ok := res.Dialogs.([]browser.Dialog); ok {

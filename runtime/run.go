@@ -62,6 +62,9 @@ type Options struct {
 	Logger hclog.Logger
 	// Stdlib is the embedded standard library for load("@stdlib/…").
 	Stdlib fs.FS
+	// Pool, when set, keeps connections and tab sessions between programs
+	// (a long-lived host such as the MCP server).
+	Pool *Pool
 }
 
 // host runs one program.
@@ -138,6 +141,9 @@ func Run(ctx context.Context, prog Program, opts Options) *Output {
 	}
 	h.env.Headless = opts.Headless
 	h.env.Strict = strictDefault()
+	if opts.Pool != nil {
+		h.env.Pool = opts.Pool.conns
+	}
 	h.resolver = &lang.Resolver{Dir: prog.Dir, Stdlib: opts.Stdlib, Site: builtins.SiteSource, SitesDir: state.SitesDir()}
 
 	timeout := prog.Timeout
@@ -299,6 +305,7 @@ func (h *host) output(runErr error) *Output {
 	if n := len(h.steps); n > 0 && h.env.HasPage() {
 		h.takeDialogs(h.steps[n-1])
 	}
+	h.opts.Pool.setDialogMark(h.dialogPage, h.dialogMark)
 	return out
 }
 

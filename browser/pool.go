@@ -1,0 +1,163 @@
+package browser
+
+import (
+	"context"
+	"sync"
+
+	"github.com/chromedp/cdproto/cdp"
+	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/cdproto/target"
+
+	"github.com/cdp-skill/cdp-skill/browser/chrome"
+)
+
+// Pool keeps connections to Chrome and attached tab sessions for the life
+// of a process that runs many programs (the MCP server), so that a program
+// pays neither the connect nor the attach. A tab Chrome detaches (closed,
+// crashed) leaves the pool, and a connection that ends is replaced on next
+// use. It is safe for concurrent use; callers serialize programs on the same
+// tab (the tab lock).
+type Pool struct {
+	mu    sync.Mutex
+	conns map[string]*poolConn
+}
+
+// poolConn is one kept connection and the pages attached through it.
+type poolConn struct {
+	b     *Browser
+	dead  chan struct{}
+	pages map[target.ID]*Page
+	// handed says Launched was already reported once.
+	handed bool
+}
+
+// NewPool returns an empty pool.
+func NewPool() *Pool { return &Pool{conns: map[string]*poolConn{}} }
+
+// Browser returns the kept connection to the Chrome at ep, connecting (and,
+// for a local endpoint, launching Chrome) when there is none or it ended.
+// Launched is reported on the first hand-out only.
+func (pl *Pool) Browser(ctx context.Context, ep chrome.Endpoint, headless bool) (*Browser, error) {
+	ep = ep.Normalize()
+	key := ep.String()
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	if c, ok := pl.conns[key]; ok {
+		select {
+		case <-c.dead:
+			delete(pl.conns, key)
+		default:
+			if c.handed {
+				c.b.Launched = false
+			}
+			c.handed = true
+			return c.b, nil
+		}
+	}
+	b, err := Connect(ctx, ep, ConnectOptions{AutoLaunch: ep.Local(), Headless: headless})
+	if err != nil {
+		return nil, err
+	}
+	c := &poolConn{b: b, dead: make(chan struct{}), pages: map[target.ID]*Page{}, handed: true}
+	events, _ := b.Session().Subscribe("Target.detachedFromTarget")
+	go pl.watch(c, events)
+	pl.conns[key] = c
+	return b, nil
+}
+
+// watch drops pages whose session Chrome detached, and marks the
+// connection dead when it ends (the event stream closes with it).
+func (pl *Pool) watch(c *poolConn, events <-chan jsonv2.Value) {
+	for raw := range events {
+		var ev target.EventDetachedFromTarget
+		if decode(raw, &ev) != nil {
+			continue
+		}
+		pl.mu.Lock()
+		for id, p := range c.pages {
+			if p.sess.ID() == ev.SessionID {
+				delete(c.pages, id)
+			}
+		}
+		pl.mu.Unlock()
+	}
+	pl.mu.Lock()
+	c.pages = map[target.ID]*Page{}
+	pl.mu.Unlock()
+	close(c.dead)
+}
+
+// Attach returns the kept page of target id on b, resumed for a new
+// program (see Page.Resume), or attaches and keeps a new one.
+func (pl *Pool) Attach(ctx context.Context, b *Browser, id target.ID) (*Page, error) {
+	pl.mu.Lock()
+	c := pl.connOf(b)
+	var kept *Page
+	if c != nil {
+		kept = c.pages[id]
+	}
+	pl.mu.Unlock()
+	if kept != nil {
+		// The detach event of a tab closed a moment ago may still be on
+		// its way: ask Chrome (one cheap round trip) before reusing.
+		if _, err := cdp.Call(ctx, b.Session(), target.GetTargetInfo, target.GetTargetInfoParams{TargetID: id}); err == nil {
+			kept.Resume()
+			return kept, nil
+		}
+		pl.drop(c, id, kept)
+	}
+	p, err := b.Attach(ctx, id)
+	if err != nil || c == nil {
+		return p, err
+	}
+	pl.mu.Lock()
+	select {
+	case <-c.dead:
+	default:
+		c.pages[id] = p
+	}
+	pl.mu.Unlock()
+	return p, nil
+}
+
+// drop forgets page p of target id.
+func (pl *Pool) drop(c *poolConn, id target.ID, p *Page) {
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	if c.pages[id] == p {
+		delete(c.pages, id)
+	}
+}
+
+// connOf finds the pool entry of b; pl.mu is held.
+func (pl *Pool) connOf(b *Browser) *poolConn {
+	for _, c := range pl.conns {
+		if c.b == b {
+			return c
+		}
+	}
+	return nil
+}
+
+// Close closes every kept connection. Chrome and its tabs keep running.
+func (pl *Pool) Close() {
+	pl.mu.Lock()
+	conns := pl.conns
+	pl.conns = map[string]*poolConn{}
+	pl.mu.Unlock()
+	for _, c := range conns {
+		c.b.Close()
+	}
+}
+
+// Kept reports whether p is still one of the pool's pages.
+func (pl *Pool) Kept(p *Page) bool {
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	for _, c := range pl.conns {
+		if c.pages[p.TargetID] == p {
+			return true
+		}
+	}
+	return false
+}

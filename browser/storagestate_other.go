@@ -1,0 +1,7 @@
+//go:build !unix
+
+package browser
+
+// oNoFollow is not available here; the output directory check resolves
+// links before the file is opened.
+const oNoFollow = 0

@@ -1,0 +1,53 @@
+package runtime
+
+import (
+	"sync"
+
+	"github.com/cdp-skill/cdp-skill/browser"
+)
+
+// Pool is what a long-lived host (the MCP server) keeps between programs:
+// the Chrome connections, the attached tab sessions, and how far each tab's
+// dialog log was reported. Pass the same Pool in Options to every Run; the
+// answers are the same as without one, only faster.
+type Pool struct {
+	conns *browser.Pool
+	mu    sync.Mutex
+	// reported is, per page, the dialog-log position answers reported up
+	// to; dialogs after it (a timer's, between programs) go into the next
+	// answer.
+	reported map[*browser.Page]int
+}
+
+// NewPool returns an empty pool. Close it when the process ends.
+func NewPool() *Pool {
+	return &Pool{conns: browser.NewPool(), reported: map[*browser.Page]int{}}
+}
+
+// Close closes the kept connections; Chrome and its tabs keep running.
+func (p *Pool) Close() { p.conns.Close() }
+
+// dialogMark is where a program starting on pg reports dialogs from.
+func (p *Pool) dialogMark(pg *browser.Page) int {
+	if p == nil {
+		return 0
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.reported[pg]
+}
+
+// setDialogMark records that dialogs of pg before mark were reported.
+func (p *Pool) setDialogMark(pg *browser.Page, mark int) {
+	if p == nil || pg == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.reported[pg] = mark
+	for k := range p.reported {
+		if k != pg && !p.conns.Kept(k) {
+			delete(p.reported, k) // the tab was closed: let its page go
+		}
+	}
+}
