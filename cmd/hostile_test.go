@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // mustAnswerJSON fails unless the process printed one JSON object (no Go
@@ -168,12 +169,23 @@ func TestTabRegistryRecovers(t *testing.T) {
 	if r.code != 1 {
 		t.Fatalf("openTab to a closed port: exit %d %s", r.code, r.stdout)
 	}
-	after := listTabsByID(t, dir, env)
-	for id, tab := range after {
-		if _, ok := before[id]; !ok {
-			t.Errorf("the failed openTab left a tab open: %v", tab)
-			cliEnv(t, dir, env, `{"steps":[{"closeTab":"`+id+`"}]}`)
+	// Chrome closes a target asynchronously: give the close a moment to
+	// show in the listing before calling the tab leaked.
+	var leaked map[string]any
+	for deadline := time.Now().Add(3 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		leaked = map[string]any{}
+		for id, tab := range listTabsByID(t, dir, env) {
+			if _, ok := before[id]; !ok {
+				leaked[id] = tab
+			}
 		}
+		if len(leaked) == 0 || time.Now().After(deadline) {
+			break
+		}
+	}
+	for id, tab := range leaked {
+		t.Errorf("the failed openTab left a tab open: %v", tab)
+		cliEnv(t, dir, env, `{"steps":[{"closeTab":"`+id+`"}]}`)
 	}
 
 	data, _ := os.ReadFile(reg)

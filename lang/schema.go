@@ -12,9 +12,11 @@ func CommandSchema() map[string]any {
 	return map[string]any{
 		"type": "object",
 		"properties": map[string]any{
-			"tab":     map[string]any{"type": "string", "description": `tab alias ("t1") or target id to run in; omit when the first step is openTab`},
-			"timeout": map[string]any{"type": "number", "minimum": 0, "description": "default step timeout in ms"},
-			"capture": CaptureSchema(),
+			"tab":         map[string]any{"type": "string", "description": `tab alias ("t1") or target id to run in; omit when the first step is openTab`},
+			"timeout":     map[string]any{"type": "number", "minimum": 0, "description": "default step timeout in ms"},
+			"capture":     CaptureSchema(),
+			"stopOnError": map[string]any{"type": "boolean", "description": "false runs every step and lists each one's status (default true: stop at the first failure)"},
+			"strict":      map[string]any{"type": "boolean", "description": "true turns off every automatic fallback of the actions (auto-force, JavaScript click, value-setter fill)"},
 			"steps": map[string]any{"type": "array", "minItems": 1, "items": StepSchema(),
 				"description": stepsDoc()},
 		},

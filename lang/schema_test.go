@@ -128,3 +128,17 @@ func TestCommandSchemaRejectsMistakes(t *testing.T) {
 		}
 	}
 }
+
+// Every top-level field ParseRequest accepts is in the schema, so a client
+// validating against it never refuses a valid command.
+func TestCommandSchemaKnowsEveryTopLevelField(t *testing.T) {
+	props := CommandSchema()["properties"].(map[string]any)
+	for _, k := range topLevelKeys {
+		if _, ok := props[k]; !ok {
+			t.Errorf("top-level field %q is missing from the schema", k)
+		}
+	}
+	if len(props) != len(topLevelKeys) {
+		t.Errorf("schema fields %d, ParseRequest fields %d", len(props), len(topLevelKeys))
+	}
+}
