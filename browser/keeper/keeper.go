@@ -27,7 +27,6 @@ import (
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
-	"github.com/gofrs/flock"
 
 	"github.com/cdp-skill/cdp-skill/browser"
 	"github.com/cdp-skill/cdp-skill/browser/chrome"
@@ -63,13 +62,13 @@ func Ensure(ep chrome.Endpoint, exe string, args ...string) {
 	if err != nil {
 		return
 	}
-	// One non-blocking try: every command passes here, and a running
-	// keeper holds the lock, so waiting for it would cost each command.
-	fl := flock.New(p)
-	if ok, err := fl.TryLock(); err != nil || !ok {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	unlock, err := state.Lock(ctx, p)
+	if err != nil {
 		return // a keeper holds it
 	}
-	fl.Unlock()
+	unlock()
 	cmd := exec.Command(exe, args...)
 	chrome.Detach(cmd)
 	if cmd.Start() == nil {
