@@ -322,7 +322,8 @@ func TestDownloadsAreDeniedOrConfinedAndReported(t *testing.T) {
 		t.Errorf("the page's download landed in %s", stray)
 	}
 	env = append(env, "CDP_SKILL_DOWNLOADS=allow")
-	r = cliEnv(t, dir, env, `{"tab":"`+tab+`","steps":[`+pageClicks+`]}`)
+	// Saving takes longer than refusing on a loaded machine: wait more.
+	r = cliEnv(t, dir, env, `{"tab":"`+tab+`","steps":[`+strings.Replace(pageClicks, "1500", "5000", 1)+`]}`)
 	dl, _ = r.field("downloads", "0").(map[string]any)
 	path, _ := dl["path"].(string)
 	if dl["state"] != "completed" || !strings.HasPrefix(path, filepath.Join(stateDir, "downloads")+"/") || filepath.Base(path) == "autorun.sh" {
