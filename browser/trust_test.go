@@ -260,8 +260,17 @@ func TestClickInFrameBelowTheFold(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := p.SwitchFrame(ctx, FrameSpec{Selector: refOf(t, s.YAML, `iframe "Shop"`)}); err != nil {
-		t.Fatal(err)
+	// On a loaded machine the iframe's context may register a moment
+	// after the load event.
+	for {
+		_, _, err := p.SwitchFrame(ctx, FrameSpec{Selector: refOf(t, s.YAML, `iframe "Shop"`)})
+		if err == nil {
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 	res := click(t, p, Target{Selector: "#b"}, ClickOptions{})
 	if res.Method != "cdp" || js(t, p, "window.n") != "1" {

@@ -195,8 +195,13 @@ func (k *keeper) watch(ctx context.Context, id target.ID) {
 	}()
 }
 
-// answer answers one dialog unless the command that holds the tab does.
+// answer answers one dialog unless the command that holds the tab does, or
+// the tab is not one of this state dir's (agents with another state dir
+// have their own keeper, which reports to them).
 func answer(ctx context.Context, s *browser.Session, id target.ID, ev page.EventJavascriptDialogOpening, closed <-chan jsonv2.Value, pace *pacer) {
+	if !ours(id) {
+		return
+	}
 	unlock := tryTab(ctx, id)
 	if unlock == nil {
 		// A command holds the tab: its session answers by its policy.
@@ -226,6 +231,15 @@ func answer(ctx context.Context, s *browser.Session, id target.ID, ev page.Event
 	d := browser.Dialog{Type: string(ev.Type), Message: ev.Message, Default: ev.DefaultPrompt, Action: "accepted",
 		PromptText: params.PromptText, BetweenCommands: true}
 	browser.RecordKeptDialog(id, d, storm)
+}
+
+// ours reports whether this state dir's tab registry knows the tab.
+func ours(id target.ID) bool {
+	reg, err := state.OpenRegistry()
+	if err != nil {
+		return false
+	}
+	return reg.AliasOf(string(id)) != ""
 }
 
 // tryTab takes the tab's command lock when no command holds it.
