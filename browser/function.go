@@ -200,17 +200,7 @@ func (p *Page) evalTimeout(ctx context.Context, expr string, timeout time.Durati
 	if timeout > 0 {
 		params.Timeout = runtime.TimeDelta(timeout.Milliseconds())
 	}
-	res, err := cdp.Call(ctx, sess, runtime.Evaluate, params)
-	if err != nil {
-		return nil, err
-	}
-	if res.ExceptionDetails != nil {
-		return nil, &JSError{Text: exceptionText(res.ExceptionDetails)}
-	}
-	if res.Result == nil || len(res.Result.Value) == 0 {
-		return json.RawMessage("null"), nil
-	}
-	return json.RawMessage(res.Result.Value), nil
+	return evaluate(ctx, sess, params, "")
 }
 
 // explainJSError adds the shell-escaping diagnostic of spec §12.1 to a

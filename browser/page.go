@@ -165,18 +165,24 @@ func exceptionText(d *runtime.ExceptionDetails) string {
 // returned promise and returns the JSON value (null for undefined).
 func (p *Page) Eval(ctx context.Context, expr string) (json.RawMessage, error) {
 	sess, ctxID := p.exec()
-	res, err := cdp.Call(ctx, sess, runtime.Evaluate, runtime.EvaluateParams{
+	return evaluate(ctx, sess, runtime.EvaluateParams{
 		Expression:    expr,
 		ContextID:     ctxID,
 		ReturnByValue: ptr(true),
 		AwaitPromise:  ptr(true),
 		UserGesture:   ptr(true),
-	})
+	}, expr)
+}
+
+// evaluate runs Runtime.evaluate by value and returns the JSON value (null
+// for undefined); an exception is a *JSError, carrying source when given.
+func evaluate(ctx context.Context, sess *Session, params runtime.EvaluateParams, source string) (json.RawMessage, error) {
+	res, err := cdp.Call(ctx, sess, runtime.Evaluate, params)
 	if err != nil {
 		return nil, err
 	}
 	if res.ExceptionDetails != nil {
-		return nil, &JSError{Text: exceptionText(res.ExceptionDetails), Source: expr}
+		return nil, &JSError{Text: exceptionText(res.ExceptionDetails), Source: source}
 	}
 	if res.Result == nil || len(res.Result.Value) == 0 {
 		return json.RawMessage("null"), nil

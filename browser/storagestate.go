@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 )
@@ -307,15 +306,5 @@ func (p *Page) callTop(ctx context.Context, fn string, args ...any) (json.RawMes
 	if err != nil {
 		return nil, err
 	}
-	res, err := cdp.Call(ctx, p.sess, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, ReturnByValue: ptr(true)})
-	if err != nil {
-		return nil, err
-	}
-	if res.ExceptionDetails != nil {
-		return nil, &JSError{Text: exceptionText(res.ExceptionDetails)}
-	}
-	if res.Result == nil || len(res.Result.Value) == 0 {
-		return json.RawMessage("null"), nil
-	}
-	return json.RawMessage(res.Result.Value), nil
+	return evaluate(ctx, p.sess, runtime.EvaluateParams{Expression: expr, ReturnByValue: ptr(true)}, "")
 }
