@@ -60,7 +60,9 @@ func (p *Page) Fill(ctx context.Context, t Target, value string, o FillOptions) 
 
 func (p *Page) fillElement(ctx context.Context, el *Element, value string, o FillOptions, res *FillResult) error {
 	var kind string
-	if err := p.CallOn(ctx, el, &kind, `(el, v) => window.__cdpSkill.fillKind(el, v)`, value); err != nil {
+	// One round trip: the kind, and for a typed or set value the watch
+	// that tells a consumed value from a rejected one (see watchValue).
+	if err := p.CallOn(ctx, el, &kind, `(el, v) => { const S = window.__cdpSkill, k = S.fillKind(el, v); if (k === 'type' || k === 'set') S.watchValue(el); return k; }`, value); err != nil {
 		return err
 	}
 	if n, ok := strings.CutPrefix(kind, "too-long:"); ok {
@@ -77,9 +79,6 @@ func (p *Page) fillElement(ctx context.Context, el *Element, value string, o Fil
 		}
 		res.Method, res.Filled, res.Verified = "select", true, ptr(true)
 		return nil
-	}
-	if err := p.CallOn(ctx, el, nil, `(el) => window.__cdpSkill.watchValue(el)`); err != nil {
-		return err
 	}
 	put := p.setValue
 	res.Method = "setter"
