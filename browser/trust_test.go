@@ -77,9 +77,9 @@ func TestAmbiguousTextTargetFailsWithCandidates(t *testing.T) {
 func TestLabelTargetRanksExactOverSubstring(t *testing.T) {
 	p, _ := openFixture(t, "trust.html")
 	ctx := testCtx(t)
-	// "Email confirmation" contains "Email" and comes later; "Email" is
-	// the exact label. Before ranking the first label containing the text
-	// won, whichever it was.
+	// "Email confirmation" contains "Email" and comes first in the page;
+	// "Email" is the exact label. Before ranking the first label containing
+	// the text won.
 	if _, err := p.Fill(ctx, Target{Label: "email"}, "a@b.c", FillOptions{Clear: true}); err != nil {
 		t.Fatal(err)
 	}
