@@ -78,7 +78,7 @@ func (p *Page) answerDialog(ev page.EventJavascriptDialogOpening) {
 	pol := p.dlg.policy
 	storm := p.dlg.noteOpening(time.Now())
 	p.dlg.mu.Unlock()
-	d := Dialog{Type: string(ev.Type), Message: ev.Message, Default: ev.DefaultPrompt, Action: "accepted"}
+	d := Dialog{Type: string(ev.Type), Message: ev.Message, Default: ev.DefaultPrompt, Action: "accepted", BetweenCommands: p.parked.Load()}
 	params := page.HandleJavaScriptDialogParams{Accept: !pol.Dismiss}
 	switch {
 	case storm:

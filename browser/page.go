@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -21,6 +22,8 @@ type Page struct {
 	Browser  *Browser
 	TargetID target.ID
 	sess     *Session
+	// parked says no program holds this kept page (see Park).
+	parked atomic.Bool
 
 	mu sync.Mutex
 	// lifecycleOn records that Page.setLifecycleEventsEnabled was sent.

@@ -20,6 +20,8 @@ import (
 type Pool struct {
 	mu    sync.Mutex
 	conns map[string]*poolConn
+	// connected says a connection was made at some time.
+	connected bool
 }
 
 // poolConn is one kept connection and the pages attached through it.
@@ -39,6 +41,18 @@ func NewPool() *Pool { return &Pool{conns: map[string]*poolConn{}} }
 // Launched is reported on the first hand-out only.
 func (pl *Pool) Browser(ctx context.Context, ep chrome.Endpoint, headless bool) (*Browser, error) {
 	ep = ep.Normalize()
+	return pl.connect(ctx, ep, ConnectOptions{AutoLaunch: ep.Local(), Headless: headless})
+}
+
+// Warm connects to the Chrome at ep ahead of the first program, never
+// launching one: it fails when no Chrome answers there.
+func (pl *Pool) Warm(ctx context.Context, ep chrome.Endpoint) error {
+	_, err := pl.connect(ctx, ep.Normalize(), ConnectOptions{})
+	return err
+}
+
+// connect returns the kept connection to ep or makes one with opts.
+func (pl *Pool) connect(ctx context.Context, ep chrome.Endpoint, opts ConnectOptions) (*Browser, error) {
 	key := ep.String()
 	pl.mu.Lock()
 	defer pl.mu.Unlock()
@@ -54,7 +68,7 @@ func (pl *Pool) Browser(ctx context.Context, ep chrome.Endpoint, headless bool) 
 			return c.b, nil
 		}
 	}
-	b, err := Connect(ctx, ep, ConnectOptions{AutoLaunch: ep.Local(), Headless: headless})
+	b, err := Connect(ctx, ep, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -62,6 +76,7 @@ func (pl *Pool) Browser(ctx context.Context, ep chrome.Endpoint, headless bool) 
 	events, _ := b.Session().Subscribe("Target.detachedFromTarget")
 	go pl.watch(c, events)
 	pl.conns[key] = c
+	pl.connected = true
 	return b, nil
 }
 
@@ -160,4 +175,23 @@ func (pl *Pool) Kept(p *Page) bool {
 		}
 	}
 	return false
+}
+
+// Gone reports whether the pool once held a connection and every one it
+// held has ended (Chrome went away): a resident process then has nothing
+// warm left to offer.
+func (pl *Pool) Gone() bool {
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	if !pl.connected {
+		return false
+	}
+	for _, c := range pl.conns {
+		select {
+		case <-c.dead:
+		default:
+			return false
+		}
+	}
+	return true
 }

@@ -8,6 +8,7 @@ package browser
 // The session's buffers (console, dialogs) are kept: callers mark where
 // their program starts.
 func (p *Page) Resume() {
+	p.parked.Store(false)
 	p.mu.Lock()
 	p.frame = nil
 	p.seqLoaded = false
@@ -15,3 +16,8 @@ func (p *Page) Resume() {
 	p.mu.Unlock()
 	p.SetDialogPolicy(DialogPolicy{})
 }
+
+// Park marks a kept page as held by no program (a long-lived host keeps its
+// session between programs): dialogs it answers until the next Resume are
+// reported as having opened between commands.
+func (p *Page) Park() { p.parked.Store(true) }

@@ -141,3 +141,46 @@ func TestWatchStoppedEarlyRestoresPage(t *testing.T) {
 		t.Fatalf("after stop: %s", got)
 	}
 }
+
+// TestClickNavigationFromScheduledWork covers the navigations an action
+// starts in a task of its own rather than in its event handlers: a form
+// submission (by button, by requestSubmit, by form.submit()), a message
+// the handler posted (a scheduler's next task, as React's), and a plain
+// link. A settle that returned before those tasks would miss them.
+func TestClickNavigationFromScheduledWork(t *testing.T) {
+	base := servePages(t, map[string]string{
+		"start.html": `<!doctype html><title>Start</title><main>
+<form id="f" action="b.html"><input name="q" value="x"><button id="submit-button">Search</button></form>
+<button id="form-submit" onclick="document.getElementById('f').submit()">Submit by script</button>
+<button id="request-submit" onclick="document.getElementById('f').requestSubmit()">Request submit</button>
+<button id="port-nav" onclick="const ch = new MessageChannel(); ch.port1.onmessage = () => { location.href = 'b.html?via=port' }; ch.port2.postMessage(0)">Port</button>
+<button id="window-nav" onclick="window.postMessage('go', '*')">Window message</button>
+<a id="link" href="b.html?via=link">Link</a></main>
+<script>window.addEventListener('message', (e) => { if (e.data === 'go') location.href = 'b.html?via=window' })</script>`,
+		"b.html": `<!doctype html><title>B</title><main>B page</main>`,
+	})
+	for _, id := range []string{"submit-button", "form-submit", "request-submit", "port-nav", "window-nav", "link"} {
+		t.Run(id, func(t *testing.T) {
+			p := openTestTab(t)
+			if _, err := p.Navigate(testCtx(t), base+"start.html", WaitLoad); err != nil {
+				t.Fatal(err)
+			}
+			res := click(t, p, Target{Selector: "#" + id}, ClickOptions{})
+			if !res.Navigated || !strings.HasPrefix(res.NewURL, base+"b.html") || js(t, p, "document.title") != `"B"` {
+				t.Fatalf("click #%s: %+v, title %s", id, res.Effect, js(t, p, "document.title"))
+			}
+		})
+	}
+}
+
+// TestClickThatSchedulesNothingPutsThePageBack checks that the quick
+// settle of an action that scheduled nothing still undoes the watch: the
+// page's own functions are back afterwards.
+func TestClickThatSchedulesNothingPutsThePageBack(t *testing.T) {
+	p, _ := openWatchSite(t)
+	click(t, p, Target{Selector: "#noop"}, ClickOptions{})
+	got := js(t, p, `[window.setTimeout === window.pageSetTimeout, MessagePort.prototype.postMessage.toString().includes('[native code]'), window.postMessage.toString().includes('[native code]'), HTMLFormElement.prototype.submit.toString().includes('[native code]'), window.noops].join()`)
+	if got != `"true,true,true,true,1"` {
+		t.Fatalf("after a click that scheduled nothing: %s", got)
+	}
+}

@@ -297,6 +297,9 @@ func (e *Env) Detach() {
 }
 
 func (e *Env) releaseTab() {
+	if e.Pool != nil && e.page != nil {
+		e.page.Park() // kept for the next program
+	}
 	if e.unlock != nil {
 		e.unlock()
 		e.unlock = nil

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"encoding/json"
 	"fmt"
 	goruntime "runtime"
 
@@ -27,7 +28,7 @@ func (a *app) chromeCommand() *cobra.Command {
 				step = fmt.Sprintf(`{"steps":[{"chromeStatus":{"endpoint":%q}}]}`, a.endpoint)
 			}
 			_, out := runtime.RunJSON(cmd.Context(), []byte(step), a.runtimeOptions())
-			a.print(out)
+			a.printWithResidents(out, residents(a.endpointOption().String(), false))
 			return nil
 		},
 	}
@@ -37,12 +38,16 @@ func (a *app) chromeCommand() *cobra.Command {
 		Short: "Stop the Chrome that cdp-skill launched on the port (never any other)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			ended := residents(a.endpointOption().String(), true)
 			stopped, err := chrome.Stop(cmd.Context(), a.port)
 			if err != nil {
 				a.print(runtime.ErrorOutput(runtime.TypeExecution, err.Error()))
 				return nil
 			}
 			out := map[string]any{"status": "ok", "port": a.port, "stopped": stopped}
+			if n := countServing(ended, a.endpointOption().String()); n > 0 {
+				out["residentStopped"] = n
+			}
 			if !stopped {
 				out["note"] = fmt.Sprintf("no Chrome launched by cdp-skill runs on port %d", a.port)
 			}
@@ -67,4 +72,34 @@ func (a *app) versionCommand() *cobra.Command {
 			writeJSON(a.stdout, map[string]any{"version": Version, "go": goruntime.Version(), "actions": len(lang.Actions())})
 		},
 	}
+}
+
+// printWithResidents prints a chromeStatus answer with the resident
+// processes that keep sessions warm (see resident.go) added as "resident".
+func (a *app) printWithResidents(out *runtime.Output, list []residentStatus) {
+	if len(list) == 0 {
+		a.print(out)
+		return
+	}
+	var m map[string]any
+	if json.Unmarshal(out.JSON(), &m) != nil {
+		a.print(out)
+		return
+	}
+	m["resident"] = list
+	writeJSON(a.stdout, m)
+	if !out.OK() {
+		a.exitCode = 1
+	}
+}
+
+// countServing counts the residents serving endpoint.
+func countServing(list []residentStatus, endpoint string) int {
+	n := 0
+	for _, st := range list {
+		if st.Endpoint == endpoint {
+			n++
+		}
+	}
+	return n
 }

@@ -28,15 +28,24 @@ func (a *app) afterCommand(input []byte, req *lang.Request, out *runtime.Output,
 			a.log.Debug("debug log", "path", path)
 		}
 	}
+	a.writeMetrics(input, data, stepCount(req, out), start)
+}
+
+// stepCount is the number of steps a command had, for the metrics line.
+func stepCount(req *lang.Request, out *runtime.Output) int {
+	if req != nil {
+		return len(req.Steps)
+	}
+	return len(out.Steps)
+}
+
+// writeMetrics appends the command's line to CDP_METRICS_FILE when set.
+func (a *app) writeMetrics(input, answer []byte, steps int, start time.Time) {
 	if path := os.Getenv(EnvMetricsFile); path != "" {
-		steps := len(out.Steps)
-		if req != nil {
-			steps = len(req.Steps)
-		}
 		writeMetrics(path, map[string]any{
 			"ts":           start.UTC().Format(time.RFC3339Nano),
 			"input_bytes":  len(input),
-			"output_bytes": len(data),
+			"output_bytes": len(answer),
 			"steps":        steps,
 			"time_ms":      time.Since(start).Milliseconds(),
 		})

@@ -145,6 +145,10 @@ func (h *host) capture(out *Output) {
 			shot <- path
 			break
 		}
+		if h.opts.DeferScreenshot {
+			shot <- h.deferScreenshot(p, key)
+			break
+		}
 		go func() { shot <- h.screenshot(ctx, p, key) }()
 	}
 	c, err := p.PostCapture(ctx, opts)
@@ -208,6 +212,30 @@ func (h *host) lastScreenshot(ctx context.Context, p *browser.Page) (key, path s
 	}
 	path, err = filepath.Abs(filepath.Join(state.Dir(), name))
 	return key, path, err == nil
+}
+
+// deferScreenshot names the tab's screenshot file for the answer, removes
+// the previous command's (so nobody reads it as this one's) and leaves the
+// capture to Output.Finish.
+func (h *host) deferScreenshot(p *browser.Page, key string) string {
+	name := filepath.Join("screenshots", h.tabName()+".after.png")
+	root, err := state.OpenRoot()
+	if err != nil {
+		return ""
+	}
+	root.Remove(name + ".key")
+	root.Remove(name)
+	root.Close()
+	path, err := filepath.Abs(filepath.Join(state.Dir(), name))
+	if err != nil {
+		return ""
+	}
+	h.deferredShot = func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		h.screenshot(ctx, p, key)
+	}
+	return path
 }
 
 // screenshot captures the viewport as the tab's screenshot and remembers

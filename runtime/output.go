@@ -47,6 +47,18 @@ type Output struct {
 	Truncated    bool                  `json:"truncated,omitempty"`
 	ViewportSnap string                `json:"viewportSnapshot,omitempty"`
 	Extra        json.RawMessage       `json:"-"`
+	// finish runs the work deferred past the answer (see Finish).
+	finish func()
+}
+
+// Finish lets the work a program deferred until its answer was delivered
+// (Options.DeferScreenshot) run now: the screenshot the answer names, then
+// releasing the tab. Only a host that deferred must call it; it returns at
+// once, and is safe to call twice or on any output.
+func (o *Output) Finish() {
+	if o != nil && o.finish != nil {
+		o.finish()
+	}
 }
 
 // TopError is the error of a command that failed as a whole.

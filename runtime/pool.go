@@ -1,9 +1,11 @@
 package runtime
 
 import (
+	"context"
 	"sync"
 
 	"github.com/cdp-skill/cdp-skill/browser"
+	"github.com/cdp-skill/cdp-skill/browser/chrome"
 )
 
 // Pool is what a long-lived host (the MCP server) keeps between programs:
@@ -26,6 +28,14 @@ func NewPool() *Pool {
 
 // Close closes the kept connections; Chrome and its tabs keep running.
 func (p *Pool) Close() { p.conns.Close() }
+
+// Warm connects to the Chrome at ep before the first program (never
+// launching one), so that program finds the connection made.
+func (p *Pool) Warm(ctx context.Context, ep chrome.Endpoint) error { return p.conns.Warm(ctx, ep) }
+
+// Gone reports whether every Chrome connection the pool made has ended
+// (see browser.Pool.Gone).
+func (p *Pool) Gone() bool { return p.conns.Gone() }
 
 // dialogMark is where a program starting on pg reports dialogs from.
 func (p *Pool) dialogMark(pg *browser.Page) int {

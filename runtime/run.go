@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"slices"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -65,6 +66,13 @@ type Options struct {
 	// Pool, when set, keeps connections and tab sessions between programs
 	// (a long-lived host such as the MCP server).
 	Pool *Pool
+	// DeferScreenshot lets the answer name the after-command screenshot
+	// before it is taken: it is captured once the host calls
+	// Output.Finish (after delivering the answer), while the tab stays
+	// locked, and written atomically, so a reader finds either no file
+	// or the new one, never the previous command's. For a resident host
+	// that answers first; a fresh frame costs ~40 ms.
+	DeferScreenshot bool
 }
 
 // host runs one program.
@@ -116,6 +124,9 @@ type host struct {
 	// keepGoing is configure(stop_on_error = False): a failed step is
 	// reported and the program goes on (spec §16.4).
 	keepGoing bool
+	// deferredShot takes the screenshot the answer already names
+	// (Options.DeferScreenshot); nil when none is due.
+	deferredShot func()
 }
 
 // Run executes prog and returns its output. It never panics on bad input:
@@ -156,16 +167,28 @@ func Run(ctx context.Context, prog Program, opts Options) *Output {
 	h.timeout = timeout
 	h.dog = newWatchdog()
 	done := make(chan *Output, 1)
+	release := make(chan struct{})
+	var once sync.Once
+	finish := func() { once.Do(func() { close(release) }) }
 	go func() {
 		out := h.run(ctx)
-		h.env.Close()
+		if h.deferredShot == nil {
+			h.env.Close()
+			done <- out
+			return
+		}
+		out.finish = finish
 		done <- out
+		<-release
+		h.deferredShot()
+		h.env.Close()
 	}()
 	if out := h.dog.wait(ctx, done); out != nil {
 		return out
 	}
 	// The command ran past its deadline: answer now; the stuck work ends
 	// when its calls do (cancelling the program's context helps them).
+	finish()
 	cancel()
 	return h.dog.output(prog.Tab)
 }

@@ -49,16 +49,26 @@ S.watchArm = function watchArm() {
     requested: 0,
     lastRequest: 0,
     mutations: 0,
+    // posted counts messages the action posted (a scheduler's next task,
+    // e.g. React's); submitted says it submitted a form (the navigation
+    // starts in a task of its own).
+    posted: 0,
+    submitted: false,
     observer: null,
     wake: null,
   };
   const inAction = () => st.inEvent || w.event !== undefined || st.inTimer > 0;
   const endOfTask = new MessageChannel();
+  const portProto = w.MessagePort && w.MessagePort.prototype;
+  st.nativePortPost = portProto && portProto.postMessage;
+  st.nativeWinPost = w.postMessage;
+  st.nativeSubmit = w.HTMLFormElement && w.HTMLFormElement.prototype.submit;
   endOfTask.port1.onmessage = () => { st.inEvent = false; };
-  st.onEvent = () => {
+  st.onEvent = (e) => {
+    if (e && e.type === 'submit') st.submitted = true;
     if (!st.inEvent) {
       st.inEvent = true;
-      endOfTask.port2.postMessage(0);
+      st.nativePortPost.call(endOfTask.port2, 0);
     }
   };
   st.endOfTask = endOfTask;
@@ -98,6 +108,27 @@ S.watchArm = function watchArm() {
   };
   const began = () => { st.requests++; st.requested++; st.lastRequest = performance.now(); };
   const ended = () => { st.requests--; st.lastRequest = performance.now(); nudge(); };
+  if (st.nativePortPost) {
+    st.portPost = function postMessage() {
+      if (inAction()) st.posted++;
+      return st.nativePortPost.apply(this, arguments);
+    };
+    portProto.postMessage = st.portPost;
+  }
+  if (typeof st.nativeWinPost === 'function') {
+    st.winPost = function postMessage() {
+      if (inAction()) st.posted++;
+      return st.nativeWinPost.apply(this, arguments);
+    };
+    w.postMessage = st.winPost;
+  }
+  if (st.nativeSubmit) {
+    st.submit = function submit() {
+      st.submitted = true;
+      return st.nativeSubmit.apply(this, arguments);
+    };
+    w.HTMLFormElement.prototype.submit = st.submit;
+  }
   st.setT = setT;
   st.clearT = clearT;
   w.setTimeout = setT;
@@ -145,6 +176,9 @@ function watchDisarm(st) {
   if (st.caf && w.cancelAnimationFrame === st.caf) w.cancelAnimationFrame = st.nativeCAF;
   if (st.fetch && w.fetch === st.fetch) w.fetch = st.nativeFetch;
   if (st.send && w.XMLHttpRequest.prototype.send === st.send) w.XMLHttpRequest.prototype.send = st.nativeSend;
+  if (st.portPost && w.MessagePort.prototype.postMessage === st.portPost) w.MessagePort.prototype.postMessage = st.nativePortPost;
+  if (st.winPost && w.postMessage === st.winPost) w.postMessage = st.nativeWinPost;
+  if (st.submit && w.HTMLFormElement.prototype.submit === st.submit) w.HTMLFormElement.prototype.submit = st.nativeSubmit;
   if (st.observer) st.observer.disconnect();
   for (const type of WATCH_EVENTS) w.removeEventListener(type, st.onEvent, { capture: true });
   st.endOfTask.port1.close();
@@ -159,7 +193,7 @@ S.watchDisarm = function () {
 };
 
 // watchSettle resolves when the armed action's work is done: a task later
-// (so message-channel and microtask work has run), after its counted
+// when it scheduled any (so message-channel work has run), after its counted
 // timers and frame callbacks ran, its requests finished and stayed idle
 // for the settle window, and — when that work changed the DOM — the DOM
 // stayed quiet for an animation frame; each within a bound.
@@ -175,7 +209,7 @@ S.watchSettle = async function watchSettle() {
   const task = () => new Promise((res) => {
     const ch = new MessageChannel();
     ch.port1.onmessage = () => res();
-    ch.port2.postMessage(0);
+    (st.nativePortPost || ch.port2.postMessage).call(ch.port2, 0);
   });
   const frame = () => new Promise((res) => {
     let done = false;
@@ -184,8 +218,14 @@ S.watchSettle = async function watchSettle() {
     st.nativeSetTimeout.call(w, fin, 50); // hidden tabs get no frames
   });
   const syncMutations = st.mutations;
+  // An action that scheduled nothing (no timer, frame, request, posted
+  // message or form submission) has done all its work by now: its event
+  // handlers and their microtasks ran before the input call returned, and
+  // a navigation it started has been requested. Waiting a task would only
+  // wait for the next rendering frame (up to 16 ms after input).
+  const scheduled = st.posted > 0 || st.submitted || st.timers.size > 0 || st.frames.size > 0 || st.requested > 0;
   try {
-    await task();
+    if (scheduled) await task();
     for (;;) {
       const now = performance.now() - t0;
       if ((st.timers.size > 0 || st.frames.size > 0) && now < WATCH_TIMERS_MAX) {

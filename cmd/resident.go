@@ -1,0 +1,150 @@
+package cmd
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cdp-skill/cdp-skill/browser/chrome"
+	"github.com/cdp-skill/cdp-skill/browser/state"
+)
+
+// The resident session process keeps a Chrome connection, its attached tab
+// sessions and the engine warm between commands, so a command pays neither
+// the connect, the attach nor the domain enables. It is an optimisation
+// only: the first command starts it (after answering), later commands with
+// the same binary, endpoint and CDP_SKILL_* environment send their command to it over a unix socket in the state dir, and a
+// command that finds none (or one that refuses or dies before accepting)
+// runs directly, as before.
+const (
+	// EnvResident set to 0 (or false/no/off) turns the resident process off.
+	EnvResident = "CDP_SKILL_RESIDENT"
+	// EnvResidentIdle is how long a resident process waits for a command
+	// before it exits (a Go duration, default 15m).
+	EnvResidentIdle = "CDP_SKILL_RESIDENT_IDLE"
+	// defaultResidentIdle is the idle time before a resident process exits.
+	defaultResidentIdle = 15 * time.Minute
+	// maxSocketPath is the longest unix socket path we use (the kernel's
+	// limit is 108 bytes on Linux, 104 on macOS).
+	maxSocketPath = 100
+)
+
+// residentOff reports whether the resident process is turned off.
+func residentOff() bool {
+	switch strings.ToLower(os.Getenv(EnvResident)) {
+	case "0", "false", "no", "off":
+		return true
+	}
+	return false
+}
+
+// residentDir is the state dir's folder of resident sockets (mode 0700, so
+// only this user can reach a socket in it).
+func residentDir() (string, error) {
+	dir := filepath.Join(state.Dir(), "resident")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("resident dir: %w", err)
+	}
+	if err := os.Chmod(dir, 0o700); err != nil {
+		return "", fmt.Errorf("resident dir: %w", err)
+	}
+	return dir, nil
+}
+
+// residentSocket is the socket of the resident process that may run this
+// invocation's commands: one per binary build, endpoint, headless flag and
+// CDP_SKILL_* environment, so a resident process never answers a command
+// with settings other than the ones it was started with. (The working
+// directory travels with each command; see residentServer.enter.)
+// ok is false when the resident process is off or the path would be too
+// long for a unix socket.
+func (a *app) residentSocket() (string, bool) {
+	if residentOff() || a.debug {
+		return "", false
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return "", false
+	}
+	st, err := os.Stat(exe)
+	if err != nil {
+		return "", false
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%d\x00%d\x00%s\x00%t\x00", exe, st.Size(), st.ModTime().UnixNano(), a.endpointOption(), a.headless)
+	for _, kv := range residentEnv() {
+		fmt.Fprintf(h, "%s\x00", kv)
+	}
+	dir, err := residentDir()
+	if err != nil {
+		return "", false
+	}
+	sock := filepath.Join(dir, hex.EncodeToString(h.Sum(nil)[:8])+".sock")
+	return sock, len(sock) <= maxSocketPath
+}
+
+// residentEnv is the environment a resident process's answers depend on,
+// sorted.
+func residentEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(name, "CDP_SKILL_") && !strings.HasPrefix(name, EnvResident) ||
+			name == "PATH" || name == "HOME" || name == "TMPDIR" {
+			env = append(env, kv)
+		}
+	}
+	slices.Sort(env)
+	return env
+}
+
+// spawnResident starts a detached resident process on sock. It never fails
+// a command: without one, commands run directly.
+func (a *app) spawnResident(sock string) {
+	exe, err := os.Executable()
+	if err != nil {
+		return
+	}
+	args := []string{"resident", "--socket", sock, "--port", strconv.Itoa(a.port)}
+	if a.endpoint != "" {
+		args = append(args, "--endpoint", a.endpoint)
+	}
+	if a.headless {
+		args = append(args, "--headless")
+	}
+	c := exec.Command(exe, args...)
+	chrome.Detach(c)
+	if c.Start() == nil {
+		c.Process.Release()
+	}
+}
+
+// residentCommand is the hidden resident process (started by commands).
+func (a *app) residentCommand() *cobra.Command {
+	var sock string
+	c := &cobra.Command{
+		Use:    "resident --socket PATH",
+		Short:  "Keep a Chrome connection and tab sessions warm between commands (started by cdp-skill itself)",
+		Hidden: true,
+		Args:   cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			idle := defaultResidentIdle
+			if d, err := time.ParseDuration(os.Getenv(EnvResidentIdle)); err == nil && d > 0 {
+				idle = d
+			}
+			return a.serveResident(cmd.Context(), sock, idle)
+		},
+	}
+	c.Flags().StringVar(&sock, "socket", "", "unix socket path inside the state dir")
+	c.MarkFlagRequired("socket")
+	return c
+}

@@ -1,0 +1,137 @@
+package cmd
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/cdp-skill/cdp-skill/runtime"
+)
+
+// Timing of the resident client.
+const (
+	// residentDialWait bounds connecting to a resident process.
+	residentDialWait = 300 * time.Millisecond
+	// residentAckWait bounds the wait for the resident process to accept a
+	// command; past it the command runs directly.
+	residentAckWait = 3 * time.Second
+	// residentCancelGrace is how long an interrupted command waits for the
+	// resident process's interrupted answer.
+	residentCancelGrace = 5 * time.Second
+)
+
+// residentResult is a command's answer from a resident process.
+type residentResult struct {
+	answer []byte
+	ok     bool
+	steps  int
+}
+
+// residentDied is the answer when the resident process ended after it had
+// accepted the command: the steps may have run, so running them again
+// directly could act twice.
+const residentDied = "the resident cdp-skill process ended during this command, so its steps may have partly run; take a snapshot to see the page before repeating any step (the next command connects directly)"
+
+// viaResident runs req in the resident process when one answers on sock.
+// handled is false when none accepted the command: the caller runs it
+// directly (and starts one afterwards when spawn is true).
+func (a *app) viaResident(ctx context.Context, sock string, req residentRequest) (res residentResult, handled, spawn bool) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return res, false, false
+	}
+	req.Cwd = cwd
+	conn, err := net.DialTimeout("unix", sock, residentDialWait)
+	if err != nil {
+		return res, false, true
+	}
+	defer conn.Close()
+	if err := writeLine(conn, req); err != nil {
+		return res, false, false
+	}
+	r := bufio.NewReader(conn)
+	conn.SetReadDeadline(time.Now().Add(residentAckWait))
+	var ack residentAck
+	if err := readLine(r, &ack); err != nil || !ack.Accepted {
+		return res, false, false
+	}
+	conn.SetReadDeadline(time.Time{})
+	stop := context.AfterFunc(ctx, func() {
+		// Ask the resident process to cancel; its answer still comes.
+		if uc, ok := conn.(*net.UnixConn); ok {
+			uc.CloseWrite()
+		}
+		conn.SetReadDeadline(time.Now().Add(residentCancelGrace))
+	})
+	defer stop()
+	var head residentReply
+	if err := readLine(r, &head); err != nil {
+		return died(), true, false
+	}
+	answer := make([]byte, head.Len)
+	if _, err := io.ReadFull(r, answer); err != nil {
+		return died(), true, false
+	}
+	return residentResult{answer: answer, ok: head.OK, steps: head.Steps}, true, false
+}
+
+// died is the answer of a command whose resident process ended mid-way.
+func died() residentResult {
+	return residentResult{answer: runtime.ErrorOutput(runtime.TypeConnection, residentDied).JSON()}
+}
+
+// printResident writes a resident answer and sets the exit code.
+func (a *app) printResident(res residentResult) {
+	a.stdout.Write(res.answer)
+	if !res.ok {
+		a.exitCode = 1
+	}
+}
+
+// residents asks every resident process of the state dir for its state;
+// with stop, it also ends those serving endpoint.
+func residents(endpoint string, stop bool) []residentStatus {
+	dir, err := residentDir()
+	if err != nil {
+		return nil
+	}
+	socks, _ := filepath.Glob(filepath.Join(dir, "*.sock"))
+	var list []residentStatus
+	for _, sock := range socks {
+		st, ok := pingResident(sock, residentPing)
+		if !ok {
+			continue
+		}
+		if stop && st.Endpoint == endpoint {
+			if st, ok = pingResident(sock, residentStop); !ok {
+				continue
+			}
+		}
+		list = append(list, st)
+	}
+	return list
+}
+
+// pingResident sends a ping or stop request to the process on sock.
+func pingResident(sock, kind string) (residentStatus, bool) {
+	conn, err := net.DialTimeout("unix", sock, residentDialWait)
+	if err != nil {
+		return residentStatus{}, false
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(residentAckWait))
+	if writeLine(conn, residentRequest{Kind: kind}) != nil {
+		return residentStatus{}, false
+	}
+	r := bufio.NewReader(conn)
+	var ack residentAck
+	var head residentReply
+	if readLine(r, &ack) != nil || readLine(r, &head) != nil || head.Status == nil {
+		return residentStatus{}, false
+	}
+	return *head.Status, true
+}

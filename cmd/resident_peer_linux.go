@@ -1,0 +1,33 @@
+//go:build linux
+
+package cmd
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"syscall"
+)
+
+// checkPeer refuses a connection from another user. The socket's directory
+// is 0700 already; this is the second wall.
+func checkPeer(c *net.UnixConn) error {
+	raw, err := c.SyscallConn()
+	if err != nil {
+		return err
+	}
+	var cred *syscall.Ucred
+	var credErr error
+	if err := raw.Control(func(fd uintptr) {
+		cred, credErr = syscall.GetsockoptUcred(int(fd), syscall.SOL_SOCKET, syscall.SO_PEERCRED)
+	}); err != nil {
+		return err
+	}
+	if credErr != nil {
+		return credErr
+	}
+	if int(cred.Uid) != os.Getuid() {
+		return fmt.Errorf("peer uid %d is not this user's", cred.Uid)
+	}
+	return nil
+}

@@ -1,0 +1,9 @@
+//go:build !linux
+
+package cmd
+
+import "net"
+
+// checkPeer relies on the socket directory's 0700 mode where the peer's
+// credentials are not read.
+func checkPeer(*net.UnixConn) error { return nil }

@@ -1,0 +1,100 @@
+package cmd
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+)
+
+// The resident protocol, one command per connection:
+//
+//	client → residentRequest as one JSON line
+//	server → residentAck as one JSON line (the command is accepted: from
+//	         here on it runs, and the client must not run it again)
+//	server → residentReply as one JSON line, then Len bytes of the answer
+//
+// A client that wants the command cancelled closes its writing side; the
+// server then cancels the run and still sends the (interrupted) answer.
+
+// Kinds of resident requests.
+const (
+	residentJSON   = "json"   // a JSON command
+	residentRecipe = "recipe" // a Starlark recipe (cdp-skill run)
+	residentPing   = "ping"   // report the process's state
+	residentStop   = "stop"   // exit after answering
+)
+
+// residentRequest is what the client sends.
+type residentRequest struct {
+	Kind string `json:"kind"`
+	// Cwd is the client's working directory: relative paths in the
+	// command resolve against it.
+	Cwd string `json:"cwd,omitempty"`
+	// Input is the JSON command (kind json).
+	Input []byte `json:"input,omitempty"`
+	// Recipe is the program to run (kind recipe).
+	Recipe *residentRecipeRun `json:"recipe,omitempty"`
+}
+
+// residentRecipeRun is a `cdp-skill run` invocation.
+type residentRecipeRun struct {
+	Name     string            `json:"name"`
+	Source   []byte            `json:"source"`
+	Dir      string            `json:"dir"`
+	Tab      string            `json:"tab,omitempty"`
+	Args     map[string]string `json:"args,omitempty"`
+	Timeout  time.Duration     `json:"timeout,omitempty"`
+	MaxSteps uint64            `json:"maxSteps,omitempty"`
+}
+
+// residentAck accepts a request.
+type residentAck struct {
+	Accepted bool `json:"accepted"`
+	PID      int  `json:"pid"`
+}
+
+// residentReply heads the answer.
+type residentReply struct {
+	OK    bool `json:"ok"`
+	Steps int  `json:"steps"`
+	Len   int  `json:"len"`
+	// Status is set for ping and stop.
+	Status *residentStatus `json:"status,omitempty"`
+}
+
+// residentStatus describes a resident process (chrome status lists them).
+type residentStatus struct {
+	PID            int    `json:"pid"`
+	Socket         string `json:"socket"`
+	Endpoint       string `json:"endpoint"`
+	Dir            string `json:"dir"`
+	Started        string `json:"started"`
+	Commands       int    `json:"commands"`
+	Running        int    `json:"running"`
+	IdleFor        string `json:"idleFor"`
+	ExitsAfterIdle string `json:"exitsAfterIdle"`
+}
+
+// writeLine writes v as one JSON line.
+func writeLine(w io.Writer, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// readLine reads one JSON line into v.
+func readLine(r *bufio.Reader, v any) error {
+	line, err := r.ReadBytes('\n')
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(line, v); err != nil {
+		return fmt.Errorf("resident protocol: %w", err)
+	}
+	return nil
+}

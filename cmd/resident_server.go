@@ -1,0 +1,274 @@
+package cmd
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/gofrs/flock"
+
+	"github.com/cdp-skill/cdp-skill/runtime"
+)
+
+// Timing of the resident process.
+const (
+	// residentTick is how often it checks whether to exit.
+	residentTick = time.Second
+	// residentRequestWait bounds reading a request after a connect.
+	residentRequestWait = 5 * time.Second
+	// residentKeeperEvery spaces the checks that the dialog keeper runs.
+	residentKeeperEvery = 2 * time.Second
+)
+
+// residentServer runs commands on one kept pool of connections and tab
+// sessions.
+type residentServer struct {
+	app     *app
+	sock    string
+	idle    time.Duration
+	pool    *runtime.Pool
+	ln      net.Listener
+	sockID  os.FileInfo
+	started time.Time
+	wg      sync.WaitGroup
+
+	mu         sync.Mutex
+	running    int
+	commands   int
+	last       time.Time
+	lastKeeper time.Time
+	closing    bool
+	// cwd is the working directory of the running commands.
+	cwd string
+}
+
+// serveResident is the resident process: it takes the socket's lock
+// (exiting at once when another process has it), listens on sock and runs
+// commands until it has been idle for idle, Chrome went away, its socket
+// was removed, or a stop request came.
+func (a *app) serveResident(ctx context.Context, sock string, idle time.Duration) error {
+	dir, err := residentDir()
+	if err != nil {
+		return err
+	}
+	if filepath.Dir(sock) != dir {
+		return fmt.Errorf("resident socket %s is not in %s", sock, dir)
+	}
+	lock := flock.New(sock + ".lock")
+	if ok, err := lock.TryLock(); err != nil || !ok {
+		return nil // another resident process serves this socket
+	}
+	defer lock.Unlock()
+	os.Remove(sock)
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		return fmt.Errorf("resident: %w", err)
+	}
+	if err := os.Chmod(sock, 0o600); err != nil {
+		ln.Close()
+		return fmt.Errorf("resident: %w", err)
+	}
+	id, err := os.Stat(sock)
+	if err != nil {
+		ln.Close()
+		return fmt.Errorf("resident: %w", err)
+	}
+	now := time.Now()
+	s := &residentServer{app: a, sock: sock, idle: idle, pool: runtime.NewPool(), ln: ln, sockID: id, started: now, last: now, lastKeeper: now}
+	defer s.pool.Close()
+	wctx, cancel := context.WithTimeout(ctx, residentRequestWait)
+	err = s.pool.Warm(wctx, a.endpointOption())
+	cancel()
+	if err != nil {
+		ln.Close()
+		return nil // no Chrome to keep warm: commands run directly
+	}
+	go s.watch(ctx)
+	for {
+		conn, err := ln.Accept()
+		if err != nil {
+			break
+		}
+		s.wg.Add(1)
+		go s.handle(conn.(*net.UnixConn))
+	}
+	s.wg.Wait()
+	return nil
+}
+
+// watch closes the listener when the process should end.
+func (s *residentServer) watch(ctx context.Context) {
+	t := time.NewTicker(residentTick)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			s.close()
+			return
+		case <-t.C:
+		}
+		if why := s.exitReason(); why != "" {
+			s.close()
+			return
+		}
+	}
+}
+
+// exitReason says why the process should end now, or "".
+func (s *residentServer) exitReason() string {
+	s.mu.Lock()
+	running, last := s.running, s.last
+	s.mu.Unlock()
+	if running > 0 {
+		return ""
+	}
+	if time.Since(last) > s.idle {
+		return "idle"
+	}
+	if s.pool.Gone() {
+		return "chrome went away"
+	}
+	if st, err := os.Stat(s.sock); err != nil || !os.SameFile(st, s.sockID) {
+		return "socket removed"
+	}
+	return ""
+}
+
+// close stops accepting connections; running commands finish.
+func (s *residentServer) close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.closing {
+		s.closing = true
+		s.ln.Close()
+	}
+}
+
+// handle serves one connection: one request.
+func (s *residentServer) handle(conn *net.UnixConn) {
+	defer s.wg.Done()
+	defer conn.Close()
+	if checkPeer(conn) != nil {
+		return
+	}
+	r := bufio.NewReader(conn)
+	conn.SetReadDeadline(time.Now().Add(residentRequestWait))
+	var req residentRequest
+	if readLine(r, &req) != nil {
+		return
+	}
+	conn.SetReadDeadline(time.Time{})
+	switch req.Kind {
+	case residentPing, residentStop:
+		writeLine(conn, residentAck{Accepted: true, PID: os.Getpid()})
+		writeLine(conn, residentReply{OK: true, Status: s.status()})
+		if req.Kind == residentStop {
+			s.close()
+		}
+	case residentJSON, residentRecipe:
+		if !s.begin(req.Cwd) {
+			return // closing or busy elsewhere: the client runs the command directly
+		}
+		defer s.end()
+		if writeLine(conn, residentAck{Accepted: true, PID: os.Getpid()}) != nil {
+			return
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		go func() {
+			io.Copy(io.Discard, r) // the client closed its side: cancel
+			cancel()
+		}()
+		out, steps := s.run(ctx, req)
+		answer := out.JSON()
+		if writeLine(conn, residentReply{OK: out.OK(), Steps: steps, Len: len(answer)}) == nil {
+			conn.Write(answer)
+		}
+		conn.Close()
+		out.Finish() // the deferred screenshot, then the tab's release
+	}
+}
+
+// begin counts a command in and moves to its working directory, unless the
+// process is closing or runs commands of another directory (the process
+// has one working directory; that client runs its command directly).
+func (s *residentServer) begin(cwd string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closing || cwd == "" || s.running > 0 && cwd != s.cwd {
+		return false
+	}
+	if cwd != s.cwd {
+		if os.Chdir(cwd) != nil {
+			return false
+		}
+		s.cwd = cwd
+	}
+	s.running++
+	s.commands++
+	s.last = time.Now()
+	if time.Since(s.lastKeeper) > residentKeeperEvery {
+		s.lastKeeper = time.Now()
+		go s.app.ensureKeeper()
+	}
+	return true
+}
+
+// end counts a command out.
+func (s *residentServer) end() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.running--
+	s.last = time.Now()
+}
+
+// run runs one command on the kept pool, the screenshot deferred until
+// the answer is delivered (see runtime.Options.DeferScreenshot). A panic
+// answers as an error and ends the process (its state may be damaged).
+func (s *residentServer) run(ctx context.Context, req residentRequest) (out *runtime.Output, steps int) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.close()
+			out = runtime.ErrorOutput(runtime.TypeExecution, fmt.Sprintf("internal error in the resident cdp-skill process: %v", p))
+			steps = 0
+		}
+	}()
+	opts := s.app.runtimeOptions()
+	opts.Pool = s.pool
+	opts.DeferScreenshot = true
+	switch req.Kind {
+	case residentJSON:
+		parsed, out := runtime.RunJSON(ctx, req.Input, opts)
+		return out, stepCount(parsed, out)
+	default:
+		if req.Recipe == nil {
+			return runtime.ErrorOutput(runtime.TypeParse, "resident: a recipe request without a recipe"), 0
+		}
+		rc := req.Recipe
+		prog := runtime.Program{Name: rc.Name, Source: rc.Source, Dir: rc.Dir, Tab: rc.Tab, Args: rc.Args, Timeout: rc.Timeout, MaxSteps: rc.MaxSteps}
+		out := runtime.Run(ctx, prog, opts)
+		return out, len(out.Steps)
+	}
+}
+
+// status describes the process.
+func (s *residentServer) status() *residentStatus {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	cwd, _ := os.Getwd()
+	idle := time.Duration(0)
+	if s.running == 0 {
+		idle = time.Since(s.last).Round(time.Second)
+	}
+	return &residentStatus{
+		PID: os.Getpid(), Socket: s.sock, Endpoint: s.app.endpointOption().String(), Dir: cwd,
+		Started: s.started.UTC().Format(time.RFC3339), Commands: s.commands, Running: s.running,
+		IdleFor: idle.String(), ExitsAfterIdle: s.idle.String(),
+	}
+}

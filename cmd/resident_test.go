@@ -1,0 +1,250 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/cdp-skill/cdp-skill/browser/browsertest"
+	"github.com/cdp-skill/cdp-skill/browser/state"
+)
+
+// residentEnv gives a test its own state dir (so its own resident process)
+// and returns the environment for cli runs.
+func residentTestEnv(t *testing.T) []string {
+	t.Helper()
+	c := browsertest.Require(t)
+	dir, err := os.MkdirTemp("", "cdp-rs-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return append(os.Environ(), EnvPort+"="+strconv.Itoa(c.Port), EnvHeadless+"=1", state.EnvDir+"="+dir, EnvResidentIdle+"=2m")
+}
+
+// cliEnv runs the binary with env in dir.
+func runEnv(t *testing.T, env []string, dir string, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(binary(t), args...)
+	cmd.Env = env
+	cmd.Dir = dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	r := result{stdout: stdout.Bytes(), stderr: stderr.Bytes()}
+	if ee, ok := err.(*exec.ExitError); ok {
+		r.code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	json.Unmarshal(r.stdout, &r.out)
+	return r
+}
+
+// residentOf waits until a resident process answers `chrome status` and
+// returns it.
+func residentOf(t *testing.T, env []string) residentStatus {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		r := runEnv(t, env, t.TempDir(), "chrome", "status", "--no-launch")
+		var st struct {
+			Resident []residentStatus `json:"resident"`
+		}
+		json.Unmarshal(r.stdout, &st)
+		if len(st.Resident) == 1 {
+			return st.Resident[0]
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no resident process came up: %s", r.stdout)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// residentCounterPage is a page whose button counts its clicks.
+const residentCounterPage = `<!doctype html><title>Counter</title><main><h1>Counter</h1>
+<button id="add" onclick="document.getElementById('n').textContent = ++window.clicks">Add</button>
+<p>Count: <span id="n">0</span></p></main><script>window.clicks = 0</script>`
+
+func clicksOf(t *testing.T, env []string, tab string) string {
+	t.Helper()
+	r := runEnv(t, env, t.TempDir(), `{"tab":"`+tab+`","steps":[{"pageFunction":"() => String(window.clicks)"}]}`)
+	v, _ := r.field("steps", "0", "output").(string)
+	return v
+}
+
+// TestResidentServesLaterCommandsOnce checks the warm path end to end: the
+// first command runs directly and starts the resident process; later
+// commands (from any working directory) go through it, each click happens
+// once, the answer's screenshot appears, and the socket is private.
+func TestResidentServesLaterCommandsOnce(t *testing.T) {
+	env := residentTestEnv(t)
+	base := browsertest.Serve(t, fstest.MapFS{"counter.html": {Data: []byte(residentCounterPage)}})
+	r := runEnv(t, env, t.TempDir(), `{"steps":[{"openTab":"`+base+`counter.html"}]}`)
+	tab, _ := r.field("tab").(string)
+	if r.code != 0 || tab == "" {
+		t.Fatalf("openTab: %s", r.stdout)
+	}
+	defer runEnv(t, env, t.TempDir(), `{"steps":[{"closeTab":"`+tab+`"}]}`)
+	st := residentOf(t, env)
+	for i := 1; i <= 3; i++ {
+		r := runEnv(t, env, t.TempDir(), `{"tab":"`+tab+`","steps":[{"click":"#add"}]}`)
+		if r.code != 0 || r.field("status") != "ok" {
+			t.Fatalf("click %d: %s", i, r.stdout)
+		}
+		shot, _ := r.field("screenshot").(string)
+		if shot == "" {
+			t.Fatalf("click %d names no screenshot: %s", i, r.stdout)
+		}
+		waitPNG(t, shot)
+	}
+	if got := clicksOf(t, env, tab); got != "3" {
+		t.Fatalf("three clicks through the resident process ran the handler %s times", got)
+	}
+	after := residentOf(t, env)
+	if after.PID != st.PID || after.Commands < 4 {
+		t.Fatalf("the commands did not go through the resident process: before %+v, after %+v", st, after)
+	}
+	info, err := os.Stat(after.Socket)
+	if err != nil || info.Mode().Perm() != 0o600 {
+		t.Fatalf("socket mode: %v %v", info, err)
+	}
+	if d, err := os.Stat(filepath.Dir(after.Socket)); err != nil || d.Mode().Perm() != 0o700 {
+		t.Fatalf("socket dir mode: %v %v", d, err)
+	}
+}
+
+// waitPNG waits for the deferred screenshot and checks it is a whole PNG.
+func waitPNG(t *testing.T, path string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		data, err := os.ReadFile(path)
+		if err == nil {
+			if !bytes.HasPrefix(data, []byte("\x89PNG")) || !bytes.Contains(data[len(data)-12:], []byte("IEND")) {
+				t.Fatalf("%s is not a whole PNG (%d bytes)", path, len(data))
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("screenshot %s never appeared: %v", path, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestResidentKilledFallsBackOrSaysSo kills the resident process between
+// commands (the next command runs directly and starts a new one) and during
+// a command (the answer says the steps may have partly run — it does not
+// run them again).
+func TestResidentKilledFallsBackOrSaysSo(t *testing.T) {
+	env := residentTestEnv(t)
+	base := browsertest.Serve(t, fstest.MapFS{"counter.html": {Data: []byte(residentCounterPage)}})
+	r := runEnv(t, env, t.TempDir(), `{"steps":[{"openTab":"`+base+`counter.html"}]}`)
+	tab, _ := r.field("tab").(string)
+	defer runEnv(t, env, t.TempDir(), `{"steps":[{"closeTab":"`+tab+`"}]}`)
+	first := residentOf(t, env)
+	syscall.Kill(first.PID, syscall.SIGKILL)
+	r = runEnv(t, env, t.TempDir(), `{"tab":"`+tab+`","steps":[{"click":"#add"}]}`)
+	if r.code != 0 {
+		t.Fatalf("click after the resident process died: %s", r.stdout)
+	}
+	if got := clicksOf(t, env, tab); got != "1" {
+		t.Fatalf("the click after the resident process died ran %s times", got)
+	}
+	second := residentOf(t, env)
+	if second.PID == first.PID {
+		t.Fatalf("no new resident process: %+v", second)
+	}
+	done := make(chan result, 1)
+	go func() {
+		done <- runEnv(t, env, t.TempDir(), `{"tab":"`+tab+`","steps":[{"click":"#add"},{"wait":4000},{"click":"#add"}]}`)
+	}()
+	deadline := time.Now().Add(20 * time.Second)
+	for residentOfNow(t, env).Running == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the command never reached the resident process")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	time.Sleep(500 * time.Millisecond) // the first click ran; the wait runs
+	syscall.Kill(second.PID, syscall.SIGKILL)
+	var mid result
+	select {
+	case mid = <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the command whose resident process died never answered")
+	}
+	msg, _ := mid.field("error", "message").(string)
+	if mid.code != 1 || mid.field("error", "type") != "CONNECTION" || !strings.Contains(msg, "may have partly run") {
+		t.Fatalf("answer of a command whose resident process died: %s", mid.stdout)
+	}
+	if got := clicksOf(t, env, tab); got != "2" {
+		t.Fatalf("after a resident death mid-command the handler ran %s times in all, want 2 (not repeated)", got)
+	}
+}
+
+// residentOfNow returns the resident process's state, or a zero one.
+func residentOfNow(t *testing.T, env []string) residentStatus {
+	t.Helper()
+	r := runEnv(t, env, t.TempDir(), "chrome", "status", "--no-launch")
+	var st struct {
+		Resident []residentStatus `json:"resident"`
+	}
+	json.Unmarshal(r.stdout, &st)
+	if len(st.Resident) == 0 {
+		return residentStatus{}
+	}
+	return st.Resident[0]
+}
+
+// TestResidentOffAndStop checks CDP_SKILL_RESIDENT=0 (no process, no
+// socket) and that `chrome stop` ends the resident processes of its port
+// only.
+func TestResidentOffAndStop(t *testing.T) {
+	env := residentTestEnv(t)
+	off := append(append([]string{}, env...), EnvResident+"=0")
+	r := runEnv(t, off, t.TempDir(), `{"steps":[{"chromeStatus":{"autoLaunch":false}}]}`)
+	if r.code != 0 {
+		t.Fatalf("status: %s", r.stdout)
+	}
+	time.Sleep(300 * time.Millisecond)
+	var dir string
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, state.EnvDir+"="); ok {
+			dir = v
+		}
+	}
+	if socks, _ := filepath.Glob(filepath.Join(dir, "resident", "*.sock")); len(socks) != 0 {
+		t.Fatalf("CDP_SKILL_RESIDENT=0 still started a resident process: %v", socks)
+	}
+	runEnv(t, env, t.TempDir(), `{"steps":[{"chromeStatus":{"autoLaunch":false}}]}`)
+	st := residentOf(t, env)
+	other := runEnv(t, env, t.TempDir(), "chrome", "stop", "--port", "1")
+	if other.field("residentStopped") != nil || residentOfNow(t, env).PID != st.PID {
+		t.Fatalf("chrome stop of another port ended this port's resident process: %s", other.stdout)
+	}
+	// The shared test Chrome must keep running, so stop the resident
+	// process the way `chrome stop` does, without stopping Chrome.
+	t.Setenv(state.EnvDir, dir)
+	list := residents(st.Endpoint, true)
+	if len(list) != 1 {
+		t.Fatalf("stop: %+v", list)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for syscall.Kill(st.PID, 0) == nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("resident process %d still runs after stop", st.PID)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
