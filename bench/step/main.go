@@ -2,7 +2,9 @@
 // reads next — interleaved on the same Chromium and page: cdp-skill's click
 // under each capture preset against agent-browser's `click` + `snapshot -i`
 // (each a whole process, as an agent runs them), and prints medians and the
-// ratios. With -breakdown it also times the parts of a cdp-skill step in
+// ratios. The cdp-skill variants go through the resident process that the
+// first command starts (as an agent's do), except the one run with
+// CDP_SKILL_RESIDENT=0. With -breakdown it also times the parts of a cdp-skill step in
 // process (connect, attach, engine, click, settle, capture, screenshot).
 //
 //	npm i -g agent-browser@0.41.2
@@ -23,6 +25,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -79,23 +82,41 @@ func run(c config) error {
 	if err != nil {
 		return err
 	}
-	ours := &cli{bin: c.bin, port: port, env: append(os.Environ(),
-		"CDP_SKILL_STATE_DIR="+filepath.Join(tmp, "state"), "CDP_SKILL_HEADLESS=1")}
+	// Clipped, so each variant's append below gets its own copy (appending
+	// in place would give every variant the last variant's setting).
+	ours := &cli{bin: c.bin, port: port, env: slices.Clip(append(os.Environ(),
+		"CDP_SKILL_STATE_DIR="+filepath.Join(tmp, "state"), "CDP_SKILL_HEADLESS=1"))}
 	defer ours.run(`chrome`, `stop`)
-	open, err := ours.json(`{"steps":[{"openTab":"` + url + `"}]}`)
-	if err != nil {
-		return err
+	// Each variant drives its own tab: the default preset's screenshot is
+	// written just after its answer, with the tab held, and a variant
+	// running next on the same tab would pay for it.
+	newTab := func() (string, error) {
+		open, err := ours.json(`{"steps":[{"openTab":"` + url + `"}]}`)
+		if err != nil {
+			return "", err
+		}
+		tab, _ := open["tab"].(string)
+		if tab == "" {
+			return "", fmt.Errorf("openTab answered without a tab: %v", open)
+		}
+		return tab, nil
 	}
-	tab, _ := open["tab"].(string)
-	if tab == "" {
-		return fmt.Errorf("openTab answered without a tab: %v", open)
+	var tabs []string
+	for range 5 {
+		tab, err := newTab()
+		if err != nil {
+			return err
+		}
+		tabs = append(tabs, tab)
 	}
-	click := `{"tab":"` + tab + `","steps":[{"click":"#a"}]}`
+	tab := tabs[0]
+	click := func(tab string) string { return `{"tab":"` + tab + `","steps":[{"click":"#a"}]}` }
 	variants := []variant{
-		{name: "cdp-skill click (default capture)", argv: ours.argv(click), env: ours.env},
-		{name: "cdp-skill click (compact)", argv: ours.argv(click), env: append(ours.env, "CDP_SKILL_CAPTURE=compact")},
-		{name: "cdp-skill click (none)", argv: ours.argv(click), env: append(ours.env, "CDP_SKILL_CAPTURE=none")},
-		{name: "cdp-skill no-op step (connect, attach)", argv: ours.argv(`{"tab":"` + tab + `","steps":[{"sleep":0}]}`), env: ours.env},
+		{name: "cdp-skill click (default capture)", argv: ours.argv(click(tabs[0])), env: ours.env},
+		{name: "cdp-skill click (compact)", argv: ours.argv(click(tabs[1])), env: append(ours.env, "CDP_SKILL_CAPTURE=compact")},
+		{name: "cdp-skill click (none)", argv: ours.argv(click(tabs[2])), env: append(ours.env, "CDP_SKILL_CAPTURE=none")},
+		{name: "cdp-skill no-op step (whole process)", argv: ours.argv(`{"tab":"` + tabs[3] + `","steps":[{"sleep":0}]}`), env: ours.env},
+		{name: "cdp-skill click (default, no resident process)", argv: ours.argv(click(tabs[4])), env: append(ours.env, "CDP_SKILL_RESIDENT=0")},
 	}
 	if c.ab != "" {
 		abEnv := append(os.Environ(), "HOME="+filepath.Join(tmp, "abhome"), "AGENT_BROWSER_SESSION=benchstep",
