@@ -25,6 +25,9 @@ func (h *host) buildPredeclared() starlark.StringDict {
 	d["configure"] = starlark.NewBuiltin("configure", h.configure)
 	d["with_hooks"] = starlark.NewBuiltin("with_hooks", h.withHooks)
 	d["fail"] = starlark.NewBuiltin("fail", failBuiltin)
+	for _, name := range []string{"str", "repr", "print"} {
+		d[name] = boundedFormat(name)
+	}
 	d["args"] = argsDict(h.prog.Args)
 	return d
 }

@@ -124,6 +124,9 @@ type host struct {
 	// keepGoing is configure(stop_on_error = False): a failed step is
 	// reported and the program goes on (spec §16.4).
 	keepGoing bool
+	// threads are the program's Starlark threads (the memory guard stops
+	// them).
+	threads threadSet
 	// deferredShot takes the screenshot the answer already names
 	// (Options.DeferScreenshot); nil when none is due.
 	deferredShot func()
@@ -166,6 +169,7 @@ func Run(ctx context.Context, prog Program, opts Options) *Output {
 	h.ctx = ctx
 	h.timeout = timeout
 	h.dog = newWatchdog()
+	go guardMemory(ctx, &h.threads, maxMemory())
 	done := make(chan *Output, 1)
 	release := make(chan struct{})
 	var once sync.Once
@@ -263,7 +267,8 @@ func (h *host) newThread(name string, maxSteps uint64) (th *starlark.Thread, sto
 	unregister := context.AfterFunc(h.ctx, func() {
 		th.Cancel(fmt.Sprintf("the program ran past its %s timeout", h.timeout))
 	})
-	return th, func() { unregister() }
+	forget := h.threads.add(th)
+	return th, func() { unregister(); forget() }
 }
 
 func (h *host) print(_ *starlark.Thread, msg string) {

@@ -53,6 +53,7 @@ func (w *watchdog) arm(d time.Duration, phase string, step int, action string) {
 func (w *watchdog) disarm() {
 	w.mu.Lock()
 	w.deadline = time.Time{}
+	w.phase, w.step, w.action = "", 0, ""
 	w.mu.Unlock()
 	w.poke()
 }
@@ -104,6 +105,11 @@ func (w *watchdog) output(tab string) *Output {
 	defer w.mu.Unlock()
 	msg := fmt.Sprintf("%s did not finish within its timeout plus %s: Chrome did not answer, so cdp-skill stopped waiting", w.phase, watchdogGrace)
 	hint := "run listTabs to check the browser; if the tab stays stuck, close it with closeTab or restart Chrome with `cdp-skill chrome stop`"
+	if w.phase == "" {
+		// No step or attach was running: the program's own code was.
+		msg = fmt.Sprintf("the program did not finish within its timeout plus %s: its Starlark code was still computing (no browser call was waiting), so cdp-skill stopped it", watchdogGrace)
+		hint = "make the recipe do less work per command (smaller values, fewer iterations), or raise its timeout"
+	}
 	out := &Output{Status: StatusError, Tab: tab}
 	if w.step > 0 {
 		out.Errors = []ErrorEntry{{Step: w.step, Action: w.action, Type: TypeExecution,
