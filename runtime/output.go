@@ -162,7 +162,7 @@ func encodeJSON(v any) ([]byte, error) {
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	return b.Bytes(), nil
+	return maskSecretParams(b.Bytes()), nil
 }
 
 // SpilledValue stands in the answer for a value written to a file.
