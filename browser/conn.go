@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -131,8 +132,9 @@ func (c *Conn) readLoop() {
 	close(c.closed)
 }
 
-// detachSubscriptions ends the subscriptions of a session that Chrome
-// detached, so waiters see the end instead of hanging. c.mu is held.
+// detachSubscriptions ends the subscriptions and pending calls of a session
+// that Chrome detached, so waiters see the end instead of hanging. c.mu is
+// held.
 func (c *Conn) detachSubscriptions(params jsonv2.Value) {
 	var ev target.EventDetachedFromTarget
 	if jsonv2.Unmarshal(params, &ev) != nil || ev.SessionID == "" {
@@ -144,6 +146,13 @@ func (c *Conn) detachSubscriptions(params jsonv2.Value) {
 				s.finish()
 			}
 			delete(c.subs, k)
+		}
+	}
+	// Calls the closing tab will never answer (sent just before it went).
+	for id, pc := range c.pending {
+		if pc.session == ev.SessionID {
+			pc.ch <- reply{err: tabGone(&ProtocolError{Method: pc.method, Message: "the session was detached while the call waited"})}
+			delete(c.pending, id)
 		}
 	}
 }
@@ -187,7 +196,11 @@ func (c *Conn) call(ctx context.Context, session target.SessionID, method string
 		}
 		reply := r.msg
 		if reply.Error != nil {
-			return &ProtocolError{Method: method, Code: reply.Error.Code, Message: reply.Error.Message}
+			pe := &ProtocolError{Method: method, Code: reply.Error.Code, Message: reply.Error.Message}
+			if session != "" && strings.HasPrefix(reply.Error.Message, sessionGone) {
+				return tabGone(pe)
+			}
+			return pe
 		}
 		if res != nil && len(reply.Result) > 0 {
 			if err := jsonv2.Unmarshal(reply.Result, res, marshalOptions); err != nil {
@@ -235,6 +248,17 @@ func (c *Conn) subscribeCounted(session target.SessionID, method string) (<-chan
 			s.stop()
 		})
 	}
+}
+
+// sessionGone is Chrome's answer to a call on a session whose tab was
+// closed (or detached) a moment before.
+const sessionGone = "Session with given id not found"
+
+// tabGone is the error of a call on a tab that went away during the step.
+func tabGone(pe *ProtocolError) *Error {
+	return &Error{Kind: KindContextDestroyed, Err: pe,
+		Message: "the tab was closed during this step (by the page, the user or another agent)",
+		Hint:    "run listTabs, then switchTab to a tab that is open or openTab a new one"}
 }
 
 // ProtocolError is an error answer from Chrome to a command.

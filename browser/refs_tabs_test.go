@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -68,5 +69,31 @@ func TestRefOfAnotherTabIsRefused(t *testing.T) {
 	}
 	if got := js(t, d, "window.clicks"); got != `[]` {
 		t.Fatalf("a foreign elementsAt ref clicked: %s", got)
+	}
+}
+
+// TestCallOnAClosedTabSaysTheTabWasClosed closes a tab behind an attached
+// page's back (as another agent would): the next action fails with our
+// typed error and a hint, not Chrome's raw "Session with given id not
+// found".
+func TestCallOnAClosedTabSaysTheTabWasClosed(t *testing.T) {
+	p := loadHTML(t, `<!doctype html><button id="b">B</button>`)
+	other, err := Connect(testCtx(t), p.Browser.Endpoint, ConnectOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	if err := other.CloseTab(testCtx(t), p.TargetID); err != nil {
+		t.Fatal(err)
+	}
+	for _, act := range []func() error{
+		func() error { _, err := p.Click(testCtx(t), Target{Selector: "#b"}, ClickOptions{}); return err },
+		func() error { _, err := p.Eval(testCtx(t), "1"); return err },
+	} {
+		err := act()
+		var be *Error
+		if !errors.As(err, &be) || be.Kind != KindContextDestroyed || !strings.Contains(be.Error(), "tab was closed") || be.Hint == "" {
+			t.Fatalf("action on a closed tab: %v", err)
+		}
 	}
 }
