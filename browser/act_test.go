@@ -124,7 +124,9 @@ func TestClickWaitsForLateAndMovingElements(t *testing.T) {
 	}
 	// A button sliding into place: stable waits until it stops, then the
 	// mouse click lands on it.
-	js(t, p, `(() => { const b = document.createElement('button'); b.id = 'slider'; b.textContent = 'Sliding in'; b.style = 'position: relative; left: 0; transition: left 0.5s linear'; b.onclick = () => { hits.slid = true; }; document.querySelector('main').prepend(b); requestAnimationFrame(() => requestAnimationFrame(() => { b.style.left = '300px'; })); return 1; })()`)
+	// The setup returns once the slide has begun (transitionrun), so the
+	// click cannot measure the button before it starts moving.
+	js(t, p, `new Promise((done) => { const b = document.createElement('button'); b.id = 'slider'; b.textContent = 'Sliding in'; b.style = 'position: relative; left: 0; transition: left 0.5s linear'; b.onclick = () => { hits.slid = true; }; b.addEventListener('transitionrun', () => done(1)); document.querySelector('main').prepend(b); requestAnimationFrame(() => requestAnimationFrame(() => { b.style.left = '300px'; })); })`)
 	res = click(t, p, Target{Selector: "#slider"}, ClickOptions{NativeOnly: true, ActionOptions: ActionOptions{Stable: true}})
 	if js(t, p, "hits.slid") != "true" || js(t, p, "Math.round(document.getElementById('slider').getBoundingClientRect().x)") == "8" {
 		t.Fatalf("sliding button: %+v", res)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -127,9 +128,9 @@ func TestExtractErrors(t *testing.T) {
 	}
 	// A missing element is waited for, then fails as an action's target
 	// does: ElementNotFoundError with the query for near matches.
-	_, err = p.Extract(shortCtx(t, 630*time.Millisecond), ExtractOptions{Selector: "#nothing"})
+	_, err = p.Extract(shortCtx(t, 2*time.Second), ExtractOptions{Selector: "#nothing"})
 	var e *Error
-	if !asError(err, &e) || e.Kind != KindElementNotFound || e.Message != `no element matches selector "#nothing" (waited 600ms)` || e.Details["query"] != "#nothing" {
+	if !asError(err, &e) || e.Kind != KindElementNotFound || !regexp.MustCompile(`^no element matches selector "#nothing" \(waited [\d.]+m?s\)$`).MatchString(e.Message) || e.Details["query"] != "#nothing" {
 		t.Errorf("no element: %v (%+v)", err, e)
 	}
 	if _, err = p.Extract(ctx, ExtractOptions{Selector: "#prices", Type: "grid"}); KindOf(err) != KindStepValidation {
