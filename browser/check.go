@@ -166,6 +166,11 @@ func (p *Page) waitElement(ctx context.Context, t Target, timeout time.Duration)
 	for attempt := 0; ; attempt++ {
 		el, _, err := p.locate(ctx, t)
 		if err != nil {
+			if attempt > 0 && ctx.Err() != nil {
+				// The step's time ran out during a lookup (a slow page or
+				// machine): still the typed not-found answer.
+				return nil, notFound(t, time.Since(start))
+			}
 			return nil, err
 		}
 		if el != nil {
