@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/cdp-skill/cdp-skill/browser/state"
 )
@@ -21,7 +22,15 @@ var inpage embed.FS
 
 var engineFiles = []string{"dom.js", "roles.js", "names.js", "snapshot.js", "refs.js", "api.js", "query.js", "find.js", "act.js", "gesture.js", "forms.js", "frames.js", "capture.js", "serialize.js", "extract.js", "watch.js", "visual.js"}
 
-var engineSource, engineVersion = buildEngine()
+// engineBuild builds the engine once, on first use (a command handed to
+// the resident process never needs it).
+var engineBuild = sync.OnceValues(buildEngine)
+
+// engineSource is the engine's installing script.
+func engineSource() string { src, _ := engineBuild(); return src }
+
+// engineVersion is the hash that tells an installed engine of this build.
+func engineVersion() string { _, v := engineBuild(); return v }
 
 func buildEngine() (string, string) {
 	var body strings.Builder
@@ -56,14 +65,14 @@ func (p *Page) engineCall(ctx context.Context, out any, method string, args ...a
 		}
 		argList = append(argList, string(data))
 	}
-	expr := "(window.__cdpSkill && window.__cdpSkill.version === " + jsString(engineVersion) + ") ? window.__cdpSkill." +
+	expr := "(window.__cdpSkill && window.__cdpSkill.version === " + jsString(engineVersion()) + ") ? window.__cdpSkill." +
 		method + "(" + strings.Join(argList, ",") + ") : " + jsString(engineMissing)
 	raw, err := p.Eval(ctx, expr)
 	if err != nil {
 		return engineError(method, err)
 	}
 	if string(raw) == `"`+engineMissing+`"` {
-		if _, err := p.Eval(ctx, engineSource); err != nil {
+		if _, err := p.Eval(ctx, engineSource()); err != nil {
 			return fmt.Errorf("install the page engine: %w", err)
 		}
 		if raw, err = p.Eval(ctx, expr); err != nil {

@@ -98,7 +98,7 @@ func (p *Page) runFunctionSource(ctx context.Context, src string, opts FunctionO
 	}
 	expr := `(async () => {
 const E = window.__cdpSkill;
-if (!E || E.version !== ` + jsString(engineVersion) + `) return ` + jsString(engineMissing) + `;
+if (!E || E.version !== ` + jsString(engineVersion()) + `) return ` + jsString(engineMissing) + `;
 const v = await (` + src + `)(...` + args + `);
 return ` + ser + `;
 })()`
@@ -110,7 +110,7 @@ return ` + ser + `;
 		if string(raw) != `"`+engineMissing+`"` {
 			return raw, nil
 		}
-		if _, err := p.Eval(ctx, engineSource); err != nil {
+		if _, err := p.Eval(ctx, engineSource()); err != nil {
 			return nil, err
 		}
 	}

@@ -184,7 +184,7 @@ func (p *Page) engineObject(ctx context.Context, method string, args ...any) (*r
 		}
 		argList = append(argList, data)
 	}
-	expr := "(window.__cdpSkill && window.__cdpSkill.version === " + jsString(engineVersion) + ") ? window.__cdpSkill." +
+	expr := "(window.__cdpSkill && window.__cdpSkill.version === " + jsString(engineVersion()) + ") ? window.__cdpSkill." +
 		method + "(" + strings.Join(argList, ",") + ") : " + jsString(engineMissing)
 	for attempt := 0; attempt < 2; attempt++ {
 		sess, ctxID := p.exec()
@@ -196,7 +196,7 @@ func (p *Page) engineObject(ctx context.Context, method string, args ...any) (*r
 			return nil, engineError(method, &JSError{Text: exceptionText(res.ExceptionDetails)})
 		}
 		if res.Result.Type == "string" && string(res.Result.Value) == `"`+engineMissing+`"` {
-			if _, err := p.Eval(ctx, engineSource); err != nil {
+			if _, err := p.Eval(ctx, engineSource()); err != nil {
 				return nil, fmt.Errorf("install the page engine: %w", err)
 			}
 			continue
