@@ -307,10 +307,7 @@ func (p *Page) moving(ctx context.Context, el *Element) (bool, error) {
 func (p *Page) elementInfo(ctx context.Context, el *Element) map[string]any {
 	var info map[string]any
 	raw := json.RawMessage{}
-	if err := p.CallOn(ctx, el, &raw, `(el) => { const S = window.__cdpSkill, d = S.describe(el), f = S.lastFind, o = {role: d.role, name: d.name};
-		if (f && f.el === el && f.matchCount > 1) { o.matchCount = f.matchCount; o.matchIndex = f.index; }
-		if (f && f.el === el && f.alsoMatched) o.alsoMatched = f.alsoMatched;
-		return o; }`); err == nil {
+	if err := p.CallOn(ctx, el, &raw, `(el) => window.__cdpSkill.targetInfo(el)`); err == nil {
 		json.Unmarshal(raw, &info)
 	}
 	return info

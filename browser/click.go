@@ -82,18 +82,19 @@ func (p *Page) Click(ctx context.Context, t Target, o ClickOptions) (*ClickResul
 		return nil, err
 	}
 	defer p.release(a.El.ObjectID)
-	res := &ClickResult{Clicked: true, Matched: a.Matched, Via: a.Via, Interceptor: a.Interceptor,
-		TargetReport: p.targetReport(ctx, a.El, a.AutoForced)}
+	jsAuto := a.AutoForced && a.Interceptor != nil && !o.JSClick
+	mouse := !jsAuto && !o.JSClick && a.Point != nil
+	report, before, armed := p.clickPrep(ctx, a, mouse)
+	res := &ClickResult{Clicked: true, Matched: a.Matched, Via: a.Via, Interceptor: a.Interceptor, TargetReport: report}
 	if a.AutoForced {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("the element was not ready (%s); clicked anyway after the actionability timeout", a.Reason))
 	}
-	before := p.checkedState(ctx, a.El)
 	w, err := p.watch(ctx)
 	if err != nil {
 		return nil, err
 	}
 	switch {
-	case a.AutoForced && a.Interceptor != nil && !o.JSClick:
+	case jsAuto:
 		// Something that is not a blocking layer (a toast, the element's
 		// own decoration) covers it: a mouse click would hit that instead.
 		res.Method = "jsClick-auto"
@@ -116,7 +117,7 @@ func (p *Page) Click(ctx context.Context, t Target, o ClickOptions) (*ClickResul
 		}
 	default:
 		res.Method = "cdp"
-		probe, err := p.cdpClick(ctx, a, button, count, o.Modifiers)
+		probe, err := p.cdpClick(ctx, a, button, count, o.Modifiers, armed)
 		if err != nil {
 			w.stop()
 			return nil, err
@@ -174,9 +175,11 @@ func (p *Page) afterMissedClick(ctx context.Context, t Target, a *Actionable, o 
 
 // cdpClick arms the reception probe, clicks with mouse events and reads
 // the probe.
-func (p *Page) cdpClick(ctx context.Context, a *Actionable, button input.MouseButton, count int, mods Modifiers) (probeResult, error) {
-	if err := p.CallOn(ctx, a.El, nil, `(el) => window.__cdpSkill.armProbe(el)`); err != nil {
-		return probeResult{}, err
+func (p *Page) cdpClick(ctx context.Context, a *Actionable, button input.MouseButton, count int, mods Modifiers, armed bool) (probeResult, error) {
+	if !armed {
+		if err := p.CallOn(ctx, a.El, nil, `(el) => window.__cdpSkill.armProbe(el)`); err != nil {
+			return probeResult{}, err
+		}
 	}
 	pt, err := p.toTop(ctx, *a.Point)
 	if err != nil {
@@ -213,6 +216,25 @@ type checkedInfo struct {
 	Checked bool   `json:"checked"`
 	Role    string `json:"role"`
 	Error   string `json:"error"`
+}
+
+// clickPrep reads, in one round trip, what the answer reports about the
+// element and its checked state (a toggle's, nil for others), and arms the
+// press probe for a mouse click (armed says it did).
+func (p *Page) clickPrep(ctx context.Context, a *Actionable, arm bool) (TargetReport, *checkedInfo, bool) {
+	var prep struct {
+		Info    map[string]any `json:"info"`
+		Checked checkedInfo    `json:"checked"`
+		Armed   bool           `json:"armed"`
+	}
+	if err := p.CallOn(ctx, a.El, &prep, `(el, arm) => window.__cdpSkill.clickPrep(el, arm)`, arm); err != nil {
+		return p.targetReport(ctx, a.El, a.AutoForced), p.checkedState(ctx, a.El), false
+	}
+	var before *checkedInfo
+	if prep.Checked.Error == "" {
+		before = &prep.Checked
+	}
+	return reportOf(a.El, prep.Info, a.AutoForced), before, prep.Armed
 }
 
 // checkedState reads a checkbox/radio/switch state, or nil for other

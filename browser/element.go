@@ -215,7 +215,12 @@ type TargetReport struct {
 
 // targetReport describes el for an action's result.
 func (p *Page) targetReport(ctx context.Context, el *Element, autoForced bool) TargetReport {
-	r := TargetReport{Element: p.elementInfo(ctx, el), ReResolved: el.ReResolved, NameChanged: el.NameChanged, AutoForced: autoForced}
+	return reportOf(el, p.elementInfo(ctx, el), autoForced)
+}
+
+// reportOf is the target report of el, given its info (targetInfo).
+func reportOf(el *Element, info map[string]any, autoForced bool) TargetReport {
+	r := TargetReport{Element: info, ReResolved: el.ReResolved, NameChanged: el.NameChanged, AutoForced: autoForced}
 	if el.MatchedSelector != "" {
 		i := el.SelectorIndex
 		r.MatchedSelector, r.SelectorIndex = el.MatchedSelector, &i

@@ -18,6 +18,10 @@ import (
 // actionWatch.finish), not a clock.
 const SettleWindow = 0 * time.Millisecond
 
+// newTabURLBound bounds the wait for a tab the action opened to get its
+// URL (a loaded machine can take several hundred milliseconds).
+const newTabURLBound = time.Second
+
 // navStartBound bounds the wait for a navigation the page requested to
 // start, or for the tab it asked to open to appear.
 const navStartBound = 2 * time.Second
@@ -309,10 +313,12 @@ wait:
 				order = append(order, ev.TargetInfo.TargetID)
 			}
 			newTabs[ev.TargetInfo.TargetID] = &NewTab{TargetID: string(ev.TargetInfo.TargetID), URL: ev.TargetInfo.URL, Title: ev.TargetInfo.Title}
-			// Give the new tab a moment to get its real URL.
+			// Give the new tab a moment to get its real URL (the wait
+			// ends as soon as it has one; only a tab that stays blank,
+			// such as window.open(''), waits the whole bound).
 			navWait = time.Time{}
 			if blankURL(ev.TargetInfo.URL) {
-				tabWait = time.Now().Add(300 * time.Millisecond)
+				tabWait = time.Now().Add(newTabURLBound)
 			}
 			rearm()
 		case raw := <-w.changed.ch:

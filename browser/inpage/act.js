@@ -235,6 +235,21 @@ S.clickTarget = function clickTarget(el) {
 };
 
 // armProbe records whether the next pointer press reaches el.
+// targetInfo is what an action's answer says about its element: role and
+// name, and how the last lookup matched it.
+S.targetInfo = function targetInfo(el) {
+  const d = S.describe(el), f = S.lastFind, o = { role: d.role, name: d.name };
+  if (f && f.el === el && f.matchCount > 1) { o.matchCount = f.matchCount; o.matchIndex = f.index; }
+  if (f && f.el === el && f.alsoMatched) o.alsoMatched = f.alsoMatched;
+  return o;
+};
+
+// clickPrep reads, in one round trip before a click, the element's info,
+// its checked state (a toggle's) and, for a mouse click, arms the probe.
+S.clickPrep = function clickPrep(el, arm) {
+  return { info: S.targetInfo(el), checked: S.checkedState(el), armed: arm ? S.armProbe(el) : false };
+};
+
 S.armProbe = function armProbe(el) {
   if (S.probe) S.probe.remove();
   const probe = { received: false, hit: null, el };
