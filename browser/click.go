@@ -117,7 +117,7 @@ func (p *Page) Click(ctx context.Context, t Target, o ClickOptions) (*ClickResul
 		}
 	default:
 		res.Method = "cdp"
-		probe, err := p.cdpClick(ctx, a, button, count, o.Modifiers, armed)
+		probe, err := p.cdpClick(ctx, a, w, button, count, o.Modifiers, armed)
 		if err != nil {
 			w.stop()
 			return nil, err
@@ -173,9 +173,10 @@ func (p *Page) afterMissedClick(ctx context.Context, t Target, a *Actionable, o 
 	return p.jsClick(ctx, a.El, o.Double)
 }
 
-// cdpClick arms the reception probe, clicks with mouse events and reads
-// the probe.
-func (p *Page) cdpClick(ctx context.Context, a *Actionable, button input.MouseButton, count int, mods Modifiers, armed bool) (probeResult, error) {
+// cdpClick arms the reception probe (unless armed), clicks with mouse
+// events and reads the probe; when the press was received the page has
+// settled too, and w holds its report.
+func (p *Page) cdpClick(ctx context.Context, a *Actionable, w *actionWatch, button input.MouseButton, count int, mods Modifiers, armed bool) (probeResult, error) {
 	if !armed {
 		if err := p.CallOn(ctx, a.El, nil, `(el) => window.__cdpSkill.armProbe(el)`); err != nil {
 			return probeResult{}, err
@@ -188,16 +189,26 @@ func (p *Page) cdpClick(ctx context.Context, a *Actionable, button input.MouseBu
 	if err := p.mouseClick(ctx, pt, button, count, mods); err != nil {
 		return probeResult{}, err
 	}
-	var pr probeResult
-	raw, err := p.Eval(ctx, `window.__cdpSkill && window.__cdpSkill.readProbe ? window.__cdpSkill.readProbe() : {received: true, gone: true}`)
+	// The probe is read and, when the press reached the element, the page
+	// settles in the same round trip.
+	sctx, cancel := context.WithTimeout(ctx, settleBound)
+	defer cancel()
+	raw, err := p.Eval(sctx, `window.__cdpSkill && window.__cdpSkill.readProbeAndSettle ? window.__cdpSkill.readProbeAndSettle() : {probe: {received: true, gone: true}}`)
 	if err != nil {
 		// The click navigated and the document is gone: it was received.
 		return probeResult{Received: true, Gone: true}, nil
 	}
-	if err := jsonUnmarshal(raw, &pr); err != nil {
+	var r struct {
+		Probe  probeResult   `json:"probe"`
+		Settle *settleReport `json:"settle"`
+	}
+	if err := jsonUnmarshal(raw, &r); err != nil {
 		return probeResult{Received: true}, nil
 	}
-	return pr, nil
+	if r.Settle != nil && w != nil {
+		w.settledWith(*r.Settle)
+	}
+	return r.Probe, nil
 }
 
 func (p *Page) jsClick(ctx context.Context, el *Element, double bool) error {

@@ -62,6 +62,17 @@ type actionWatch struct {
 	created   *eventFeed
 	changed   *eventFeed
 	stops     []func()
+	// presettled holds the page's settle report when the action already
+	// settled in its own last round trip (a click reads its probe and
+	// settles at once).
+	presettled chan settleReport
+}
+
+// settledWith records that the page settled as rep reports.
+func (w *actionWatch) settledWith(rep settleReport) {
+	w.settling = true
+	w.presettled = make(chan settleReport, 1)
+	w.presettled <- rep
 }
 
 // eventFeed is one subscription and how many of its events were read.
@@ -200,7 +211,10 @@ func (w *actionWatch) finish(ctx context.Context, grace time.Duration) Effect {
 	crossDoc := false
 	newTabs := map[target.ID]*NewTab{}
 	var order []target.ID
-	settled := w.settlePage(ctx)
+	var settled <-chan settleReport = w.presettled
+	if settled == nil {
+		settled = w.settlePage(ctx)
+	}
 	// settledURL is the page's URL when it settled, while nothing
 	// navigated: the answer needs no further round trip for it.
 	settledURL, navigating := "", false

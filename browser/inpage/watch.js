@@ -254,3 +254,12 @@ S.watchSettle = async function watchSettle() {
     watchDisarm(st);
   }
 };
+
+// readProbeAndSettle reads the click probe and, when the press reached the
+// element, settles in the same round trip (see watchSettle); a missed
+// press leaves the watch armed for the fallback click.
+S.readProbeAndSettle = async function readProbeAndSettle() {
+  const probe = S.readProbe();
+  if (!probe.received) return { probe };
+  return { probe, settle: await S.watchSettle() };
+};
