@@ -17,16 +17,10 @@ func (a *app) runJSON(ctx context.Context, args []string) error {
 	if err != nil {
 		out = runtime.ErrorOutput(runtime.TypeParse, err.Error())
 	} else {
-		if sock, ok := a.residentSocket(); ok {
-			res, handled, spawn := a.viaResident(ctx, sock, residentRequest{Kind: residentJSON, Input: input})
-			if handled {
-				a.printResident(res)
-				a.writeMetrics(input, res.answer, res.steps, start)
-				return nil
-			}
-			if spawn {
-				defer a.spawnResident(sock)
-			}
+		handled, after := a.runResident(ctx, residentRequest{Kind: residentJSON, Input: input}, input, start)
+		defer after()
+		if handled {
+			return nil
 		}
 		a.ensureKeeper()
 		req, out = runtime.RunJSON(ctx, input, a.runtimeOptions())

@@ -55,8 +55,14 @@ type result struct {
 func cli(t testing.TB, dir string, stdin *os.File, args ...string) result {
 	t.Helper()
 	c := browsertest.Require(t)
+	return runBinary(t, append(os.Environ(), EnvPort+"="+strconv.Itoa(c.Port), EnvHeadless+"=1"), dir, stdin, args...)
+}
+
+// runBinary runs the binary with exactly env in dir. stdin may be nil.
+func runBinary(t testing.TB, env []string, dir string, stdin *os.File, args ...string) result {
+	t.Helper()
 	cmd := exec.Command(binary(t), args...)
-	cmd.Env = append(os.Environ(), EnvPort+"="+strconv.Itoa(c.Port), EnvHeadless+"=1")
+	cmd.Env = env
 	cmd.Dir = dir
 	if stdin != nil {
 		cmd.Stdin = stdin

@@ -79,6 +79,28 @@ func (a *app) viaResident(ctx context.Context, sock string, req residentRequest)
 	return residentResult{answer: answer, ok: head.OK, steps: head.Steps}, true, false
 }
 
+// runResident hands req to the resident process when one serves this
+// invocation's settings, printing its answer (handled). Otherwise the caller
+// runs the command directly and then calls after, which starts a resident
+// process when none was there.
+func (a *app) runResident(ctx context.Context, req residentRequest, input []byte, start time.Time) (handled bool, after func()) {
+	after = func() {}
+	sock, ok := a.residentSocket()
+	if !ok {
+		return false, after
+	}
+	res, handled, spawn := a.viaResident(ctx, sock, req)
+	if handled {
+		a.printResident(res)
+		a.writeMetrics(input, res.answer, res.steps, start)
+		return true, after
+	}
+	if spawn {
+		after = func() { a.spawnResident(sock) }
+	}
+	return false, after
+}
+
 // died is the answer of a command whose resident process ended mid-way.
 func died() residentResult {
 	return residentResult{answer: runtime.ErrorOutput(runtime.TypeConnection, residentDied).JSON()}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -30,23 +29,10 @@ func residentTestEnv(t *testing.T) []string {
 	return append(os.Environ(), EnvPort+"="+strconv.Itoa(c.Port), EnvHeadless+"=1", state.EnvDir+"="+dir, EnvResidentIdle+"=2m")
 }
 
-// cliEnv runs the binary with env in dir.
+// runEnv runs the binary with exactly env in dir.
 func runEnv(t *testing.T, env []string, dir string, args ...string) result {
 	t.Helper()
-	cmd := exec.Command(binary(t), args...)
-	cmd.Env = env
-	cmd.Dir = dir
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	r := result{stdout: stdout.Bytes(), stderr: stderr.Bytes()}
-	if ee, ok := err.(*exec.ExitError); ok {
-		r.code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("run: %v", err)
-	}
-	json.Unmarshal(r.stdout, &r.out)
-	return r
+	return runBinary(t, env, dir, nil, args...)
 }
 
 // residentOf waits until a resident process answers `chrome status` and

@@ -36,17 +36,11 @@ func (a *app) runCommand() *cobra.Command {
 			}
 			dir, _ := filepath.Abs(filepath.Dir(path))
 			prog := runtime.Program{Name: path, Source: src, Dir: dir, Tab: tab, Args: recipeArgs, Timeout: timeout, MaxSteps: maxSteps}
-			if sock, ok := a.residentSocket(); ok {
-				run := &residentRecipeRun{Name: path, Source: src, Dir: dir, Tab: tab, Args: recipeArgs, Timeout: timeout, MaxSteps: maxSteps}
-				res, handled, spawn := a.viaResident(cmd.Context(), sock, residentRequest{Kind: residentRecipe, Recipe: run})
-				if handled {
-					a.printResident(res)
-					a.writeMetrics(src, res.answer, res.steps, start)
-					return nil
-				}
-				if spawn {
-					defer a.spawnResident(sock)
-				}
+			run := &residentRecipeRun{Name: path, Source: src, Dir: dir, Tab: tab, Args: recipeArgs, Timeout: timeout, MaxSteps: maxSteps}
+			handled, after := a.runResident(cmd.Context(), residentRequest{Kind: residentRecipe, Recipe: run}, src, start)
+			defer after()
+			if handled {
+				return nil
 			}
 			a.ensureKeeper()
 			out := runtime.Run(cmd.Context(), prog, a.runtimeOptions())
