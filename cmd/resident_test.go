@@ -234,3 +234,47 @@ func TestResidentOffAndStop(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// TestResidentParallelCommandsActOnce runs commands in parallel through the
+// resident process: six clicks on one tab (serialized by the tab's lock)
+// and one click on each of three other tabs, from several working
+// directories. Every click runs its handler exactly once.
+func TestResidentParallelCommandsActOnce(t *testing.T) {
+	env := residentTestEnv(t)
+	base := browsertest.Serve(t, fstest.MapFS{"counter.html": {Data: []byte(residentCounterPage)}})
+	var tabs []string
+	for range 4 {
+		r := runEnv(t, env, t.TempDir(), `{"steps":[{"openTab":"`+base+`counter.html"}]}`)
+		tab, _ := r.field("tab").(string)
+		if tab == "" {
+			t.Fatalf("openTab: %s", r.stdout)
+		}
+		tabs = append(tabs, tab)
+		defer runEnv(t, env, t.TempDir(), `{"steps":[{"closeTab":"`+tab+`"}]}`)
+	}
+	residentOf(t, env)
+	dirs := []string{t.TempDir(), t.TempDir()}
+	jobs := []string{tabs[0], tabs[0], tabs[0], tabs[0], tabs[0], tabs[0], tabs[1], tabs[2], tabs[3]}
+	errs := make(chan string, len(jobs))
+	for i, tab := range jobs {
+		go func() {
+			r := runEnv(t, env, dirs[i%2], `{"tab":"`+tab+`","capture":"compact","steps":[{"click":"#add"}]}`)
+			if r.code != 0 {
+				errs <- string(r.stdout)
+				return
+			}
+			errs <- ""
+		}()
+	}
+	for range jobs {
+		if e := <-errs; e != "" {
+			t.Errorf("a parallel click failed: %s", e)
+		}
+	}
+	want := map[string]string{tabs[0]: "6", tabs[1]: "1", tabs[2]: "1", tabs[3]: "1"}
+	for tab, n := range want {
+		if got := clicksOf(t, env, tab); got != n {
+			t.Errorf("tab %s: the handler ran %s times, want %s", tab, got, n)
+		}
+	}
+}
