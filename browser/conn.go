@@ -158,11 +158,21 @@ func (c *Conn) detachSubscriptions(params jsonv2.Value) {
 }
 
 func (c *Conn) call(ctx context.Context, session target.SessionID, method string, params, res any) error {
+	wait, err := c.send(ctx, session, method, params)
+	if err != nil {
+		return err
+	}
+	return wait(ctx, res)
+}
+
+// send writes a command and returns the wait for its reply, so a caller can
+// send several in order before waiting for any (see Session.Send).
+func (c *Conn) send(ctx context.Context, session target.SessionID, method string, params any) (func(ctx context.Context, res any) error, error) {
 	var buf []byte
 	if params != nil {
 		var err error
 		if buf, err = jsonv2.Marshal(params, marshalOptions); err != nil {
-			return fmt.Errorf("%s: encode params: %w", method, err)
+			return nil, fmt.Errorf("%s: encode params: %w", method, err)
 		}
 	}
 	id := c.next.Add(1)
@@ -170,19 +180,24 @@ func (c *Conn) call(ctx context.Context, session target.SessionID, method string
 	c.mu.Lock()
 	if c.err != nil {
 		c.mu.Unlock()
-		return c.err
+		return nil, c.err
 	}
 	if err := c.faultFor(session, method); err != nil {
 		c.mu.Unlock()
-		return err
+		return nil, err
 	}
 	c.pending[id] = &pendingCall{ch: ch, session: session, method: method}
 	c.mu.Unlock()
 	msg := &cdproto.Message{ID: id, SessionID: session, Method: cdproto.MethodType(method), Params: buf}
 	if err := c.tr.Write(ctx, msg); err != nil {
 		c.forget(id)
-		return fmt.Errorf("%s: %w", method, err)
+		return nil, fmt.Errorf("%s: %w", method, err)
 	}
+	return func(ctx context.Context, res any) error { return c.await(ctx, id, ch, session, method, res) }, nil
+}
+
+// await waits for the reply of command id and decodes its result into res.
+func (c *Conn) await(ctx context.Context, id int64, ch chan reply, session target.SessionID, method string, res any) error {
 	select {
 	case <-ctx.Done():
 		c.forget(id)
@@ -289,6 +304,14 @@ func (s *Session) ID() target.SessionID { return s.id }
 // Call sends a command and decodes its result into res.
 func (s *Session) Call(ctx context.Context, method string, params, res any) error {
 	return s.conn.call(ctx, s.id, method, params, res)
+}
+
+// Send writes a command without waiting for its reply and returns the wait
+// for it. Commands sent in turn reach Chrome in that order: a mouse move
+// sent right before a press is handled with it, instead of waiting for the
+// renderer's next frame as a move alone does.
+func (s *Session) Send(ctx context.Context, method string, params any) (func(ctx context.Context, res any) error, error) {
+	return s.conn.send(ctx, s.id, method, params)
 }
 
 // Subscribe buffers the events of method on this session.

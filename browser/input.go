@@ -87,14 +87,28 @@ func (p *Page) isMac() bool {
 // click dispatches a full mouse click at the point of the top-level
 // viewport: move, press, release (count times for double clicks).
 func (p *Page) mouseClick(ctx context.Context, pt Point, button input.MouseButton, count int, mods Modifiers) error {
-	if err := p.mouseMove(ctx, pt, mods); err != nil {
-		return err
+	// The move goes out with the press, not before it: alone, a move
+	// waits for the renderer's next animation frame (up to 16 ms); a press
+	// queued behind it has both handled at once, in order.
+	waitMove, err := p.sess.Send(ctx, "Input.dispatchMouseEvent", input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMouseMoved, X: pt.X, Y: pt.Y, Modifiers: int64(mods)})
+	if err != nil {
+		return fmt.Errorf("mouse move: %w", err)
 	}
+	moved := false
 	for i := 1; i <= count; i++ {
 		for _, typ := range []input.DispatchMouseEventType{input.DispatchMouseEventTypeMousePressed, input.DispatchMouseEventTypeMouseReleased} {
-			_, err := cdp.Call(ctx, p.sess, input.DispatchMouseEvent, input.DispatchMouseEventParams{
+			waitPress, err := p.sess.Send(ctx, "Input.dispatchMouseEvent", input.DispatchMouseEventParams{
 				Type: typ, X: pt.X, Y: pt.Y, Button: button, ClickCount: int64(i), Modifiers: int64(mods), Buttons: buttonsMask(button, typ == input.DispatchMouseEventTypeMousePressed),
 			})
+			if err == nil && !moved {
+				moved = true
+				if merr := waitMove(ctx, nil); merr != nil {
+					err = fmt.Errorf("mouse move: %w", merr)
+				}
+			}
+			if err == nil {
+				err = waitPress(ctx, nil)
+			}
 			if err != nil {
 				return fmt.Errorf("mouse %s: %w", typ, err)
 			}

@@ -57,3 +57,20 @@ func TestPressModifierLocation(t *testing.T) {
 		}
 	}
 }
+
+// TestClickMovesThePointerBeforeThePress: the move is sent together with
+// the press (so it does not wait for a frame), and the page still sees a
+// user's order — the pointer arrives, then presses, releases and clicks —
+// once each.
+func TestClickMovesThePointerBeforeThePress(t *testing.T) {
+	p := loadHTML(t, `<!doctype html><main><button id="b">Save</button></main><script>
+window.order = [];
+const b = document.getElementById('b');
+for (const type of ['pointerover', 'mouseover', 'pointermove', 'mousemove', 'pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click'])
+  b.addEventListener(type, () => { if (window.order[window.order.length - 1] !== type) window.order.push(type); });
+</script>`)
+	click(t, p, Target{Selector: "#b"}, ClickOptions{})
+	if got := js(t, p, "window.order.join(' ')"); got != `"pointerover mouseover pointermove mousemove pointerdown mousedown pointerup mouseup click"` {
+		t.Fatalf("events: %s", got)
+	}
+}

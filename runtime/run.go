@@ -30,6 +30,10 @@ const (
 	maxLogLines           = 200
 )
 
+// deferredShotWait bounds how long a deferred screenshot waits for the
+// host's Output.Finish before it is taken anyway (and the tab released).
+const deferredShotWait = 10 * time.Second
+
 // Program is what to run: Starlark source (a recipe, or a lowered JSON
 // command) and how.
 type Program struct {
@@ -183,7 +187,11 @@ func Run(ctx context.Context, prog Program, opts Options) *Output {
 		}
 		out.finish = finish
 		done <- out
-		<-release
+		select {
+		case <-release:
+		case <-time.After(deferredShotWait):
+			// The host never called Finish: do not hold the tab forever.
+		}
 		h.deferredShot()
 		h.env.Close()
 	}()
