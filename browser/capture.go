@@ -45,6 +45,9 @@ func (p *Page) PostCapture(ctx context.Context, o CaptureOptions) (*Capture, err
 		CaptureOptions
 		Seq seqJSON `json:"seq"`
 	}{o, p.seqArg()}
+	if o.Viewport || o.Full {
+		p.scanClickListeners(ctx)
+	}
 	if err := p.engineCall(ctx, &c, "postCapture", arg); err != nil {
 		return nil, err
 	}

@@ -17,11 +17,43 @@ function newBuild(opts, snapId) {
     truncated: false,
     focused: deepActiveElement(),
     flat: [],
+    items: new WeakSet(),
   };
 }
 
+// clickMarked reports an element the page gave a click-type listener
+// (found through CDP once per document, and marked as added since:
+// listeners.go).
+function clickMarked(el) {
+  const s = window.__cdpSkillClicks;
+  return !!s && s.has(el);
+}
+
+// ITEM_BLOCKERS are the descendants that make a block more than a plain
+// entry: it holds its own controls.
+const ITEM_BLOCKERS = 'a[href],button,input,select,textarea,[role],[tabindex],[onclick]';
+
+// splitItems handles a clickable container whose children are entries of
+// one kind (a div-built menu, a list the page delegates clicks for): each
+// child of the same tag and class that holds text and no control of its
+// own becomes a clickable line, and the container does not. It reports
+// whether it split.
+function splitItems(el, b) {
+  const kids = el.children;
+  if (kids.length < 2 || kids.length > 200) return false;
+  const tag = kids[0].tagName, cls = kids[0].className;
+  for (const k of kids) {
+    if (k.tagName !== tag || k.className !== cls || !TEXT_LEVEL.has(roleOf(k))) return false;
+    const d = styleOf(k).display;
+    if (d === 'none' || d === 'contents' || d.startsWith('inline')) return false;
+    if (!k.textContent.trim() || k.querySelector(ITEM_BLOCKERS)) return false;
+  }
+  for (const k of kids) b.items.add(k);
+  return true;
+}
+
 function isClickableGeneric(el, style) {
-  if (el.hasAttribute('onclick') || typeof el.onclick === 'function') return true;
+  if (el.hasAttribute('onclick') || typeof el.onclick === 'function' || clickMarked(el)) return true;
   const ti = el.getAttribute('tabindex');
   if (ti !== null && +ti >= 0) return true;
   if (el.isContentEditable && (!el.parentElement || !el.parentElement.isContentEditable)) return true;
@@ -68,7 +100,8 @@ function walkElement(el, depth, out, b) {
   let role = roleOf(el);
   if (role === 'generic' && el.isContentEditable && (!el.parentElement || !el.parentElement.isContentEditable)) role = 'textbox';
   const block = display !== 'inline' && display !== 'contents' && !display.startsWith('inline');
-  const clickable = visible && TEXT_LEVEL.has(role) && isClickableGeneric(el, style);
+  let clickable = visible && TEXT_LEVEL.has(role) && (b.items.has(el) || isClickableGeneric(el, style));
+  if (clickable && !b.items.has(el) && splitItems(el, b)) clickable = false;
   if (b.pierce && !el.shadowRoot && el.localName.includes('-')) noteClosedCandidate(el);
 
   if (!visible || (TEXT_LEVEL.has(role) && !clickable)) {
