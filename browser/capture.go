@@ -24,6 +24,9 @@ type PageContext struct {
 type CaptureOptions struct {
 	Viewport bool `json:"viewport"`
 	Full     bool `json:"full"`
+	// Scope renders the viewport snapshot scoped to main and what the
+	// command changed, with a line saying what it left out.
+	Scope bool `json:"scope,omitempty"`
 }
 
 // Capture is the page state after a command.
@@ -31,7 +34,12 @@ type Capture struct {
 	Context  *PageContext `json:"context"`
 	Viewport *Snapshot    `json:"viewport,omitempty"`
 	Full     *Snapshot    `json:"full,omitempty"`
-	Seq      *seqJSON     `json:"seq,omitempty"`
+	// Text lists the text changes of the command's actions (`+ alert:
+	// …`, `~ status: … (was: …)`, `- alert: …`); Transient, texts that
+	// appeared and vanished while they ran.
+	Text      []string `json:"text,omitempty"`
+	Transient []string `json:"transient,omitempty"`
+	Seq       *seqJSON `json:"seq,omitempty"`
 }
 
 // PostCapture reads, in one round trip, the context and the internal

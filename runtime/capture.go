@@ -134,6 +134,7 @@ func (h *host) capture(out *Output) {
 	if h.visual {
 		opts.Viewport = set.ViewportSnapshot || set.Diff
 		opts.Full = set.FullSnapshot
+		opts.Scope = true
 	}
 	shot := make(chan string, 1)
 	switch {
@@ -177,6 +178,7 @@ func (h *host) capture(out *Output) {
 	}
 	if c.Viewport != nil && set.Diff && h.before != nil && !browser.Navigated(h.beforeURL, pc.URL) {
 		out.Changes = diffElements(h.before, c.Viewport.Elements, h.verb)
+		out.Changes = withText(out.Changes, c.Text, c.Transient, h.verb)
 	}
 	if c.Full != nil {
 		if path, err := h.spill("snapshots", "after.yaml", []byte(c.Full.YAML)); err == nil {

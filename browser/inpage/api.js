@@ -65,7 +65,17 @@ const S = {
     S.closedCandidates = [];
     const snapId = opts.internal ? Math.max(S.snapSeq, 1) : S.snapSeq + 1;
     const b = newBuild(opts, snapId);
-    const { nodes, header } = buildNodes(opts, b);
+    let { nodes, header } = buildNodes(opts, b);
+    if (opts.scope) {
+      // The answer's viewport snapshot: main and what the command changed.
+      const main = document.querySelector('main,[role=main]');
+      const left = [];
+      const scoped = main && !hiddenForAT(main) ? scopeToChange(nodes, main, opts.scope, left) : null;
+      if (scoped) {
+        nodes = scoped;
+        header = scopeHeader(left);
+      }
+    }
     const shown = opts.detail === 'interactive' ? interactiveOnly(nodes) : nodes;
     const lines = [];
     if (header && !opts.noHeader) lines.push(header);

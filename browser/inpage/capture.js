@@ -64,7 +64,15 @@ S.context = function context() {
 // when asked, the full-page snapshot.
 S.postCapture = function postCapture(opts) {
   const out = {};
-  if (opts.viewport) out.viewport = S.snapshot({ viewportOnly: true, internal: true, elements: true, noHeader: true, seq: opts.seq, root: 'body' });
+  // What the command's actions changed (changes.js); taking it ends the
+  // log, so the capture before a command starts it afresh.
+  const log = stepLogTake();
+  if (opts.viewport) {
+    const scope = opts.scope ? log.changed : undefined;
+    out.viewport = S.snapshot({ viewportOnly: true, internal: true, elements: true, noHeader: !scope, scope, seq: opts.seq, root: 'body' });
+  }
+  if (log.text.length) out.text = log.text;
+  if (log.transient.length) out.transient = log.transient;
   if (opts.full) out.full = S.snapshot({ internal: true, root: 'body', seq: opts.seq });
   out.context = S.context();
   out.seq = { snap: S.snapSeq, elem: S.elemSeq };

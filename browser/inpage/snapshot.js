@@ -489,3 +489,85 @@ function otherLandmarks(main) {
   }
   return out;
 }
+
+// ---- the answer's scoped viewport snapshot ----
+
+// scopeToChange keeps, of a tree built from body, the main landmark, what
+// the command changed outside it (the changed elements of changes.js),
+// and what may block the page (dialogs, alerts, fixed overlays with
+// controls); what it leaves out is counted in left. It returns null when
+// main is not in the tree (scrolled away): the caller keeps everything.
+function scopeToChange(nodes, main, changed, left) {
+  let found = false;
+  const visit = (list) => {
+    const out = [];
+    for (const n of list) {
+      if (n.text !== undefined || !n.el) continue;
+      if (n.el === main || main.contains(n.el)) {
+        found = true;
+        out.push(n);
+      } else if (n.el.contains(main)) {
+        out.push({ ...n, inline: undefined, children: visit(n.children) });
+      } else {
+        const kept = keepChanged(n, changed);
+        if (kept) out.push(kept);
+        else noteLeft(n, left);
+      }
+    }
+    return out;
+  };
+  const out = visit(nodes);
+  return found ? out : null;
+}
+
+// keepChanged returns n whole when it is (inside) a changed element or
+// may block the page, n cut to its changed parts when it holds changed
+// elements, and null otherwise.
+function keepChanged(n, changed) {
+  if (blocksPage(n)) return n;
+  let inside = false;
+  for (const c of changed) {
+    if (c === n.el || c.contains(n.el)) return n;
+    if (!inside && n.el.contains(c)) inside = true;
+  }
+  if (!inside) return null;
+  const kids = [];
+  for (const k of n.children) {
+    const kk = k.text === undefined && k.el ? keepChanged(k, changed) : null;
+    if (kk) kids.push(kk);
+  }
+  return kids.length ? { ...n, inline: undefined, children: kids } : n;
+}
+
+// blocksPage: dialogs, alerts and status lines, and fixed overlays with
+// controls (a cookie banner without a role) stay in every answer.
+function blocksPage(n) {
+  if (n.role === 'dialog' || n.role === 'alertdialog' || n.role === 'alert' || n.role === 'status') return true;
+  if (LANDMARKS.has(n.role) || n.el.nodeType !== 1) return false;
+  return styleOf(n.el).position === 'fixed' && countRefs(n) > 0;
+}
+
+function countRefs(n) {
+  let c = n.ref ? 1 : 0;
+  for (const k of n.children || []) if (k.text === undefined) c += countRefs(k);
+  return c;
+}
+
+// noteLeft counts a left-out subtree under its landmark (or "other").
+function noteLeft(n, left) {
+  const refs = countRefs(n);
+  if (LANDMARKS.has(n.role)) {
+    left.push(n.role + (n.name ? ' ' + quote(truncate(n.name, 30)) : '') + (refs ? ' (' + refs + ' refs)' : ''));
+  } else if (refs) {
+    left.other = (left.other || 0) + refs;
+  }
+}
+
+// scopeHeader is the line that says what the scoped snapshot left out and
+// how to see it.
+function scopeHeader(left) {
+  const parts = left.slice(0, 8);
+  if (left.other) parts.push(left.other + ' more refs');
+  if (!parts.length) return '';
+  return '# scoped to main and what changed; left out: ' + parts.join(', ') + ' ({"snapshot":{"root":"body"}} shows all)';
+}
