@@ -27,6 +27,9 @@ type CaptureOptions struct {
 	// Scope renders the viewport snapshot scoped to main and what the
 	// command changed, with a line saying what it left out.
 	Scope bool `json:"scope,omitempty"`
+	// Present lists refs (the viewport's before the command) to check:
+	// Capture.Present says which are still in the page.
+	Present []string `json:"present,omitempty"`
 }
 
 // Capture is the page state after a command.
@@ -39,7 +42,12 @@ type Capture struct {
 	// appeared and vanished while they ran.
 	Text      []string `json:"text,omitempty"`
 	Transient []string `json:"transient,omitempty"`
-	Seq       *seqJSON `json:"seq,omitempty"`
+	// Fresh lists the viewport's refs inside what the command's actions
+	// changed (nil: no action was watched, so unknown); Present, those of
+	// CaptureOptions.Present still in the page and shown.
+	Fresh   []string `json:"fresh"`
+	Present []string `json:"present,omitempty"`
+	Seq     *seqJSON `json:"seq,omitempty"`
 }
 
 // PostCapture reads, in one round trip, the context and the internal

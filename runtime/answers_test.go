@@ -60,7 +60,7 @@ func TestViewportSnapshotScopedToMainAndChange(t *testing.T) {
 	mustOK(t, out)
 	snap := out.ViewportSnap
 	first, _, _ := strings.Cut(snap, "\n")
-	if !strings.HasPrefix(first, "# scoped to main and what changed; left out: banner") || !strings.Contains(first, `contentinfo`) || !strings.Contains(first, `"root":"body"`) {
+	if !strings.HasPrefix(first, "# scoped to main and what changed; left out: banner, complementary") || !strings.Contains(first, `contentinfo (`) || !strings.Contains(first, `"root":"body"`) {
 		t.Errorf("header line: %q", first)
 	}
 	if !strings.Contains(snap, `heading "Sign in"`) || !strings.Contains(snap, `textbox "Email"`) {

@@ -44,8 +44,11 @@ var actionVerbs = map[string]string{
 }
 
 // diffElements compares the ref-bearing elements of the viewport before
-// and after; nil when nothing significant changed.
-func diffElements(before, after []browser.SnapElement, verb string) *Changes {
+// and after; nil when nothing significant changed. An element is added
+// when it is in fresh (inside what the actions changed; nil: unknown, any
+// new one counts) and removed when it is not in present (still in the
+// page, only scrolled away): a scroll is not a change.
+func diffElements(before, after []browser.SnapElement, verb string, fresh, present map[string]bool) *Changes {
 	b := map[string]browser.SnapElement{}
 	for _, e := range before {
 		b[e.Ref] = e
@@ -57,6 +60,9 @@ func diffElements(before, after []browser.SnapElement, verb string) *Changes {
 		a[e.Ref] = e
 		old, ok := b[e.Ref]
 		if !ok {
+			if fresh != nil && !fresh[e.Ref] {
+				continue
+			}
 			added = append(added, e.Ref)
 			if len(ch.Added) < maxDiffItems {
 				ch.Added = append(ch.Added, elementLine(e))
@@ -70,7 +76,7 @@ func diffElements(before, after []browser.SnapElement, verb string) *Changes {
 		}
 	}
 	for _, e := range before {
-		if _, ok := a[e.Ref]; !ok {
+		if _, ok := a[e.Ref]; !ok && !present[e.Ref] {
 			removed = append(removed, e.Ref)
 			if len(ch.Removed) < maxDiffItems {
 				ch.Removed = append(ch.Removed, elementLine(e))

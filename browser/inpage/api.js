@@ -79,8 +79,13 @@ const S = {
     const shown = opts.detail === 'interactive' ? interactiveOnly(nodes) : nodes;
     const lines = [];
     if (header && !opts.noHeader) lines.push(header);
-    if (opts.detail === 'summary') summarize(shown, lines);
-    else render(shown, 0, lines);
+    renderCompact = !!opts.scope;
+    try {
+      if (opts.detail === 'summary') summarize(shown, lines);
+      else render(shown, 0, lines);
+    } finally {
+      renderCompact = false;
+    }
     const yaml = lines.join('\n');
     // The change hash covers what the spec's does (§7.5): URL, scroll
     // position and DOM size, besides the rendered tree, so a scroll is a

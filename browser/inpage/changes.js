@@ -130,7 +130,7 @@ function textLines(el, out) {
 function stepLogTake() {
   const log = stepLog;
   stepLog = null;
-  if (!log) return { changed: [], text: [], transient: [] };
+  if (!log) return { changed: [], text: [], transient: [], none: true };
   const added = [], removed = [], changed = [], transient = [];
   const said = new Set();
   const say = (list, line) => {

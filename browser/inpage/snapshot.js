@@ -322,13 +322,19 @@ function stateText(st) {
   return s;
 }
 
+// renderCompact is set while the answer's scoped snapshot renders: links
+// go without their URL (a snapshot step shows them) and list items with up
+// to ITEM_PARTS parts take one line.
+let renderCompact = false;
+const ITEM_PARTS = 6;
+
 // head renders "role "name" [states] [ref=…] [url=…]" of a node.
 function head(n) {
   let s = n.role;
   if (n.name) s += ' ' + quote(n.name);
   s += stateText(n.st || {});
   if (n.ref) s += ' [ref=' + n.ref + ']';
-  if (n.url) s += ' [url=' + n.url + ']';
+  if (n.url && !renderCompact) s += ' [url=' + n.url + ']';
   return s;
 }
 
@@ -376,7 +382,7 @@ function renderNode(n, indent, lines) {
       if (!ok) break;
       parts.push(bits.join(' '));
     }
-    if (ok && (n.role === 'row' || n.children.length <= 3)) {
+    if (ok && (n.role === 'row' || n.children.length <= (renderCompact ? ITEM_PARTS : 3))) {
       const sep = n.role === 'row' ? ' | ' : ' ';
       let line = pad + '- ' + n.role + (header ? ' [header]' : '') + stateText(n.st || {}) + (n.ref ? ' [ref=' + n.ref + ']' : '');
       lines.push(line + ': ' + parts.join(sep));
@@ -556,18 +562,14 @@ function countRefs(n) {
 // noteLeft counts a left-out subtree under its landmark (or "other").
 function noteLeft(n, left) {
   const refs = countRefs(n);
-  if (LANDMARKS.has(n.role)) {
-    left.push(n.role + (n.name ? ' ' + quote(truncate(n.name, 30)) : '') + (refs ? ' (' + refs + ' refs)' : ''));
-  } else if (refs) {
-    left.other = (left.other || 0) + refs;
-  }
+  left.refs = (left.refs || 0) + refs;
+  if (LANDMARKS.has(n.role) && left.length < 8) left.push(n.role + (n.name ? ' ' + quote(truncate(n.name, 30)) : ''));
 }
 
 // scopeHeader is the line that says what the scoped snapshot left out and
 // how to see it.
 function scopeHeader(left) {
-  const parts = left.slice(0, 8);
-  if (left.other) parts.push(left.other + ' more refs');
-  if (!parts.length) return '';
-  return '# scoped to main and what changed; left out: ' + parts.join(', ') + ' ({"snapshot":{"root":"body"}} shows all)';
+  if (!left.refs && !left.length) return '';
+  const what = left.length ? left.join(', ') + ' ' : '';
+  return '# scoped to main and what changed; left out: ' + what + '(' + (left.refs || 0) + ' refs): {"snapshot":{"root":"body"}} shows all';
 }
