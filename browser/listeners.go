@@ -13,18 +13,21 @@ import (
 // clickTypes are the listener types that make an element clickable.
 var clickTypes = map[string]bool{"click": true, "mousedown": true, "mouseup": true, "pointerdown": true, "pointerup": true, "dblclick": true}
 
-// maxClickScan bounds how many listener-bearing elements one scan marks.
-const maxClickScan = 400
+// resolveClicksUpTo is how many listener-bearing nodes the scan resolves
+// one by one (a CDP round trip each, sent together); past it, one
+// evaluation asks each element in the page (scanClicksScript).
+const resolveClicksUpTo = 30
 
 // clickScanGroup is the object group the scan's remote objects live in.
 const clickScanGroup = "cdp-skill-clicks"
 
-// markClickScript registers the elements passed as clickable, and from now
-// on every element that gets a click-type listener: the snapshot gives
-// such role-less elements a ref (snapshot.js clickMarked). It runs once per
-// document; the flag is the WeakSet itself.
-const markClickScript = `function(...els) {
-  let set = window.__cdpSkillClicks;
+// installClicks (a JavaScript statement list) defines the registry: a
+// WeakSet of the elements with click-type listeners, kept as window's
+// non-enumerable __cdpSkillClicks (its presence says the document was
+// scanned), and a wrapper of addEventListener that registers elements
+// given such a listener from now on. The snapshot reads it (snapshot.js
+// clickMarked).
+const installClicks = `let set = window.__cdpSkillClicks;
   if (!set) {
     set = new WeakSet();
     Object.defineProperty(window, '__cdpSkillClicks', {value: set, configurable: true, enumerable: false});
@@ -35,16 +38,45 @@ const markClickScript = `function(...els) {
       return add.call(this, type, fn, opts);
     }}.addEventListener;
     Object.defineProperty(proto, 'addEventListener', {value: wrapped, configurable: true, writable: true, enumerable: false});
-  }
-  for (const el of els) if (el && el.nodeType === 1) set.add(el);
+  }`
+
+// markClickScript installs the registry and adds the elements passed.
+const markClickScript = `function(...els) {
+  ` + installClicks + `
+  for (const el of els) if (el && el.nodeType === 1 && el !== document.body && el !== document.documentElement) set.add(el);
   return els.length;
 }`
 
-// scanClickListeners finds, once per document, the elements the page gave
-// a click-type listener (DOMDebugger.getEventListeners over the whole
-// tree, one CDP call) and marks them for the snapshot; listeners added
-// later are marked as they are added. Listeners on html, body and the
-// document are event delegation, not a clickable element, and are skipped.
+// scanClicksScript installs the registry and asks each element that is
+// not a native control (shadow roots included) for its listeners, through
+// the DevTools command-line API's getEventListeners (evaluated with
+// includeCommandLineAPI). Listeners on html and body are delegation and
+// mark nothing.
+const scanClicksScript = `(() => {
+  ` + installClicks + `
+  if (typeof getEventListeners !== 'function') return -1;
+  const skip = new Set(['A', 'BUTTON', 'INPUT', 'SELECT', 'TEXTAREA', 'OPTION', 'HTML', 'BODY', 'HEAD', 'SCRIPT', 'STYLE', 'LINK', 'META', 'TITLE', 'BR', 'IFRAME', 'path']);
+  let n = 0;
+  const visit = (root) => {
+    for (const el of root.querySelectorAll('*')) {
+      if (el.shadowRoot) visit(el.shadowRoot);
+      if (skip.has(el.tagName)) continue;
+      const l = getEventListeners(el);
+      if (l.click || l.mousedown || l.mouseup || l.pointerdown || l.pointerup || l.dblclick) { set.add(el); n++; }
+    }
+  };
+  visit(document);
+  return n;
+})()`
+
+// scanClickListeners marks, once per document, the elements the page gave
+// a click-type listener, so that the snapshot gives role-less ones a ref;
+// listeners added later are marked as they are added. One CDP call
+// (DOMDebugger.getEventListeners over the whole tree) counts them: with
+// none, the registry is installed at once; with a few, their nodes are
+// resolved and marked; with many, one evaluation asks each element (that
+// costs in proportion to the page's size, resolving each node to the
+// number of listeners). A document already scanned costs one evaluation.
 // Errors only cost the marks.
 func (p *Page) scanClickListeners(ctx context.Context) {
 	sess, ctxID := p.exec()
@@ -65,11 +97,14 @@ func (p *Page) scanClickListeners(ctx context.Context) {
 	seen := map[cdp.BackendNodeID]bool{}
 	var ids []cdp.BackendNodeID
 	for _, l := range list.Listeners {
-		if !clickTypes[l.Type] || l.BackendNodeID == 0 || seen[l.BackendNodeID] || len(ids) >= maxClickScan {
-			continue
+		if clickTypes[l.Type] && l.BackendNodeID != 0 && !seen[l.BackendNodeID] {
+			seen[l.BackendNodeID] = true
+			ids = append(ids, l.BackendNodeID)
 		}
-		seen[l.BackendNodeID] = true
-		ids = append(ids, l.BackendNodeID)
+	}
+	if len(ids) > resolveClicksUpTo {
+		cdp.Call(ctx, sess, runtime.Evaluate, runtime.EvaluateParams{Expression: scanClicksScript, ContextID: ctxID, IncludeCommandLineAPI: ptr(true), Silent: ptr(true)})
+		return
 	}
 	objs := make([]runtime.RemoteObjectID, len(ids))
 	var wg sync.WaitGroup
@@ -78,7 +113,7 @@ func (p *Page) scanClickListeners(ctx context.Context) {
 		go func() {
 			defer wg.Done()
 			r, err := cdp.Call(ctx, sess, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: id, ObjectGroup: clickScanGroup, ExecutionContextID: ctxID})
-			if err == nil && r.Object != nil && r.Object.Subtype == "node" && r.Object.ClassName != "HTMLBodyElement" && r.Object.ClassName != "HTMLHtmlElement" && r.Object.ClassName != "HTMLDocument" {
+			if err == nil && r.Object != nil && r.Object.Subtype == "node" {
 				objs[i] = r.Object.ObjectID
 			}
 		}()
