@@ -25,7 +25,7 @@ function stepLogStart() {
     const t = ownText(el);
     if (t && isShown(el)) before.set(el, t);
   }
-  stepLog = { changed: [], added: [], removed: [], texts: new Map(), before, full: false };
+  stepLog = { changed: [], seen: new Set(), added: [], removed: [], texts: new Map(), before, full: false };
   return stepLog;
 }
 
@@ -36,11 +36,13 @@ function ownText(el) {
 
 function logChanged(log, el) {
   if (!el || el.nodeType !== 1) return false;
+  if (log.seen.has(el)) return true;
   if (log.changed.length >= LOG_MAX) {
     log.full = true;
     return false;
   }
   log.changed.push(el);
+  log.seen.add(el);
   return true;
 }
 
@@ -62,7 +64,7 @@ function stepLogRecords(records) {
       let text = false;
       for (const n of r.addedNodes) {
         if (n.nodeType === 1) {
-          if (logChanged(log, n)) log.added.push({ el: n, text: ownText(n) });
+          if (!log.seen.has(n) && logChanged(log, n)) log.added.push({ el: n, text: ownText(n) });
         } else if (n.nodeType === 3) text = true;
       }
       for (const n of r.removedNodes) {
