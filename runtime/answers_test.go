@@ -72,3 +72,32 @@ func TestViewportSnapshotScopedToMainAndChange(t *testing.T) {
 		}
 	}
 }
+
+// TestChangesOutsideMainAndStatusText: a step that changes the header and
+// adds a toast outside main shows those parts in the scoped snapshot (and
+// not the rest of the header or the footer), and a status line that
+// changes is reported with its old text.
+func TestChangesOutsideMainAndStatusText(t *testing.T) {
+	tab, _ := openAcme(t, "wizard.html")
+	out := runJSON(t, `{"tab":"`+tab+`","steps":[{"click":"#next1"}]}`)
+	mustOK(t, out)
+	if out.Changes == nil || !strings.Contains(strings.Join(out.Changes.Text, "\n"), "~ status: Choose a country and enter your name. (was: Step 1 of 3)") {
+		t.Fatalf("status change: %s", jsonString(out.Changes))
+	}
+	out = runJSON(t, `{"tab":"`+tab+`","steps":[{"fill":{"selector":"#name","value":"Ann"}},{"click":{"text":"Japan"}},{"click":"#next1"},{"click":"#express"},{"click":"#next2"},{"click":"#place"}]}`)
+	mustOK(t, out)
+	snap := out.ViewportSnap
+	for _, want := range []string{`link "Cart (0)"`, "Confirmation sent to your email", `heading "Thank you!"`} {
+		if !strings.Contains(snap, want) {
+			t.Errorf("the scoped snapshot lacks %s:\n%s", want, snap)
+		}
+	}
+	for _, gone := range []string{`link "Deals"`, `link "Privacy"`} {
+		if strings.Contains(snap, gone) {
+			t.Errorf("the scoped snapshot shows %s, which did not change:\n%s", gone, snap)
+		}
+	}
+	if !strings.Contains(strings.Join(out.Changes.Text, "\n"), "+ text: Confirmation sent to your email") {
+		t.Errorf("the toast is not in the text changes: %s", jsonString(out.Changes))
+	}
+}

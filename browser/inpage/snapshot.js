@@ -73,7 +73,9 @@ function walkChildren(node, depth, out, b, textVisible) {
     }
     const t = child.nodeType;
     if (t === 3) {
-      if (textVisible && child.data) out.push({ text: child.data });
+      // The element a text run came from places it for the answer's
+      // scoped snapshot (scopeToChange).
+      if (textVisible && child.data) out.push({ text: child.data, el: child.parentElement });
     } else if (t === 1) {
       walkElement(child, depth + 1, out, b);
     }
@@ -206,15 +208,18 @@ function walkFrame(el, depth, node, b) {
 // finishNode merges text runs, trims and inlines single text children.
 function finishNode(node, b) {
   const kids = [];
-  let text = '';
+  let text = '', textEl = null;
   const flush = () => {
     const t = clip(text, b.textLimit);
-    if (t) kids.push({ text: t });
+    if (t) kids.push(textEl ? { text: t, el: textEl } : { text: t });
     text = '';
+    textEl = null;
   };
   for (const c of node.children) {
-    if (c.text !== undefined) text += c.text;
-    else {
+    if (c.text !== undefined) {
+      text += c.text;
+      if (!textEl && c.el && c.text.trim()) textEl = c.el;
+    } else {
       flush();
       kids.push(c);
     }
@@ -508,7 +513,11 @@ function scopeToChange(nodes, main, changed, left) {
   const visit = (list) => {
     const out = [];
     for (const n of list) {
-      if (n.text !== undefined || !n.el) continue;
+      if (n.text !== undefined) {
+        if (n.el && inChanged(n.el, changed)) out.push(n);
+        continue;
+      }
+      if (!n.el) continue;
       if (n.el === main || main.contains(n.el)) {
         found = true;
         out.push(n);
@@ -539,7 +548,11 @@ function keepChanged(n, changed) {
   if (!inside) return null;
   const kids = [];
   for (const k of n.children) {
-    const kk = k.text === undefined && k.el ? keepChanged(k, changed) : null;
+    if (k.text !== undefined) {
+      if (k.el && inChanged(k.el, changed)) kids.push(k);
+      continue;
+    }
+    const kk = k.el ? keepChanged(k, changed) : null;
     if (kk) kids.push(kk);
   }
   return kids.length ? { ...n, inline: undefined, children: kids } : n;
@@ -572,4 +585,10 @@ function scopeHeader(left) {
   if (!left.refs && !left.length) return '';
   const what = left.length ? left.join(', ') + ' ' : '';
   return '# scoped to main and what changed; left out: ' + what + '(' + (left.refs || 0) + ' refs): {"snapshot":{"root":"body"}} shows all';
+}
+
+// inChanged reports whether el is (inside) one of the changed elements.
+function inChanged(el, changed) {
+  for (const c of changed) if (c === el || c.contains(el)) return true;
+  return false;
 }
