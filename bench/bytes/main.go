@@ -10,7 +10,8 @@
 //	go run ./bench/bytes -ab ''     # cdp-skill only
 //
 // Needs /usr/bin/chromium (or -chrome). Byte counts do not depend on the
-// machine's load.
+// machine's load. BENCH_BYTES_DUMP=dir writes each cdp-skill answer there;
+// BENCH_BYTES_PAGES=dir writes the fixture pages.
 package main
 
 import (
