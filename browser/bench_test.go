@@ -90,6 +90,10 @@ func BenchmarkSnapshotBigForm(b *testing.B) {
 	base := servePages(b, map[string]string{"big.html": bigFormPage()})
 	b.Run("Warm", func(b *testing.B) { benchSnapshot(b, navigateTo(b, base+"big.html"), SnapshotOptions{}, false) })
 	b.Run("Cold", func(b *testing.B) { benchSnapshot(b, navigateTo(b, base+"big.html"), SnapshotOptions{}, true) })
+	// 250 rows with click listeners: the first snapshot of each document
+	// scans them through DOMDebugger (listeners.go).
+	listeners := servePages(b, map[string]string{"big.html": bigFormPage() + `<script>document.querySelectorAll('.row').forEach(r => r.addEventListener('click', () => {}))</script>`})
+	b.Run("ColdListeners", func(b *testing.B) { benchSnapshot(b, navigateTo(b, listeners+"big.html"), SnapshotOptions{}, true) })
 }
 
 // BenchmarkAutoScreenshot is the viewport PNG the post-command capture

@@ -24,6 +24,12 @@ type PageContext struct {
 type CaptureOptions struct {
 	Viewport bool `json:"viewport"`
 	Full     bool `json:"full"`
+	// Scope renders the viewport snapshot scoped to main and what the
+	// command changed, with a line saying what it left out.
+	Scope bool `json:"scope,omitempty"`
+	// Present lists refs (the viewport's before the command) to check:
+	// Capture.Present says which are still in the page.
+	Present []string `json:"present,omitempty"`
 }
 
 // Capture is the page state after a command.
@@ -31,7 +37,17 @@ type Capture struct {
 	Context  *PageContext `json:"context"`
 	Viewport *Snapshot    `json:"viewport,omitempty"`
 	Full     *Snapshot    `json:"full,omitempty"`
-	Seq      *seqJSON     `json:"seq,omitempty"`
+	// Text lists the text changes of the command's actions (`+ alert:
+	// …`, `~ status: … (was: …)`, `- alert: …`); Transient, texts that
+	// appeared and vanished while they ran.
+	Text      []string `json:"text,omitempty"`
+	Transient []string `json:"transient,omitempty"`
+	// Fresh lists the viewport's refs inside what the command's actions
+	// changed (nil: no action was watched, so unknown); Present, those of
+	// CaptureOptions.Present still in the page and shown.
+	Fresh   []string `json:"fresh"`
+	Present []string `json:"present,omitempty"`
+	Seq     *seqJSON `json:"seq,omitempty"`
 }
 
 // PostCapture reads, in one round trip, the context and the internal
@@ -45,6 +61,9 @@ func (p *Page) PostCapture(ctx context.Context, o CaptureOptions) (*Capture, err
 		CaptureOptions
 		Seq seqJSON `json:"seq"`
 	}{o, p.seqArg()}
+	if o.Viewport || o.Full {
+		p.scanClickListeners(ctx)
+	}
 	if err := p.engineCall(ctx, &c, "postCapture", arg); err != nil {
 		return nil, err
 	}

@@ -11,10 +11,10 @@ import (
 
 // DOMSpillLimit is the size (bytes) above which GetDOM writes the HTML to a
 // file and returns only its beginning.
-const DOMSpillLimit = 50 * 1024
+const DOMSpillLimit = 8 * 1024
 
 // DOMPreview is how many bytes of spilled HTML GetDOM returns inline.
-const DOMPreview = 2 * 1024
+const DOMPreview = 1024
 
 // DOMOptions select the HTML GetDOM returns (spec §11.7).
 type DOMOptions struct {

@@ -20,7 +20,7 @@ import (
 //go:embed inpage/*.js
 var inpage embed.FS
 
-var engineFiles = []string{"dom.js", "roles.js", "names.js", "snapshot.js", "refs.js", "api.js", "query.js", "find.js", "act.js", "gesture.js", "forms.js", "frames.js", "capture.js", "serialize.js", "extract.js", "watch.js", "visual.js"}
+var engineFiles = []string{"dom.js", "roles.js", "names.js", "snapshot.js", "refs.js", "api.js", "query.js", "find.js", "act.js", "gesture.js", "forms.js", "frames.js", "capture.js", "serialize.js", "extract.js", "changes.js", "watch.js", "visual.js"}
 
 // engineBuild builds the engine once, on first use (a command handed to
 // the resident process never needs it).

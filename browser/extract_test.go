@@ -191,7 +191,7 @@ func TestGetDomSmallAndSpilled(t *testing.T) {
 		t.Fatal(err)
 	}
 	data, err := os.ReadFile(d.File)
-	if err != nil || d.Length != 60000+len(`<p id="plain"></p>`) || !d.Truncated || len(d.HTML) != 2048 || !strings.HasPrefix(string(data), d.HTML) || len(data) != 120000+len(`<p id="plain"></p>`) {
+	if err != nil || d.Length != 60000+len(`<p id="plain"></p>`) || !d.Truncated || len(d.HTML) != DOMPreview || !strings.HasPrefix(string(data), d.HTML) || len(data) != 120000+len(`<p id="plain"></p>`) {
 		t.Errorf("spilled: length %d, inline %d bytes, file %q (%d bytes, %v)", d.Length, len(d.HTML), d.File, len(data), err)
 	}
 }

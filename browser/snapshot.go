@@ -87,6 +87,7 @@ func (p *Page) Snapshot(ctx context.Context, opts SnapshotOptions) (*Snapshot, e
 			return nil, err
 		}
 	}
+	p.scanClickListeners(ctx)
 	var s Snapshot
 	if err := p.engineCall(ctx, &s, "snapshot", engineSnapshotOptions{opts, p.snapshotSeq(ctx, opts)}); err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)

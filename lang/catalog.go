@@ -113,10 +113,11 @@ var CommonParams = []Param{
 	{Name: "readyWhen", Type: "hook", Doc: "predicate polled until truthy before the action"},
 	{Name: "settledWhen", Type: "hook", Doc: "predicate polled until truthy after the action; a timeout only warns"},
 	{Name: "observe", Type: "hook", Doc: "function run after the action; its value becomes observation"},
+	{Name: "outputPath", Type: "string", Doc: "file (under the output dir) the step's full output is saved to; the answer keeps a preview"},
 }
 
 // StepModifiers are the keys a JSON step may carry beside its action key.
-var StepModifiers = []string{"optional", "timeout"}
+var StepModifiers = []string{"optional", "timeout", "outputPath"}
 
 var (
 	catalog   = map[string]*Action{}

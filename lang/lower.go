@@ -32,6 +32,9 @@ func Lower(req *Request) (string, error) {
 		}
 		fmt.Fprintf(&b, "configure(%s)\n", strings.Join(args, ", "))
 	}
+	if n := len(req.Steps); n > 0 && req.OutputPath != "" && req.Steps[n-1].OutputPath == "" {
+		req.Steps[n-1].OutputPath = req.OutputPath
+	}
 	for _, st := range req.Steps {
 		line, err := LowerStep(st)
 		if err != nil {
@@ -72,6 +75,9 @@ func LowerStep(st *Step) (string, error) {
 	}
 	if st.Optional {
 		args = append(args, "optional = True")
+	}
+	if st.OutputPath != "" {
+		args = append(args, "output_path = "+literal(st.OutputPath))
 	}
 	return a.Builtin() + "(" + strings.Join(args, ", ") + ")", nil
 }

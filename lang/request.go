@@ -56,6 +56,9 @@ type Request struct {
 	// run after a failed one.
 	ContinueOnError bool
 	Steps           []*Step
+	// OutputPath (top level) saves the last step's full output to a file;
+	// it lowers to that step's output_path.
+	OutputPath string
 }
 
 // Step is one validated step.
@@ -71,6 +74,8 @@ type Step struct {
 	Optional  bool
 	TimeoutMS int
 	hasTimout bool
+	// OutputPath names the file the step's full output is saved to.
+	OutputPath string
 }
 
 // tabRefPattern is the shape of a tab alias (t1) or a target id; the
@@ -84,7 +89,7 @@ func clipText(s string, n int) string {
 	return s[:n] + "…"
 }
 
-var topLevelKeys = []string{"tab", "timeout", "stopOnError", "steps", "capture", "strict"}
+var topLevelKeys = []string{"tab", "timeout", "stopOnError", "steps", "capture", "strict", "outputPath"}
 
 // ParseRequest parses and validates a JSON command. Errors are *Error.
 func ParseRequest(data []byte) (*Request, error) {
@@ -142,6 +147,13 @@ func ParseRequest(data []byte) (*Request, error) {
 			return nil, validationErr(0, `"stopOnError" must be true (the default: stop at the first failed step) or false (run every step and report each one's status), not a %s`, jsonType(v))
 		}
 		req.ContinueOnError = !b
+	}
+	if v, ok := obj.Get("outputPath"); ok {
+		s, isStr := v.(string)
+		if !isStr || strings.TrimSpace(s) == "" {
+			return nil, validationErr(0, `"outputPath" must be a file name such as "rows.json" (under the output dir), not a %s`, jsonType(v))
+		}
+		req.OutputPath = s
 	}
 	if c, ok := obj.Get("capture"); ok {
 		if err := validateCapture(c); err != nil {
@@ -220,6 +232,13 @@ func parseStep(index int, raw any) (*Step, error) {
 			return nil, validationErr(index, `"timeout": %v`, err)
 		}
 		st.TimeoutMS, st.hasTimout = ms, true
+	}
+	if v, ok := obj.Get("outputPath"); ok {
+		s, isStr := v.(string)
+		if !isStr || strings.TrimSpace(s) == "" {
+			return nil, validationErr(index, `"outputPath" must be a file name such as "rows.json" (under the output dir), not a %s`, jsonType(v))
+		}
+		st.OutputPath = s
 	}
 	if err := validateValue(st); err != nil {
 		return nil, err

@@ -25,6 +25,8 @@ func TestParseRequestErrors(t *testing.T) {
 		{"action at top level", `{"goto":"x","steps":[{"goto":"x"}]}`, ErrValidation, []string{"Actions go inside steps"}},
 		{"bad tab", `{"tab":1,"steps":[{"goto":"x"}]}`, ErrValidation, []string{`"tab" must be`}},
 		{"bad timeout", `{"timeout":"5s","steps":[{"goto":"x"}]}`, ErrValidation, []string{"milliseconds"}},
+		{"bad top-level outputPath", `{"outputPath":3,"steps":[{"goto":"x"}]}`, ErrValidation, []string{`"outputPath" must be a file name`, "number"}},
+		{"empty step outputPath", `{"steps":[{"extract":"#t","outputPath":" "}]}`, ErrValidation, []string{"step 1", `"outputPath" must be a file name`}},
 		{"step not object", `{"steps":["goto"]}`, ErrValidation, []string{"step 1", "must be an object"}},
 		{"no action", `{"steps":[{"optional":true}]}`, ErrValidation, []string{"no action", "valid actions"}},
 		{"two actions", `{"steps":[{"goto":"a","reload":true}]}`, ErrValidation, []string{"several actions (goto, reload)", "own step"}},

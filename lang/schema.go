@@ -17,6 +17,7 @@ func CommandSchema() map[string]any {
 			"capture":     CaptureSchema(),
 			"stopOnError": map[string]any{"type": "boolean", "description": "false runs every step and lists each one's status (default true: stop at the first failure)"},
 			"strict":      map[string]any{"type": "boolean", "description": "true turns off every automatic fallback of the actions (auto-force, JavaScript click, value-setter fill)"},
+			"outputPath":  map[string]any{"type": "string", "description": "file (under the output dir) the last step's full output is saved to"},
 			"steps": map[string]any{"type": "array", "minItems": 1, "items": StepSchema(),
 				"description": stepsDoc()},
 		},
@@ -45,8 +46,9 @@ func CaptureSchema() map[string]any {
 // (names and aliases) and the step modifiers.
 func StepSchema() map[string]any {
 	props := map[string]any{
-		"optional": map[string]any{"type": "boolean", "description": "a failure reports status skipped and the command goes on"},
-		"timeout":  map[string]any{"type": "number", "minimum": 0, "description": "step timeout in ms"},
+		"optional":   map[string]any{"type": "boolean", "description": "a failure reports status skipped and the command goes on"},
+		"timeout":    map[string]any{"type": "number", "minimum": 0, "description": "step timeout in ms"},
+		"outputPath": map[string]any{"type": "string", "description": "file (under the output dir) the step's full output is saved to"},
 	}
 	for _, a := range Actions() {
 		s := ActionSchema(a)
@@ -55,7 +57,7 @@ func StepSchema() map[string]any {
 			props[al] = map[string]any{"description": "alias of " + a.Name}
 		}
 	}
-	return map[string]any{"type": "object", "properties": props, "minProperties": 1, "maxProperties": 3, "additionalProperties": false}
+	return map[string]any{"type": "object", "properties": props, "minProperties": 1, "maxProperties": 4, "additionalProperties": false}
 }
 
 // ActionSchema is the schema of an action's value in a step: true, the

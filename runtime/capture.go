@@ -134,6 +134,10 @@ func (h *host) capture(out *Output) {
 	if h.visual {
 		opts.Viewport = set.ViewportSnapshot || set.Diff
 		opts.Full = set.FullSnapshot
+		opts.Scope = true
+		for _, e := range h.before {
+			opts.Present = append(opts.Present, e.Ref)
+		}
 	}
 	shot := make(chan string, 1)
 	switch {
@@ -175,8 +179,10 @@ func (h *host) capture(out *Output) {
 			out.Truncated = true
 		}
 	}
+	out.Context.ActiveElement = briefActive(pc.ActiveElement, out.ViewportSnap)
 	if c.Viewport != nil && set.Diff && h.before != nil && !browser.Navigated(h.beforeURL, pc.URL) {
-		out.Changes = diffElements(h.before, c.Viewport.Elements, h.verb)
+		out.Changes = diffElements(h.before, c.Viewport.Elements, h.verb, refSet(c.Fresh, c.Fresh == nil), refSet(c.Present, false))
+		out.Changes = withText(out.Changes, c.Text, c.Transient, h.verb)
 	}
 	if c.Full != nil {
 		if path, err := h.spill("snapshots", "after.yaml", []byte(c.Full.YAML)); err == nil {
@@ -333,4 +339,36 @@ func consoleSummary(msgs []browser.ConsoleMessage) *ConsoleReport {
 		return nil
 	}
 	return r
+}
+
+// refSet makes a set of refs; nil when unknown says so.
+func refSet(refs []string, unknown bool) map[string]bool {
+	if unknown {
+		return nil
+	}
+	m := make(map[string]bool, len(refs))
+	for _, r := range refs {
+		m[r] = true
+	}
+	return m
+}
+
+// briefActive shortens the focused element's description when the
+// viewport snapshot shows its line (role, name, value, [focused]): the
+// answer names it by ref and says whether it takes typing, once.
+func briefActive(a map[string]any, snap string) any {
+	if a == nil {
+		return nil
+	}
+	ref, _ := a["ref"].(string)
+	if ref == "" || !strings.Contains(snap, "[ref="+ref+"]") {
+		return a
+	}
+	out := map[string]any{"ref": ref}
+	for _, k := range []string{"role", "name", "editable"} {
+		if v, ok := a[k]; ok {
+			out[k] = v
+		}
+	}
+	return out
 }

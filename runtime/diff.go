@@ -14,6 +14,13 @@ type Changes struct {
 	Added   []string `json:"added,omitempty"`
 	Removed []string `json:"removed,omitempty"`
 	Changed []Change `json:"changed,omitempty"`
+	// Text lists what a user would read that changed: alerts, status
+	// lines, headings and short text blocks, as `+ alert: …` (appeared),
+	// `~ status: … (was: …)` (changed) and `- alert: …` (went away).
+	Text []string `json:"text,omitempty"`
+	// Transient lists texts (toasts, flashes) that appeared and vanished
+	// while the command's actions ran.
+	Transient []string `json:"transient,omitempty"`
 }
 
 // Change is one state change of an element that stayed.
@@ -37,8 +44,11 @@ var actionVerbs = map[string]string{
 }
 
 // diffElements compares the ref-bearing elements of the viewport before
-// and after; nil when nothing significant changed.
-func diffElements(before, after []browser.SnapElement, verb string) *Changes {
+// and after; nil when nothing significant changed. An element is added
+// when it is in fresh (inside what the actions changed; nil: unknown, any
+// new one counts) and removed when it is not in present (still in the
+// page, only scrolled away): a scroll is not a change.
+func diffElements(before, after []browser.SnapElement, verb string, fresh, present map[string]bool) *Changes {
 	b := map[string]browser.SnapElement{}
 	for _, e := range before {
 		b[e.Ref] = e
@@ -50,6 +60,9 @@ func diffElements(before, after []browser.SnapElement, verb string) *Changes {
 		a[e.Ref] = e
 		old, ok := b[e.Ref]
 		if !ok {
+			if fresh != nil && !fresh[e.Ref] {
+				continue
+			}
 			added = append(added, e.Ref)
 			if len(ch.Added) < maxDiffItems {
 				ch.Added = append(ch.Added, elementLine(e))
@@ -63,7 +76,7 @@ func diffElements(before, after []browser.SnapElement, verb string) *Changes {
 		}
 	}
 	for _, e := range before {
-		if _, ok := a[e.Ref]; !ok {
+		if _, ok := a[e.Ref]; !ok && !present[e.Ref] {
 			removed = append(removed, e.Ref)
 			if len(ch.Removed) < maxDiffItems {
 				ch.Removed = append(ch.Removed, elementLine(e))
@@ -186,4 +199,56 @@ func refList(refs []string) string {
 		return strings.Join(refs[:6], ", ") + ", …"
 	}
 	return strings.Join(refs, ", ")
+}
+
+// withText adds the text changes and transient texts to the diff (making
+// one when the elements did not change), and names the first in the
+// summary: an alert after a failed submit is the news of the step.
+func withText(ch *Changes, text, transient []string, verb string) *Changes {
+	if len(text) == 0 && len(transient) == 0 {
+		return ch
+	}
+	if ch == nil {
+		ch = &Changes{Summary: verb + "."}
+		if verb == "" {
+			ch.Summary = ""
+		}
+	}
+	ch.Text, ch.Transient = text, transient
+	var news []string
+	if len(text) > 0 {
+		news = append(news, textNews(text[0]))
+	}
+	if len(transient) > 0 {
+		news = append(news, fmt.Sprintf("Transient: %q.", transient[0]))
+	}
+	if ch.Summary == "" {
+		ch.Summary = strings.Join(news, " ")
+		return ch
+	}
+	// The news goes right after the verb: "Clicked. Alert: "…". 2 added…".
+	head, rest, _ := strings.Cut(ch.Summary, ". ")
+	if !strings.HasSuffix(head, ".") {
+		head += "."
+	}
+	ch.Summary = strings.TrimSpace(head + " " + strings.Join(news, " ") + " " + rest)
+	return ch
+}
+
+// textNews phrases a text change line for the summary: `+ alert: Please
+// fix` → `Alert: "Please fix".`
+func textNews(line string) string {
+	sign, body, _ := strings.Cut(line, " ")
+	role, text, ok := strings.Cut(body, ": ")
+	if !ok {
+		return body
+	}
+	if i := strings.Index(text, " (was: "); i >= 0 && sign == "~" {
+		text = text[:i]
+	}
+	word := map[string]string{"+": "", "~": " now", "-": " gone"}[sign]
+	if role == "" {
+		return body
+	}
+	return fmt.Sprintf("%s%s%s: %q.", strings.ToUpper(role[:1]), role[1:], word, text)
 }

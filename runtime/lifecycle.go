@@ -34,6 +34,8 @@ type lifecycleArgs struct {
 	optional bool
 	timeout  time.Duration
 	hooks    hookSet
+	// outputPath names the file the step's full output is saved to.
+	outputPath string
 }
 
 // splitLifecycle separates the lifecycle keywords from the action's own.
@@ -64,6 +66,12 @@ func splitLifecycle(kwargs []starlark.Tuple) (lifecycleArgs, []starlark.Tuple, e
 			la.hooks.settled, err = builtins.ParsePredicate(key, v)
 		case "observe":
 			la.hooks.observe, err = builtins.ParsePredicate(key, v)
+		case "output_path":
+			s, ok := starlark.AsString(v)
+			if !ok || strings.TrimSpace(s) == "" {
+				err = fmt.Errorf("output_path must be a file name such as \"rows.json\", not %s", v.Type())
+			}
+			la.outputPath = s
 		default:
 			rest = append(rest, kv)
 		}
@@ -94,6 +102,13 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 	la, rest, err := splitLifecycle(kwargs)
 	if err != nil {
 		return h.fail(res, nil, la, browser.Errorf(browser.KindStepValidation, "%s: %v", a.Builtin(), err))
+	}
+	target, err := openOutputPath(la.outputPath)
+	if err != nil {
+		return h.fail(res, nil, la, err)
+	}
+	if target != nil {
+		defer target.Close()
 	}
 	call := &builtins.Call{Env: h.env, Thread: th, Action: a, Poller: h, Loader: h.load}
 	call.Args, err = builtins.NewArgs(a, args, rest)
@@ -132,7 +147,9 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 		return h.fail(res, call, la, err)
 	}
 	res.Status = StatusOK
-	res.Output = out
+	if res.Output, err = h.stepOutput(a.Name, out, target); err != nil {
+		return h.fail(res, call, la, err)
+	}
 	h.noteNavigation(a, out)
 	if ti, ok := out.(builtins.TabInfo); ok && a.Name == "connectTab" {
 		// Attaching to a tab is not navigating it: navigated compares

@@ -65,12 +65,27 @@ const S = {
     S.closedCandidates = [];
     const snapId = opts.internal ? Math.max(S.snapSeq, 1) : S.snapSeq + 1;
     const b = newBuild(opts, snapId);
-    const { nodes, header } = buildNodes(opts, b);
+    let { nodes, header } = buildNodes(opts, b);
+    if (opts.scope) {
+      // The answer's viewport snapshot: main and what the command changed.
+      const main = document.querySelector('main,[role=main]');
+      const left = [];
+      const scoped = main && !hiddenForAT(main) ? scopeToChange(nodes, main, opts.scope, left) : null;
+      if (scoped) {
+        nodes = scoped;
+        header = scopeHeader(left);
+      }
+    }
     const shown = opts.detail === 'interactive' ? interactiveOnly(nodes) : nodes;
     const lines = [];
     if (header && !opts.noHeader) lines.push(header);
-    if (opts.detail === 'summary') summarize(shown, lines);
-    else render(shown, 0, lines);
+    renderCompact = !!opts.scope;
+    try {
+      if (opts.detail === 'summary') summarize(shown, lines);
+      else render(shown, 0, lines);
+    } finally {
+      renderCompact = false;
+    }
     const yaml = lines.join('\n');
     // The change hash covers what the spec's does (§7.5): URL, scroll
     // position and DOM size, besides the rendered tree, so a scroll is a

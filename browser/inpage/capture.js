@@ -64,7 +64,17 @@ S.context = function context() {
 // when asked, the full-page snapshot.
 S.postCapture = function postCapture(opts) {
   const out = {};
-  if (opts.viewport) out.viewport = S.snapshot({ viewportOnly: true, internal: true, elements: true, noHeader: true, seq: opts.seq, root: 'body' });
+  // What the command's actions changed (changes.js); taking it ends the
+  // log, so the capture before a command starts it afresh.
+  const log = stepLogTake();
+  if (opts.viewport) {
+    const scope = opts.scope ? log.changed : undefined;
+    out.viewport = S.snapshot({ viewportOnly: true, internal: true, elements: true, noHeader: !scope, scope, seq: opts.seq, root: 'body' });
+  }
+  if (log.text.length) out.text = log.text;
+  if (log.transient.length) out.transient = log.transient;
+  if (opts.viewport && opts.scope && !log.none && !log.full) out.fresh = freshRefs(out.viewport.elements || [], log.changed);
+  if (opts.present) out.present = presentRefs(opts.present);
   if (opts.full) out.full = S.snapshot({ internal: true, root: 'body', seq: opts.seq });
   out.context = S.context();
   out.seq = { snap: S.snapSeq, elem: S.elemSeq };
@@ -163,3 +173,32 @@ S.diagnose = function diagnose(query) {
   out.seq = { snap: S.snapSeq, elem: S.elemSeq };
   return out;
 };
+
+// freshRefs lists the refs of viewport elements inside what the actions
+// changed: the diff's "added" are those, not elements a scroll brought
+// into view.
+function freshRefs(elements, changed) {
+  const out = [];
+  for (const e of elements) {
+    const entry = S.refs.get(e.ref);
+    if (!entry) continue;
+    for (const c of changed) {
+      if (c === entry.el || c.contains(entry.el)) {
+        out.push(e.ref);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+// presentRefs lists the refs whose elements are still in the page and
+// shown (out of the viewport or not): the diff's "removed" are the others.
+function presentRefs(refs) {
+  const out = [];
+  for (const r of refs) {
+    const entry = S.refs.get(r);
+    if (entry && entry.el.isConnected && !hiddenForAT(entry.el)) out.push(r);
+  }
+  return out;
+}

@@ -17,11 +17,43 @@ function newBuild(opts, snapId) {
     truncated: false,
     focused: deepActiveElement(),
     flat: [],
+    items: new WeakSet(),
   };
 }
 
+// clickMarked reports an element the page gave a click-type listener
+// (found through CDP once per document, and marked as added since:
+// listeners.go).
+function clickMarked(el) {
+  const s = window.__cdpSkillClicks;
+  return !!s && s.has(el);
+}
+
+// ITEM_BLOCKERS are the descendants that make a block more than a plain
+// entry: it holds its own controls.
+const ITEM_BLOCKERS = 'a[href],button,input,select,textarea,[role],[tabindex],[onclick]';
+
+// splitItems handles a clickable container whose children are entries of
+// one kind (a div-built menu, a list the page delegates clicks for): each
+// child of the same tag and class that holds text and no control of its
+// own becomes a clickable line, and the container does not. It reports
+// whether it split.
+function splitItems(el, b) {
+  const kids = el.children;
+  if (kids.length < 2 || kids.length > 200) return false;
+  const tag = kids[0].tagName, cls = kids[0].className;
+  for (const k of kids) {
+    if (k.tagName !== tag || k.className !== cls || !TEXT_LEVEL.has(roleOf(k))) return false;
+    const d = styleOf(k).display;
+    if (d === 'none' || d === 'contents' || d.startsWith('inline')) return false;
+    if (!k.textContent.trim() || k.querySelector(ITEM_BLOCKERS)) return false;
+  }
+  for (const k of kids) b.items.add(k);
+  return true;
+}
+
 function isClickableGeneric(el, style) {
-  if (el.hasAttribute('onclick') || typeof el.onclick === 'function') return true;
+  if (el.hasAttribute('onclick') || typeof el.onclick === 'function' || clickMarked(el)) return true;
   const ti = el.getAttribute('tabindex');
   if (ti !== null && +ti >= 0) return true;
   if (el.isContentEditable && (!el.parentElement || !el.parentElement.isContentEditable)) return true;
@@ -41,7 +73,9 @@ function walkChildren(node, depth, out, b, textVisible) {
     }
     const t = child.nodeType;
     if (t === 3) {
-      if (textVisible && child.data) out.push({ text: child.data });
+      // The element a text run came from places it for the answer's
+      // scoped snapshot (scopeToChange).
+      if (textVisible && child.data) out.push({ text: child.data, el: child.parentElement });
     } else if (t === 1) {
       walkElement(child, depth + 1, out, b);
     }
@@ -68,7 +102,8 @@ function walkElement(el, depth, out, b) {
   let role = roleOf(el);
   if (role === 'generic' && el.isContentEditable && (!el.parentElement || !el.parentElement.isContentEditable)) role = 'textbox';
   const block = display !== 'inline' && display !== 'contents' && !display.startsWith('inline');
-  const clickable = visible && TEXT_LEVEL.has(role) && isClickableGeneric(el, style);
+  let clickable = visible && TEXT_LEVEL.has(role) && (b.items.has(el) || isClickableGeneric(el, style));
+  if (clickable && !b.items.has(el) && splitItems(el, b)) clickable = false;
   if (b.pierce && !el.shadowRoot && el.localName.includes('-')) noteClosedCandidate(el);
 
   if (!visible || (TEXT_LEVEL.has(role) && !clickable)) {
@@ -173,15 +208,18 @@ function walkFrame(el, depth, node, b) {
 // finishNode merges text runs, trims and inlines single text children.
 function finishNode(node, b) {
   const kids = [];
-  let text = '';
+  let text = '', textEl = null;
   const flush = () => {
     const t = clip(text, b.textLimit);
-    if (t) kids.push({ text: t });
+    if (t) kids.push(textEl ? { text: t, el: textEl } : { text: t });
     text = '';
+    textEl = null;
   };
   for (const c of node.children) {
-    if (c.text !== undefined) text += c.text;
-    else {
+    if (c.text !== undefined) {
+      text += c.text;
+      if (!textEl && c.el && c.text.trim()) textEl = c.el;
+    } else {
       flush();
       kids.push(c);
     }
@@ -289,13 +327,19 @@ function stateText(st) {
   return s;
 }
 
+// renderCompact is set while the answer's scoped snapshot renders: links
+// go without their URL (a snapshot step shows them) and list items with up
+// to ITEM_PARTS parts take one line.
+let renderCompact = false;
+const ITEM_PARTS = 6;
+
 // head renders "role "name" [states] [ref=…] [url=…]" of a node.
 function head(n) {
   let s = n.role;
   if (n.name) s += ' ' + quote(n.name);
   s += stateText(n.st || {});
   if (n.ref) s += ' [ref=' + n.ref + ']';
-  if (n.url) s += ' [url=' + n.url + ']';
+  if (n.url && !renderCompact) s += ' [url=' + n.url + ']';
   return s;
 }
 
@@ -343,7 +387,7 @@ function renderNode(n, indent, lines) {
       if (!ok) break;
       parts.push(bits.join(' '));
     }
-    if (ok && (n.role === 'row' || n.children.length <= 3)) {
+    if (ok && (n.role === 'row' || n.children.length <= (renderCompact ? ITEM_PARTS : 3))) {
       const sep = n.role === 'row' ? ' | ' : ' ';
       let line = pad + '- ' + n.role + (header ? ' [header]' : '') + stateText(n.st || {}) + (n.ref ? ' [ref=' + n.ref + ']' : '');
       lines.push(line + ': ' + parts.join(sep));
@@ -455,4 +499,96 @@ function otherLandmarks(main) {
     out.push(r + (name ? ' ' + quote(truncate(name, 40)) : ''));
   }
   return out;
+}
+
+// ---- the answer's scoped viewport snapshot ----
+
+// scopeToChange keeps, of a tree built from body, the main landmark, what
+// the command changed outside it (the changed elements of changes.js),
+// and what may block the page (dialogs, alerts, fixed overlays with
+// controls); what it leaves out is counted in left. It returns null when
+// main is not in the tree (scrolled away): the caller keeps everything.
+function scopeToChange(nodes, main, changed, left) {
+  let found = false;
+  const visit = (list) => {
+    const out = [];
+    for (const n of list) {
+      if (n.text !== undefined) {
+        if (n.el && inChanged(n.el, changed)) out.push(n);
+        continue;
+      }
+      if (!n.el) continue;
+      if (n.el === main || main.contains(n.el)) {
+        found = true;
+        out.push(n);
+      } else if (n.el.contains(main)) {
+        out.push({ ...n, inline: undefined, children: visit(n.children) });
+      } else {
+        const kept = keepChanged(n, changed);
+        if (kept) out.push(kept);
+        else noteLeft(n, left);
+      }
+    }
+    return out;
+  };
+  const out = visit(nodes);
+  return found ? out : null;
+}
+
+// keepChanged returns n whole when it is (inside) a changed element or
+// may block the page, n cut to its changed parts when it holds changed
+// elements, and null otherwise.
+function keepChanged(n, changed) {
+  if (blocksPage(n)) return n;
+  let inside = false;
+  for (const c of changed) {
+    if (c === n.el || c.contains(n.el)) return n;
+    if (!inside && n.el.contains(c)) inside = true;
+  }
+  if (!inside) return null;
+  const kids = [];
+  for (const k of n.children) {
+    if (k.text !== undefined) {
+      if (k.el && inChanged(k.el, changed)) kids.push(k);
+      continue;
+    }
+    const kk = k.el ? keepChanged(k, changed) : null;
+    if (kk) kids.push(kk);
+  }
+  return kids.length ? { ...n, inline: undefined, children: kids } : n;
+}
+
+// blocksPage: dialogs, alerts and status lines, and fixed overlays with
+// controls (a cookie banner without a role) stay in every answer.
+function blocksPage(n) {
+  if (n.role === 'dialog' || n.role === 'alertdialog' || n.role === 'alert' || n.role === 'status') return true;
+  if (LANDMARKS.has(n.role) || n.el.nodeType !== 1) return false;
+  return styleOf(n.el).position === 'fixed' && countRefs(n) > 0;
+}
+
+function countRefs(n) {
+  let c = n.ref ? 1 : 0;
+  for (const k of n.children || []) if (k.text === undefined) c += countRefs(k);
+  return c;
+}
+
+// noteLeft counts a left-out subtree under its landmark (or "other").
+function noteLeft(n, left) {
+  const refs = countRefs(n);
+  left.refs = (left.refs || 0) + refs;
+  if (LANDMARKS.has(n.role) && left.length < 8) left.push(n.role + (n.name ? ' ' + quote(truncate(n.name, 30)) : ''));
+}
+
+// scopeHeader is the line that says what the scoped snapshot left out and
+// how to see it.
+function scopeHeader(left) {
+  if (!left.refs && !left.length) return '';
+  const what = left.length ? left.join(', ') + ' ' : '';
+  return '# scoped to main and what changed; left out: ' + what + '(' + (left.refs || 0) + ' refs): {"snapshot":{"root":"body"}} shows all';
+}
+
+// inChanged reports whether el is (inside) one of the changed elements.
+function inChanged(el, changed) {
+  for (const c of changed) if (c === el || c.contains(el)) return true;
+  return false;
 }

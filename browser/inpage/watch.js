@@ -158,7 +158,12 @@ S.watchArm = function watchArm() {
     w.XMLHttpRequest.prototype.send = st.send;
   }
   if (typeof MutationObserver === 'function' && document.documentElement) {
-    st.observer = new MutationObserver(() => { st.mutations++; nudge(); });
+    stepLogStart();
+    st.observer = new MutationObserver((records) => {
+      st.mutations++;
+      try { stepLogRecords(records); } catch (e) { /* the log is best effort */ }
+      nudge();
+    });
     st.observer.observe(document.documentElement, { subtree: true, childList: true, attributes: true, characterData: true });
   }
   st.expiry = st.nativeSetTimeout.call(w, () => watchDisarm(st), WATCH_EXPIRE);
@@ -179,7 +184,10 @@ function watchDisarm(st) {
   if (st.portPost && w.MessagePort.prototype.postMessage === st.portPost) w.MessagePort.prototype.postMessage = st.nativePortPost;
   if (st.winPost && w.postMessage === st.winPost) w.postMessage = st.nativeWinPost;
   if (st.submit && w.HTMLFormElement.prototype.submit === st.submit) w.HTMLFormElement.prototype.submit = st.nativeSubmit;
-  if (st.observer) st.observer.disconnect();
+  if (st.observer) {
+    try { stepLogRecords(st.observer.takeRecords()); } catch (e) { /* best effort */ }
+    st.observer.disconnect();
+  }
   for (const type of WATCH_EVENTS) w.removeEventListener(type, st.onEvent, { capture: true });
   st.endOfTask.port1.close();
   st.nativeClearTimeout.call(w, st.expiry);

@@ -1,0 +1,182 @@
+// changes.js — what the actions of a command changed in the page, seen by
+// the watch's MutationObserver while they ran (watch.js): the changed
+// region (to scope the answer's viewport snapshot) and the text a user
+// would notice (alerts, status lines, headings, short text blocks),
+// including toasts that came and went before the action settled.
+// Fragment of the in-page engine.
+
+const LOG_MAX = 400; // mutation targets kept per command
+const TEXT_MAX = 150; // longer text is not a "short text block"
+const TEXT_ITEMS = 6; // text changes reported per kind
+// NOTABLE_SEL are the elements whose text is news wherever it changes.
+const NOTABLE_SEL = '[role=alert],[role=status],[role=log],[role=alertdialog],[aria-live],output,h1,h2,h3,h4,h5,h6,[role=heading]';
+const NOTABLE_ROLES = new Set(['alert', 'status', 'log', 'alertdialog', 'heading', 'marquee', 'timer']);
+
+let stepLog = null;
+
+// stepLogStart begins (or continues) the command's log; the first action
+// records the notable texts shown before it, to tell changed from added.
+function stepLogStart() {
+  if (stepLog) return stepLog;
+  const before = new Map();
+  let n = 0;
+  for (const el of document.querySelectorAll(NOTABLE_SEL)) {
+    if (n++ >= 100) break;
+    const t = ownText(el);
+    if (t && isShown(el)) before.set(el, t);
+  }
+  stepLog = { changed: [], seen: new Set(), added: [], removed: [], texts: new Map(), before, full: false };
+  return stepLog;
+}
+
+// ownText is an element's text, spaces collapsed, cut to a line.
+function ownText(el) {
+  return truncate(normalizeSpace(el.textContent || ''), 120);
+}
+
+function logChanged(log, el) {
+  if (!el || el.nodeType !== 1) return false;
+  if (log.seen.has(el)) return true;
+  if (log.changed.length >= LOG_MAX) {
+    log.full = true;
+    return false;
+  }
+  log.changed.push(el);
+  log.seen.add(el);
+  return true;
+}
+
+// logText remembers the texts an element showed while the actions ran, so
+// a toast that is gone by the end is still reported.
+function logText(log, el) {
+  if (!el || el.nodeType !== 1 || !logChanged(log, el)) return;
+  const t = ownText(el);
+  let seen = log.texts.get(el);
+  if (!seen) log.texts.set(el, seen = []);
+  if (t && seen[seen.length - 1] !== t && seen.length < 5) seen.push(t);
+}
+
+// stepLogRecords notes mutation records (the watch observer's callback).
+function stepLogRecords(records) {
+  const log = stepLogStart();
+  for (const r of records) {
+    if (r.type === 'childList') {
+      let text = false;
+      for (const n of r.addedNodes) {
+        if (n.nodeType === 1) {
+          if (!log.seen.has(n) && logChanged(log, n)) log.added.push({ el: n, text: ownText(n) });
+        } else if (n.nodeType === 3) text = true;
+      }
+      for (const n of r.removedNodes) {
+        if (n.nodeType === 3) text = true;
+        else if (n.nodeType === 1 && log.removed.length < 20) {
+          const t = notableText(n);
+          if (t) log.removed.push(t);
+        }
+      }
+      if (text) logText(log, r.target);
+    } else if (r.type === 'characterData') {
+      logText(log, r.target.parentElement);
+    } else if (r.type === 'attributes') {
+      const el = r.target;
+      // A class on body or a wrapper of everything is no region.
+      if (el === document.body || el === document.documentElement || el.childElementCount > 50) continue;
+      if (el.matches(NOTABLE_SEL) || /toast|snack|alert|notif|flash|message|banner|error/i.test(el.className || '')) logText(log, el);
+      else logChanged(log, el);
+    }
+  }
+}
+
+// notableText describes a removed element whose text mattered: an alert,
+// status, heading, or a short text block.
+function notableText(el) {
+  const role = roleOf(el);
+  const t = ownText(el);
+  if (!t) return null;
+  if (NOTABLE_ROLES.has(role) || el.hasAttribute('aria-live')) return { role, text: t };
+  if (TEXT_LEVEL.has(role) && t.length <= TEXT_MAX && !el.querySelector(ITEM_BLOCKERS)) return { role: 'text', text: t };
+  return null;
+}
+
+// textRole names the kind of a text change's element.
+function textRole(el) {
+  const role = roleOf(el);
+  if (NOTABLE_ROLES.has(role)) return role;
+  const live = el.closest('[aria-live],[role=alert],[role=status]');
+  if (live) return roleOf(live) === 'alert' || live.getAttribute('aria-live') === 'assertive' ? 'alert' : 'status';
+  return 'text';
+}
+
+// textLines lists the notable texts inside an added element: itself when
+// it is a short text block, else its alerts, status lines and headings.
+function textLines(el, out) {
+  if (!isShown(el)) return;
+  const role = roleOf(el);
+  const t = ownText(el);
+  if (!t || INTERACTIVE.has(role)) return;
+  if (NOTABLE_ROLES.has(role) || el.hasAttribute('aria-live') || (t.length <= TEXT_MAX && !el.querySelector(ITEM_BLOCKERS))) {
+    out.push({ el, role: textRole(el), text: t });
+    return;
+  }
+  for (const d of el.querySelectorAll(NOTABLE_SEL)) {
+    if (out.length >= TEXT_ITEMS * 2) return;
+    const dt = ownText(d);
+    if (dt && isShown(d)) out.push({ el: d, role: textRole(d), text: dt });
+  }
+}
+
+// stepLogTake ends the command's log and returns the changed elements
+// still in the page and the text changes: lines such as `+ alert: Please
+// fix the errors below.`, `~ status: Saved (was: Saving…)`, `- alert:
+// Wrong password`, and transient texts that appeared and vanished.
+function stepLogTake() {
+  const log = stepLog;
+  stepLog = null;
+  if (!log) return { changed: [], text: [], transient: [], none: true };
+  const added = [], removed = [], changed = [], transient = [];
+  const said = new Set();
+  const say = (list, line) => {
+    if (said.has(line) || list.length >= TEXT_ITEMS) return;
+    said.add(line);
+    list.push(line);
+  };
+  const roots = log.added.filter((a) => !log.added.some((o) => o !== a && o.el.contains(a.el)));
+  for (const a of roots) {
+    if (!a.el.isConnected || !isShown(a.el)) {
+      if (a.text && (a.text.length <= TEXT_MAX || notableText(a.el))) say(transient, a.text);
+      continue;
+    }
+    const lines = [];
+    textLines(a.el, lines);
+    for (const l of lines) say(added, '+ ' + l.role + ': ' + l.text);
+  }
+  for (const [el, seen] of log.texts) {
+    if (roots.some((a) => a.el.contains(el))) continue;
+    const now = el.isConnected && isShown(el) ? ownText(el) : '';
+    const was = log.before.get(el) || '';
+    if (now && now !== was) {
+      if (INTERACTIVE.has(roleOf(el)) || (now.length > TEXT_MAX && !el.matches(NOTABLE_SEL))) continue;
+      say(was ? changed : added, (was ? '~ ' : '+ ') + textRole(el) + ': ' + now + (was ? ' (was: ' + was + ')' : ''));
+      for (const t of seen) if (t !== now && t !== was) say(transient, t);
+    } else if (!now) {
+      for (const t of seen) if (t !== was) say(transient, t);
+    }
+  }
+  for (const [el, was] of log.before) {
+    if (log.texts.has(el)) {
+      const now = el.isConnected && isShown(el) ? ownText(el) : '';
+      if (!now) say(removed, '- ' + textRole(el) + ': ' + was);
+      continue;
+    }
+    if (!el.isConnected || !isShown(el)) say(removed, '- ' + textRole(el) + ': ' + was);
+  }
+  for (const r of log.removed) {
+    const line = '- ' + r.role + ': ' + r.text;
+    if (!transient.includes(r.text) && ![...added, ...changed].some((l) => l.endsWith(': ' + r.text))) say(removed, line);
+  }
+  const els = log.full ? [] : log.changed.filter((el) => el.isConnected);
+  // Alerts first: the summary names the first line.
+  const rank = (l) => { const r = l.slice(2, l.indexOf(':')); return r === 'alert' || r === 'alertdialog' ? 0 : r === 'status' ? 1 : r === 'heading' ? 2 : 3; };
+  const text = [...added, ...changed, ...removed].map((l, i) => [rank(l), i, l]).sort((a, b) => a[0] - b[0] || a[1] - b[1]).map((x) => x[2]);
+  return { changed: els, full: log.full, text, transient };
+}

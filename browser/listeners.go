@@ -1,0 +1,140 @@
+package browser
+
+import (
+	"context"
+	"sync"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/domdebugger"
+	"github.com/chromedp/cdproto/runtime"
+)
+
+// clickTypes are the listener types that make an element clickable.
+var clickTypes = map[string]bool{"click": true, "mousedown": true, "mouseup": true, "pointerdown": true, "pointerup": true, "dblclick": true}
+
+// resolveClicksUpTo is how many listener-bearing nodes the scan resolves
+// one by one (a CDP round trip each, sent together); past it, one
+// evaluation asks each element in the page (scanClicksScript).
+const resolveClicksUpTo = 30
+
+// clickScanGroup is the object group the scan's remote objects live in.
+const clickScanGroup = "cdp-skill-clicks"
+
+// installClicks (a JavaScript statement list) defines the registry: a
+// WeakSet of the elements with click-type listeners, kept as window's
+// non-enumerable __cdpSkillClicks (its presence says the document was
+// scanned), and a wrapper of addEventListener that registers elements
+// given such a listener from now on. The snapshot reads it (snapshot.js
+// clickMarked).
+const installClicks = `let set = window.__cdpSkillClicks;
+  if (!set) {
+    set = new WeakSet();
+    Object.defineProperty(window, '__cdpSkillClicks', {value: set, configurable: true, enumerable: false});
+    const types = new Set(['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'dblclick']);
+    const proto = EventTarget.prototype, add = proto.addEventListener;
+    const wrapped = {addEventListener(type, fn, opts) {
+      if (types.has(type) && this instanceof Element) set.add(this);
+      return add.call(this, type, fn, opts);
+    }}.addEventListener;
+    Object.defineProperty(proto, 'addEventListener', {value: wrapped, configurable: true, writable: true, enumerable: false});
+  }`
+
+// markClickScript installs the registry and adds the elements passed.
+const markClickScript = `function(...els) {
+  ` + installClicks + `
+  for (const el of els) if (el && el.nodeType === 1 && el !== document.body && el !== document.documentElement) set.add(el);
+  return els.length;
+}`
+
+// scanClicksScript installs the registry and asks each element that is
+// not a native control (shadow roots included) for its listeners, through
+// the DevTools command-line API's getEventListeners (evaluated with
+// includeCommandLineAPI). Listeners on html and body are delegation and
+// mark nothing.
+const scanClicksScript = `(() => {
+  ` + installClicks + `
+  if (typeof getEventListeners !== 'function') return -1;
+  const skip = new Set(['A', 'BUTTON', 'INPUT', 'SELECT', 'TEXTAREA', 'OPTION', 'HTML', 'BODY', 'HEAD', 'SCRIPT', 'STYLE', 'LINK', 'META', 'TITLE', 'BR', 'IFRAME', 'path']);
+  let n = 0;
+  const visit = (root) => {
+    for (const el of root.querySelectorAll('*')) {
+      if (el.shadowRoot) visit(el.shadowRoot);
+      if (skip.has(el.tagName)) continue;
+      const l = getEventListeners(el);
+      if (l.click || l.mousedown || l.mouseup || l.pointerdown || l.pointerup || l.dblclick) { set.add(el); n++; }
+    }
+  };
+  visit(document);
+  return n;
+})()`
+
+// scanClickListeners marks, once per document, the elements the page gave
+// a click-type listener, so that the snapshot gives role-less ones a ref;
+// listeners added later are marked as they are added. One CDP call
+// (DOMDebugger.getEventListeners over the whole tree) counts them: with
+// none, the registry is installed at once; with a few, their nodes are
+// resolved and marked; with many, one evaluation asks each element (that
+// costs in proportion to the page's size, resolving each node to the
+// number of listeners). A document already scanned costs one evaluation.
+// Errors only cost the marks.
+func (p *Page) scanClickListeners(ctx context.Context) {
+	sess, ctxID := p.exec()
+	res, err := cdp.Call(ctx, sess, runtime.Evaluate, runtime.EvaluateParams{
+		Expression:  "window.__cdpSkillClicks ? null : document",
+		ContextID:   ctxID,
+		ObjectGroup: clickScanGroup,
+	})
+	if err != nil || res.Result == nil || res.Result.ObjectID == "" {
+		return
+	}
+	defer p.releaseGroup(sess, clickScanGroup)
+	doc := res.Result.ObjectID
+	list, err := cdp.Call(ctx, sess, domdebugger.GetEventListeners, domdebugger.GetEventListenersParams{ObjectID: doc, Depth: ptr(int64(-1)), Pierce: ptr(true)})
+	if err != nil {
+		return
+	}
+	seen := map[cdp.BackendNodeID]bool{}
+	var ids []cdp.BackendNodeID
+	for _, l := range list.Listeners {
+		if clickTypes[l.Type] && l.BackendNodeID != 0 && !seen[l.BackendNodeID] {
+			seen[l.BackendNodeID] = true
+			ids = append(ids, l.BackendNodeID)
+		}
+	}
+	if len(ids) > resolveClicksUpTo {
+		cdp.Call(ctx, sess, runtime.Evaluate, runtime.EvaluateParams{Expression: scanClicksScript, ContextID: ctxID, IncludeCommandLineAPI: ptr(true), Silent: ptr(true)})
+		return
+	}
+	objs := make([]runtime.RemoteObjectID, len(ids))
+	var wg sync.WaitGroup
+	for i, id := range ids {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r, err := cdp.Call(ctx, sess, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: id, ObjectGroup: clickScanGroup, ExecutionContextID: ctxID})
+			if err == nil && r.Object != nil && r.Object.Subtype == "node" {
+				objs[i] = r.Object.ObjectID
+			}
+		}()
+	}
+	wg.Wait()
+	args := []*runtime.CallArgument{}
+	for _, o := range objs {
+		if o != "" {
+			args = append(args, &runtime.CallArgument{ObjectID: o})
+		}
+	}
+	cdp.Call(ctx, sess, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
+		FunctionDeclaration: markClickScript,
+		ObjectID:            doc,
+		Arguments:           args,
+	})
+}
+
+// releaseGroup frees an object group; errors do not matter.
+func (p *Page) releaseGroup(sess *Session, group string) {
+	ctx, cancel := context.WithTimeout(context.Background(), releaseWait)
+	defer cancel()
+	cdp.Call(ctx, sess, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group})
+}
