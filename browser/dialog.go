@@ -72,8 +72,19 @@ func (p *Page) handleDialogs() {
 	}()
 }
 
-// answerDialog answers one dialog by the policy, or as part of a storm.
+// keeperGrace is how long a parked page leaves a dialog to the dialog
+// keeper before answering it itself.
+const keeperGrace = 2 * time.Second
+
+// answerDialog answers one dialog by the policy, or as part of a storm. A
+// parked page (no program holds it) leaves the dialog to the dialog keeper,
+// which records it for whichever command comes next; it answers only when
+// the dialog is still open after keeperGrace (no keeper runs) or a program
+// took the page meanwhile.
 func (p *Page) answerDialog(ev page.EventJavascriptDialogOpening) {
+	if p.parked.Load() && p.leftToKeeper() {
+		return
+	}
 	p.dlg.mu.Lock()
 	pol := p.dlg.policy
 	storm := p.dlg.noteOpening(time.Now())
@@ -95,6 +106,19 @@ func (p *Page) answerDialog(ev page.EventJavascriptDialogOpening) {
 		}
 		d.PromptText = params.PromptText
 	}
+	if d.BetweenCommands {
+		// No program waits on it: answer first, and record it only if
+		// this answer closed it (the keeper may have, a moment ago).
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		_, err := cdp.Call(ctx, p.sess, page.HandleJavaScriptDialog, params)
+		cancel()
+		if err == nil {
+			p.dlg.mu.Lock()
+			p.dlg.record(d, storm)
+			p.dlg.mu.Unlock()
+		}
+		return
+	}
 	// Record before answering: the action blocked by the dialog returns
 	// right after the answer and must see it.
 	p.dlg.mu.Lock()
@@ -106,6 +130,29 @@ func (p *Page) answerDialog(ev page.EventJavascriptDialogOpening) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	cdp.Call(ctx, p.sess, page.HandleJavaScriptDialog, params)
 	cancel()
+}
+
+// leftToKeeper waits, on a parked page, until the open dialog is closed by
+// someone else (true) or keeperGrace passes or a program resumes the page
+// (false: answer it here).
+func (p *Page) leftToKeeper() bool {
+	closed, stop := p.sess.Subscribe(page.JavascriptDialogClosed.Method)
+	defer stop()
+	deadline := time.After(keeperGrace)
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case _, ok := <-closed:
+			return ok
+		case <-deadline:
+			return false
+		case <-tick.C:
+			if !p.parked.Load() {
+				return false
+			}
+		}
+	}
 }
 
 // noteOpening records a dialog's opening and reports whether the page is

@@ -57,6 +57,7 @@ func (p *Page) SetGeolocation(ctx context.Context, g Geolocation) (*GeolocationR
 		return nil, err
 	}
 	p.noteGeoGrant(origin)
+	p.noteOverride(func(o *commandOverrides) { o.geolocation = true })
 	if err := p.setGeoPermission(ctx, cdpbrowser.PermissionSettingGranted, origin); err != nil {
 		return nil, err
 	}

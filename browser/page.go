@@ -28,6 +28,8 @@ type Page struct {
 	mu sync.Mutex
 	// lifecycleOn records that Page.setLifecycleEventsEnabled was sent.
 	lifecycleOn bool
+	// overrides are the command-long emulations set (see Park).
+	overrides commandOverrides
 	// frame is the frame actions run in; nil means the main frame.
 	frame *frameRef
 	// contexts tracks the default execution context of each frame the

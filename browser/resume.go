@@ -1,5 +1,7 @@
 package browser
 
+import "context"
+
 // Resume prepares a page that stayed attached after an earlier program (the
 // MCP server keeps its tab sessions) for the next one, so that it starts as a
 // freshly attached page would: in the main frame, answering dialogs by the
@@ -15,9 +17,49 @@ func (p *Page) Resume() {
 	p.Warnings = nil
 	p.mu.Unlock()
 	p.SetDialogPolicy(DialogPolicy{})
+	// Dialogs the keeper answered while the page was parked.
+	if kept := takeKeptDialogs(p.TargetID); len(kept) > 0 {
+		p.dlg.mu.Lock()
+		p.dlg.seen = append(p.dlg.seen, kept...)
+		p.dlg.mu.Unlock()
+	}
 }
 
-// Park marks a kept page as held by no program (a long-lived host keeps its
-// session between programs): dialogs it answers until the next Resume are
-// reported as having opened between commands.
-func (p *Page) Park() { p.parked.Store(true) }
+// Park hands a kept page back to its host when a program ends (a
+// long-lived host keeps its session between programs). What lasts only as
+// long as a command (spec: viewport and geolocation) is undone here, as
+// detaching undoes it for a command that ran on its own connection; and
+// until the next Resume the page leaves dialogs to the dialog keeper (see
+// answerDialog), so they are reported once, by whichever command comes
+// next.
+//
+// With keepEmulation (the MCP server's sessions, where a viewport set by
+// one call lasts for the next) the emulations stay.
+func (p *Page) Park(ctx context.Context, keepEmulation bool) {
+	p.mu.Lock()
+	viewport, geo := p.overrides.viewport, p.overrides.geolocation
+	if !keepEmulation {
+		p.overrides = commandOverrides{}
+	}
+	p.mu.Unlock()
+	if viewport && !keepEmulation {
+		p.ResetViewport(ctx)
+	}
+	if geo && !keepEmulation {
+		p.ClearGeolocation(ctx)
+	}
+	p.parked.Store(true)
+}
+
+// commandOverrides are the emulations set on a page that last until its
+// command ends.
+type commandOverrides struct {
+	viewport, geolocation bool
+}
+
+// noteOverride records that a command set the viewport or geolocation.
+func (p *Page) noteOverride(set func(*commandOverrides)) {
+	p.mu.Lock()
+	set(&p.overrides)
+	p.mu.Unlock()
+}

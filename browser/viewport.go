@@ -54,6 +54,7 @@ func (p *Page) SetViewport(ctx context.Context, r ViewportRequest) (*ViewportRes
 	if err != nil {
 		return nil, err
 	}
+	p.noteOverride(func(o *commandOverrides) { o.viewport = true })
 	chrome := ""
 	if d.kind == kindAndroidPhone || d.kind == kindAndroidTablet {
 		chrome = p.chromeMajor(ctx)

@@ -40,6 +40,10 @@ type Env struct {
 	// Pool, when set, provides connections and pages that outlive the
 	// program (see Pool).
 	Pool Pool
+	// KeepEmulation keeps a kept page's viewport and geolocation for the
+	// next program (the MCP server's calls share a session); otherwise they
+	// end with the program, as they do on a connection of its own.
+	KeepEmulation bool
 
 	browsers map[string]*browser.Browser
 	page     *browser.Page
@@ -296,9 +300,14 @@ func (e *Env) Detach() {
 	e.page, e.tab = nil, state.Tab{}
 }
 
+// parkBound bounds undoing a kept page's command-long emulations.
+const parkBound = 5 * time.Second
+
 func (e *Env) releaseTab() {
 	if e.Pool != nil && e.page != nil {
-		e.page.Park() // kept for the next program
+		ctx, cancel := context.WithTimeout(context.Background(), parkBound)
+		e.page.Park(ctx, e.KeepEmulation) // kept for the next program
+		cancel()
 	}
 	if e.unlock != nil {
 		e.unlock()

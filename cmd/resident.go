@@ -93,12 +93,13 @@ func (a *app) residentSocket() (string, bool) {
 }
 
 // residentEnv is the environment a resident process's answers depend on,
-// sorted.
+// sorted. (CDP_SKILL_LOG is not among them: a resident process logs
+// nowhere.)
 func residentEnv() []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(name, "CDP_SKILL_") && !strings.HasPrefix(name, EnvResident) ||
+		if strings.HasPrefix(name, "CDP_SKILL_") && name != EnvResident && name != EnvLog ||
 			name == "PATH" || name == "HOME" || name == "TMPDIR" {
 			env = append(env, kv)
 		}

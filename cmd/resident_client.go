@@ -2,7 +2,9 @@ package cmd
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"net"
 	"os"
@@ -19,9 +21,9 @@ const (
 	// residentAckWait bounds the wait for the resident process to accept a
 	// command; past it the command runs directly.
 	residentAckWait = 3 * time.Second
-	// residentCancelGrace is how long an interrupted command waits for the
-	// resident process's interrupted answer.
-	residentCancelGrace = 5 * time.Second
+	// residentSilence is how long a running command's resident process may
+	// stay silent (it sends a line a second) before the client gives up.
+	residentSilence = 10 * time.Second
 )
 
 // residentResult is a command's answer from a resident process.
@@ -34,7 +36,7 @@ type residentResult struct {
 // residentDied is the answer when the resident process ended after it had
 // accepted the command: the steps may have run, so running them again
 // directly could act twice.
-const residentDied = "the resident cdp-skill process ended during this command, so its steps may have partly run; take a snapshot to see the page before repeating any step (the next command connects directly)"
+const residentDied = "the resident cdp-skill process ended or stopped answering during this command, so its steps may have partly run; take a snapshot to see the page before repeating any step (the next command connects directly)"
 
 // viaResident runs req in the resident process when one answers on sock.
 // handled is false when none accepted the command: the caller runs it
@@ -50,6 +52,9 @@ func (a *app) viaResident(ctx context.Context, sock string, req residentRequest)
 		return res, false, true
 	}
 	defer conn.Close()
+	if checkPeer(conn.(*net.UnixConn)) != nil {
+		return res, false, false // not this user's process: never hand it a command
+	}
 	if err := writeLine(conn, req); err != nil {
 		return res, false, false
 	}
@@ -59,18 +64,19 @@ func (a *app) viaResident(ctx context.Context, sock string, req residentRequest)
 	if err := readLine(r, &ack); err != nil || !ack.Accepted {
 		return res, false, false
 	}
-	conn.SetReadDeadline(time.Time{})
 	stop := context.AfterFunc(ctx, func() {
 		// Ask the resident process to cancel; its answer still comes.
 		if uc, ok := conn.(*net.UnixConn); ok {
 			uc.CloseWrite()
 		}
-		conn.SetReadDeadline(time.Now().Add(residentCancelGrace))
 	})
 	defer stop()
 	var head residentReply
-	if err := readLine(r, &head); err != nil {
+	if err := readReply(conn, r, &head); err != nil {
 		return died(), true, false
+	}
+	if head.Retry {
+		return res, false, false // nothing ran: run it directly
 	}
 	answer := make([]byte, head.Len)
 	if _, err := io.ReadFull(r, answer); err != nil {
@@ -99,6 +105,23 @@ func (a *app) runResident(ctx context.Context, req residentRequest, input []byte
 		after = func() { a.spawnResident(sock) }
 	}
 	return false, after
+}
+
+// readReply reads the reply head, skipping the heartbeat lines; a process
+// silent for residentSilence (stopped, or wedged) counts as gone.
+func readReply(conn net.Conn, r *bufio.Reader, head *residentReply) error {
+	for {
+		conn.SetReadDeadline(time.Now().Add(residentSilence))
+		line, err := r.ReadBytes('\n')
+		if err != nil {
+			return err
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		conn.SetReadDeadline(time.Now().Add(residentSilence))
+		return json.Unmarshal(line, head)
+	}
 }
 
 // died is the answer of a command whose resident process ended mid-way.

@@ -13,6 +13,8 @@ import (
 //	client → residentRequest as one JSON line
 //	server → residentAck as one JSON line (the command is accepted: from
 //	         here on it runs, and the client must not run it again)
+//	server → empty lines, one a second, while the command runs (so a
+//	         client can tell a process that stopped answering)
 //	server → residentReply as one JSON line, then Len bytes of the answer
 //
 // A client that wants the command cancelled closes its writing side; the
@@ -57,6 +59,9 @@ type residentAck struct {
 
 // residentReply heads the answer.
 type residentReply struct {
+	// Retry says nothing ran (Chrome went away before the command could
+	// attach): the client runs the command directly, which relaunches it.
+	Retry bool `json:"retry,omitempty"`
 	OK    bool `json:"ok"`
 	Steps int  `json:"steps"`
 	Len   int  `json:"len"`
@@ -75,6 +80,8 @@ type residentStatus struct {
 	Running        int    `json:"running"`
 	IdleFor        string `json:"idleFor"`
 	ExitsAfterIdle string `json:"exitsAfterIdle"`
+	// Settings are the CDP_SKILL_* variables it was started with.
+	Settings []string `json:"settings,omitempty"`
 }
 
 // writeLine writes v as one JSON line.

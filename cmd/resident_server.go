@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -24,6 +25,8 @@ const (
 	residentRequestWait = 5 * time.Second
 	// residentKeeperEvery spaces the checks that the dialog keeper runs.
 	residentKeeperEvery = 2 * time.Second
+	// residentBeat is how often a running command says it is alive.
+	residentBeat = time.Second
 )
 
 // residentServer runs commands on one kept pool of connections and tab
@@ -185,7 +188,18 @@ func (s *residentServer) handle(conn *net.UnixConn) {
 			io.Copy(io.Discard, r) // the client closed its side: cancel
 			cancel()
 		}()
+		beat := s.heartbeat(conn)
 		out, steps := s.run(ctx, req)
+		beat()
+		if out.Error != nil && out.Error.Type == runtime.TypeConnection && len(out.Steps) == 0 && s.pool.Gone() {
+			// Chrome went away before anything ran: the client relaunches
+			// it with a direct run, and this process ends.
+			writeLine(conn, residentReply{Retry: true})
+			conn.Close()
+			out.Finish()
+			s.close()
+			return
+		}
 		answer := out.JSON()
 		if writeLine(conn, residentReply{OK: out.OK(), Steps: steps, Len: len(answer)}) == nil {
 			conn.Write(answer)
@@ -195,16 +209,47 @@ func (s *residentServer) handle(conn *net.UnixConn) {
 	}
 }
 
+// heartbeat writes an empty line every residentBeat while a command runs;
+// the returned func stops it (before the reply is written).
+func (s *residentServer) heartbeat(conn net.Conn) (stop func()) {
+	done := make(chan struct{})
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		t := time.NewTicker(residentBeat)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				conn.Write([]byte("\n"))
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-stopped
+	}
+}
+
 // begin counts a command in and moves to its working directory, unless the
 // process is closing or runs commands of another directory (the process
 // has one working directory; that client runs its command directly).
 func (s *residentServer) begin(cwd string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closing || cwd == "" || s.running > 0 && cwd != s.cwd {
-		return false
+	if s.closing || cwd == "" || s.pool.Gone() {
+		return false // Chrome went away: the client relaunches it directly
 	}
-	if cwd != s.cwd {
+	if s.running > 0 {
+		// Commands run in s.cwd: this one may join them only if its
+		// directory is that very directory (not one deleted and made
+		// again, or a symbolic link pointed elsewhere since).
+		if cwd != s.cwd || !sameDir(cwd, ".") {
+			return false
+		}
+	} else {
 		if os.Chdir(cwd) != nil {
 			return false
 		}
@@ -218,6 +263,16 @@ func (s *residentServer) begin(cwd string) bool {
 		go s.app.ensureKeeper()
 	}
 	return true
+}
+
+// sameDir reports whether paths a and b name the same existing directory.
+func sameDir(a, b string) bool {
+	sa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	sb, err := os.Stat(b)
+	return err == nil && os.SameFile(sa, sb)
 }
 
 // end counts a command out.
@@ -269,6 +324,17 @@ func (s *residentServer) status() *residentStatus {
 	return &residentStatus{
 		PID: os.Getpid(), Socket: s.sock, Endpoint: s.app.endpointOption().String(), Dir: cwd,
 		Started: s.started.UTC().Format(time.RFC3339), Commands: s.commands, Running: s.running,
-		IdleFor: idle.String(), ExitsAfterIdle: s.idle.String(),
+		IdleFor: idle.String(), ExitsAfterIdle: s.idle.String(), Settings: residentEnvSettings(),
 	}
+}
+
+// residentEnvSettings are the CDP_SKILL_* variables of this process.
+func residentEnvSettings() []string {
+	var list []string
+	for _, kv := range residentEnv() {
+		if strings.HasPrefix(kv, "CDP_SKILL_") {
+			list = append(list, kv)
+		}
+	}
+	return list
 }

@@ -278,3 +278,114 @@ func TestResidentParallelCommandsActOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestResidentCommandStateEndsWithTheCommand: what lasts only as long as a
+// command on its own connection (viewport, geolocation) ends with the
+// command through the resident process too, and a dialog that opens
+// between commands is reported once, by the next command, whether that one
+// runs through the resident process or directly.
+func TestResidentCommandStateEndsWithTheCommand(t *testing.T) {
+	env := residentTestEnv(t)
+	direct := append(append([]string{}, env...), EnvResident+"=0")
+	base := browsertest.Serve(t, fstest.MapFS{"counter.html": {Data: []byte(residentCounterPage)}})
+	r := runEnv(t, env, t.TempDir(), `{"steps":[{"openTab":"`+base+`counter.html"}]}`)
+	tab, _ := r.field("tab").(string)
+	defer runEnv(t, env, t.TempDir(), `{"steps":[{"closeTab":"`+tab+`"}]}`)
+	residentOf(t, env)
+	r = runEnv(t, env, t.TempDir(), `{"tab":"`+tab+`","steps":[{"viewport":{"width":500,"height":400}},{"pageFunction":"() => innerWidth"}]}`)
+	if r.field("steps", "1", "output") != float64(500) {
+		t.Fatalf("viewport in its command: %s", r.stdout)
+	}
+	for _, e := range [][]string{env, direct} {
+		r = runEnv(t, e, t.TempDir(), `{"tab":"`+tab+`","steps":[{"pageFunction":"() => innerWidth"}]}`)
+		if r.field("steps", "0", "output") != float64(1280) {
+			t.Fatalf("the viewport outlasted its command: %s", r.stdout)
+		}
+	}
+	// A dialog between commands, reported by a direct command, then not
+	// again by the resident process.
+	for _, next := range [][]string{direct, env} {
+		armed := false
+		for _, delay := range []string{"800", "2000", "4000"} {
+			r = runEnv(t, env, t.TempDir(), `{"tab":"`+tab+`","capture":"none","steps":[{"pageFunction":"() => { setTimeout(() => alert('between'), `+delay+`); return 1 }"}]}`)
+			if r.code == 0 && r.field("steps", "0", "dialogs") == nil {
+				armed = true
+				break
+			}
+			// It opened during the arming command itself (a loaded
+			// machine): arm a later one.
+		}
+		if !armed {
+			t.Fatalf("the timer's dialog always opened during the arming command: %s", r.stdout)
+		}
+		time.Sleep(6500 * time.Millisecond) // past the timer and the keeper's grace
+		first := runEnv(t, next, t.TempDir(), `{"tab":"`+tab+`","capture":"none","steps":[{"sleep":0}]}`)
+		again := runEnv(t, env, t.TempDir(), `{"tab":"`+tab+`","capture":"none","steps":[{"sleep":0}]}`)
+		got, dup := jsonOf(first.field("steps", "0", "dialogs")), jsonOf(again.field("steps", "0", "dialogs"))
+		if strings.Count(got, `"message":"between"`) != 1 || !strings.Contains(got, `"betweenCommands":true`) || strings.Contains(dup, "between") {
+			t.Fatalf("dialog between commands: next command %s, the one after %s", got, dup)
+		}
+	}
+}
+
+// TestResidentDirectoryMadeAgainIsNotTrusted: a command from a directory
+// deleted and made again (same path, another directory) writes its files
+// into the new directory, not the old one's ghost.
+func TestResidentDirectoryMadeAgainIsNotTrusted(t *testing.T) {
+	env := residentTestEnv(t)
+	base := browsertest.Serve(t, fstest.MapFS{"counter.html": {Data: []byte(residentCounterPage)}})
+	r := runEnv(t, env, t.TempDir(), `{"steps":[{"openTab":"`+base+`counter.html"}]}`)
+	tab, _ := r.field("tab").(string)
+	defer runEnv(t, env, t.TempDir(), `{"steps":[{"closeTab":"`+tab+`"}]}`)
+	residentOf(t, env)
+	work := filepath.Join(t.TempDir(), "work")
+	for i := range 2 {
+		os.RemoveAll(work)
+		if err := os.Mkdir(work, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		withOut := append(append([]string{}, env...), "CDP_SKILL_OUTPUT_DIR="+work)
+		r := runEnv(t, withOut, work, `{"tab":"`+tab+`","steps":[{"screenshot":"shot.png"}]}`)
+		if r.code != 0 {
+			t.Fatalf("screenshot %d: %s", i, r.stdout)
+		}
+		if _, err := os.Stat(filepath.Join(work, "shot.png")); err != nil {
+			t.Fatalf("screenshot %d is not in the directory the command ran in: %v (%s)", i, err, r.stdout)
+		}
+	}
+}
+
+// TestResidentThatStopsAnsweringIsLeft: a resident process frozen during a
+// command (SIGSTOP) is given up after its silence bound, with the answer
+// that says the steps may have partly run.
+func TestResidentThatStopsAnsweringIsLeft(t *testing.T) {
+	env := residentTestEnv(t)
+	base := browsertest.Serve(t, fstest.MapFS{"counter.html": {Data: []byte(residentCounterPage)}})
+	r := runEnv(t, env, t.TempDir(), `{"steps":[{"openTab":"`+base+`counter.html"}]}`)
+	tab, _ := r.field("tab").(string)
+	st := residentOf(t, env)
+	defer func() {
+		syscall.Kill(st.PID, syscall.SIGCONT)
+		syscall.Kill(st.PID, syscall.SIGKILL)
+		runEnv(t, env, t.TempDir(), `{"steps":[{"closeTab":"`+tab+`"}]}`)
+	}()
+	done := make(chan result, 1)
+	go func() { done <- runEnv(t, env, t.TempDir(), `{"tab":"`+tab+`","steps":[{"wait":3000}]}`) }()
+	deadline := time.Now().Add(20 * time.Second)
+	for residentOfNow(t, env).Running == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the command never reached the resident process")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	syscall.Kill(st.PID, syscall.SIGSTOP)
+	select {
+	case r := <-done:
+		msg, _ := r.field("error", "message").(string)
+		if r.code != 1 || !strings.Contains(msg, "stopped answering") {
+			t.Fatalf("answer of a command whose resident process froze: %s", r.stdout)
+		}
+	case <-time.After(40 * time.Second):
+		t.Fatal("the CLI waited on a frozen resident process")
+	}
+}

@@ -13,8 +13,13 @@ import (
 // dialog log was reported. Pass the same Pool in Options to every Run; the
 // answers are the same as without one, only faster.
 type Pool struct {
-	conns *browser.Pool
-	mu    sync.Mutex
+	// KeepEmulation keeps a tab's viewport and geolocation from one
+	// program to the next (the MCP server: one session, many calls).
+	// Without it they end with each program, as for a command that ran on
+	// a connection of its own (the resident process).
+	KeepEmulation bool
+	conns         *browser.Pool
+	mu            sync.Mutex
 	// reported is, per page, the dialog-log position answers reported up
 	// to; dialogs after it (a timer's, between programs) go into the next
 	// answer.

@@ -161,6 +161,7 @@ func Run(ctx context.Context, prog Program, opts Options) *Output {
 	h.env.Strict = strictDefault()
 	if opts.Pool != nil {
 		h.env.Pool = opts.Pool.conns
+		h.env.KeepEmulation = opts.Pool.KeepEmulation
 	}
 	h.resolver = &lang.Resolver{Dir: prog.Dir, Stdlib: opts.Stdlib, Site: builtins.SiteSource, SitesDir: state.SitesDir()}
 
