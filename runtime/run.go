@@ -226,6 +226,7 @@ func (h *host) run(ctx context.Context) *Output {
 	}
 	runErr := h.exec(ctx)
 	h.dog.arm(answerBudget, "assembling the answer", 0, "")
+	h.env.EndCommand(ctx)
 	return h.output(runErr)
 }
 
