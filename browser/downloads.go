@@ -59,6 +59,16 @@ type downloads struct {
 	changed chan struct{}
 }
 
+// watch returns a channel closed at the next change.
+func (d *downloads) watch() <-chan struct{} {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.changed == nil {
+		d.changed = make(chan struct{})
+	}
+	return d.changed
+}
+
 func (d *downloads) touch() {
 	if d.changed != nil {
 		close(d.changed)
@@ -121,23 +131,32 @@ func (d *downloads) begin(ev cdpbrowser.EventDownloadWillBegin) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	defer d.touch()
-	dl := &Download{URL: ev.URL, SuggestedFilename: ev.SuggestedFilename, State: "inProgress", frameID: ev.FrameID, guid: ev.GUID, at: time.Now()}
+	dl := d.get(ev.GUID)
+	dl.URL, dl.SuggestedFilename, dl.frameID = ev.URL, ev.SuggestedFilename, ev.FrameID
 	if !d.allow {
 		dl.State = "denied"
-		dl.Note = "downloads are refused; set the environment variable " + DownloadsEnv + "=allow to save them in the state dir"
+		dl.Note = "downloads are refused; set the environment variable " + DownloadsEnv + "=allow to save them in the output directory's downloads folder"
 	}
-	if _, ok := d.byGUID[ev.GUID]; !ok {
-		d.order = append(d.order, ev.GUID)
+}
+
+// get returns the download with the id, recording it when it is new:
+// its begin and progress events come through separate subscriptions, so
+// either may be read first. Called with the lock held.
+func (d *downloads) get(guid string) *Download {
+	if dl, ok := d.byGUID[guid]; ok {
+		return dl
 	}
-	dl.seq = len(d.order)
-	d.byGUID[ev.GUID] = dl
+	d.order = append(d.order, guid)
+	dl := &Download{State: "inProgress", guid: guid, at: time.Now(), seq: len(d.order)}
+	d.byGUID[guid] = dl
+	return dl
 }
 
 func (d *downloads) progress(ev cdpbrowser.EventDownloadProgress) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	dl, ok := d.byGUID[ev.GUID]
-	if !ok || dl.State == "denied" || dl.placed {
+	dl := d.get(ev.GUID)
+	if dl.State == "denied" || dl.placed {
 		return
 	}
 	defer d.touch()
@@ -173,10 +192,7 @@ func (p *Page) AwaitDownloads(ctx context.Context, mark int, outDir string) []Do
 		return nil
 	}
 	for {
-		d := &p.Browser.dl
-		d.mu.Lock()
-		changed := d.changed
-		d.mu.Unlock()
+		changed := p.Browser.dl.watch()
 		list := p.pageDownloads(ctx, outDir, func(dl *Download) bool { return dl.seq > mark })
 		done := true
 		for _, dl := range list {
@@ -198,9 +214,7 @@ func (p *Page) AwaitDownloads(ctx context.Context, mark int, outDir string) []Do
 func (p *Page) WaitForDownload(ctx context.Context, since time.Time, outDir string) (*Download, error) {
 	d := &p.Browser.dl
 	for {
-		d.mu.Lock()
-		changed := d.changed
-		d.mu.Unlock()
+		changed := d.watch()
 		var pick *Download
 		p.pageDownloads(ctx, outDir, func(dl *Download) bool {
 			if pick == nil && !dl.waited && !dl.at.Before(since) {

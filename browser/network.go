@@ -395,6 +395,10 @@ func (p *Page) NetworkRequests(f NetworkFilter) ([]Request, error) {
 	return out, nil
 }
 
+func isFavicon(u string) bool {
+	return strings.HasSuffix(strings.SplitN(u, "?", 2)[0], "/favicon.ico")
+}
+
 func containsFold(list []string, s string) bool {
 	for _, x := range list {
 		if strings.EqualFold(x, s) {
@@ -431,10 +435,10 @@ func (p *Page) FailedRequests(since time.Time) []Request {
 	defer p.net.mu.Unlock()
 	var out []Request
 	for _, r := range p.net.reqs {
-		if r.at.Before(since) || !r.Failed() || !diagnosedTypes[r.Type] || r.canceled || r.Routed != "" {
+		if r.at.Before(since) || !r.Failed() || !diagnosedTypes[r.Type] || r.Routed != "" || isFavicon(r.URL) {
 			continue
 		}
-		if strings.HasSuffix(strings.SplitN(r.URL, "?", 2)[0], "/favicon.ico") || strings.Contains(r.Failure, "ERR_ABORTED") {
+		if r.Status < 400 && (r.canceled || strings.Contains(r.Failure, "ERR_ABORTED")) {
 			continue
 		}
 		out = append(out, *r)

@@ -187,7 +187,7 @@ func (p *Page) pick(req RouteRequest) *Route {
 		if r.Times > 0 && r.hits >= r.Times {
 			continue
 		}
-		if !r.Match.Match(req.URL) || (len(r.Types) > 0 && !containsFold(r.Types, req.Type)) ||
+		if !r.Match.Match(req.URL) || (len(r.Types) > 0 && !routeTypeMatch(r.Types, req.Type)) ||
 			(r.Method != "" && !strings.EqualFold(r.Method, req.Method)) {
 			continue
 		}
@@ -195,6 +195,15 @@ func (p *Page) pick(req RouteRequest) *Route {
 		return r
 	}
 	return nil
+}
+
+// routeTypeMatch matches resource types; the Fetch domain reports fetch()
+// calls as xhr, so for routes the two are one type.
+func routeTypeMatch(types []string, t string) bool {
+	if t == "xhr" || t == "fetch" {
+		return containsFold(types, "xhr") || containsFold(types, "fetch")
+	}
+	return containsFold(types, t)
 }
 
 // handlePaused answers one paused request: every paused request gets an
