@@ -117,8 +117,8 @@ func harEntry(r *Request, secrets bool, n *int) map[string]any {
 		},
 		"response": map[string]any{
 			"status": status, "statusText": text, "httpVersion": version, "cookies": []any{},
-			"headers": harHeaders(r.respHeaders, secrets, n),
-			"content": map[string]any{"size": r.Size, "mimeType": r.mime},
+			"headers":     harHeaders(r.respHeaders, secrets, n),
+			"content":     map[string]any{"size": r.Size, "mimeType": r.mime},
 			"redirectURL": r.RedirectedTo, "headersSize": -1, "bodySize": r.Size,
 		},
 		"cache":         map[string]any{},

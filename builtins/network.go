@@ -207,4 +207,3 @@ func waitForDownload(c *Call) (any, error) {
 	}
 	return p.WaitForDownload(c.Ctx, c.Env.Started, c.Env.OutputDir)
 }
-
