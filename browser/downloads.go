@@ -23,7 +23,7 @@ const DownloadsEnv = "CDP_SKILL_DOWNLOADS"
 
 // Download is one download a page started during the command.
 type Download struct {
-	URL string `json:"url"`
+	URL string `json:"url,omitempty"`
 	// SuggestedFilename is the name the page asked for; the saved file
 	// has it sanitised.
 	SuggestedFilename string `json:"suggestedFilename,omitempty"`
@@ -186,7 +186,8 @@ func (p *Page) DownloadMark() int {
 
 // AwaitDownloads waits (while ctx lasts) for the downloads the page began
 // after mark to complete, places them in the output directory and returns
-// them; none begun, it returns nil at once.
+// them (WaitForDownload does not return them again); none begun, it
+// returns nil at once.
 func (p *Page) AwaitDownloads(ctx context.Context, mark int, outDir string) []Download {
 	if p.DownloadMark() <= mark {
 		return nil
@@ -199,6 +200,12 @@ func (p *Page) AwaitDownloads(ctx context.Context, mark int, outDir string) []Do
 			done = done && dl.State != "inProgress"
 		}
 		if done || ctx.Err() != nil {
+			d := &p.Browser.dl
+			d.mu.Lock()
+			for _, dl := range list {
+				d.byGUID[dl.guid].waited = true
+			}
+			d.mu.Unlock()
 			return list
 		}
 		select {
@@ -209,7 +216,7 @@ func (p *Page) AwaitDownloads(ctx context.Context, mark int, outDir string) []Do
 }
 
 // WaitForDownload waits for a download the page began since since and
-// that no earlier WaitForDownload returned, until it completes, and
+// that neither an earlier WaitForDownload nor AwaitDownloads returned, until it completes, and
 // returns it placed in the output directory.
 func (p *Page) WaitForDownload(ctx context.Context, since time.Time, outDir string) (*Download, error) {
 	d := &p.Browser.dl
