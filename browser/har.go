@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"regexp"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/chromedp/cdproto/network"
@@ -74,6 +75,33 @@ func (p *Page) WriteHAR(r HARRequest) (*HARResult, error) {
 	}
 	res.Entries = len(entries)
 	return res, nil
+}
+
+// RedactURL replaces the values of query parameters named like
+// credentials (token, session, key, auth, password, …) with "[redacted]",
+// for answers that list URLs.
+func RedactURL(u string) string {
+	if !strings.Contains(u, "?") {
+		return u
+	}
+	pu, err := url.Parse(u)
+	if err != nil {
+		return u
+	}
+	q := pu.Query()
+	changed := false
+	for k, vs := range q {
+		if secretName.MatchString(k) {
+			for i := range vs {
+				vs[i], changed = redacted, true
+			}
+		}
+	}
+	if !changed {
+		return u
+	}
+	pu.RawQuery = q.Encode()
+	return pu.String()
 }
 
 func harEntry(r *Request, secrets bool, n *int) map[string]any {

@@ -368,7 +368,8 @@ func statusMatches(filter string, status int64) bool {
 }
 
 // NetworkRequests returns copies of the requests of the log that match f,
-// oldest first.
+// oldest first. URLs are as sent: pass them through RedactURL before
+// showing them.
 func (p *Page) NetworkRequests(f NetworkFilter) ([]Request, error) {
 	m, err := NewURLMatcher(f.URL, f.URLRegex)
 	if err != nil {

@@ -67,6 +67,10 @@ func networkStep(c *Call) (any, error) {
 	if clear {
 		p.ClearNetwork()
 	}
+	for i := range reqs {
+		reqs[i].URL = browser.RedactURL(reqs[i].URL)
+		reqs[i].RedirectedTo = browser.RedactURL(reqs[i].RedirectedTo)
+	}
 	out := map[string]any{"count": len(reqs)}
 	if len(reqs) > limit {
 		reqs = reqs[len(reqs)-limit:]
@@ -159,7 +163,12 @@ func waitForResponse(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p.WaitForResponse(c.Ctx, w)
+	res, err := p.WaitForResponse(c.Ctx, w)
+	if err != nil {
+		return nil, err
+	}
+	res.URL = browser.RedactURL(res.URL)
+	return res, nil
 }
 
 // har handles har(path, secrets =): the command's requests are written to
