@@ -285,3 +285,41 @@ func TestDownloadsReportedOnTheStep(t *testing.T) {
 		t.Errorf("the saved file: %q %v", data, err)
 	}
 }
+
+// TestGotoADownloadURL navigates to a file the server sends as an
+// attachment: the step succeeds, reports the download, and the tab stays
+// on its page.
+func TestGotoADownloadURL(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("CDP_SKILL_OUTPUT_DIR", dir)
+	t.Setenv("CDP_SKILL_DOWNLOADS", "allow")
+	s := serveShop(t)
+	tab := openShopTab(t, s)
+	out := runJSON(t, `{"tab":"`+tab+`","steps":[{"goto":"`+s.base+`/export.csv"}]}`)
+	mustOK(t, out)
+	if got := jsonString(out.Steps[0].Download); !strings.Contains(got, `"path":"`+filepath.Join(dir, "downloads", "report.csv")+`","size":17`) {
+		t.Errorf("goto a download: %s", out.JSON())
+	}
+	if out.Context == nil || out.Context.URL != s.base+"/" {
+		t.Errorf("the tab should stay on its page: %s", out.JSON())
+	}
+}
+
+// TestRouteFulfillsFromAFile answers the product API with a file from an
+// allowed directory (its type from the extension).
+func TestRouteFulfillsFromAFile(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("CDP_SKILL_UPLOAD_DIRS", dir)
+	file := filepath.Join(dir, "items.json")
+	os.WriteFile(file, []byte(`[{"name":"From file"},{"name":"B"},{"name":"C"}]`), 0o644)
+	s := serveShop(t)
+	tab := openShopTab(t, s)
+	before := s.count("/api/items")
+	out := runJSON(t, `{"tab":"`+tab+`","steps":[{"route":{"url":"/api/items","fulfill":{"file":"`+file+`"}}},
+		{"click":{"text":"Reload"}},{"wait":{"text":"3 items"}},{"extract":{"selector":"#list"}}]}`)
+	mustOK(t, out)
+	mustContain(t, jsonString(out.Steps[3].Output), "From file")
+	if s.count("/api/items") != before {
+		t.Error("the request answered from a file reached the server")
+	}
+}
