@@ -378,6 +378,9 @@ func (p *Page) NetworkRequests(f NetworkFilter) ([]Request, error) {
 	if err := CheckStatusFilter(f.Status); err != nil {
 		return nil, err
 	}
+	if err := CheckResourceTypes(f.Types); err != nil {
+		return nil, err
+	}
 	p.net.mu.Lock()
 	defer p.net.mu.Unlock()
 	var out []Request
@@ -394,6 +397,20 @@ func (p *Page) NetworkRequests(f NetworkFilter) ([]Request, error) {
 		out = append(out, *r)
 	}
 	return out, nil
+}
+
+// ResourceTypes are the request types Chrome reports, in lower case.
+var ResourceTypes = []string{"document", "stylesheet", "image", "media", "font", "script", "texttrack", "xhr", "fetch",
+	"prefetch", "eventsource", "websocket", "manifest", "signedexchange", "ping", "cspviolationreport", "preflight", "other"}
+
+// CheckResourceTypes refuses a type filter Chrome never reports.
+func CheckResourceTypes(types []string) error {
+	for _, t := range types {
+		if !containsFold(ResourceTypes, t) {
+			return Errorf(KindStepValidation, "type %q is not a resource type", t).WithHint("use %s", strings.Join(ResourceTypes, ", "))
+		}
+	}
+	return nil
 }
 
 func isFavicon(u string) bool {

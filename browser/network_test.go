@@ -223,6 +223,9 @@ func TestNetworkLogRecordsTheTabsRequests(t *testing.T) {
 	if _, err := p.NetworkRequests(NetworkFilter{URLRegex: "(("}); KindOf(err) != KindStepValidation {
 		t.Errorf("a bad regex: want a validation error, got %v", err)
 	}
+	if _, err := p.NetworkRequests(NetworkFilter{Types: []string{"js"}}); KindOf(err) != KindStepValidation || !strings.Contains(err.Error(), "script") {
+		t.Errorf("an unknown type: want a validation error listing the types, got %v", err)
+	}
 	if _, err := p.NetworkRequests(NetworkFilter{Status: "6xx"}); KindOf(err) != KindStepValidation {
 		t.Errorf("a bad status: want a validation error, got %v", err)
 	}

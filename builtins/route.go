@@ -66,6 +66,9 @@ func routeFromArgs(c *Call) (*browser.Route, string, error) {
 	if r.Types, err = stringOrList(c, "type"); err != nil {
 		return nil, "", err
 	}
+	if err := browser.CheckResourceTypes(r.Types); err != nil {
+		return nil, "", err
+	}
 	if r.Method, err = c.Args.String("method"); err != nil {
 		return nil, "", err
 	}
