@@ -197,7 +197,7 @@ func (p *Page) AwaitDownloads(ctx context.Context, mark int, outDir string) []Do
 		list := p.pageDownloads(ctx, outDir, func(dl *Download) bool { return dl.seq > mark })
 		done := true
 		for _, dl := range list {
-			done = done && dl.State != "inProgress"
+			done = done && dl.terminal()
 		}
 		if done || ctx.Err() != nil {
 			d := &p.Browser.dl

@@ -169,8 +169,14 @@ func (l *netLog) sent(raw jsonv2.Value) {
 	if !known || r.Method != "" {
 		r = l.add(&Request{id: ev.RequestID})
 	}
-	r.Method, r.URL, r.Type, r.Pending = ev.Request.Method, ev.Request.URL, strings.ToLower(string(ev.Type)), true
+	// Its end may have been read first (events come through separate
+	// subscriptions).
+	ended := r.end > 0 || r.Failure != ""
+	r.Method, r.URL, r.Type, r.Pending = ev.Request.Method, ev.Request.URL, strings.ToLower(string(ev.Type)), !ended
 	r.start, r.reqHeaders = ev.Timestamp, ev.Request.Headers
+	if ended && r.end >= r.start {
+		r.Ms = int64((r.end - r.start) * 1000)
+	}
 	r.at = time.UnixMilli(int64(ev.WallTime * 1000))
 	if ev.WallTime == 0 {
 		r.at = time.Now()
