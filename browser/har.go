@@ -3,6 +3,7 @@ package browser
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/url"
 	"regexp"
 	"sort"
@@ -140,11 +141,11 @@ func harEntry(r *Request, secrets bool, n *int) map[string]any {
 		"startedDateTime": r.at.UTC().Format(time.RFC3339Nano),
 		"time":            max(r.Ms, 0),
 		"request": map[string]any{
-			"method": r.Method, "url": u, "httpVersion": version, "cookies": []any{},
+			"method": r.Method, "url": u, "httpVersion": version, "cookies": harCookies(r.reqHeaders, "cookie", secrets, n),
 			"headers": harHeaders(r.reqHeaders, secrets, n), "queryString": query, "headersSize": -1, "bodySize": -1,
 		},
 		"response": map[string]any{
-			"status": status, "statusText": text, "httpVersion": version, "cookies": []any{},
+			"status": status, "statusText": text, "httpVersion": version, "cookies": harCookies(r.respHeaders, "set-cookie", secrets, n),
 			"headers":     harHeaders(r.respHeaders, secrets, n),
 			"content":     map[string]any{"size": r.Size, "mimeType": r.mime},
 			"redirectURL": r.RedirectedTo, "headersSize": -1, "bodySize": r.Size,
@@ -173,6 +174,39 @@ func harHeaders(h network.Headers, secrets bool, n *int) []harNV {
 		out = append(out, harNV{k, v})
 	}
 	return out
+}
+
+// harCookies lists the cookies of a Cookie or Set-Cookie header, their
+// values redacted unless secrets.
+func harCookies(h network.Headers, name string, secrets bool, n *int) []harNV {
+	out := []harNV{}
+	for k, v := range h {
+		if !strings.EqualFold(k, name) {
+			continue
+		}
+		for _, line := range strings.Split(fmt.Sprint(v), "\n") {
+			if name == "cookie" {
+				for _, part := range strings.Split(line, ";") {
+					if cn, cv, ok := strings.Cut(strings.TrimSpace(part), "="); ok {
+						out = append(out, harNV{cn, cookieValue(cv, secrets, n)})
+					}
+				}
+				continue
+			}
+			if c, err := http.ParseSetCookie(line); err == nil {
+				out = append(out, harNV{c.Name, cookieValue(c.Value, secrets, n)})
+			}
+		}
+	}
+	return out
+}
+
+func cookieValue(v string, secrets bool, n *int) string {
+	if secrets {
+		return v
+	}
+	*n++
+	return redacted
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -49,6 +49,9 @@ type Request struct {
 	respHeaders network.Headers
 	canceled    bool
 	timing      *network.ResourceTiming
+	// wireReq and wireResp mark headers read from the ExtraInfo events:
+	// those sent and received on the wire (with Cookie and Set-Cookie).
+	wireReq, wireResp bool
 }
 
 // Failed reports an HTTP error status (≥ 400) or a network error.
@@ -116,6 +119,8 @@ func (p *Page) trackNetwork() {
 	fin, _ := p.sess.Subscribe("Network.loadingFinished")
 	failed, _ := p.sess.Subscribe("Network.loadingFailed")
 	cached, _ := p.sess.Subscribe("Network.requestServedFromCache")
+	reqExtra, _ := p.sess.Subscribe("Network.requestWillBeSentExtraInfo")
+	respExtra, _ := p.sess.Subscribe("Network.responseReceivedExtraInfo")
 	go func() {
 		for {
 			var ok bool
@@ -132,6 +137,10 @@ func (p *Page) trackNetwork() {
 				handle = p.net.failed
 			case raw, ok = <-cached:
 				handle = p.net.cached
+			case raw, ok = <-reqExtra:
+				handle = p.net.requestExtra
+			case raw, ok = <-respExtra:
+				handle = p.net.responseExtra
 			}
 			if !ok {
 				return
@@ -173,7 +182,10 @@ func (l *netLog) sent(raw jsonv2.Value) {
 	// subscriptions).
 	ended := r.end > 0 || r.Failure != ""
 	r.Method, r.URL, r.Type, r.Pending = ev.Request.Method, ev.Request.URL, strings.ToLower(string(ev.Type)), !ended
-	r.start, r.reqHeaders = ev.Timestamp, ev.Request.Headers
+	r.start = ev.Timestamp
+	if !r.wireReq {
+		r.reqHeaders = ev.Request.Headers
+	}
 	if ended && r.end >= r.start {
 		r.Ms = int64((r.end - r.start) * 1000)
 	}
@@ -189,9 +201,9 @@ func (l *netLog) sent(raw jsonv2.Value) {
 // respond records a response on a hop (lock held).
 func (l *netLog) respond(r *Request, res *network.Response) {
 	r.Status, r.statusText, r.mime = res.Status, res.StatusText, res.MimeType
-	r.respHeaders, r.httpVersion, r.timing = res.Headers, res.Protocol, res.Timing
-	if len(res.RequestHeaders) > 0 {
-		r.reqHeaders = res.RequestHeaders
+	r.httpVersion, r.timing = res.Protocol, res.Timing
+	if !r.wireResp {
+		r.respHeaders = res.Headers
 	}
 	if res.FromDiskCache || res.FromPrefetchCache {
 		r.FromCache = true
@@ -253,6 +265,38 @@ func (l *netLog) failed(raw jsonv2.Value) {
 	if how, ok := l.routed[ev.RequestID]; ok {
 		r.Routed = how
 	}
+}
+
+// requestExtra records the headers the request went out with (Cookie
+// included).
+func (l *netLog) requestExtra(raw jsonv2.Value) {
+	var ev struct {
+		RequestID network.RequestID `json:"requestId"`
+		Headers   network.Headers   `json:"headers"`
+	}
+	if decode(raw, &ev) != nil || len(ev.Headers) == 0 {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	r := l.entry(ev.RequestID)
+	r.reqHeaders, r.wireReq = ev.Headers, true
+}
+
+// responseExtra records the headers the response came with (Set-Cookie
+// included).
+func (l *netLog) responseExtra(raw jsonv2.Value) {
+	var ev struct {
+		RequestID network.RequestID `json:"requestId"`
+		Headers   network.Headers   `json:"headers"`
+	}
+	if decode(raw, &ev) != nil || len(ev.Headers) == 0 {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	r := l.entry(ev.RequestID)
+	r.respHeaders, r.wireResp = ev.Headers, true
 }
 
 func (l *netLog) cached(raw jsonv2.Value) {

@@ -140,6 +140,27 @@ func clickSel(t *testing.T, p *Page, sel string) *ClickResult {
 	return res
 }
 
+// eventually polls the network log until ok holds for the requests that
+// match f (the page may finish before its events are read) and returns
+// the last list read.
+func eventually(t *testing.T, p *Page, f NetworkFilter, ok func([]Request) bool) []Request {
+	t.Helper()
+	ctx := testCtx(t)
+	for {
+		reqs, err := p.NetworkRequests(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok(reqs) || ctx.Err() != nil {
+			return reqs
+		}
+		select {
+		case <-p.net.watch():
+		case <-ctx.Done():
+		}
+	}
+}
+
 // withoutFavicon drops the browser's own favicon request (it may or may
 // not have happened yet).
 func withoutFavicon(reqs []Request) []Request {
@@ -168,10 +189,10 @@ func TestNetworkLogRecordsTheTabsRequests(t *testing.T) {
 	p, _ := openShop(t)
 	clickSel(t, p, "#missing")
 	waitText(t, p, "#msg", "missing 404")
-	all, err := p.NetworkRequests(NetworkFilter{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	all := eventually(t, p, NetworkFilter{}, func(r []Request) bool {
+		m := findReq(r, "/api/missing")
+		return m != nil && !m.Pending
+	})
 	doc, items, broken, missing := findReq(all, "/"), findReq(all, "/api/items"), findReq(all, "/broken.js"), findReq(all, "/api/missing")
 	if doc == nil || items == nil || broken == nil || missing == nil {
 		t.Fatalf("requests missing from the log: %+v", all)
@@ -248,7 +269,7 @@ func TestNetworkLogReportsConnectionFailures(t *testing.T) {
 	p, _ := openShop(t)
 	var ok bool
 	p.CallInto(testCtx(t), &ok, `u => fetch(u).then(() => true, () => true)`, dead)
-	reqs, _ := p.NetworkRequests(NetworkFilter{URL: "/gone"})
+	reqs := eventually(t, p, NetworkFilter{URL: "/gone"}, func(r []Request) bool { return len(r) == 1 && !r[0].Pending })
 	if len(reqs) != 1 || !strings.Contains(reqs[0].Failure, "ERR_CONNECTION_REFUSED") || !reqs[0].Failed() {
 		t.Fatalf("a refused connection: %+v", reqs)
 	}
@@ -266,6 +287,16 @@ func TestFailedRequestsLeaveOutBrowserNoise(t *testing.T) {
 	var ok bool
 	p.CallInto(testCtx(t), &ok, `() => new Promise(r => { const i = new Image(); i.onerror = () => r(true); i.src = '/nope.png'; document.body.append(i); })`)
 	p.CallInto(testCtx(t), &ok, `() => fetch('/favicon.ico').then(() => true)`)
+	// Wait until the log has both ended, so their absence below means
+	// something.
+	eventually(t, p, NetworkFilter{URLRegex: `nope\.png|favicon\.ico`, Failed: true}, func(r []Request) bool {
+		png, ico := false, false
+		for _, x := range r {
+			png = png || strings.HasSuffix(x.URL, ".png") && !x.Pending
+			ico = ico || isFavicon(x.URL) && !x.Pending
+		}
+		return png && ico
+	})
 	failed := p.FailedRequests(time.Time{})
 	if findReq(failed, "/broken.js") == nil {
 		t.Errorf("the broken script is not reported: %+v", failed)
@@ -349,7 +380,10 @@ func TestRouteFulfillsAbortsAndChangesRequests(t *testing.T) {
 	if got := s.saw("/api/me"); len(got) != 1 || got[0].Header.Get("Authorization") != "Bearer s3cr3t-token" {
 		t.Errorf("the continued request lost its own headers: %v", got)
 	}
-	reqs, _ := p.NetworkRequests(NetworkFilter{URL: "/api/"})
+	reqs := eventually(t, p, NetworkFilter{URL: "/api/"}, func(r []Request) bool {
+		m := findReq(r, "/api/me")
+		return m != nil && !m.Pending
+	})
 	routed := map[string]string{}
 	for _, r := range reqs {
 		routed[r.URL[strings.Index(r.URL, "/api"):]] = r.Routed
@@ -449,13 +483,13 @@ func TestHARRecordsTrafficWithSecretsRedacted(t *testing.T) {
 	if !found {
 		t.Error("the /api/me call is not in the HAR")
 	}
-	if strings.Contains(string(data), "s3cr3t-token") || strings.Contains(string(data), "cookie-value-42") || res.Redacted < 1 {
+	if strings.Contains(string(data), "s3cr3t-token") || strings.Contains(string(data), "cookie-value-42") || res.Redacted < 2 {
 		t.Errorf("secrets leaked into the HAR (%d redacted)", res.Redacted)
 	}
 	res, err = p.WriteHAR(HARRequest{Path: "raw.har", Dir: dir, Secrets: true})
 	data, _ = os.ReadFile(filepath.Join(dir, "raw.har"))
-	if err != nil || !strings.Contains(string(data), "s3cr3t-token") {
-		t.Errorf("secrets: true should keep the token: %v", err)
+	if err != nil || !strings.Contains(string(data), "s3cr3t-token") || !strings.Contains(string(data), `"name": "sid",`) || !strings.Contains(string(data), "cookie-value-42") {
+		t.Errorf("secrets: true should keep the token and the cookie: %v", err)
 	}
 	for _, bad := range []string{"../out.har", "/etc/x.har", ".git/x.har", "x.txt"} {
 		if _, err := p.WriteHAR(HARRequest{Path: bad, Dir: dir}); KindOf(err) != KindStepValidation {

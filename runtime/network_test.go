@@ -97,7 +97,8 @@ func openShopTab(t *testing.T, s *shop) string {
 // the network step lists the requests with filters.
 func TestAnswerListsFailedRequestsAndNetworkStep(t *testing.T) {
 	s := serveShop(t)
-	out := runJSON(t, `{"steps":[{"openTab":"`+s.base+`/"},{"wait":{"text":"2 items"}},{"network":{"url":"/api/"}},{"network":{"failed":true,"type":["script","fetch"]}}]}`)
+	out := runJSON(t, `{"steps":[{"openTab":"`+s.base+`/"},{"wait":{"text":"2 items"}},
+		{"waitForResponse":"/api/missing"},{"waitForResponse":"/broken.js"},{"network":{"url":"/api/"}},{"network":{"failed":true,"type":["script","fetch"]}}]}`)
 	mustOK(t, out)
 	closeTabAfter(t, out)
 	failed := jsonString(out.FailedReqs)
@@ -108,12 +109,12 @@ func TestAnswerListsFailedRequestsAndNetworkStep(t *testing.T) {
 	if strings.Contains(jsonString(out.Console), "/api/missing") {
 		t.Errorf("the failed request is reported twice (console too): %s", jsonString(out.Console))
 	}
-	api := stepOutput(t, out, 2)
+	api := stepOutput(t, out, 4)
 	if api["count"] != 2.0 {
 		t.Errorf("network url /api/: %s", jsonString(api))
 	}
 	mustContain(t, jsonString(api["requests"]), `"method":"GET"`, `"status":200`, `"type":"fetch"`)
-	bad := stepOutput(t, out, 3)
+	bad := stepOutput(t, out, 5)
 	if bad["count"] != 2.0 {
 		t.Errorf("network failed: %s", jsonString(bad))
 	}
