@@ -205,6 +205,9 @@ func (l *netLog) respond(r *Request, res *network.Response) {
 	if !r.wireResp {
 		r.respHeaders = res.Headers
 	}
+	if r.Status >= 400 && r.Failure == "net::ERR_ABORTED" {
+		r.Failure = "" // (its failure was read first; see failed)
+	}
 	if res.FromDiskCache || res.FromPrefetchCache {
 		r.FromCache = true
 	}
@@ -253,6 +256,11 @@ func (l *netLog) failed(raw jsonv2.Value) {
 	defer l.touch()
 	r := l.entry(ev.RequestID)
 	r.Pending, r.end, r.Failure, r.canceled = false, ev.Timestamp.Float64(), ev.ErrorText, ev.Canceled
+	if r.Status >= 400 && ev.ErrorText == "net::ERR_ABORTED" {
+		// The browser dropped an error response it would not use (a
+		// script answered with a 500): the status says it all.
+		r.Failure = ""
+	}
 	if ev.BlockedReason != "" {
 		r.Failure += " (blocked: " + string(ev.BlockedReason) + ")"
 	}
