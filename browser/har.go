@@ -79,51 +79,47 @@ func (p *Page) WriteHAR(r HARRequest) (*HARResult, error) {
 }
 
 // RedactURL replaces the values of query parameters named like
-// credentials (token, session, key, auth, password, …) with "[redacted]",
-// for answers that list URLs.
+// credentials (token, session, key, auth, password, …) with "***" (as
+// answers mask them), keeping the URL otherwise as it was.
 func RedactURL(u string) string {
-	if !strings.Contains(u, "?") {
+	q := strings.IndexByte(u, '?')
+	if q < 0 {
 		return u
 	}
-	pu, err := url.Parse(u)
-	if err != nil {
-		return u
+	query, frag := u[q+1:], ""
+	if h := strings.IndexByte(query, '#'); h >= 0 {
+		query, frag = query[:h], query[h:]
 	}
-	q := pu.Query()
+	parts := strings.Split(query, "&")
 	changed := false
-	for k, vs := range q {
-		if secretName.MatchString(k) {
-			for i := range vs {
-				vs[i], changed = redacted, true
-			}
+	for i, part := range parts {
+		k, _, ok := strings.Cut(part, "=")
+		if name, err := url.QueryUnescape(k); ok && err == nil && secretName.MatchString(name) {
+			parts[i], changed = k+"=***", true
 		}
 	}
 	if !changed {
 		return u
 	}
-	pu.RawQuery = q.Encode()
-	return pu.String()
+	return u[:q+1] + strings.Join(parts, "&") + frag
 }
 
 func harEntry(r *Request, secrets bool, n *int) map[string]any {
 	u := r.URL
+	if !secrets {
+		u = RedactURL(u)
+	}
 	var query []harNV
 	if pu, err := url.Parse(r.URL); err == nil {
 		q := pu.Query()
-		changed := false
 		for _, k := range sortedKeys(q) {
-			for i, v := range q[k] {
+			for _, v := range q[k] {
 				if !secrets && secretName.MatchString(k) {
-					q[k][i], changed = redacted, true
-					*n++
 					v = redacted
+					*n++
 				}
 				query = append(query, harNV{k, v})
 			}
-		}
-		if changed {
-			pu.RawQuery = q.Encode()
-			u = pu.String()
 		}
 	}
 	if query == nil {

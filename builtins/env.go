@@ -44,6 +44,9 @@ type Env struct {
 	// next program (the MCP server's calls share a session); otherwise they
 	// end with the program, as they do on a connection of its own.
 	KeepEmulation bool
+	// KeepNetworkLog: the network step lists the tab's requests since its
+	// last clear, not only this program's (the MCP server).
+	KeepNetworkLog bool
 
 	browsers map[string]*browser.Browser
 	page     *browser.Page

@@ -56,6 +56,9 @@ func networkStep(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !c.Env.KeepNetworkLog {
+		f.Since = c.Env.Started
+	}
 	p, err := c.Env.Page()
 	if err != nil {
 		return nil, err
