@@ -35,7 +35,7 @@ type HARResult struct {
 
 // secretName matches header and query parameter names whose values are
 // credentials.
-var secretName = regexp.MustCompile(`(?i)^(cookie|set-cookie|authorization|proxy-authorization)$|token|secret|passw|api[-_]?key|session|csrf|xsrf|auth`)
+var secretName = regexp.MustCompile(`(?i)^(cookie|set-cookie|authorization|proxy-authorization|pwd|pass|pin|passcode|sig|signature)$|token|secret|passw|api[-_]?key|private[-_]?key|session|csrf|xsrf|auth`)
 
 const redacted = "[redacted]"
 
