@@ -31,7 +31,7 @@ func init() {
 				{Name: "fulfill", Type: "dict", Doc: "answer without the network: {status, headers, body | json | file, contentType}; file is read from the working directory or CDP_SKILL_UPLOAD_DIRS"},
 				{Name: "abort", Type: "bool|string", Doc: "fail the request: true (BlockedByClient) or a reason (Failed, ConnectionRefused, TimedOut, …)"},
 				{Name: "headers", Type: "dict", Doc: "send the request on with these request headers set (\"\" removes one)"},
-				{Name: "handler", Type: "any", Doc: "recipes: a function(request) deciding per request; returns None (go on), \"abort\", or a dict like fulfill (or {headers}, {abort})"},
+				{Name: "handler", Type: "any", Doc: "recipes: a function(request) deciding per request; returns None (go on), \"abort\", or a dict like fulfill (or {headers}, {abort}); it runs beside the recipe, so decide from the request (its captured values are frozen) and call no actions"},
 				{Name: "times", Type: "int", Doc: "handle only the first n matching requests"},
 				{Name: "clear", Type: "bool", Doc: "remove every route of the tab"},
 			},
