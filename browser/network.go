@@ -98,7 +98,9 @@ func (l *netLog) add(r *Request) *Request {
 		old := l.reqs[0]
 		if l.byID[old.id] == old {
 			delete(l.byID, old.id)
+			delete(l.routed, old.id)
 		}
+		delete(l.claimed, old.seq)
 		l.reqs = l.reqs[1:]
 	}
 	l.seq++
@@ -490,6 +492,8 @@ func (p *Page) ClearNetwork() {
 	defer p.net.mu.Unlock()
 	p.net.reqs = nil
 	p.net.byID = map[network.RequestID]*Request{}
+	p.net.routed = map[network.RequestID]string{}
+	p.net.claimed = nil
 }
 
 // NetworkOn reports whether the tab's requests are being recorded.
