@@ -51,6 +51,30 @@ func route(c *Call) (any, error) {
 
 // routeFromArgs builds the route the call describes and names what it does.
 func routeFromArgs(c *Call) (*browser.Route, string, error) {
+	r, what, err := routeMatch(c)
+	if err != nil {
+		return nil, "", err
+	}
+	var given []string
+	for _, k := range []string{"fulfill", "abort", "headers", "handler"} {
+		if c.Args.Has(k) {
+			given = append(given, k)
+		}
+	}
+	if len(given) != 1 {
+		return nil, "", browser.Errorf(browser.KindStepValidation, "route needs exactly one of fulfill, abort, headers or handler; got %s", givenList(given)).
+			WithHint(`{"route": {"url": "/api/items", "fulfill": {"json": []}}}, {"route": {"url": "*.png", "abort": true}}, {"route": {"url": "/api", "headers": {"X-Test": "1"}}}`)
+	}
+	how, err := routeAction(c, r, given[0])
+	if err != nil {
+		return nil, "", err
+	}
+	return r, how + " " + what, nil
+}
+
+// routeMatch reads which requests the route handles (url, url_regex, type,
+// method, times) and describes them.
+func routeMatch(c *Call) (*browser.Route, string, error) {
 	r := &browser.Route{}
 	pattern, err := c.Args.String("url")
 	if err != nil {
@@ -78,16 +102,6 @@ func routeFromArgs(c *Call) (*browser.Route, string, error) {
 	if r.Times < 0 {
 		return nil, "", invalid("route: times must be 0 (every request) or more, not %d", r.Times)
 	}
-	var given []string
-	for _, k := range []string{"fulfill", "abort", "headers", "handler"} {
-		if c.Args.Has(k) {
-			given = append(given, k)
-		}
-	}
-	if len(given) != 1 {
-		return nil, "", browser.Errorf(browser.KindStepValidation, "route needs exactly one of fulfill, abort, headers or handler; got %s", givenList(given)).
-			WithHint(`{"route": {"url": "/api/items", "fulfill": {"json": []}}}, {"route": {"url": "*.png", "abort": true}}, {"route": {"url": "/api", "headers": {"X-Test": "1"}}}`)
-	}
 	what := pattern
 	if re != "" {
 		what = "/" + re + "/"
@@ -95,53 +109,60 @@ func routeFromArgs(c *Call) (*browser.Route, string, error) {
 	if what == "" {
 		what = "every request"
 	}
-	switch given[0] {
+	return r, what, nil
+}
+
+// routeAction sets what the route does from its one action parameter and
+// names it.
+func routeAction(c *Call, r *browser.Route, action string) (string, error) {
+	var err error
+	switch action {
 	case "handler":
 		v, _ := c.Args.Value("handler")
 		fn, ok := v.(starlark.Callable)
 		if !ok {
-			return nil, "", invalid("route: handler must be a Starlark function taking the request (recipes only), not %s", v.Type())
+			return "", invalid("route: handler must be a Starlark function taking the request (recipes only), not %s", v.Type())
 		}
 		r.Decide = routeHandler(c, fn)
-		return r, "a handler decides on " + what, nil
+		return "a handler decides on", nil
 	case "abort":
 		v, _ := c.Args.Value("abort")
 		reason := ""
 		if b, ok := v.(starlark.Bool); ok {
 			if !b {
-				return nil, "", invalid("route: abort must be true or a reason such as \"ConnectionRefused\"")
+				return "", invalid("route: abort must be true or a reason such as \"ConnectionRefused\"")
 			}
 		} else if reason, ok = starlark.AsString(v); !ok {
-			return nil, "", invalid("route: abort must be true or a reason string, not %s", v.Type())
+			return "", invalid("route: abort must be true or a reason string, not %s", v.Type())
 		}
 		if reason, err = browser.CheckAbortReason(reason); err != nil {
-			return nil, "", err
+			return "", err
 		}
 		r.Decision = browser.RouteDecision{Action: browser.RouteAbort, Reason: reason}
-		return r, "aborting " + what, nil
+		return "aborting", nil
 	}
-	data, err := c.Args.Data(given[0])
+	data, err := c.Args.Data(action)
 	if err != nil {
-		return nil, "", invalid("route: %s: %v", given[0], err)
+		return "", invalid("route: %s: %v", action, err)
 	}
 	obj, ok := data.(*lang.Object)
 	if !ok {
-		return nil, "", invalid("route: %s must be an object", given[0])
+		return "", invalid("route: %s must be an object", action)
 	}
-	if given[0] == "headers" {
+	if action == "headers" {
 		h, err := headerMap(obj, "headers")
 		if err != nil {
-			return nil, "", err
+			return "", err
 		}
 		r.Decision = browser.RouteDecision{Action: browser.RouteContinue, Headers: h}
-		return r, "changing the request headers of " + what, nil
+		return "changing the request headers of", nil
 	}
 	d, err := fulfillDecision(obj)
 	if err != nil {
-		return nil, "", err
+		return "", err
 	}
 	r.Decision = *d
-	return r, "fulfilling " + what, nil
+	return "fulfilling", nil
 }
 
 func givenList(list []string) string {
