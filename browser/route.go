@@ -215,28 +215,7 @@ func (p *Page) handlePaused(ev *fetch.EventRequestPaused) {
 	for k, v := range ev.Request.Headers {
 		req.Headers[k] = fmt.Sprint(v)
 	}
-	d := &RouteDecision{Action: RouteContinue}
-	matched := false
-	if r := p.pick(req); r != nil {
-		matched = true
-		d = &r.Decision
-		if r.Decide != nil {
-			got, err := r.Decide(ctx, req)
-			switch {
-			case err != nil:
-				p.routes.mu.Lock()
-				if len(p.routes.errs) < 10 {
-					p.routes.errs = append(p.routes.errs, fmt.Sprintf("route handler failed for %s (the request went on unchanged): %v", clipText(req.URL, 200), err))
-				}
-				p.routes.mu.Unlock()
-				d = &RouteDecision{Action: RouteContinue}
-			case got == nil:
-				d = &RouteDecision{Action: RouteContinue}
-			default:
-				d = got
-			}
-		}
-	}
+	d, matched := p.decide(ctx, req)
 	if matched {
 		p.net.markRouted(ev.NetworkID, d.Action)
 	}
@@ -259,6 +238,31 @@ func (p *Page) handlePaused(ev *fetch.EventRequestPaused) {
 		// hanging: let it go on.
 		cdp.Call(ctx, p.sess, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: ev.RequestID})
 	}
+}
+
+// decide returns what the newest matching route does with req (continue
+// when none matches, or when its callable fails, noting the failure).
+func (p *Page) decide(ctx context.Context, req RouteRequest) (*RouteDecision, bool) {
+	r := p.pick(req)
+	if r == nil {
+		return &RouteDecision{Action: RouteContinue}, false
+	}
+	if r.Decide == nil {
+		return &r.Decision, true
+	}
+	got, err := r.Decide(ctx, req)
+	if err != nil {
+		p.routes.mu.Lock()
+		if len(p.routes.errs) < 10 {
+			p.routes.errs = append(p.routes.errs, fmt.Sprintf("route handler failed for %s (the request went on unchanged): %v", clipText(RedactURL(req.URL), 200), err))
+		}
+		p.routes.mu.Unlock()
+		return &RouteDecision{Action: RouteContinue}, true
+	}
+	if got == nil {
+		return &RouteDecision{Action: RouteContinue}, true
+	}
+	return got, true
 }
 
 func fulfillParams(id fetch.RequestID, d *RouteDecision) fetch.FulfillRequestParams {
