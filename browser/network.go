@@ -7,11 +7,13 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
 )
 
 // maxRequests bounds the network log of a tab; the oldest go first.
@@ -69,6 +71,7 @@ type netLog struct {
 	claimed map[int]bool
 	// changed is closed (and replaced) whenever the log changes.
 	changed chan struct{}
+	feeds   []*netFeed
 }
 
 func (l *netLog) touch() {
@@ -111,45 +114,80 @@ func (l *netLog) add(r *Request) *Request {
 }
 
 // trackNetwork subscribes to the Network domain's request events before
-// the domain is enabled (enableDomains enables it).
+// the domain is enabled (enableDomains enables it). Each event stream is
+// read by its own goroutine; the streams are counted, so that a read of
+// the log can first take in every event Chrome already sent (syncNetwork).
 func (p *Page) trackNetwork() {
 	p.net.byID = map[network.RequestID]*Request{}
 	p.net.routed = map[network.RequestID]string{}
 	p.net.changed = make(chan struct{})
-	sent, _ := p.sess.Subscribe("Network.requestWillBeSent")
-	resp, _ := p.sess.Subscribe("Network.responseReceived")
-	fin, _ := p.sess.Subscribe("Network.loadingFinished")
-	failed, _ := p.sess.Subscribe("Network.loadingFailed")
-	cached, _ := p.sess.Subscribe("Network.requestServedFromCache")
-	reqExtra, _ := p.sess.Subscribe("Network.requestWillBeSentExtraInfo")
-	respExtra, _ := p.sess.Subscribe("Network.responseReceivedExtraInfo")
-	go func() {
-		for {
-			var ok bool
-			var raw jsonv2.Value
-			var handle func(jsonv2.Value)
-			select {
-			case raw, ok = <-sent:
-				handle = p.net.sent
-			case raw, ok = <-resp:
-				handle = p.net.response
-			case raw, ok = <-fin:
-				handle = p.net.finished
-			case raw, ok = <-failed:
-				handle = p.net.failed
-			case raw, ok = <-cached:
-				handle = p.net.cached
-			case raw, ok = <-reqExtra:
-				handle = p.net.requestExtra
-			case raw, ok = <-respExtra:
-				handle = p.net.responseExtra
+	for method, handle := range map[string]func(jsonv2.Value){
+		"Network.requestWillBeSent":          p.net.sent,
+		"Network.responseReceived":           p.net.response,
+		"Network.loadingFinished":            p.net.finished,
+		"Network.loadingFailed":              p.net.failed,
+		"Network.requestServedFromCache":     p.net.cached,
+		"Network.requestWillBeSentExtraInfo": p.net.requestExtra,
+		"Network.responseReceivedExtraInfo":  p.net.responseExtra,
+	} {
+		ch, received, _ := p.sess.SubscribeCounted(method)
+		f := &netFeed{received: received}
+		p.net.feeds = append(p.net.feeds, f)
+		go func() {
+			for raw := range ch {
+				handle(raw)
+				f.read.Add(1)
+				p.net.poke()
 			}
-			if !ok {
-				return
-			}
-			handle(raw)
+		}()
+	}
+}
+
+// netFeed is one counted event stream of the network log.
+type netFeed struct {
+	received func() int64
+	read     atomic.Int64
+}
+
+// drained reports whether every event received so far was handled.
+func (l *netLog) drained() bool {
+	for _, f := range l.feeds {
+		if f.read.Load() < f.received() {
+			return false
 		}
-	}()
+	}
+	return true
+}
+
+// poke wakes the readers waiting for a change.
+func (l *netLog) poke() {
+	l.mu.Lock()
+	l.touch()
+	l.mu.Unlock()
+}
+
+// syncNetwork makes the log current: after a round trip to the tab when
+// roundTrip (Chrome sends the events of requests made before it ahead of
+// its answer), it waits until every event received has been recorded. It
+// gives up quietly after a second: the log is then as current as it can
+// be.
+func (p *Page) syncNetwork(ctx context.Context, roundTrip bool) {
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	if roundTrip {
+		cdp.Call(ctx, p.sess, page.GetNavigationHistory, cdp.Empty{})
+	}
+	for {
+		changed := p.net.watch()
+		if p.net.drained() {
+			return
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return
+		}
+	}
 }
 
 type requestSent struct {
@@ -430,7 +468,7 @@ func statusMatches(filter string, status int64) bool {
 // NetworkRequests returns copies of the requests of the log that match f,
 // oldest first. URLs are as sent: pass them through RedactURL before
 // showing them.
-func (p *Page) NetworkRequests(f NetworkFilter) ([]Request, error) {
+func (p *Page) NetworkRequests(ctx context.Context, f NetworkFilter) ([]Request, error) {
 	m, err := NewURLMatcher(f.URL, f.URLRegex)
 	if err != nil {
 		return nil, err
@@ -441,6 +479,7 @@ func (p *Page) NetworkRequests(f NetworkFilter) ([]Request, error) {
 	if err := CheckResourceTypes(f.Types); err != nil {
 		return nil, err
 	}
+	p.syncNetwork(ctx, true)
 	p.net.mu.Lock()
 	defer p.net.mu.Unlock()
 	var out []Request
@@ -510,7 +549,8 @@ var diagnosedTypes = map[string]bool{"document": true, "script": true, "xhr": tr
 // agent should hear of: the document, scripts, XHR and fetch; not the
 // browser's own favicon request, not requests a route aborted, not
 // requests the page itself cancelled (a navigation away, a download).
-func (p *Page) FailedRequests(since time.Time) []Request {
+func (p *Page) FailedRequests(ctx context.Context, since time.Time) []Request {
+	p.syncNetwork(ctx, false)
 	p.net.mu.Lock()
 	defer p.net.mu.Unlock()
 	var out []Request

@@ -147,7 +147,7 @@ func eventually(t *testing.T, p *Page, f NetworkFilter, ok func([]Request) bool)
 	t.Helper()
 	ctx := testCtx(t)
 	for {
-		reqs, err := p.NetworkRequests(f)
+		reqs, err := p.NetworkRequests(testCtx(t), f)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -206,7 +206,7 @@ func TestNetworkLogRecordsTheTabsRequests(t *testing.T) {
 	if broken.Type != "script" || broken.Status != 500 || missing.Status != 404 {
 		t.Errorf("failures: %+v %+v", broken, missing)
 	}
-	failed, _ := p.NetworkRequests(NetworkFilter{Failed: true})
+	failed, _ := p.NetworkRequests(testCtx(t), NetworkFilter{Failed: true})
 	failed = withoutFavicon(failed)
 	if len(failed) != 2 || findReq(failed, "/broken.js") == nil || findReq(failed, "/api/missing") == nil {
 		t.Errorf("failed only: want broken.js and /api/missing, got %+v", failed)
@@ -222,7 +222,7 @@ func TestNetworkLogRecordsTheTabsRequests(t *testing.T) {
 		{NetworkFilter{Status: "4xx"}, []string{"/api/missing"}},
 		{NetworkFilter{Status: "500"}, []string{"/broken.js"}},
 	} {
-		got, err := p.NetworkRequests(tc.f)
+		got, err := p.NetworkRequests(testCtx(t), tc.f)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -241,17 +241,17 @@ func TestNetworkLogRecordsTheTabsRequests(t *testing.T) {
 			}
 		}
 	}
-	if _, err := p.NetworkRequests(NetworkFilter{URLRegex: "(("}); KindOf(err) != KindStepValidation {
+	if _, err := p.NetworkRequests(testCtx(t), NetworkFilter{URLRegex: "(("}); KindOf(err) != KindStepValidation {
 		t.Errorf("a bad regex: want a validation error, got %v", err)
 	}
-	if _, err := p.NetworkRequests(NetworkFilter{Types: []string{"js"}}); KindOf(err) != KindStepValidation || !strings.Contains(err.Error(), "script") {
+	if _, err := p.NetworkRequests(testCtx(t), NetworkFilter{Types: []string{"js"}}); KindOf(err) != KindStepValidation || !strings.Contains(err.Error(), "script") {
 		t.Errorf("an unknown type: want a validation error listing the types, got %v", err)
 	}
-	if _, err := p.NetworkRequests(NetworkFilter{Status: "6xx"}); KindOf(err) != KindStepValidation {
+	if _, err := p.NetworkRequests(testCtx(t), NetworkFilter{Status: "6xx"}); KindOf(err) != KindStepValidation {
 		t.Errorf("a bad status: want a validation error, got %v", err)
 	}
 	p.ClearNetwork()
-	if got, _ := p.NetworkRequests(NetworkFilter{}); len(got) != 0 {
+	if got, _ := p.NetworkRequests(testCtx(t), NetworkFilter{}); len(got) != 0 {
 		t.Errorf("after clear: %+v", got)
 	}
 }
@@ -273,7 +273,7 @@ func TestNetworkLogReportsConnectionFailures(t *testing.T) {
 	if len(reqs) != 1 || !strings.Contains(reqs[0].Failure, "ERR_CONNECTION_REFUSED") || !reqs[0].Failed() {
 		t.Fatalf("a refused connection: %+v", reqs)
 	}
-	failed := p.FailedRequests(time.Time{})
+	failed := p.FailedRequests(testCtx(t), time.Time{})
 	if findReq(failed, "/gone") == nil {
 		t.Errorf("the refused fetch is not among the failed requests: %+v", failed)
 	}
@@ -297,7 +297,7 @@ func TestFailedRequestsLeaveOutBrowserNoise(t *testing.T) {
 		}
 		return png && ico
 	})
-	failed := p.FailedRequests(time.Time{})
+	failed := p.FailedRequests(testCtx(t), time.Time{})
 	if findReq(failed, "/broken.js") == nil {
 		t.Errorf("the broken script is not reported: %+v", failed)
 	}
@@ -391,7 +391,7 @@ func TestRouteFulfillsAbortsAndChangesRequests(t *testing.T) {
 	if routed["/api/items"] != RouteFulfill || routed["/api/track"] != RouteAbort || routed["/api/me"] != RouteContinue {
 		t.Errorf("the log should say what the routes did: %v", routed)
 	}
-	if f := p.FailedRequests(time.Time{}); findReq(f, "/api/track") != nil {
+	if f := p.FailedRequests(testCtx(t), time.Time{}); findReq(f, "/api/track") != nil {
 		t.Errorf("a request a route blocked is reported as a failure: %+v", f)
 	}
 	p.ClearRoutes(ctx)
@@ -445,7 +445,7 @@ func TestHARRecordsTrafficWithSecretsRedacted(t *testing.T) {
 	clickSel(t, p, "#secret")
 	waitText(t, p, "#msg", "me:")
 	dir := t.TempDir()
-	res, err := p.WriteHAR(HARRequest{Path: "shop", Dir: dir})
+	res, err := p.WriteHAR(testCtx(t), HARRequest{Path: "shop", Dir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -486,13 +486,13 @@ func TestHARRecordsTrafficWithSecretsRedacted(t *testing.T) {
 	if strings.Contains(string(data), "s3cr3t-token") || strings.Contains(string(data), "cookie-value-42") || res.Redacted < 2 {
 		t.Errorf("secrets leaked into the HAR (%d redacted)", res.Redacted)
 	}
-	res, err = p.WriteHAR(HARRequest{Path: "raw.har", Dir: dir, Secrets: true})
+	res, err = p.WriteHAR(testCtx(t), HARRequest{Path: "raw.har", Dir: dir, Secrets: true})
 	data, _ = os.ReadFile(filepath.Join(dir, "raw.har"))
 	if err != nil || !strings.Contains(string(data), "s3cr3t-token") || !strings.Contains(string(data), `"name": "sid",`) || !strings.Contains(string(data), "cookie-value-42") {
 		t.Errorf("secrets: true should keep the token and the cookie: %v", err)
 	}
 	for _, bad := range []string{"../out.har", "/etc/x.har", ".git/x.har", "x.txt"} {
-		if _, err := p.WriteHAR(HARRequest{Path: bad, Dir: dir}); KindOf(err) != KindStepValidation {
+		if _, err := p.WriteHAR(testCtx(t), HARRequest{Path: bad, Dir: dir}); KindOf(err) != KindStepValidation {
 			t.Errorf("path %q: want a refusal, got %v", bad, err)
 		}
 	}

@@ -63,7 +63,7 @@ func networkStep(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	reqs, err := p.NetworkRequests(f)
+	reqs, err := p.NetworkRequests(c.Ctx, f)
 	if err != nil {
 		return nil, err
 	}
@@ -204,7 +204,7 @@ func har(c *Call) (any, error) {
 	}
 	check.Close()
 	c.Env.AtEnd(func(ctx context.Context) {
-		if _, err := p.WriteHAR(r); err != nil {
+		if _, err := p.WriteHAR(ctx, r); err != nil {
 			c.Env.Warn("har: the recording was not written: " + err.Error())
 		}
 	})
