@@ -57,6 +57,39 @@ type downloads struct {
 	order  []string
 	// changed is closed (and replaced) whenever a download changes.
 	changed chan struct{}
+	// feeds count the begin and progress events received and handled.
+	feeds []*netFeed
+}
+
+func (d *downloads) poke() {
+	d.mu.Lock()
+	d.touch()
+	d.mu.Unlock()
+}
+
+// settle waits (up to a second) until every download event received so
+// far was handled: a step that just began a download then sees it.
+func (d *downloads) settle(ctx context.Context) {
+	d.mu.Lock()
+	feeds := d.feeds
+	d.mu.Unlock()
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	for {
+		changed := d.watch()
+		done := true
+		for _, f := range feeds {
+			done = done && f.read.Load() >= f.received()
+		}
+		if done {
+			return
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return
+		}
+	}
 }
 
 // watch returns a channel closed at the next change.
@@ -91,17 +124,23 @@ func (b *Browser) watchDownloads(ctx context.Context) {
 			}
 			params.Behavior, params.DownloadPath = cdpbrowser.SetDownloadBehaviorBehaviorAllowAndName, dir
 		}
-		begins, _ := b.Session().Subscribe(cdpbrowser.DownloadWillBegin.Method)
-		progress, _ := b.Session().Subscribe(cdpbrowser.DownloadProgress.Method)
+		begins, beginsIn, _ := b.Session().SubscribeCounted(cdpbrowser.DownloadWillBegin.Method)
+		progress, progressIn, _ := b.Session().SubscribeCounted(cdpbrowser.DownloadProgress.Method)
 		if _, err := cdp.Call(ctx, b.Session(), cdpbrowser.SetDownloadBehavior, params); err != nil {
 			return
 		}
+		feeds := []*netFeed{{received: beginsIn}, {received: progressIn}}
+		b.dl.mu.Lock()
+		b.dl.feeds = feeds
+		b.dl.mu.Unlock()
 		go func() {
 			for raw := range begins {
 				var ev cdpbrowser.EventDownloadWillBegin
 				if decode(raw, &ev) == nil {
 					b.dl.begin(ev)
 				}
+				feeds[0].read.Add(1)
+				b.dl.poke()
 			}
 		}()
 		go func() {
@@ -110,6 +149,8 @@ func (b *Browser) watchDownloads(ctx context.Context) {
 				if decode(raw, &ev) == nil {
 					b.dl.progress(ev)
 				}
+				feeds[1].read.Add(1)
+				b.dl.poke()
 			}
 		}()
 	})
@@ -189,6 +230,7 @@ func (p *Page) DownloadMark() int {
 // them (WaitForDownload does not return them again); none begun, it
 // returns nil at once.
 func (p *Page) AwaitDownloads(ctx context.Context, mark int, outDir string) []Download {
+	p.Browser.dl.settle(ctx)
 	if p.DownloadMark() <= mark {
 		return nil
 	}
