@@ -79,7 +79,8 @@ func networkStep(c *Call) (any, error) {
 		reqs = reqs[len(reqs)-limit:]
 		out["shown"] = limit
 	}
-	if len(reqs) <= networkInline {
+	inline := recentWithin(reqs, networkInline, networkInlineBytes)
+	if inline == len(reqs) {
 		out["requests"] = reqs
 		return out, nil
 	}
@@ -88,10 +89,27 @@ func networkStep(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out["requests"] = reqs[len(reqs)-networkInline:]
+	out["requests"] = reqs[len(reqs)-inline:]
 	out["file"] = path
-	out["message"] = fmt.Sprintf("%d requests; the last %d are inline and all of them are in %s (or narrow with url, type, status or failed)", len(reqs), networkInline, path)
+	out["message"] = fmt.Sprintf("%d requests; the last %d are inline and all of them are in %s (or narrow with url, type, status or failed)", len(reqs), inline, path)
 	return out, nil
+}
+
+// networkInlineBytes bounds the JSON of the requests listed inline.
+const networkInlineBytes = 6 << 10
+
+// recentWithin counts how many of the most recent requests fit in n
+// entries and max JSON bytes (at least one).
+func recentWithin(reqs []browser.Request, n, max int) int {
+	size, count := 0, 0
+	for i := len(reqs) - 1; i >= 0 && count < n; i-- {
+		data, _ := json.Marshal(reqs[i])
+		if size += len(data) + 1; size > max && count > 0 {
+			break
+		}
+		count++
+	}
+	return count
 }
 
 // stringOrList reads a string-or-list parameter.

@@ -32,7 +32,7 @@ func failedRequests(reqs []browser.Request) []FailedRequest {
 			continue
 		}
 		index[key] = len(out)
-		out = append(out, FailedRequest{Method: r.Method, URL: clip(browser.RedactURL(r.URL), 300), Type: r.Type, Status: r.Status, Failure: r.Failure})
+		out = append(out, FailedRequest{Method: r.Method, URL: clipText(browser.RedactURL(r.URL), 300), Type: r.Type, Status: r.Status, Failure: r.Failure})
 	}
 	return out
 }
@@ -57,7 +57,7 @@ func withoutFailedLoads(msgs []browser.ConsoleMessage, failed []FailedRequest) [
 	return out
 }
 
-func clip(s string, n int) string {
+func clipText(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
