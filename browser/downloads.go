@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
@@ -15,24 +16,37 @@ import (
 )
 
 // DownloadsEnv names the environment variable that lets pages download
-// files: "allow" saves them in the state dir (downloads/, named by Chrome's
-// download id, never by the page). Unset, every download is refused.
+// files: "allow" saves them in the output directory's downloads/ folder,
+// under the name the page suggested once sanitised (never replacing a
+// file). Unset, every download is refused.
 const DownloadsEnv = "CDP_SKILL_DOWNLOADS"
 
 // Download is one download a page started during the command.
 type Download struct {
-	URL string `json:"url"`
-	// SuggestedName is the name the page asked for (never used on disk).
-	SuggestedName string `json:"suggestedName,omitempty"`
+	URL string `json:"url,omitempty"`
+	// SuggestedFilename is the name the page asked for; the saved file
+	// has it sanitised.
+	SuggestedFilename string `json:"suggestedFilename,omitempty"`
 	// State is denied, inProgress, completed or canceled.
-	State string `json:"state"`
+	State string `json:"state,omitempty"`
 	// Path is where a completed download was saved.
-	Path  string `json:"path,omitempty"`
-	Bytes int64  `json:"bytes,omitempty"`
+	Path string `json:"path,omitempty"`
+	Size int64  `json:"size,omitempty"`
 	// Note says how to allow downloads when one was denied.
 	Note    string `json:"note,omitempty"`
 	frameID cdp.FrameID
+	guid    string
+	seq     int
+	at      time.Time
+	// staged is Chrome's file (named by the download id) before it is
+	// placed in the output directory.
+	staged string
+	placed bool
+	waited bool
 }
+
+// terminal reports a download that will not change any more.
+func (d *Download) terminal() bool { return d.State != "inProgress" }
 
 // downloads watches the downloads of one browser connection.
 type downloads struct {
@@ -41,6 +55,58 @@ type downloads struct {
 	mu     sync.Mutex
 	byGUID map[string]*Download
 	order  []string
+	// changed is closed (and replaced) whenever a download changes.
+	changed chan struct{}
+	// feeds count the begin and progress events received and handled.
+	feeds []*netFeed
+}
+
+func (d *downloads) poke() {
+	d.mu.Lock()
+	d.touch()
+	d.mu.Unlock()
+}
+
+// settle waits (up to a second) until every download event received so
+// far was handled: a step that just began a download then sees it.
+func (d *downloads) settle(ctx context.Context) {
+	d.mu.Lock()
+	feeds := d.feeds
+	d.mu.Unlock()
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	for {
+		changed := d.watch()
+		done := true
+		for _, f := range feeds {
+			done = done && f.read.Load() >= f.received()
+		}
+		if done {
+			return
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// watch returns a channel closed at the next change.
+func (d *downloads) watch() <-chan struct{} {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.changed == nil {
+		d.changed = make(chan struct{})
+	}
+	return d.changed
+}
+
+func (d *downloads) touch() {
+	if d.changed != nil {
+		close(d.changed)
+	}
+	d.changed = make(chan struct{})
 }
 
 // watchDownloads sets the download behaviour of the browser (deny, or save
@@ -58,17 +124,23 @@ func (b *Browser) watchDownloads(ctx context.Context) {
 			}
 			params.Behavior, params.DownloadPath = cdpbrowser.SetDownloadBehaviorBehaviorAllowAndName, dir
 		}
-		begins, _ := b.Session().Subscribe(cdpbrowser.DownloadWillBegin.Method)
-		progress, _ := b.Session().Subscribe(cdpbrowser.DownloadProgress.Method)
+		begins, beginsIn, _ := b.Session().SubscribeCounted(cdpbrowser.DownloadWillBegin.Method)
+		progress, progressIn, _ := b.Session().SubscribeCounted(cdpbrowser.DownloadProgress.Method)
 		if _, err := cdp.Call(ctx, b.Session(), cdpbrowser.SetDownloadBehavior, params); err != nil {
 			return
 		}
+		feeds := []*netFeed{{received: beginsIn}, {received: progressIn}}
+		b.dl.mu.Lock()
+		b.dl.feeds = feeds
+		b.dl.mu.Unlock()
 		go func() {
 			for raw := range begins {
 				var ev cdpbrowser.EventDownloadWillBegin
 				if decode(raw, &ev) == nil {
 					b.dl.begin(ev)
 				}
+				feeds[0].read.Add(1)
+				b.dl.poke()
 			}
 		}()
 		go func() {
@@ -77,6 +149,8 @@ func (b *Browser) watchDownloads(ctx context.Context) {
 				if decode(raw, &ev) == nil {
 					b.dl.progress(ev)
 				}
+				feeds[1].read.Add(1)
+				b.dl.poke()
 			}
 		}()
 	})
@@ -97,35 +171,145 @@ func downloadDir() (string, error) {
 func (d *downloads) begin(ev cdpbrowser.EventDownloadWillBegin) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	dl := &Download{URL: ev.URL, SuggestedName: ev.SuggestedFilename, State: "inProgress", frameID: ev.FrameID}
+	defer d.touch()
+	dl := d.get(ev.GUID)
+	dl.URL, dl.SuggestedFilename, dl.frameID = ev.URL, ev.SuggestedFilename, ev.FrameID
 	if !d.allow {
 		dl.State = "denied"
-		dl.Note = "downloads are refused; set the environment variable " + DownloadsEnv + "=allow to save them in the state dir"
+		dl.Note = "downloads are refused; set the environment variable " + DownloadsEnv + "=allow to save them in the output directory's downloads folder"
 	}
-	if _, ok := d.byGUID[ev.GUID]; !ok {
-		d.order = append(d.order, ev.GUID)
+}
+
+// get returns the download with the id, recording it when it is new:
+// its begin and progress events come through separate subscriptions, so
+// either may be read first. Called with the lock held.
+func (d *downloads) get(guid string) *Download {
+	if dl, ok := d.byGUID[guid]; ok {
+		return dl
 	}
-	d.byGUID[ev.GUID] = dl
+	d.order = append(d.order, guid)
+	dl := &Download{State: "inProgress", guid: guid, at: time.Now(), seq: len(d.order)}
+	d.byGUID[guid] = dl
+	return dl
 }
 
 func (d *downloads) progress(ev cdpbrowser.EventDownloadProgress) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	dl, ok := d.byGUID[ev.GUID]
-	if !ok || dl.State == "denied" {
+	dl := d.get(ev.GUID)
+	if dl.State == "denied" || dl.placed {
 		return
 	}
-	dl.State, dl.Bytes = string(ev.State), int64(ev.ReceivedBytes)
+	defer d.touch()
+	dl.State, dl.Size = string(ev.State), int64(ev.ReceivedBytes)
 	if ev.State == cdpbrowser.DownloadProgressStateCompleted {
 		if dir, err := downloadDir(); err == nil {
-			dl.Path = filepath.Join(dir, ev.GUID)
+			dl.staged = filepath.Join(dir, ev.GUID)
 		}
 	}
 }
 
 // Downloads returns the downloads the page's frames started while this
-// connection watched.
-func (p *Page) Downloads(ctx context.Context) []Download {
+// connection watched; the completed ones are placed in the output
+// directory (outDir, "" = OutputDir()).
+func (p *Page) Downloads(ctx context.Context, outDir string) []Download {
+	return p.pageDownloads(ctx, outDir, func(*Download) bool { return true })
+}
+
+// DownloadMark is a point in the connection's downloads: AwaitDownloads
+// reports those begun after it.
+func (p *Page) DownloadMark() int {
+	d := &p.Browser.dl
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return len(d.order)
+}
+
+// AwaitDownloads waits (while ctx lasts) for the downloads the page began
+// after mark to complete, places them in the output directory and returns
+// them (WaitForDownload does not return them again); none begun, it
+// returns nil at once.
+func (p *Page) AwaitDownloads(ctx context.Context, mark int, outDir string) []Download {
+	p.Browser.dl.settle(ctx)
+	if p.DownloadMark() <= mark {
+		return nil
+	}
+	for {
+		changed := p.Browser.dl.watch()
+		list := p.pageDownloads(ctx, outDir, func(dl *Download) bool { return dl.seq > mark })
+		done := true
+		for _, dl := range list {
+			done = done && dl.terminal()
+		}
+		if done || ctx.Err() != nil {
+			d := &p.Browser.dl
+			d.mu.Lock()
+			for _, dl := range list {
+				d.byGUID[dl.guid].waited = true
+			}
+			d.mu.Unlock()
+			return list
+		}
+		select {
+		case <-ctx.Done():
+		case <-changed:
+		}
+	}
+}
+
+// WaitForDownload waits for a download the page began since since and
+// that neither an earlier WaitForDownload nor AwaitDownloads returned, until it completes, and
+// returns it placed in the output directory.
+func (p *Page) WaitForDownload(ctx context.Context, since time.Time, outDir string) (*Download, error) {
+	d := &p.Browser.dl
+	for {
+		changed := d.watch()
+		var pick *Download
+		p.pageDownloads(ctx, outDir, func(dl *Download) bool {
+			if pick == nil && !dl.waited && !dl.at.Before(since) {
+				pick = dl
+			}
+			return false
+		})
+		if pick != nil {
+			d.mu.Lock()
+			pick.waited = true
+			d.mu.Unlock()
+			list := p.AwaitDownloads(ctx, pick.seq-1, outDir)
+			for _, dl := range list {
+				if dl.seq == pick.seq {
+					return downloadOutcome(&dl)
+				}
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return nil, Errorf(KindTimeout, "no download began in this tab").
+				WithHint("start it with a step first (a click on the download link), or raise the step timeout for a slow one")
+		case <-changed:
+		}
+	}
+}
+
+// downloadOutcome is the result of a waited-for download: an error unless
+// it completed.
+func downloadOutcome(dl *Download) (*Download, error) {
+	switch dl.State {
+	case "completed":
+		return dl, nil
+	case "denied":
+		return nil, Errorf(KindStepValidation, "the page began downloading %q, but downloads are refused", dl.SuggestedFilename).
+			WithHint("set the environment variable %s=allow to save downloads in the output directory", DownloadsEnv)
+	case "canceled":
+		return nil, Errorf(KindNavigation, "the download of %q was canceled", dl.SuggestedFilename)
+	}
+	return nil, Errorf(KindTimeout, "the download of %q did not complete in time (%d bytes so far)", dl.SuggestedFilename, dl.Size).
+		WithHint("raise the step timeout for a large file")
+}
+
+// pageDownloads returns copies of the downloads of the page's frames that
+// keep accepts (called with the lock held), placing completed ones.
+func (p *Page) pageDownloads(ctx context.Context, outDir string, keep func(*Download) bool) []Download {
 	d := &p.Browser.dl
 	d.mu.Lock()
 	empty := len(d.order) == 0
@@ -141,9 +325,14 @@ func (p *Page) Downloads(ctx context.Context) []Download {
 	defer d.mu.Unlock()
 	var out []Download
 	for _, g := range d.order {
-		if dl := d.byGUID[g]; frames[dl.frameID] {
-			out = append(out, *dl)
+		dl := d.byGUID[g]
+		if !frames[dl.frameID] || !keep(dl) {
+			continue
 		}
+		if dl.State == "completed" && !dl.placed && dl.staged != "" {
+			placeDownload(dl, outDir)
+		}
+		out = append(out, *dl)
 	}
 	return out
 }

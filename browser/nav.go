@@ -117,15 +117,17 @@ func (p *Page) Navigate(ctx context.Context, u string, wait WaitUntil) (*NavResu
 	if err != nil {
 		return nil, p.stopOnTimeout(ctx, navError(u, err), u, wait)
 	}
+	if res.IsDownload {
+		// The URL is a file to download (reported on the step), not a
+		// page: the tab stays where it was.
+		return p.navResult(ctx)
+	}
 	if res.ErrorText == "net::ERR_ABORTED" && p.sess.waitCrash(ctx, crashWait(u)) {
 		return nil, crashError("")
 	}
 	if res.ErrorText != "" {
 		return nil, Errorf(KindNavigation, "navigation to %s failed: %s", u, res.ErrorText).
 			WithHint("check that the server is running and the URL is right")
-	}
-	if res.IsDownload {
-		return &NavResult{URL: u}, nil
 	}
 	if res.LoaderID != "" && wait != WaitCommit {
 		if err := waitLifecycle(ctx, events, res.FrameID, string(res.LoaderID), wait, u); err != nil {

@@ -41,6 +41,9 @@ type Page struct {
 	dlg dialogs
 	// console buffers console messages, exceptions and log entries.
 	console consoleLog
+	// net records the tab's requests; routes intercepts them.
+	net    netLog
+	routes routes
 	// Warnings are notes about the tab for the command's answer.
 	Warnings []string
 	// platform is navigator.platform, read on first need.
@@ -70,6 +73,7 @@ func (p *Page) Session() *Session { return p.sess }
 func (p *Page) init(ctx context.Context) error {
 	p.contexts = trackContexts(p.sess)
 	p.trackConsole()
+	p.trackNetwork()
 	p.handleDialogs()
 	p.dlg.seen = append(p.dlg.seen, takeKeptDialogs(p.TargetID)...)
 	if err := p.sess.Call(ctx, "Inspector.enable", nil, nil); err != nil {
@@ -109,20 +113,21 @@ func (p *Page) init(ctx context.Context) error {
 // counts as blocked.
 const blockedAfter = 3 * time.Second
 
-// enableDomains enables Page, Runtime and Log, pipelined; a limit > 0 bounds
-// the wait.
+// enableDomains enables Page, Runtime, Log and Network, pipelined; a limit
+// > 0 bounds the wait.
 func (p *Page) enableDomains(ctx context.Context, limit time.Duration) error {
 	if limit > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, limit)
 		defer cancel()
 	}
-	errs := make(chan error, 3)
+	errs := make(chan error, 4)
 	go func() { _, err := cdp.Call(ctx, p.sess, page.Enable, page.EnableParams{}); errs <- err }()
 	go func() { _, err := cdp.Call(ctx, p.sess, runtime.Enable, cdp.Empty{}); errs <- err }()
 	go func() { errs <- p.enableLog(ctx) }()
+	go func() { errs <- p.enableNetwork(ctx) }()
 	var first error
-	for range 3 {
+	for range 4 {
 		if err := <-errs; err != nil && first == nil {
 			first = err
 		}

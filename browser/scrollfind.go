@@ -210,8 +210,12 @@ func (p *Page) trackRequests(ctx context.Context) *requestTracker {
 	}
 	r.started = sub("Network.requestWillBeSent")
 	r.ended = []<-chan jsonv2.Value{sub("Network.loadingFinished"), sub("Network.loadingFailed")}
-	if _, err := cdp.Call(ctx, p.sess, network.Enable, network.EnableParams{}); err == nil {
-		r.enabled = true
+	// The tab's network log keeps the domain on; only a tab without it
+	// enables it here (and disables it again when done).
+	if !p.NetworkOn() {
+		if _, err := cdp.Call(ctx, p.sess, network.Enable, network.EnableParams{}); err == nil {
+			r.enabled = true
+		}
 	}
 	return r
 }

@@ -61,6 +61,7 @@ type actionWatch struct {
 	sameDoc   *eventFeed
 	created   *eventFeed
 	changed   *eventFeed
+	download  *eventFeed
 	stops     []func()
 	// presettled holds the page's settle report when the action already
 	// settled in its own last round trip (a click reads its probe and
@@ -90,7 +91,7 @@ func (f *eventFeed) next(raw jsonv2.Value) jsonv2.Value {
 
 // unread reports events that arrived but were not read yet.
 func (w *actionWatch) unread() bool {
-	for _, f := range []*eventFeed{w.requested, w.started, w.lifecycle, w.sameDoc, w.created, w.changed} {
+	for _, f := range []*eventFeed{w.requested, w.started, w.lifecycle, w.sameDoc, w.created, w.changed, w.download} {
 		if f.received() > f.read {
 			return true
 		}
@@ -116,6 +117,7 @@ func (p *Page) watch(ctx context.Context) (*actionWatch, error) {
 	w.sameDoc = sub(p.sess, page.NavigatedWithinDocument.Method)
 	w.created = sub(p.Browser.Session(), "Target.targetCreated")
 	w.changed = sub(p.Browser.Session(), "Target.targetInfoChanged")
+	w.download = sub(p.Browser.Session(), "Browser.downloadWillBegin")
 	// The calls go out together: every round trip here delays the action
 	// after its target was measured. A page whose engine cannot arm still
 	// gets the events; it only settles without knowing its timers and
@@ -211,6 +213,8 @@ func (w *actionWatch) finish(ctx context.Context, grace time.Duration) Effect {
 	crossDoc := false
 	newTabs := map[target.ID]*NewTab{}
 	var order []target.ID
+	// downloads are the URLs of navigations that became downloads.
+	downloads := map[string]bool{}
 	var settled <-chan settleReport = w.presettled
 	if settled == nil {
 		settled = w.settlePage(ctx)
@@ -286,8 +290,8 @@ wait:
 		case raw := <-w.started.ch:
 			raw = w.started.next(raw)
 			var ev page.EventFrameStartedNavigating
-			if decode(raw, &ev) != nil || ev.FrameID != main {
-				continue
+			if decode(raw, &ev) != nil || ev.FrameID != main || downloads[ev.URL] {
+				continue // (a navigation read after it became a download)
 			}
 			navigating = true
 			switch ev.NavigationType {
@@ -316,6 +320,20 @@ wait:
 			// The URL is read below. A same-document navigation ends the
 			// wait for a requested one.
 			navWait, navigating = time.Time{}, true
+			rearm()
+		case raw := <-w.download.ch:
+			raw = w.download.next(raw)
+			var ev struct {
+				FrameID cdp.FrameID `json:"frameId"`
+				URL     string      `json:"url"`
+			}
+			if decode(raw, &ev) != nil || ev.FrameID != main {
+				continue
+			}
+			downloads[ev.URL] = true
+			// The navigation turned into a download: no document will
+			// commit or load, so there is nothing more to wait for.
+			crossDoc, navWait, loadDeadline = false, time.Time{}, nil
 			rearm()
 		case raw := <-w.created.ch:
 			raw = w.created.next(raw)

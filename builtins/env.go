@@ -44,6 +44,9 @@ type Env struct {
 	// next program (the MCP server's calls share a session); otherwise they
 	// end with the program, as they do on a connection of its own.
 	KeepEmulation bool
+	// KeepNetworkLog: the network step lists the tab's requests since its
+	// last clear, not only this program's (the MCP server).
+	KeepNetworkLog bool
 
 	browsers map[string]*browser.Browser
 	page     *browser.Page
@@ -54,7 +57,26 @@ type Env struct {
 	// warnings are notes from connecting (how Chrome was found) not yet
 	// reported.
 	warnings []string
+	// atEnd run when the command's program has finished (see EndCommand).
+	atEnd []func(ctx context.Context)
 }
+
+// AtEnd registers fn to run once the command's program has finished,
+// before the answer is assembled: what a step set up for "the rest of the
+// command" (routes, a HAR recording) ends there.
+func (e *Env) AtEnd(fn func(ctx context.Context)) { e.atEnd = append(e.atEnd, fn) }
+
+// EndCommand runs the AtEnd funcs, newest first, once.
+func (e *Env) EndCommand(ctx context.Context) {
+	fns := e.atEnd
+	e.atEnd = nil
+	for i := len(fns) - 1; i >= 0; i-- {
+		fns[i](ctx)
+	}
+}
+
+// Warn adds a note to the command's answer.
+func (e *Env) Warn(msg string) { e.warnings = append(e.warnings, msg) }
 
 // TakeWarnings returns the connection notes not yet reported and forgets
 // them.

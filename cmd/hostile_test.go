@@ -296,8 +296,8 @@ func downloadServer(t *testing.T) string {
 
 // TestDownloadsAreDeniedOrConfinedAndReported lets a page start a
 // download: by default it is denied and reported; with downloads allowed
-// it is saved in the state dir under a name the page did not choose, and
-// reported with its path.
+// it is saved in the output directory's downloads folder (never the
+// user's Downloads), not executable, and reported with its path.
 func TestDownloadsAreDeniedOrConfinedAndReported(t *testing.T) {
 	base := downloadServer(t)
 	dir := t.TempDir()
@@ -310,27 +310,26 @@ func TestDownloadsAreDeniedOrConfinedAndReported(t *testing.T) {
 	tab, _ := r.field("tab").(string)
 	t.Cleanup(func() { cliEnv(t, dir, env, `{"steps":[{"closeTab":"`+tab+`"}]}`) })
 	// The page clicks its own link (no click step: this is the page's
-	// doing). The download begins within a moment; the wait gives it ample
-	// time on a loaded machine.
-	const pageClicks = `{"pageFunction":"document.getElementById('dl').click(); 1"},{"wait":1500}`
+	// doing); waitForDownload waits for it.
+	const pageClicks = `{"pageFunction":"document.getElementById('dl').click(); 1"},{"waitForDownload":true,"optional":true}`
 	r = cliEnv(t, dir, env, `{"tab":"`+tab+`","steps":[`+pageClicks+`]}`)
 	dl, _ := r.field("downloads", "0").(map[string]any)
-	if dl["state"] != "denied" || dl["suggestedName"] != "autorun.sh" || !strings.Contains(fmt.Sprint(dl["note"]), "CDP_SKILL_DOWNLOADS=allow") {
+	if dl["state"] != "denied" || dl["suggestedFilename"] != "autorun.sh" || !strings.Contains(fmt.Sprint(dl["note"]), "CDP_SKILL_DOWNLOADS=allow") {
 		t.Errorf("a download by default: want it denied and reported, got %s", r.stdout)
 	}
 	if _, err := os.Stat(stray); err == nil {
 		t.Errorf("the page's download landed in %s", stray)
 	}
 	env = append(env, "CDP_SKILL_DOWNLOADS=allow")
-	// Saving takes longer than refusing on a loaded machine: wait more.
-	r = cliEnv(t, dir, env, `{"tab":"`+tab+`","steps":[`+strings.Replace(pageClicks, "1500", "5000", 1)+`]}`)
+	r = cliEnv(t, dir, env, `{"tab":"`+tab+`","steps":[`+pageClicks+`]}`)
 	dl, _ = r.field("downloads", "0").(map[string]any)
 	path, _ := dl["path"].(string)
-	if dl["state"] != "completed" || !strings.HasPrefix(path, filepath.Join(stateDir, "downloads")+"/") || filepath.Base(path) == "autorun.sh" {
-		t.Fatalf("an allowed download: want it saved under the state dir with a neutral name, got %s", r.stdout)
+	if dl["state"] != "completed" || path != filepath.Join(dir, "downloads", "autorun.sh") {
+		t.Fatalf("an allowed download: want it saved in the output dir's downloads folder, got %s", r.stdout)
 	}
-	if data, err := os.ReadFile(path); err != nil || !strings.Contains(string(data), "echo owned") {
-		t.Errorf("the saved download: %q %v", data, err)
+	info, err := os.Stat(path)
+	if data, rerr := os.ReadFile(path); rerr != nil || !strings.Contains(string(data), "echo owned") || err != nil || info.Mode().Perm()&0o111 != 0 {
+		t.Errorf("the saved download: %q %v %v", data, rerr, info.Mode())
 	}
 	if _, err := os.Stat(stray); err == nil {
 		t.Errorf("the page's download landed in %s", stray)

@@ -48,6 +48,7 @@ type mcpServer struct {
 func (a *app) serveMCP(ctx context.Context, r io.ReadCloser, w io.WriteCloser) error {
 	srv := &mcpServer{app: a, pool: runtime.NewPool()}
 	srv.pool.KeepEmulation = true // a viewport set by one call lasts for the next
+	srv.pool.KeepNetworkLog = true
 	defer srv.pool.Close()
 	s := mcp.NewServer(&mcp.Implementation{Name: "cdp-skill", Title: "cdp-skill: Chrome for agents", Version: Version},
 		&mcp.ServerOptions{Instructions: mcpInstructions, Logger: slogFor(a.log), Capabilities: &mcp.ServerCapabilities{}})

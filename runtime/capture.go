@@ -128,7 +128,7 @@ func (h *host) capture(out *Output) {
 	out.Warnings = append(out.Warnings, p.Warnings...)
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(h.ctx), 10*time.Second)
 	defer cancel()
-	out.Downloads = p.Downloads(ctx)
+	out.Downloads = p.Downloads(ctx, h.env.OutputDir)
 	set := h.captureSet
 	opts := browser.CaptureOptions{}
 	if h.visual {
@@ -190,7 +190,8 @@ func (h *host) capture(out *Output) {
 		}
 	}
 	if set.Console {
-		out.Console = consoleSummary(p.Console(h.start))
+		out.FailedReqs = failedRequests(p.FailedRequests(ctx, h.start))
+		out.Console = consoleSummary(withoutFailedLoads(p.Console(h.start), out.FailedReqs))
 	}
 	out.Screenshot = <-shot
 }

@@ -133,6 +133,7 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 	call.Ctx = ctx
 	th.SetLocal(builtins.CtxKey, ctx)
 	defer th.SetLocal(builtins.CtxKey, h.ctx)
+	dlMark := h.downloadMark()
 	out, err := h.lifecycle(ctx, call, impl, la, res)
 	call.Finish()
 	call.Warnings = append(call.Warnings, h.env.TakeWarnings()...)
@@ -150,6 +151,7 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 	if res.Output, err = h.stepOutput(a.Name, out, target); err != nil {
 		return h.fail(res, call, la, err)
 	}
+	h.noteDownloads(ctx, a, res, dlMark)
 	h.noteNavigation(a, out)
 	if ti, ok := out.(builtins.TabInfo); ok && a.Name == "connectTab" {
 		// Attaching to a tab is not navigating it: navigated compares

@@ -41,6 +41,7 @@ type Output struct {
 	Warnings     []string              `json:"warnings,omitempty"`
 	Downloads    []browser.Download    `json:"downloads,omitempty"`
 	Console      *ConsoleReport        `json:"console,omitempty"`
+	FailedReqs   []FailedRequest       `json:"failedRequests,omitempty"`
 	Screenshot   string                `json:"screenshot,omitempty"`
 	FullSnapshot string                `json:"fullSnapshot,omitempty"`
 	Changes      *Changes              `json:"changes,omitempty"`
@@ -97,6 +98,7 @@ type StepResult struct {
 	Error       string   `json:"error,omitempty"`
 	ErrorType   string   `json:"errorType,omitempty"`
 	Context     any      `json:"context,omitempty"`
+	Download    any      `json:"download,omitempty"`
 }
 
 // Step statuses.

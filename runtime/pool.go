@@ -24,6 +24,10 @@ type Pool struct {
 	// to; dialogs after it (a timer's, between programs) go into the next
 	// answer.
 	reported map[*browser.Page]int
+	// KeepNetworkLog makes the network step list a tab's requests since
+	// its last clear, across programs (the MCP server, where an agent's
+	// calls are one session); otherwise a program lists only its own.
+	KeepNetworkLog bool
 }
 
 // NewPool returns an empty pool. Close it when the process ends.

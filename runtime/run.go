@@ -162,6 +162,7 @@ func Run(ctx context.Context, prog Program, opts Options) *Output {
 	if opts.Pool != nil {
 		h.env.Pool = opts.Pool.conns
 		h.env.KeepEmulation = opts.Pool.KeepEmulation
+		h.env.KeepNetworkLog = opts.Pool.KeepNetworkLog
 	}
 	h.resolver = &lang.Resolver{Dir: prog.Dir, Stdlib: opts.Stdlib, Site: builtins.SiteSource, SitesDir: state.SitesDir()}
 
@@ -226,6 +227,7 @@ func (h *host) run(ctx context.Context) *Output {
 	}
 	runErr := h.exec(ctx)
 	h.dog.arm(answerBudget, "assembling the answer", 0, "")
+	h.env.EndCommand(ctx)
 	return h.output(runErr)
 }
 

@@ -21,8 +21,9 @@ const StepSpillLimit = 8 << 10
 const stepPreview = 600
 
 // ownSpill are the steps that size their own output (snapshot cuts its
-// YAML at its inline limit, getDom its HTML, each with the file's path).
-var ownSpill = map[string]bool{"snapshot": true, "getDom": true}
+// YAML at its inline limit, getDom its HTML, network its list, each with
+// the file's path).
+var ownSpill = map[string]bool{"snapshot": true, "getDom": true, "network": true}
 
 // outputExts are the extensions an outputPath may end in.
 var outputExts = []string{".json", ".txt", ".html", ".yaml", ".yml", ".md", ".csv", ".jsonl"}

@@ -1,0 +1,239 @@
+package builtins
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"go.starlark.net/starlark"
+
+	"github.com/cdp-skill/cdp-skill/browser"
+	"github.com/cdp-skill/cdp-skill/lang"
+)
+
+func init() {
+	register(map[string]ActionFunc{
+		"network":         networkStep,
+		"waitForResponse": waitForResponse,
+		"route":           route,
+		"har":             har,
+		"waitForDownload": waitForDownload,
+	})
+}
+
+// networkInline is how many requests the network step lists inline; a
+// longer list goes to a file as well.
+const networkInline = 30
+
+// networkStep handles network(url =, url_regex =, type =, status =,
+// failed =, limit =, clear =).
+func networkStep(c *Call) (any, error) {
+	var f browser.NetworkFilter
+	var err error
+	if f.URL, err = c.Args.String("url"); err != nil {
+		return nil, err
+	}
+	if f.URLRegex, err = c.Args.String("urlRegex"); err != nil {
+		return nil, err
+	}
+	if f.Types, err = stringOrList(c, "type"); err != nil {
+		return nil, err
+	}
+	if f.Status, err = statusArg(c); err != nil {
+		return nil, err
+	}
+	if f.Failed, err = c.Args.Bool("failed", false); err != nil {
+		return nil, err
+	}
+	limit, err := c.Args.Int("limit", 100)
+	if err != nil {
+		return nil, err
+	}
+	if limit < 1 {
+		return nil, invalid("network: limit must be at least 1, not %d", limit)
+	}
+	clear, err := c.Args.Bool("clear", false)
+	if err != nil {
+		return nil, err
+	}
+	if !c.Env.KeepNetworkLog {
+		f.Since = c.Env.Started
+	}
+	p, err := c.Env.Page()
+	if err != nil {
+		return nil, err
+	}
+	reqs, err := p.NetworkRequests(c.Ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	if clear {
+		p.ClearNetwork()
+	}
+	for i := range reqs {
+		reqs[i].URL = browser.RedactURL(reqs[i].URL)
+		reqs[i].RedirectedTo = browser.RedactURL(reqs[i].RedirectedTo)
+	}
+	out := map[string]any{"count": len(reqs)}
+	if len(reqs) > limit {
+		reqs = reqs[len(reqs)-limit:]
+		out["shown"] = limit
+	}
+	inline := recentWithin(reqs, networkInline, networkInlineBytes)
+	if inline == len(reqs) {
+		out["requests"] = reqs
+		return out, nil
+	}
+	data, _ := json.MarshalIndent(reqs, "", " ")
+	path, err := SpillFile(c.Env, "network", "requests.json", data)
+	if err != nil {
+		return nil, err
+	}
+	out["requests"] = reqs[len(reqs)-inline:]
+	out["file"] = path
+	out["message"] = fmt.Sprintf("%d requests; the last %d are inline and all of them are in %s (or narrow with url, type, status or failed)", len(reqs), inline, path)
+	return out, nil
+}
+
+// networkInlineBytes bounds the JSON of the requests listed inline.
+const networkInlineBytes = 6 << 10
+
+// recentWithin counts how many of the most recent requests fit in n
+// entries and max JSON bytes (at least one).
+func recentWithin(reqs []browser.Request, n, max int) int {
+	size, count := 0, 0
+	for i := len(reqs) - 1; i >= 0 && count < n; i-- {
+		data, _ := json.Marshal(reqs[i])
+		if size += len(data) + 1; size > max && count > 0 {
+			break
+		}
+		count++
+	}
+	return count
+}
+
+// stringOrList reads a string-or-list parameter.
+func stringOrList(c *Call, name string) ([]string, error) {
+	v, ok := c.Args.Value(name)
+	if !ok {
+		return nil, nil
+	}
+	if s, ok := starlark.AsString(v); ok {
+		return []string{s}, nil
+	}
+	return stringList(v, c.Action.Builtin()+": "+lang.SnakeCase(name))
+}
+
+// statusArg reads status = 404 or "4xx".
+func statusArg(c *Call) (string, error) {
+	v, ok := c.Args.Value("status")
+	if !ok {
+		return "", nil
+	}
+	s, isStr := starlark.AsString(v)
+	if !isStr {
+		n, err := toInt(v)
+		if err != nil {
+			return "", invalid("%s: status must be a status code (404) or a class (\"4xx\"), not %s", c.Action.Builtin(), v.Type())
+		}
+		s = fmt.Sprint(n)
+	}
+	return s, browser.CheckStatusFilter(s)
+}
+
+// defaultBodyLimit is the body waitForResponse returns for body = true.
+const defaultBodyLimit = 4000
+
+// waitForResponse handles wait_for_response(url, url_regex =, status =,
+// method =, body =).
+func waitForResponse(c *Call) (any, error) {
+	w := browser.ResponseWait{Since: c.Env.Started}
+	var err error
+	if w.URL, err = c.Args.String("url"); err != nil {
+		return nil, err
+	}
+	if c.Args.Pos != nil {
+		if w.URL, err = posString(c, "a URL pattern"); err != nil {
+			return nil, err
+		}
+	}
+	if w.URLRegex, err = c.Args.String("urlRegex"); err != nil {
+		return nil, err
+	}
+	if w.URL == "" && w.URLRegex == "" {
+		return nil, browser.Errorf(browser.KindStepValidation, "wait_for_response needs a URL pattern").WithHint(`{"waitForResponse": "/api/items"} or {"waitForResponse": {"urlRegex": "/api/items/[0-9]+"}}`)
+	}
+	if w.Status, err = statusArg(c); err != nil {
+		return nil, err
+	}
+	if w.Method, err = c.Args.String("method"); err != nil {
+		return nil, err
+	}
+	if v, ok := c.Args.Value("body"); ok {
+		if b, isBool := v.(starlark.Bool); isBool {
+			if b {
+				w.Body = defaultBodyLimit
+			}
+		} else if w.Body, err = c.Args.Int("body", 0); err != nil {
+			return nil, err
+		} else if w.Body < 1 {
+			return nil, invalid("wait_for_response: body must be true or a positive byte limit, not %d", w.Body)
+		}
+	}
+	p, err := c.Env.Page()
+	if err != nil {
+		return nil, err
+	}
+	res, err := p.WaitForResponse(c.Ctx, w)
+	if err != nil {
+		return nil, err
+	}
+	res.URL = browser.RedactURL(res.URL)
+	return res, nil
+}
+
+// har handles har(path, secrets =): the command's requests are written to
+// the file when the command ends.
+func har(c *Call) (any, error) {
+	r := browser.HARRequest{Dir: c.Env.OutputDir, Since: c.Env.Started}
+	var err error
+	if r.Path, err = c.Args.String("path"); err != nil {
+		return nil, err
+	}
+	if c.Args.Pos != nil {
+		if r.Path, err = posString(c, "the .har file's path"); err != nil {
+			return nil, err
+		}
+	}
+	if r.Path == "" {
+		return nil, browser.Errorf(browser.KindStepValidation, "har needs a file path").WithHint(`{"har": "traffic.har"} (written in the output directory)`)
+	}
+	if r.Secrets, err = c.Args.Bool("secrets", false); err != nil {
+		return nil, err
+	}
+	p, err := c.Env.Page()
+	if err != nil {
+		return nil, err
+	}
+	// Check the path now, so a bad one fails this step, not the answer.
+	check, err := browser.OutputFile{Path: r.Path, Dir: r.Dir, Kind: "har", Ext: ".har", Exts: []string{".har", ".json"}}.Open()
+	if err != nil {
+		return nil, err
+	}
+	check.Close()
+	c.Env.AtEnd(func(ctx context.Context) {
+		if _, err := p.WriteHAR(ctx, r); err != nil {
+			c.Env.Warn("har: the recording was not written: " + err.Error())
+		}
+	})
+	return map[string]any{"recording": check.Path, "note": "the file is written when the command ends"}, nil
+}
+
+// waitForDownload handles wait_for_download().
+func waitForDownload(c *Call) (any, error) {
+	p, err := c.Env.Page()
+	if err != nil {
+		return nil, err
+	}
+	return p.WaitForDownload(c.Ctx, c.Env.Started, c.Env.OutputDir)
+}

@@ -1,0 +1,353 @@
+package builtins
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+
+	"go.starlark.net/starlark"
+
+	"github.com/cdp-skill/cdp-skill/browser"
+	"github.com/cdp-skill/cdp-skill/lang"
+)
+
+// route handles route(url =, url_regex =, type =, method =, fulfill =,
+// abort =, headers =, handler =, times =, clear =).
+func route(c *Call) (any, error) {
+	p, err := c.Env.Page()
+	if err != nil {
+		return nil, err
+	}
+	clear, err := c.Args.Bool("clear", false)
+	if err != nil {
+		return nil, err
+	}
+	if clear {
+		if len(c.Args.Keywords()) > 1 {
+			return nil, invalid("route: clear removes every route and takes no other parameter")
+		}
+		p.ClearRoutes(c.Ctx)
+		return map[string]any{"cleared": true}, nil
+	}
+	r, how, err := routeFromArgs(c)
+	if err != nil {
+		return nil, err
+	}
+	if !p.HasRoutes() {
+		c.Env.AtEnd(func(ctx context.Context) {
+			for _, e := range p.TakeRouteErrors() {
+				c.Env.Warn(e)
+			}
+			p.ClearRoutes(ctx)
+		})
+	}
+	if err := p.AddRoute(c.Ctx, r); err != nil {
+		return nil, err
+	}
+	return map[string]any{"routing": how, "until": "the end of this command"}, nil
+}
+
+// routeFromArgs builds the route the call describes and names what it does.
+func routeFromArgs(c *Call) (*browser.Route, string, error) {
+	r, what, err := routeMatch(c)
+	if err != nil {
+		return nil, "", err
+	}
+	var given []string
+	for _, k := range []string{"fulfill", "abort", "headers", "handler"} {
+		if c.Args.Has(k) {
+			given = append(given, k)
+		}
+	}
+	if len(given) != 1 {
+		return nil, "", browser.Errorf(browser.KindStepValidation, "route needs exactly one of fulfill, abort, headers or handler; got %s", givenList(given)).
+			WithHint(`{"route": {"url": "/api/items", "fulfill": {"json": []}}}, {"route": {"url": "*.png", "abort": true}}, {"route": {"url": "/api", "headers": {"X-Test": "1"}}}`)
+	}
+	how, err := routeAction(c, r, given[0])
+	if err != nil {
+		return nil, "", err
+	}
+	return r, how + " " + what, nil
+}
+
+// routeMatch reads which requests the route handles (url, url_regex, type,
+// method, times) and describes them.
+func routeMatch(c *Call) (*browser.Route, string, error) {
+	r := &browser.Route{}
+	pattern, err := c.Args.String("url")
+	if err != nil {
+		return nil, "", err
+	}
+	re, err := c.Args.String("urlRegex")
+	if err != nil {
+		return nil, "", err
+	}
+	if r.Match, err = browser.NewURLMatcher(pattern, re); err != nil {
+		return nil, "", err
+	}
+	if r.Types, err = stringOrList(c, "type"); err != nil {
+		return nil, "", err
+	}
+	if err := browser.CheckResourceTypes(r.Types); err != nil {
+		return nil, "", err
+	}
+	if r.Method, err = c.Args.String("method"); err != nil {
+		return nil, "", err
+	}
+	if r.Times, err = c.Args.Int("times", 0); err != nil {
+		return nil, "", err
+	}
+	if r.Times < 0 {
+		return nil, "", invalid("route: times must be 0 (every request) or more, not %d", r.Times)
+	}
+	what := pattern
+	if re != "" {
+		what = "/" + re + "/"
+	}
+	if what == "" {
+		what = "every request"
+	}
+	return r, what, nil
+}
+
+// routeAction sets what the route does from its one action parameter and
+// names it.
+func routeAction(c *Call, r *browser.Route, action string) (string, error) {
+	var err error
+	switch action {
+	case "handler":
+		v, _ := c.Args.Value("handler")
+		fn, ok := v.(starlark.Callable)
+		if !ok {
+			return "", invalid("route: handler must be a Starlark function taking the request (recipes only), not %s", v.Type())
+		}
+		r.Decide = routeHandler(c, fn)
+		return "a handler decides on", nil
+	case "abort":
+		v, _ := c.Args.Value("abort")
+		reason := ""
+		if b, ok := v.(starlark.Bool); ok {
+			if !b {
+				return "", invalid("route: abort must be true or a reason such as \"ConnectionRefused\"")
+			}
+		} else if reason, ok = starlark.AsString(v); !ok {
+			return "", invalid("route: abort must be true or a reason string, not %s", v.Type())
+		}
+		if reason, err = browser.CheckAbortReason(reason); err != nil {
+			return "", err
+		}
+		r.Decision = browser.RouteDecision{Action: browser.RouteAbort, Reason: reason}
+		return "aborting", nil
+	}
+	data, err := c.Args.Data(action)
+	if err != nil {
+		return "", invalid("route: %s: %v", action, err)
+	}
+	obj, ok := data.(*lang.Object)
+	if !ok {
+		return "", invalid("route: %s must be an object", action)
+	}
+	if action == "headers" {
+		h, err := headerMap(obj, "headers")
+		if err != nil {
+			return "", err
+		}
+		r.Decision = browser.RouteDecision{Action: browser.RouteContinue, Headers: h}
+		return "changing the request headers of", nil
+	}
+	d, err := fulfillDecision(obj)
+	if err != nil {
+		return "", err
+	}
+	r.Decision = *d
+	return "fulfilling", nil
+}
+
+func givenList(list []string) string {
+	if len(list) == 0 {
+		return "none"
+	}
+	return strings.Join(list, " and ")
+}
+
+// headerMap reads {name: value} with string values.
+func headerMap(o *lang.Object, what string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, k := range o.Keys {
+		switch v := o.Values[k].(type) {
+		case string:
+			out[k] = v
+		case json.Number:
+			out[k] = v.String()
+		default:
+			return nil, invalid("route: %s.%s must be a string", what, k)
+		}
+	}
+	return out, nil
+}
+
+// fulfillDecision reads {status, headers, body | json | file, contentType}.
+func fulfillDecision(o *lang.Object) (*browser.RouteDecision, error) {
+	d := &browser.RouteDecision{Action: browser.RouteFulfill, Status: 200, Headers: map[string]string{}}
+	contentType := ""
+	bodies := 0
+	for _, k := range o.Keys {
+		v := o.Values[k]
+		switch k {
+		case "status":
+			n, ok := v.(json.Number)
+			s, err := n.Int64()
+			if !ok || err != nil || s < 100 || s > 599 {
+				return nil, invalid("route: fulfill.status must be an HTTP status (100–599)")
+			}
+			d.Status = s
+		case "headers":
+			h, ok := v.(*lang.Object)
+			if !ok {
+				return nil, invalid("route: fulfill.headers must be an object")
+			}
+			m, err := headerMap(h, "fulfill.headers")
+			if err != nil {
+				return nil, err
+			}
+			for hk, hv := range m {
+				d.Headers[hk] = hv
+			}
+		case "contentType":
+			s, ok := v.(string)
+			if !ok {
+				return nil, invalid("route: fulfill.contentType must be a string")
+			}
+			contentType = s
+		case "body":
+			s, ok := v.(string)
+			if !ok {
+				return nil, invalid("route: fulfill.body must be a string (use json for data)")
+			}
+			d.Body, bodies = []byte(s), bodies+1
+		case "json":
+			data, err := json.Marshal(v)
+			if err != nil {
+				return nil, invalid("route: fulfill.json: %v", err)
+			}
+			d.Body, bodies = data, bodies+1
+			if contentType == "" {
+				contentType = "application/json"
+			}
+		case "file":
+			s, ok := v.(string)
+			if !ok {
+				return nil, invalid("route: fulfill.file must be a path")
+			}
+			data, mime, err := browser.ReadRouteFile(s)
+			if err != nil {
+				return nil, err
+			}
+			d.Body, bodies = data, bodies+1
+			if contentType == "" {
+				contentType = mime
+			}
+		default:
+			return nil, invalid("route: fulfill has no %q; use status, headers, body, json, file, contentType", k)
+		}
+	}
+	if bodies > 1 {
+		return nil, invalid("route: fulfill takes one of body, json or file")
+	}
+	if contentType == "" && !hasHeader(d.Headers, "content-type") {
+		contentType = "text/plain; charset=utf-8"
+	}
+	if contentType != "" {
+		d.Headers["Content-Type"] = contentType
+	}
+	return d, nil
+}
+
+func hasHeader(h map[string]string, name string) bool {
+	for k := range h {
+		if strings.EqualFold(k, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// routeHandler turns a recipe's function into a route decision: it runs on
+// its own thread (one request at a time) with a step budget, its captured
+// values frozen, and may not call actions.
+func routeHandler(c *Call, fn starlark.Callable) func(ctx context.Context, r browser.RouteRequest) (*browser.RouteDecision, error) {
+	fn.Freeze()
+	var mu sync.Mutex
+	env := c.Env
+	return func(ctx context.Context, r browser.RouteRequest) (*browser.RouteDecision, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		th := &starlark.Thread{Name: "route handler " + fn.Name()}
+		th.SetMaxExecutionSteps(1_000_000)
+		th.SetLocal(EnvKey, env)
+		th.SetLocal(CtxKey, ctx)
+		th.SetLocal(inHookLocal, true)
+		stop := context.AfterFunc(ctx, func() { th.Cancel("the route handler ran out of time") })
+		defer stop()
+		req, err := ToStarlark(map[string]any{"url": r.URL, "method": r.Method, "type": r.Type, "headers": r.Headers})
+		if err != nil {
+			return nil, err
+		}
+		v, err := starlark.Call(th, fn, starlark.Tuple{req}, nil)
+		if err != nil {
+			return nil, err
+		}
+		return handlerDecision(v)
+	}
+}
+
+// inHookLocal is the thread-local key (runtime's inHookKey) that makes
+// actions refuse to run on a hook's thread.
+const inHookLocal = "cdp-skill.inHook"
+
+// handlerDecision reads a handler's answer: None or "continue" (go on),
+// "abort", a {headers} dict (go on with them), {abort: reason}, or a
+// fulfill dict.
+func handlerDecision(v starlark.Value) (*browser.RouteDecision, error) {
+	if v == starlark.None {
+		return nil, nil
+	}
+	if s, ok := starlark.AsString(v); ok {
+		switch s {
+		case "continue":
+			return nil, nil
+		case "abort":
+			return &browser.RouteDecision{Action: browser.RouteAbort}, nil
+		}
+		return nil, fmt.Errorf("the handler returned %q; return None, \"continue\", \"abort\" or a dict", s)
+	}
+	data, err := FromStarlark(v)
+	if err != nil {
+		return nil, err
+	}
+	o, ok := data.(*lang.Object)
+	if !ok {
+		return nil, fmt.Errorf("the handler returned a %s; return None, \"continue\", \"abort\" or a dict", v.Type())
+	}
+	if a, ok := o.Get("abort"); ok && len(o.Keys) == 1 {
+		reason, _ := a.(string)
+		if reason, err = browser.CheckAbortReason(reason); err != nil {
+			return nil, err
+		}
+		return &browser.RouteDecision{Action: browser.RouteAbort, Reason: reason}, nil
+	}
+	if h, ok := o.Get("headers"); ok && len(o.Keys) == 1 {
+		ho, ok := h.(*lang.Object)
+		if !ok {
+			return nil, fmt.Errorf("headers must be a dict")
+		}
+		m, err := headerMap(ho, "headers")
+		if err != nil {
+			return nil, err
+		}
+		return &browser.RouteDecision{Action: browser.RouteContinue, Headers: m}, nil
+	}
+	return fulfillDecision(o)
+}
