@@ -120,3 +120,15 @@ func BenchmarkAutoScreenshot(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSnapshotThreeCrossSiteFrames snapshots a page holding three
+// cross-site (out-of-process) iframes of some thirty elements each.
+func BenchmarkSnapshotThreeCrossSiteFrames(b *testing.B) {
+	site := newFrameSite(b)
+	load := func(p *Page) {
+		if _, err := p.Navigate(context.Background(), site.Top+"three.html", WaitLoad); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.Run("default", func(b *testing.B) { benchSnapshot(b, load, SnapshotOptions{}, false) })
+}
