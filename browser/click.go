@@ -245,7 +245,9 @@ func (p *Page) clickPrep(ctx context.Context, a *Actionable, arm bool) (TargetRe
 	if prep.Checked.Error == "" {
 		before = &prep.Checked
 	}
-	return reportOf(a.El, prep.Info, a.AutoForced), before, prep.Armed
+	r := reportOf(a.El, prep.Info, a.AutoForced)
+	r.Frame = p.actedFrame()
+	return r, before, prep.Armed
 }
 
 // checkedState reads a checkbox/radio/switch state, or nil for other

@@ -357,7 +357,16 @@ func (p *Page) childFrames(ctx context.Context) ([]childFrame, error) {
 // frameRefFor finds where a frame's JavaScript runs: a context of the
 // page's renderer, or an out-of-process iframe's own session.
 func (p *Page) frameRefFor(ctx context.Context, id cdp.FrameID) (*frameRef, error) {
-	deadline := time.Now().Add(2 * time.Second)
+	return p.frameRefWait(ctx, id, 2*time.Second)
+}
+
+// frameProbeWait is how long a snapshot or a ref waits for a frame's
+// context to appear (a frame still loading).
+const frameProbeWait = 500 * time.Millisecond
+
+// frameRefWait is frameRefFor waiting at most wait for the context.
+func (p *Page) frameRefWait(ctx context.Context, id cdp.FrameID, wait time.Duration) (*frameRef, error) {
+	deadline := time.Now().Add(wait)
 	for {
 		if ctxID, ok := p.contexts.context(id); ok {
 			return &frameRef{id: id, sess: p.sess, ctxID: ctxID}, nil

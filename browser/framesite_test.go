@@ -55,9 +55,9 @@ const frameFormPage = `<!doctype html><title>Checkout form</title><body>
 const frameOuterPage = `<!doctype html><title>Partner widget</title><body style="margin: 8px">
 <h1>Partner</h1>
 <ul id="list">
-<li draggable="true" id="a" style="padding: 8px; background: #eee">Alpha</li>
-<li draggable="true" id="b" style="padding: 8px; background: #ddd">Bravo</li>
-<li id="bin" style="padding: 20px; background: #ccf">Drop here</li>
+<li draggable="true" tabindex="0" id="a" style="padding: 8px; background: #eee">Alpha</li>
+<li draggable="true" tabindex="0" id="b" style="padding: 8px; background: #ddd">Bravo</li>
+<li id="bin" tabindex="0" style="padding: 20px; background: #ccf">Drop here</li>
 </ul>
 <script>
 let dragged = null;

@@ -32,6 +32,12 @@ type Page struct {
 	overrides commandOverrides
 	// frame is the frame actions run in; nil means the main frame.
 	frame *frameRef
+	// home is the frame the running step started in (see FrameScope).
+	home *frameRef
+	// refFrames records the frame of each ref taken inside an iframe
+	// (loaded on first use; refFramesDirty: not yet saved).
+	refFrames      *state.RefFrames
+	refFramesDirty bool
 	// contexts tracks the default execution context of each frame the
 	// page's own renderer hosts.
 	contexts *contextTracker

@@ -133,6 +133,11 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 	call.Ctx = ctx
 	th.SetLocal(builtins.CtxKey, ctx)
 	defer th.SetLocal(builtins.CtxKey, h.ctx)
+	if p, perr := h.env.Page(); perr == nil && a.Name != "frame" {
+		// A step acting on a ref or text inside another frame moves there
+		// for the step only.
+		call.OnDone(p.FrameScope())
+	}
 	out, err := h.lifecycle(ctx, call, impl, la, res)
 	call.Finish()
 	call.Warnings = append(call.Warnings, h.env.TakeWarnings()...)

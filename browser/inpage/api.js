@@ -56,6 +56,7 @@ const S = {
   closedRoots: new WeakMap(),
   checkedHosts: new WeakSet(),
   closedCandidates: [],
+  slots: {},
 
   // snapshot renders the page (see snapshot.js). opts.internal snapshots do
   // not take a new snapshot id.
@@ -91,7 +92,8 @@ const S = {
     // position and DOM size, besides the rendered tree, so a scroll is a
     // change even when the full tree renders the same.
     const hash = opts.internal && !opts.since ? '' : fnv1a(pageState() + '\n' + yaml);
-    if (opts.since && S.hashes.get(opts.since) === hash) {
+    // A page with frames is never "unchanged": the hash cannot see them.
+    if (opts.since && !b.slots.length && S.hashes.get(opts.since) === hash) {
       return { unchanged: true, snapshotId: opts.since, seq: { snap: S.snapSeq, elem: S.elemSeq } };
     }
     const out = { yaml, refs: b.flat.length, truncated: b.truncated, seq: null };
@@ -101,6 +103,13 @@ const S = {
       out.snapshotId = 's' + snapId;
     }
     if (S.closedCandidates.length) out.closedCandidates = S.closedCandidates.length;
+    if (b.slots.length) {
+      // The iframe elements of the frame markers, for the Go side to map
+      // to frames (see takeSlots).
+      S.slots[opts.slotKey || 'snapshot'] = b.slots;
+      out.frames = b.slots.length;
+    }
+    if (opts.internal) out.url = location.href;
     if (opts.elements) {
       out.elements = b.flat.map((n) => ({ ref: n.ref, role: n.role, name: n.name || n.inline || '', st: n.st, value: n.value }));
     }
@@ -189,6 +198,18 @@ const S = {
     const r = refFor(el, role, refName(el, role), Math.max(S.snapSeq, 1));
     return { ref: r, existing: !!existing && existing === r, seq: { snap: S.snapSeq, elem: S.elemSeq } };
   },
+};
+
+// takeSlots hands over the iframe elements a snapshot marked (by slot).
+S.takeSlots = function takeSlots(key) {
+  const list = S.slots[key] || [];
+  delete S.slots[key];
+  return list;
+};
+
+// frameURL is the document's URL, for the frame lines of snapshots.
+S.frameURL = function frameURL() {
+  return location.href;
 };
 
 S.resetRefs = function resetRefs() {

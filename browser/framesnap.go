@@ -1,0 +1,187 @@
+package browser
+
+import (
+	"context"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/runtime"
+)
+
+// frameMark starts the line the engine renders under an iframe it could
+// not look into: each frame is snapshotted by its own engine, in its own
+// context or out-of-process session, and spliced in here (FRAME_MARK in
+// snapshot.js).
+const frameMark = "\x01cdpframe "
+
+// maxFrameDepth bounds the nesting of frames a snapshot looks into.
+const maxFrameDepth = 8
+
+// frameURLLimit bounds the URL shown on an iframe's line.
+const frameURLLimit = 120
+
+var refInYAML = regexp.MustCompile(`\[ref=(s[0-9]+e[0-9]+)\]`)
+
+// frameSubOptions are the options a frame's own snapshot is taken with:
+// the parent's, for the whole frame document, under the parent's id.
+func frameSubOptions(o SnapshotOptions) SnapshotOptions {
+	o.Root, o.Since, o.ResetRefs, o.Internal, o.NoHeader = "body", "", false, true, true
+	return o
+}
+
+// spliceFrames replaces the frame markers of s, rendered in the current
+// frame under the engine's slot key, by the snapshots of the frames they
+// stand for. A frame that cannot be read keeps its iframe line, marked.
+func (p *Page) spliceFrames(ctx context.Context, s *Snapshot, key string, sub SnapshotOptions, depth int) {
+	if s.Frames == 0 {
+		return
+	}
+	ids := p.slotFrames(ctx, key, s.Frames)
+	if !strings.Contains(s.YAML, frameMark) {
+		return
+	}
+	parent := p.currentFrameRef()
+	lines := strings.Split(s.YAML, "\n")
+	out := make([]string, 0, len(lines))
+	for _, line := range lines {
+		k := strings.Index(line, frameMark)
+		if k < 2 || len(out) == 0 {
+			if k < 0 {
+				out = append(out, line)
+			}
+			continue
+		}
+		pad := line[:k-2] // the frame's content sits where the marker is
+		slot, _ := strconv.Atoi(line[k+len(frameMark):])
+		var id cdp.FrameID
+		if slot >= 0 && slot < len(ids) {
+			id = ids[slot]
+		}
+		fs, err := p.frameSnapshot(ctx, parent, id, sub, depth)
+		last := len(out) - 1
+		head := strings.TrimSuffix(out[last], ":")
+		if fs != nil && fs.URL != "" {
+			head += " [url=" + clipURL(fs.URL) + "]"
+		}
+		if err != nil || fs == nil {
+			out[last] = head + " [frame not loaded]"
+			continue
+		}
+		body := strings.TrimRight(fs.YAML, "\n")
+		if body == "" {
+			out[last] = head
+			continue
+		}
+		out[last] = head + ":"
+		for _, l := range strings.Split(body, "\n") {
+			out = append(out, pad+l)
+		}
+		s.Refs += fs.Refs
+		s.Elements = append(s.Elements, fs.Elements...)
+		s.Truncated = s.Truncated || fs.Truncated
+	}
+	s.YAML = strings.Join(out, "\n")
+}
+
+func clipURL(u string) string {
+	if len(u) <= frameURLLimit {
+		return u
+	}
+	return u[:frameURLLimit-1] + "…"
+}
+
+// frameSnapshot snapshots the frame id, a child of parent, through its own
+// engine, with its own frames spliced in.
+func (p *Page) frameSnapshot(ctx context.Context, parent *frameRef, id cdp.FrameID, sub SnapshotOptions, depth int) (*Snapshot, error) {
+	if id == "" {
+		return nil, Errorf(KindContextDestroyed, "the iframe holds no frame")
+	}
+	ref, err := p.frameRefWait(ctx, id, frameProbeWait)
+	if err != nil {
+		return nil, err
+	}
+	ref.parent = parent
+	p.setFrameRef(ref)
+	defer p.setFrameRef(parent)
+	fs, err := p.snapshotHere(ctx, sub, "")
+	if err != nil {
+		return nil, err
+	}
+	ref.url = fs.URL
+	p.noteFrameRefs(ref, fs.YAML)
+	if depth < maxFrameDepth {
+		p.spliceFrames(ctx, fs, "snapshot", sub, depth+1)
+	}
+	return fs, nil
+}
+
+// slotFrames maps the engine's frame slots (the iframe elements a snapshot
+// marked, in slot order) to the frames they hold.
+func (p *Page) slotFrames(ctx context.Context, key string, n int) []cdp.FrameID {
+	ids := make([]cdp.FrameID, n)
+	obj, err := p.engineObject(ctx, "takeSlots", key)
+	if err != nil || obj == nil || obj.ObjectID == "" {
+		return ids
+	}
+	defer p.release(obj.ObjectID)
+	sess, _ := p.exec()
+	props, err := cdp.Call(ctx, sess, runtime.GetProperties, runtime.GetPropertiesParams{ObjectID: obj.ObjectID, OwnProperties: ptr(true)})
+	if err != nil {
+		return ids
+	}
+	var wg sync.WaitGroup
+	for _, prop := range props.Result {
+		i, err := strconv.Atoi(prop.Name)
+		if err != nil || i < 0 || i >= n || prop.Value == nil || prop.Value.ObjectID == "" {
+			continue
+		}
+		wg.Add(1)
+		go func(i int, id runtime.RemoteObjectID) {
+			defer wg.Done()
+			defer p.releaseIn(sess, id)
+			d, err := cdp.Call(ctx, sess, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: id})
+			if err == nil && d.Node != nil {
+				ids[i] = d.Node.FrameID
+			}
+		}(i, prop.Value.ObjectID)
+	}
+	wg.Wait()
+	return ids
+}
+
+// releaseIn frees a remote object of sess; errors do not matter.
+func (p *Page) releaseIn(sess *Session, id runtime.RemoteObjectID) {
+	ctx, cancel := context.WithTimeout(context.Background(), releaseWait)
+	defer cancel()
+	cdp.Call(ctx, sess, runtime.ReleaseObject, runtime.ReleaseObjectParams{ObjectID: id})
+}
+
+// spliceCapture splices the frames into the post-command snapshots (the
+// viewport one with its elements, for the diff).
+func (p *Page) spliceCapture(ctx context.Context, c *Capture) {
+	if c.Viewport != nil && c.Viewport.Frames > 0 {
+		p.spliceFrames(ctx, c.Viewport, "viewport", SnapshotOptions{ViewportOnly: true, Internal: true, Elements: true, NoHeader: true, Root: "body"}, 1)
+		c.Viewport.URL = ""
+	}
+	if c.Full != nil && c.Full.Frames > 0 {
+		p.spliceFrames(ctx, c.Full, "full", SnapshotOptions{Internal: true, NoHeader: true, Root: "body"}, 1)
+		c.Full.URL = ""
+	}
+	p.saveRefFrames()
+}
+
+func (p *Page) currentFrameRef() *frameRef {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.frame
+}
+
+func (p *Page) setFrameRef(f *frameRef) {
+	p.mu.Lock()
+	p.frame = f
+	p.mu.Unlock()
+}
