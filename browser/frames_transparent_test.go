@@ -3,6 +3,7 @@ package browser
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestSnapshotShowsEveryFrame(t *testing.T) {
@@ -21,5 +22,87 @@ func TestSnapshotShowsEveryFrame(t *testing.T) {
 		if !strings.Contains(s.YAML, want) {
 			t.Errorf("snapshot lacks %s", want)
 		}
+	}
+}
+
+// frameJS evaluates expr in the frame a ref belongs to, leaving the page in
+// the frame it was in.
+func frameJS(t *testing.T, p *Page, ref, expr string) string {
+	t.Helper()
+	ctx := testCtx(t)
+	restore := p.FrameScope()
+	defer restore()
+	if err := p.enterRefFrame(ctx, ref); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := p.Eval(ctx, expr)
+	if err != nil {
+		t.Fatalf("%s: %v", expr, err)
+	}
+	return string(raw)
+}
+
+// TestFrameRefsFromTopLevel fills and submits a form in a same-origin
+// iframe nested inside a cross-site iframe, checks its box and clicks its
+// button, all with refs from one top-level snapshot and without switching
+// frames; the server receives the submission once.
+func TestFrameRefsFromTopLevel(t *testing.T) {
+	site := newFrameSite(t)
+	p := openTestTab(t)
+	ctx := testCtx(t)
+	if _, err := p.Navigate(ctx, site.Top+"index.html", WaitLoad); err != nil {
+		t.Fatal(err)
+	}
+	s, err := p.Snapshot(ctx, SnapshotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	name, country, terms := refOf(t, s.YAML, `textbox "Full name"`), refOf(t, s.YAML, `combobox "Country"`), refOf(t, s.YAML, `checkbox "I accept`)
+	count, submit := refOf(t, s.YAML, `button "Count me"`), refOf(t, s.YAML, `button "Place order"`)
+	step := func(what string, fn func() error) {
+		t.Helper()
+		restore := p.FrameScope()
+		defer restore()
+		if err := fn(); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+	step("fill", func() error {
+		_, err := p.Fill(ctx, Target{Ref: name}, "Ada Lovelace", FillOptions{Clear: true})
+		return err
+	})
+	step("selectOption", func() error {
+		_, err := p.SelectOption(ctx, Target{Ref: country}, []SelectWant{{Label: ptr("Japan")}}, ActionOptions{})
+		return err
+	})
+	step("check", func() error {
+		_, err := p.SetChecked(ctx, Target{Ref: terms}, true, ActionOptions{})
+		return err
+	})
+	var clicked *ClickResult
+	step("click", func() error {
+		clicked, err = p.Click(ctx, Target{Ref: count}, ClickOptions{NativeOnly: true})
+		return err
+	})
+	if !strings.Contains(clicked.Frame, "/form.html") {
+		t.Errorf("click does not say it acted in the form's frame: %+v", clicked.TargetReport)
+	}
+	if got := frameJS(t, p, count, `[document.getElementById('count').dataset.n, document.querySelector('[name=terms]').checked, document.querySelector('[name=name]').value]`); got != `["1",true,"Ada Lovelace"]` {
+		t.Fatalf("form state = %s", got)
+	}
+	if js(t, p, "document.title") != `"Shop"` {
+		t.Fatal("the page did not return to the top document after the steps")
+	}
+	step("submit", func() error {
+		_, err := p.Click(ctx, Target{Ref: submit}, ClickOptions{NativeOnly: true})
+		return err
+	})
+	deadline := time.Now().Add(10 * time.Second)
+	for len(site.Submissions()) == 0 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if got := site.Submissions(); len(got) != 1 || got[0] != "country=Japan&name=Ada+Lovelace&terms=yes" {
+		t.Fatalf("submissions = %q", got)
 	}
 }
