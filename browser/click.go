@@ -280,14 +280,15 @@ func (p *Page) verifyToggle(ctx context.Context, el *Element, before checkedInfo
 }
 
 // toTop converts a point of the current frame's viewport into the top
-// level viewport that input events use.
+// level viewport that input events use, through every frame on the way
+// (moved, scaled or rotated).
 func (p *Page) toTop(ctx context.Context, pt Point) (Point, error) {
 	if !p.InFrame() {
 		return pt, nil
 	}
-	o, err := p.frameOrigin(ctx)
+	m, err := p.frameTransform(ctx)
 	if err != nil {
 		return pt, err
 	}
-	return Point{X: pt.X + o.X, Y: pt.Y + o.Y}, nil
+	return m.apply(pt), nil
 }

@@ -106,3 +106,60 @@ func TestFrameRefsFromTopLevel(t *testing.T) {
 		t.Fatalf("submissions = %q", got)
 	}
 }
+
+// TestTransformedNestedFrameClick clicks, with a real mouse event, a button
+// in a frame scaled inside a rotated and scaled cross-site frame, below the
+// fold.
+func TestTransformedNestedFrameClick(t *testing.T) {
+	site := newFrameSite(t)
+	p := openTestTab(t)
+	ctx := testCtx(t)
+	if _, err := p.Navigate(ctx, site.Top+"index.html", WaitLoad); err != nil {
+		t.Fatal(err)
+	}
+	s, err := p.Snapshot(ctx, SnapshotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := refOf(t, s.YAML, `button "Tilted button"`)
+	restore := p.FrameScope()
+	res, err := p.Click(ctx, Target{Ref: ref}, ClickOptions{NativeOnly: true})
+	restore()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Method != "cdp" {
+		t.Errorf("method = %q, want cdp", res.Method)
+	}
+	if got := frameJS(t, p, ref, "window.hits"); got != "1" {
+		t.Fatalf("hits = %s (%+v)", got, res)
+	}
+}
+
+// TestDragByTopLevelRefsInCrossSiteFrame drags a list item onto the drop zone inside the
+// cross-site frame (HTML5 drag and drop) with top-level refs.
+func TestDragByTopLevelRefsInCrossSiteFrame(t *testing.T) {
+	site := newFrameSite(t)
+	p := openTestTab(t)
+	ctx := testCtx(t)
+	if _, err := p.Navigate(ctx, site.Top+"index.html", WaitLoad); err != nil {
+		t.Fatal(err)
+	}
+	s, err := p.Snapshot(ctx, SnapshotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, dst := refOf(t, s.YAML, `: Alpha`), refOf(t, s.YAML, `: Drop here`)
+	restore := p.FrameScope()
+	res, err := p.Drag(ctx, DragEnd{Target: Target{Ref: src}}, DragEnd{Target: Target{Ref: dst}}, DragOptions{})
+	restore()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := frameJS(t, p, src, "window.drops"); got != `["a"]` {
+		t.Fatalf("drops = %s (%+v)", got, res)
+	}
+	if res.Method != "html5" {
+		t.Errorf("method = %q, want Chrome's own html5 drag", res.Method)
+	}
+}

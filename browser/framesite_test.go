@@ -71,7 +71,7 @@ bin.addEventListener('drop', (e) => { e.preventDefault(); window.drops = (window
 
 const frameButtonPage = `<!doctype html><title>Tilted</title><body style="margin: 0">
 <div style="height: 60px"></div>
-<button id="t" style="margin-left: 120px; width: 140px; height: 40px" onclick="window.hits = (window.hits || 0) + 1; this.textContent = 'Tilted hit ' + window.hits">Tilted button</button>
+<button id="t" style="margin-left: 300px; width: 80px; height: 30px" onclick="window.hits = (window.hits || 0) + 1; this.textContent = 'Tilted hit ' + window.hits">Tilted button</button>
 </body>`
 
 // newFrameSite starts the two servers. The top page (index.html) holds a
@@ -114,7 +114,7 @@ func newFrameSite(t testing.TB) *frameSite {
 <iframe id="same" title="Same" src="/same.html" style="width: 500px; height: 90px"></iframe>
 <iframe id="partner" title="Partner" src="%souter.html" style="width: 700px; height: 520px"></iframe>
 <div style="height: 700px"></div>
-<iframe id="tilt" title="Tilt" src="%stilt.html" style="width: 560px; height: 260px; border: 0; transform: rotate(4deg) scale(0.9); transform-origin: 30px 20px"></iframe>
+<iframe id="tilt" title="Tilt" src="%stilt.html" style="width: 560px; height: 260px; border: 0; transform: rotate(6deg) scale(0.6); transform-origin: 0 0"></iframe>
 </main>`, s.Cross, s.Cross)
 		case "/same.html":
 			w.Write([]byte(`<!doctype html><title>Same</title><body><p>Same-origin note</p><input aria-label="Same field"></body>`))
