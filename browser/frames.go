@@ -219,16 +219,30 @@ func (p *Page) Frames(ctx context.Context) (*FrameList, error) {
 
 // FrameSpec names the frame to switch to (spec §13.2).
 type FrameSpec struct {
+	// Selector is the iframe element's ref (from any frame) or CSS selector
+	// (in the current frame).
 	Selector string
 	Index    *int
 	Name     string
 	FrameID  string
-	Top      bool
+	// URL is a substring of the frame's URL (any frame of the page).
+	URL string
+	// Any is tried as a ref or CSS selector, then as a child frame's name,
+	// then as a URL substring (the bare string form of the frame step).
+	Any string
+	Top bool
 }
 
-// SwitchFrame makes later actions run in the named frame, a child of the
-// current frame (by selector, index or name) or any frame (by id).
+// SwitchFrame makes later actions run in the named frame: a child of the
+// current frame (by CSS selector, index or name), the frame of an iframe's
+// ref, or any frame of the page (by id or URL).
 func (p *Page) SwitchFrame(ctx context.Context, spec FrameSpec) (*FrameInfo, []string, error) {
+	if spec.Any != "" {
+		return p.switchFrameAny(ctx, spec.Any)
+	}
+	if spec.FrameID != "" || spec.URL != "" {
+		return p.switchFrameAnywhere(ctx, spec)
+	}
 	if spec.Top {
 		p.mu.Lock()
 		p.frame = nil
@@ -265,6 +279,68 @@ func originOf(u string) string {
 		return u
 	}
 	return pu.Scheme + "://" + pu.Host
+}
+
+// switchFrameAny tries s as a ref or selector, a name, then a URL
+// substring; when none names a frame, the error says what was tried.
+func (p *Page) switchFrameAny(ctx context.Context, s string) (*FrameInfo, []string, error) {
+	info, w, err := p.SwitchFrame(ctx, FrameSpec{Selector: s})
+	if err == nil || IsRef(s) || (KindOf(err) != KindElementNotFound && KindOf(err) != KindSelector) {
+		return info, w, err
+	}
+	if info, w, err2 := p.SwitchFrame(ctx, FrameSpec{Name: s}); err2 == nil {
+		return info, w, nil
+	}
+	if info, w, err2 := p.SwitchFrame(ctx, FrameSpec{URL: s}); err2 == nil {
+		return info, w, nil
+	}
+	return nil, nil, Errorf(KindElementNotFound, "no frame matches %q as an iframe selector, a frame name or part of a frame URL", s).
+		WithHint(`list the frames with {"frame": {"list": true}}, or use the iframe's ref from a snapshot`)
+}
+
+// switchFrameAnywhere switches to a frame named by id or URL substring,
+// wherever it is in the page's frame tree.
+func (p *Page) switchFrameAnywhere(ctx context.Context, spec FrameSpec) (*FrameInfo, []string, error) {
+	list, err := p.Frames(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	byID := map[string]FrameInfo{}
+	var matches []FrameInfo
+	for _, f := range list.Frames {
+		byID[f.FrameID] = f
+		if f.Depth > 0 && ((spec.FrameID != "" && f.FrameID == spec.FrameID) || (spec.FrameID == "" && strings.Contains(f.URL, spec.URL))) {
+			matches = append(matches, f)
+		}
+	}
+	if len(matches) == 0 {
+		what := fmt.Sprintf("id %q", spec.FrameID)
+		if spec.FrameID == "" {
+			what = fmt.Sprintf("a URL containing %q", spec.URL)
+		}
+		return nil, nil, Errorf(KindElementNotFound, "no frame of the page has %s (the page has %d frames)", what, len(list.Frames)-1).
+			WithHint(`list the frames with {"frame": {"list": true}}`)
+	}
+	var warnings []string
+	if len(matches) > 1 {
+		warnings = append(warnings, fmt.Sprintf("%d frames have a URL containing %q; switched to the first (%s)", len(matches), spec.URL, matches[0].URL))
+	}
+	var chain []string
+	for cur := matches[0]; cur.Depth > 0 && len(chain) <= maxFrameDepth*4; cur = byID[cur.ParentID] {
+		chain = append([]string{cur.FrameID}, chain...)
+	}
+	f, err := p.chainRefs(ctx, chain, 2*time.Second)
+	if err != nil {
+		return nil, nil, err
+	}
+	f.url = matches[0].URL
+	p.setFrameRef(f)
+	info := matches[0]
+	info.Depth, info.ParentID = 0, ""
+	if info.CrossOrigin {
+		warnings = append(warnings, fmt.Sprintf("the frame is cross-origin (%s): actions run inside it through its own context", originOf(info.URL)))
+	}
+	return &info, warnings, nil
 }
 
 // resolveFrameID finds the frame id for a spec, in the current frame.
@@ -396,25 +472,6 @@ func (p *Page) frameURL(ctx context.Context) (string, error) {
 	return u, err
 }
 
-// frameOrigin returns the current frame's viewport origin in the top-level
-// viewport: the sum, up the chain, of each iframe's content box position in
-// its parent. It is measured on every use, as scrolling moves frames.
-func (p *Page) frameOrigin(ctx context.Context) (Point, error) {
-	p.mu.Lock()
-	f := p.frame
-	p.mu.Unlock()
-	var origin Point
-	for ; f != nil; f = f.parent {
-		off, err := p.iframeOffset(ctx, f)
-		if err != nil {
-			return origin, err
-		}
-		origin.X += off.X
-		origin.Y += off.Y
-	}
-	return origin, nil
-}
-
 // iframeOffset measures a frame's iframe element in its parent frame.
 func (p *Page) iframeOffset(ctx context.Context, f *frameRef) (Point, error) {
 	parentSess, parentCtx := p.sess, runtime.ExecutionContextID(0)
@@ -423,11 +480,11 @@ func (p *Page) iframeOffset(ctx context.Context, f *frameRef) (Point, error) {
 	}
 	owner, err := cdp.Call(ctx, parentSess, dom.GetFrameOwner, dom.GetFrameOwnerParams{FrameID: f.id})
 	if err != nil {
-		return Point{}, fmt.Errorf("find the iframe element: %w", err)
+		return Point{}, frameGoneError(f, "find its iframe element", err)
 	}
 	obj, err := cdp.Call(ctx, parentSess, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: owner.BackendNodeID, ExecutionContextID: parentCtx})
 	if err != nil {
-		return Point{}, fmt.Errorf("resolve the iframe element: %w", err)
+		return Point{}, frameGoneError(f, "reach its iframe element", err)
 	}
 	defer func() {
 		rctx, cancel := context.WithTimeout(context.Background(), releaseWait)
@@ -441,7 +498,7 @@ func (p *Page) iframeOffset(ctx context.Context, f *frameRef) (Point, error) {
 		ReturnByValue: ptr(true),
 	})
 	if err != nil {
-		return Point{}, err
+		return Point{}, frameGoneError(f, "measure its iframe element", err)
 	}
 	var pt Point
 	if res.Result != nil {

@@ -4,10 +4,12 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cdp-skill/cdp-skill/browser/browsertest"
 )
 
 func TestSnapshotShowsEveryFrame(t *testing.T) {
-	site := newFrameSite(t)
+	site := browsertest.NewFrameSite(t)
 	p := openTestTab(t)
 	ctx := testCtx(t)
 	if _, err := p.Navigate(ctx, site.Top+"index.html", WaitLoad); err != nil {
@@ -47,7 +49,7 @@ func frameJS(t *testing.T, p *Page, ref, expr string) string {
 // button, all with refs from one top-level snapshot and without switching
 // frames; the server receives the submission once.
 func TestFrameRefsFromTopLevel(t *testing.T) {
-	site := newFrameSite(t)
+	site := browsertest.NewFrameSite(t)
 	p := openTestTab(t)
 	ctx := testCtx(t)
 	if _, err := p.Navigate(ctx, site.Top+"index.html", WaitLoad); err != nil {
@@ -111,7 +113,7 @@ func TestFrameRefsFromTopLevel(t *testing.T) {
 // in a frame scaled inside a rotated and scaled cross-site frame, below the
 // fold.
 func TestTransformedNestedFrameClick(t *testing.T) {
-	site := newFrameSite(t)
+	site := browsertest.NewFrameSite(t)
 	p := openTestTab(t)
 	ctx := testCtx(t)
 	if _, err := p.Navigate(ctx, site.Top+"index.html", WaitLoad); err != nil {
@@ -139,7 +141,7 @@ func TestTransformedNestedFrameClick(t *testing.T) {
 // TestDragByTopLevelRefsInCrossSiteFrame drags a list item onto the drop zone inside the
 // cross-site frame (HTML5 drag and drop) with top-level refs.
 func TestDragByTopLevelRefsInCrossSiteFrame(t *testing.T) {
-	site := newFrameSite(t)
+	site := browsertest.NewFrameSite(t)
 	p := openTestTab(t)
 	ctx := testCtx(t)
 	if _, err := p.Navigate(ctx, site.Top+"index.html", WaitLoad); err != nil {

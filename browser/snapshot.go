@@ -19,9 +19,9 @@ type SnapshotOptions struct {
 	// NoFrames leaves out the content of iframes (by default every frame,
 	// cross-origin and out-of-process ones included, is snapshotted by its
 	// own engine and shown under its iframe's line).
-	NoFrames bool `json:"noFrames,omitempty"`
-	MaxDepth      int  `json:"maxDepth,omitempty"`
-	MaxElements   int  `json:"maxElements,omitempty"`
+	NoFrames    bool `json:"noFrames,omitempty"`
+	MaxDepth    int  `json:"maxDepth,omitempty"`
+	MaxElements int  `json:"maxElements,omitempty"`
 	// Since is a snapshot id: when the page renders the same, the answer is
 	// Unchanged.
 	Since string `json:"since,omitempty"`

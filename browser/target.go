@@ -110,10 +110,19 @@ func (p *Page) locate(ctx context.Context, t Target) (*Element, string, error) {
 		el, err := p.engineElement(ctx, "find", map[string]any{"selector": t.Selector})
 		return el, t.Selector, err
 	case t.Text != "":
-		el, err := p.engineElement(ctx, "find", map[string]any{"text": t.Text, "exact": t.Exact, "within": t.Within, "seq": p.seqArg()})
+		spec := map[string]any{"text": t.Text, "exact": t.Exact, "within": t.Within, "seq": p.seqArg()}
+		el, err := p.engineElement(ctx, "find", spec)
+		if el == nil && err == nil {
+			// Not in this document: perhaps in one of its frames.
+			el, err = p.findInFrames(ctx, spec)
+		}
 		return el, "", err
 	case t.Label != "":
-		el, err := p.engineElement(ctx, "find", map[string]any{"label": t.Label, "exact": t.Exact, "seq": p.seqArg()})
+		spec := map[string]any{"label": t.Label, "exact": t.Exact, "seq": p.seqArg()}
+		el, err := p.engineElement(ctx, "find", spec)
+		if el == nil && err == nil {
+			el, err = p.findInFrames(ctx, spec)
+		}
 		return el, "", err
 	case t.Focused:
 		el, err := p.engineElement(ctx, "find", map[string]any{"focused": true})

@@ -1,19 +1,17 @@
-package browser
+package browsertest
 
 import (
 	"fmt"
-	"net"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
 )
 
-// frameSite is a two-site fixture: the top page is served on 127.0.0.1 and
+// FrameSite is a two-site fixture: the top page is served on 127.0.0.1 and
 // the framed pages on 127.0.0.2, a different site, so Chromium (site per
 // process) runs them in their own renderer as out-of-process iframes.
-type frameSite struct {
+type FrameSite struct {
 	Top   string // base URL on 127.0.0.1, ending in a slash
 	Cross string // base URL on 127.0.0.2, ending in a slash
 
@@ -22,25 +20,10 @@ type frameSite struct {
 }
 
 // Submissions returns the form posts the cross site received.
-func (s *frameSite) Submissions() []string {
+func (s *FrameSite) Submissions() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]string(nil), s.submissions...)
-}
-
-// serveOn serves h on host (any port) for the test's duration.
-func serveOn(t testing.TB, host string, h http.Handler) string {
-	t.Helper()
-	srv := httptest.NewUnstartedServer(h)
-	ln, err := net.Listen("tcp", host+":0")
-	if err != nil {
-		t.Fatalf("listen on %s: %v", host, err)
-	}
-	srv.Listener.Close()
-	srv.Listener = ln
-	srv.Start()
-	t.Cleanup(srv.Close)
-	return srv.URL + "/"
 }
 
 const frameFormPage = `<!doctype html><title>Checkout form</title><body>
@@ -74,13 +57,13 @@ const frameButtonPage = `<!doctype html><title>Tilted</title><body style="margin
 <button id="t" style="margin-left: 300px; width: 80px; height: 30px" onclick="window.hits = (window.hits || 0) + 1; this.textContent = 'Tilted hit ' + window.hits">Tilted button</button>
 </body>`
 
-// newFrameSite starts the two servers. The top page (index.html) holds a
+// NewFrameSite starts the two servers. The top page (index.html) holds a
 // same-origin iframe, the cross-site partner frame (with its same-origin
 // checkout form nested inside) and, lower down, a cross-site frame that is
 // scaled and rotated holding one that is scaled again.
-func newFrameSite(t testing.TB) *frameSite {
-	s := &frameSite{}
-	s.Cross = serveOn(t, "127.0.0.2", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+func NewFrameSite(t testing.TB) *FrameSite {
+	s := &FrameSite{}
+	s.Cross = ServeOn(t, "127.0.0.2", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		switch r.URL.Path {
 		case "/outer.html":
@@ -104,7 +87,7 @@ func newFrameSite(t testing.TB) *frameSite {
 			http.NotFound(w, r)
 		}
 	}))
-	s.Top = serveOn(t, "127.0.0.1", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	s.Top = ServeOn(t, "127.0.0.1", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		switch r.URL.Path {
 		case "/index.html":
