@@ -243,6 +243,21 @@ func (p *Page) SwitchFrame(ctx context.Context, spec FrameSpec) (*FrameInfo, []s
 	if spec.FrameID != "" || spec.URL != "" {
 		return p.switchFrameAnywhere(ctx, spec)
 	}
+	if spec.Name != "" {
+		// A child frame's name, or else any frame's.
+		info, w, err := p.switchFrameHere(ctx, spec)
+		if KindOf(err) == KindElementNotFound {
+			if info, w, err2 := p.switchFrameAnywhere(ctx, spec); err2 == nil {
+				return info, w, nil
+			}
+		}
+		return info, w, err
+	}
+	return p.switchFrameHere(ctx, spec)
+}
+
+// switchFrameHere switches to a child frame of the current frame.
+func (p *Page) switchFrameHere(ctx context.Context, spec FrameSpec) (*FrameInfo, []string, error) {
 	if spec.Top {
 		p.mu.Lock()
 		p.frame = nil
@@ -309,21 +324,24 @@ func (p *Page) switchFrameAnywhere(ctx context.Context, spec FrameSpec) (*FrameI
 	var matches []FrameInfo
 	for _, f := range list.Frames {
 		byID[f.FrameID] = f
-		if f.Depth > 0 && ((spec.FrameID != "" && f.FrameID == spec.FrameID) || (spec.FrameID == "" && strings.Contains(f.URL, spec.URL))) {
+		if f.Depth > 0 && frameMatches(f, spec) {
 			matches = append(matches, f)
 		}
 	}
 	if len(matches) == 0 {
 		what := fmt.Sprintf("id %q", spec.FrameID)
-		if spec.FrameID == "" {
+		switch {
+		case spec.URL != "":
 			what = fmt.Sprintf("a URL containing %q", spec.URL)
+		case spec.Name != "":
+			what = fmt.Sprintf("the name %q", spec.Name)
 		}
 		return nil, nil, Errorf(KindElementNotFound, "no frame of the page has %s (the page has %d frames)", what, len(list.Frames)-1).
 			WithHint(`list the frames with {"frame": {"list": true}}`)
 	}
 	var warnings []string
 	if len(matches) > 1 {
-		warnings = append(warnings, fmt.Sprintf("%d frames have a URL containing %q; switched to the first (%s)", len(matches), spec.URL, matches[0].URL))
+		warnings = append(warnings, fmt.Sprintf("%d frames match; switched to the first (%s)", len(matches), matches[0].URL))
 	}
 	var chain []string
 	for cur := matches[0]; cur.Depth > 0 && len(chain) <= maxFrameDepth*4; cur = byID[cur.ParentID] {
@@ -341,6 +359,18 @@ func (p *Page) switchFrameAnywhere(ctx context.Context, spec FrameSpec) (*FrameI
 		warnings = append(warnings, fmt.Sprintf("the frame is cross-origin (%s): actions run inside it through its own context", originOf(info.URL)))
 	}
 	return &info, warnings, nil
+}
+
+// frameMatches reports whether f is the frame spec names by id, URL part
+// or name.
+func frameMatches(f FrameInfo, spec FrameSpec) bool {
+	switch {
+	case spec.FrameID != "":
+		return f.FrameID == spec.FrameID
+	case spec.URL != "":
+		return strings.Contains(f.URL, spec.URL)
+	}
+	return spec.Name != "" && f.Name == spec.Name
 }
 
 // resolveFrameID finds the frame id for a spec, in the current frame.
