@@ -165,3 +165,58 @@ func TestDragByTopLevelRefsInCrossSiteFrame(t *testing.T) {
 		t.Errorf("method = %q, want Chrome's own html5 drag", res.Method)
 	}
 }
+
+// TestFrameReadsByPosition: getBox of refs inside (nested, transformed)
+// frames answers top-level coordinates, and elementsAt there answers the
+// element inside the frame with the same ref; a click at that point hits it.
+func TestFrameReadsByPosition(t *testing.T) {
+	site := browsertest.NewFrameSite(t)
+	p := openTestTab(t)
+	ctx := testCtx(t)
+	if _, err := p.Navigate(ctx, site.Top+"index.html", WaitLoad); err != nil {
+		t.Fatal(err)
+	}
+	js(t, p, "document.getElementById('partner').scrollIntoView()")
+	s, err := p.Snapshot(ctx, SnapshotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	count, top := refOf(t, s.YAML, `button "Count me"`), refOf(t, s.YAML, `button "Top button"`)
+	boxes, err := p.GetBox(ctx, []string{count, top})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if boxes[0].Center == nil || boxes[1].Error != "" {
+		t.Fatalf("boxes: %+v", boxes)
+	}
+	at, err := p.ElementsAt(ctx, []Point{*boxes[0].Center})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if at[0].Ref != count || at[0].Name != "Count me" {
+		t.Fatalf("element at the box centre: %+v (box %+v)", at[0], boxes[0])
+	}
+	restore := p.FrameScope()
+	_, err = p.Click(ctx, Target{Point: boxes[0].Center}, ClickOptions{})
+	restore()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := frameJS(t, p, count, "document.getElementById('count').dataset.n"); got != `"1"` {
+		t.Fatalf("the click at the box centre did not reach the button: %s", got)
+	}
+	// In the scaled frame inside the rotated one, too.
+	tilted := refOf(t, s.YAML, `button "Tilted button"`)
+	js(t, p, "document.getElementById('tilt').scrollIntoView()")
+	boxes, err = p.GetBox(ctx, []string{tilted})
+	if err != nil || boxes[0].Center == nil {
+		t.Fatalf("tilted box: %+v %v", boxes, err)
+	}
+	at, err = p.ElementsAt(ctx, []Point{*boxes[0].Center})
+	if err != nil || at[0].Ref != tilted {
+		t.Fatalf("element at the tilted box centre: %+v %v (box %+v)", at, err, boxes[0])
+	}
+	if p.InFrame() {
+		t.Fatal("reads left the page in a frame")
+	}
+}

@@ -61,6 +61,13 @@ func (p *Page) WaitSelector(ctx context.Context, sel string, hidden bool) (time.
 // lookup (open shadow roots; the first visible match): what is exists,
 // count, visible, state, text, value or attr (with name).
 func (p *Page) SelectorRead(ctx context.Context, sel, what, name string) (any, error) {
+	if IsRef(sel) {
+		// A ref taken inside a frame is read there; the page stays here.
+		defer p.FrameScope()()
+		if err := p.enterRefFrame(ctx, sel); err != nil {
+			return nil, err
+		}
+	}
 	var v any
 	err := p.engineCall(ctx, &v, "selectorRead", sel, what, name)
 	return v, err
