@@ -220,3 +220,106 @@ func TestFrameReadsByPosition(t *testing.T) {
 		t.Fatal("reads left the page in a frame")
 	}
 }
+
+// TestHoverAndUploadInNestedFrame hovers and uploads with top-level refs of
+// the form nested in the cross-site frame.
+func TestHoverAndUploadInNestedFrame(t *testing.T) {
+	paths := uploadFiles(t, "receipt.txt", "paid")
+	site := browsertest.NewFrameSite(t)
+	p := openTestTab(t)
+	ctx := testCtx(t)
+	if _, err := p.Navigate(ctx, site.Top+"index.html", WaitLoad); err != nil {
+		t.Fatal(err)
+	}
+	s, err := p.Snapshot(ctx, SnapshotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	help, receipt := refOf(t, s.YAML, `button "Help"`), refOf(t, s.YAML, `"Receipt"`)
+	restore := p.FrameScope()
+	if _, err := p.Hover(ctx, Target{Ref: help}, HoverOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	restore()
+	restore = p.FrameScope()
+	res, err := p.Upload(ctx, Target{Ref: receipt}, paths, UploadOptions{})
+	restore()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := frameJS(t, p, help, "[document.getElementById('help').dataset.hovers, document.querySelector('[name=receipt]').files[0].name]"); got != `["1","receipt.txt"]` {
+		t.Fatalf("hover, upload = %s (%+v)", got, res)
+	}
+}
+
+// TestFrameSwitchForms: frame takes the iframe's ref (from a top-level
+// snapshot, even for a nested frame), a CSS selector, a name, a URL part,
+// an index or a frame id; a name or URL that matches nothing says so.
+func TestFrameSwitchForms(t *testing.T) {
+	site := browsertest.NewFrameSite(t)
+	p := openTestTab(t)
+	ctx := testCtx(t)
+	if _, err := p.Navigate(ctx, site.Top+"index.html", WaitLoad); err != nil {
+		t.Fatal(err)
+	}
+	s, err := p.Snapshot(ctx, SnapshotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkoutRef := refOf(t, s.YAML, `iframe "Checkout"`)
+	list, err := p.Frames(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var checkoutID string
+	for _, f := range list.Frames {
+		if f.Name == "checkout" {
+			checkoutID = f.FrameID
+		}
+	}
+	zero := 0
+	for _, tc := range []struct {
+		name  string
+		specs []FrameSpec
+		title string
+	}{
+		{"ref of a nested iframe", []FrameSpec{{Selector: checkoutRef}}, "Checkout form"},
+		{"bare ref", []FrameSpec{{Any: checkoutRef}}, "Checkout form"},
+		{"selector", []FrameSpec{{Selector: "#partner"}}, "Partner widget"},
+		{"bare selector", []FrameSpec{{Any: "iframe#same"}}, "Same"},
+		{"name", []FrameSpec{{Name: "checkout"}}, "Checkout form"},
+		{"bare name", []FrameSpec{{Any: "checkout"}}, "Checkout form"},
+		{"URL part", []FrameSpec{{URL: "/form.html"}}, "Checkout form"},
+		{"bare URL part", []FrameSpec{{Any: "tilt.html"}}, "Tilt holder"},
+		{"index then index", []FrameSpec{{Selector: "#partner"}, {Index: &zero}}, "Checkout form"},
+		{"frame id", []FrameSpec{{FrameID: checkoutID}}, "Checkout form"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p.SwitchFrame(ctx, FrameSpec{Top: true})
+			for _, spec := range tc.specs {
+				if _, _, err := p.SwitchFrame(ctx, spec); err != nil {
+					t.Fatalf("%+v: %v", spec, err)
+				}
+			}
+			if got := js(t, p, "document.title"); got != `"`+tc.title+`"` {
+				t.Fatalf("in %s, want %q", got, tc.title)
+			}
+			// A real click there lands (coordinates through the chain).
+			if tc.title == "Checkout form" {
+				if _, err := p.Click(ctx, Target{Selector: "#count"}, ClickOptions{NativeOnly: true}); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
+	p.SwitchFrame(ctx, FrameSpec{Top: true})
+	// One real click per case that entered the checkout frame.
+	if got := frameJS(t, p, refOf(t, s.YAML, `button "Count me"`), "document.getElementById('count').dataset.n"); got != `"7"` {
+		t.Fatalf("clicks in the checkout frame = %s, want 7", got)
+	}
+	for _, spec := range []FrameSpec{{Any: "nowhere"}, {Name: "nowhere"}, {URL: "nowhere"}, {FrameID: "F00"}} {
+		if _, _, err := p.SwitchFrame(ctx, spec); KindOf(err) != KindElementNotFound || !strings.Contains(err.Error(), "nowhere") && spec.FrameID == "" {
+			t.Errorf("%+v: %v", spec, err)
+		}
+	}
+}

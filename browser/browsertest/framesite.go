@@ -32,6 +32,8 @@ const frameFormPage = `<!doctype html><title>Checkout form</title><body>
 <label>Country <select name="country"><option>France</option><option>Japan</option><option>Peru</option></select></label>
 <label><input type="checkbox" name="terms" value="yes"> I accept the terms</label>
 <button type="button" id="count" onclick="this.dataset.n = (+this.dataset.n || 0) + 1; this.textContent = 'Counted ' + this.dataset.n">Count me</button>
+<label>Receipt <input type="file" name="receipt"></label>
+<button type="button" id="help" onmouseover="this.dataset.hovers = (+this.dataset.hovers || 0) + 1">Help</button>
 <button type="submit">Place order</button>
 </form></body>`
 
