@@ -72,6 +72,11 @@ func (p *Page) ResolveRef(ctx context.Context, ref string) (*Element, error) {
 		return nil, err
 	}
 	el, err := p.resolveRefHere(ctx, ref)
+	if f := p.currentFrameRef(); f != nil && err != nil && KindOf(err) == KindContextDestroyed {
+		// The frame's document or renderer went away under the ref.
+		return nil, Errorf(KindStaleElement, "ref %s is in a frame %s that is gone: it navigated or was removed", ref, f.describe()).
+			WithHint("take a new snapshot and use its refs")
+	}
 	if KindOf(err) != KindStaleElement || p.currentFrameRef() == nil {
 		return el, err
 	}

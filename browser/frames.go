@@ -33,7 +33,9 @@ type frameRef struct {
 type oopifTracker struct {
 	mu       sync.Mutex
 	sessions map[cdp.FrameID]*Session
-	parents  map[cdp.FrameID]cdp.FrameID
+	// sessionIDs name each frame's session, to forget it on detach.
+	sessionIDs map[cdp.FrameID]target.SessionID
+	parents    map[cdp.FrameID]cdp.FrameID
 	order    []cdp.FrameID
 	// contexts follows the frames each out-of-process renderer hosts
 	// (a cross-site frame's own same-site children).
@@ -48,7 +50,7 @@ func (p *Page) attachFrames(ctx context.Context) (*oopifTracker, error) {
 	if t != nil {
 		return t, nil
 	}
-	t = &oopifTracker{sessions: map[cdp.FrameID]*Session{}, parents: map[cdp.FrameID]cdp.FrameID{}, contexts: map[cdp.FrameID]*contextTracker{}}
+	t = &oopifTracker{sessions: map[cdp.FrameID]*Session{}, sessionIDs: map[cdp.FrameID]target.SessionID{}, parents: map[cdp.FrameID]cdp.FrameID{}, contexts: map[cdp.FrameID]*contextTracker{}}
 	ready := make(chan struct{}, 64)
 	if err := t.autoAttach(ctx, p, p.sess, ready); err != nil {
 		return nil, err
@@ -82,6 +84,7 @@ func (t *oopifTracker) autoAttach(ctx context.Context, p *Page, s *Session, read
 				t.order = append(t.order, id)
 			}
 			t.sessions[id] = child
+			t.sessionIDs[id] = ev.SessionID
 			t.parents[id] = ev.TargetInfo.ParentFrameID
 			t.contexts[id] = ct
 			t.mu.Unlock()
@@ -97,10 +100,43 @@ func (t *oopifTracker) autoAttach(ctx context.Context, p *Page, s *Session, read
 			}
 		}
 	}()
+	detached, _ := s.Subscribe(target.DetachedFromTarget.Method)
+	go func() {
+		// A removed (or navigated away) out-of-process frame's session is
+		// gone: forget it, so the frame is reported gone, not its session.
+		for raw := range detached {
+			var ev target.EventDetachedFromTarget
+			if decode(raw, &ev) != nil {
+				continue
+			}
+			t.forget(ev.SessionID)
+		}
+	}()
 	if _, err := cdp.Call(ctx, s, target.SetAutoAttach, target.SetAutoAttachParams{AutoAttach: true, Flatten: ptr(true)}); err != nil {
 		return fmt.Errorf("attach iframes: %w", err)
 	}
 	return nil
+}
+
+// forget drops the frame whose session detached.
+func (t *oopifTracker) forget(sid target.SessionID) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for id, s := range t.sessionIDs {
+		if s != sid {
+			continue
+		}
+		delete(t.sessions, id)
+		delete(t.sessionIDs, id)
+		delete(t.contexts, id)
+		delete(t.parents, id)
+		for i, o := range t.order {
+			if o == id {
+				t.order = append(t.order[:i:i], t.order[i+1:]...)
+				break
+			}
+		}
+	}
 }
 
 // all returns the attached frames in attach order with their parents.

@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -321,5 +322,73 @@ func TestFrameSwitchForms(t *testing.T) {
 		if _, _, err := p.SwitchFrame(ctx, spec); KindOf(err) != KindElementNotFound || !strings.Contains(err.Error(), "nowhere") && spec.FrameID == "" {
 			t.Errorf("%+v: %v", spec, err)
 		}
+	}
+}
+
+// TestFrameGoneErrorsAreTyped: a ref of a frame that was removed, and a
+// step in a selected frame that was removed, fail with our typed errors
+// and hints, not CDP's text.
+func TestFrameGoneErrorsAreTyped(t *testing.T) {
+	site := browsertest.NewFrameSite(t)
+	p := openTestTab(t)
+	ctx := testCtx(t)
+	if _, err := p.Navigate(ctx, site.Top+"index.html", WaitLoad); err != nil {
+		t.Fatal(err)
+	}
+	s, err := p.Snapshot(ctx, SnapshotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := refOf(t, s.YAML, `button "Count me"`)
+	if _, _, err := p.SwitchFrame(ctx, FrameSpec{Name: "checkout"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := p.SwitchFrame(ctx, FrameSpec{Top: true}); err != nil {
+		t.Fatal(err)
+	}
+	js(t, p, "document.getElementById('partner').remove(), true")
+	short := ActionOptions{Timeout: 2 * time.Second}
+	for name, try := range map[string]func() error{
+		"ref click": func() error {
+			_, err := p.Click(ctx, Target{Ref: count}, ClickOptions{ActionOptions: short})
+			return err
+		},
+		"ref check": func() error {
+			_, err := p.SetChecked(ctx, Target{Ref: count}, true, short)
+			return err
+		},
+	} {
+		restore := p.FrameScope()
+		err := try()
+		restore()
+		var e *Error
+		if !errors.As(err, &e) || e.Hint == "" || strings.Contains(err.Error(), "-32000") || !strings.Contains(err.Error(), "gone") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// TestSelectedFrameGoneIsTyped: a step in a selected frame whose iframe
+// was removed fails with a typed error naming the frame.
+func TestSelectedFrameGoneIsTyped(t *testing.T) {
+	site := browsertest.NewFrameSite(t)
+	p := openTestTab(t)
+	ctx := testCtx(t)
+	if _, err := p.Navigate(ctx, site.Top+"index.html", WaitLoad); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := p.SwitchFrame(ctx, FrameSpec{Name: "checkout"}); err != nil {
+		t.Fatal(err)
+	}
+	p.mu.Lock()
+	saved := p.frame
+	p.frame = nil
+	p.mu.Unlock()
+	js(t, p, "document.getElementById('partner').remove(), true")
+	p.setFrameRef(saved)
+	_, err := p.Click(ctx, Target{Selector: "#count"}, ClickOptions{ActionOptions: ActionOptions{Timeout: 2 * time.Second}})
+	var e *Error
+	if !errors.As(err, &e) || e.Hint == "" || !strings.Contains(err.Error(), "gone") || strings.Contains(e.Message, "-320") {
+		t.Fatalf("click in a removed frame: %v", err)
 	}
 }

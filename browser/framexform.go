@@ -3,6 +3,7 @@ package browser
 import (
 	"context"
 	"encoding/json"
+	"errors"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
@@ -101,6 +102,24 @@ func (f *frameRef) describe() string {
 func frameGoneError(f *frameRef, doing string, err error) error {
 	e := Errorf(KindContextDestroyed, "cannot %s for the frame %s: the frame navigated, was removed or is not laid out", doing, f.describe()).
 		WithHint("take a new snapshot; if you switched frames, switch again with {\"frame\": …}")
+	e.Err = err
+	return e
+}
+
+// frameGone turns the error of a call that failed because the current
+// frame went away (its context or out-of-process session) into a typed
+// error saying so; other errors pass unchanged.
+func (p *Page) frameGone(err error) error {
+	f := p.currentFrameRef()
+	if f == nil || err == nil || KindOf(err) != KindContextDestroyed {
+		return err
+	}
+	var typed *Error
+	if errors.As(err, &typed) {
+		return err
+	}
+	e := Errorf(KindContextDestroyed, "the frame %s this step runs in is gone: it navigated or was removed", f.describe()).
+		WithHint(`switch with {"frame": "top"} (or to another frame) and take a new snapshot`)
 	e.Err = err
 	return e
 }

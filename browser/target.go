@@ -199,7 +199,7 @@ func (p *Page) engineObject(ctx context.Context, method string, args ...any) (*r
 		sess, ctxID := p.exec()
 		res, err := cdp.Call(ctx, sess, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, ContextID: ctxID})
 		if err != nil {
-			return nil, err
+			return nil, p.frameGone(err)
 		}
 		if res.ExceptionDetails != nil {
 			return nil, engineError(method, &JSError{Text: exceptionText(res.ExceptionDetails)})
