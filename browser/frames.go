@@ -36,7 +36,7 @@ type oopifTracker struct {
 	// sessionIDs name each frame's session, to forget it on detach.
 	sessionIDs map[cdp.FrameID]target.SessionID
 	parents    map[cdp.FrameID]cdp.FrameID
-	order    []cdp.FrameID
+	order      []cdp.FrameID
 	// contexts follows the frames each out-of-process renderer hosts
 	// (a cross-site frame's own same-site children).
 	contexts map[cdp.FrameID]*contextTracker
