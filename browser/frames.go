@@ -504,7 +504,7 @@ func (p *Page) frameRefFor(ctx context.Context, id cdp.FrameID) (*frameRef, erro
 
 // frameProbeWait is how long a snapshot or a ref waits for a frame's
 // context to appear (a frame still loading).
-const frameProbeWait = 500 * time.Millisecond
+const frameProbeWait = 1500 * time.Millisecond
 
 // frameRefWait is frameRefFor waiting at most wait for the context.
 func (p *Page) frameRefWait(ctx context.Context, id cdp.FrameID, wait time.Duration) (*frameRef, error) {

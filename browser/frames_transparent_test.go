@@ -105,7 +105,7 @@ func TestFrameRefsFromTopLevel(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	time.Sleep(300 * time.Millisecond)
-	if got := site.Submissions(); len(got) != 1 || got[0] != "country=Japan&name=Ada+Lovelace&terms=yes" {
+	if got := site.Submissions(); len(got) != 1 || got[0] != "country=Japan&name=Ada+Lovelace&receipt=&terms=yes" {
 		t.Fatalf("submissions = %q", got)
 	}
 }

@@ -80,7 +80,7 @@ func TestFramesTransparentJSON(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	time.Sleep(300 * time.Millisecond)
-	if got := site.Submissions(); len(got) != 1 || got[0] != "country=France&name=Grace+Hopper&terms=yes" {
+	if got := site.Submissions(); len(got) != 1 || got[0] != "country=France&name=Grace+Hopper&receipt=&terms=yes" {
 		t.Fatalf("submissions = %q", got)
 	}
 }
