@@ -45,6 +45,7 @@ func (p *Page) spliceFrames(ctx context.Context, s *Snapshot, key string, sub Sn
 		return
 	}
 	parent := p.currentFrameRef()
+	refs := p.frameRefsFor(ctx, ids)
 	lines := strings.Split(s.YAML, "\n")
 	out := make([]string, 0, len(lines))
 	for _, line := range lines {
@@ -57,11 +58,11 @@ func (p *Page) spliceFrames(ctx context.Context, s *Snapshot, key string, sub Sn
 		}
 		pad := line[:k-2] // the frame's content sits where the marker is
 		slot, _ := strconv.Atoi(line[k+len(frameMark):])
-		var id cdp.FrameID
-		if slot >= 0 && slot < len(ids) {
-			id = ids[slot]
+		var ref frameProbe
+		if slot >= 0 && slot < len(refs) {
+			ref = refs[slot]
 		}
-		fs, err := p.frameSnapshot(ctx, parent, id, sub, depth)
+		fs, err := p.frameSnapshot(ctx, parent, ref, sub, depth)
 		last := len(out) - 1
 		head := strings.TrimSuffix(out[last], ":")
 		if fs != nil && fs.URL != "" {
@@ -96,11 +97,8 @@ func clipURL(u string) string {
 
 // frameSnapshot snapshots the frame id, a child of parent, through its own
 // engine, with its own frames spliced in.
-func (p *Page) frameSnapshot(ctx context.Context, parent *frameRef, id cdp.FrameID, sub SnapshotOptions, depth int) (*Snapshot, error) {
-	if id == "" {
-		return nil, Errorf(KindContextDestroyed, "the iframe holds no frame")
-	}
-	ref, err := p.frameRefWait(ctx, id, frameProbeWait)
+func (p *Page) frameSnapshot(ctx context.Context, parent *frameRef, probe frameProbe, sub SnapshotOptions, depth int) (*Snapshot, error) {
+	ref, err := probe.ref, probe.err
 	if err != nil {
 		return nil, err
 	}
@@ -117,6 +115,51 @@ func (p *Page) frameSnapshot(ctx context.Context, parent *frameRef, id cdp.Frame
 		p.spliceFrames(ctx, fs, "snapshot", sub, depth+1)
 	}
 	return fs, nil
+}
+
+// frameProbe is where a frame's JavaScript runs, or why it cannot.
+type frameProbe struct {
+	ref *frameRef
+	err error
+}
+
+// frameRefsFor finds where each frame's JavaScript runs, all at once (a
+// frame still loading costs one wait, not one each). A frame that had no
+// context at an earlier probe of this page is not waited for again.
+func (p *Page) frameRefsFor(ctx context.Context, ids []cdp.FrameID) []frameProbe {
+	out := make([]frameProbe, len(ids))
+	// Attach to out-of-process frames once, before the probes run at once.
+	p.attachFrames(ctx)
+	var wg sync.WaitGroup
+	for i, id := range ids {
+		if id == "" {
+			out[i].err = Errorf(KindContextDestroyed, "the iframe holds no frame")
+			continue
+		}
+		wait := frameProbeWait
+		p.mu.Lock()
+		if p.slowFrames[id] {
+			wait = 0
+		}
+		p.mu.Unlock()
+		wg.Add(1)
+		go func(i int, id cdp.FrameID) {
+			defer wg.Done()
+			out[i].ref, out[i].err = p.frameRefWait(ctx, id, wait)
+			p.mu.Lock()
+			if p.slowFrames == nil {
+				p.slowFrames = map[cdp.FrameID]bool{}
+			}
+			if out[i].err != nil {
+				p.slowFrames[id] = true
+			} else {
+				delete(p.slowFrames, id)
+			}
+			p.mu.Unlock()
+		}(i, id)
+	}
+	wg.Wait()
+	return out
 }
 
 // slotFrames maps the engine's frame slots (the iframe elements a snapshot

@@ -38,6 +38,9 @@ type Page struct {
 	// (loaded on first use; refFramesDirty: not yet saved).
 	refFrames      *state.RefFrames
 	refFramesDirty bool
+	// slowFrames had no JavaScript context when a snapshot looked (not
+	// waited for again).
+	slowFrames map[cdp.FrameID]bool
 	// contexts tracks the default execution context of each frame the
 	// page's own renderer hosts.
 	contexts *contextTracker
