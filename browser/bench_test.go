@@ -133,4 +133,5 @@ func BenchmarkSnapshotThreeCrossSiteFrames(b *testing.B) {
 		}
 	}
 	b.Run("default", func(b *testing.B) { benchSnapshot(b, load, SnapshotOptions{}, false) })
+	b.Run("noFrames", func(b *testing.B) { benchSnapshot(b, load, SnapshotOptions{NoFrames: true}, false) })
 }

@@ -2,6 +2,7 @@ package browser
 
 import (
 	"errors"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -390,5 +391,40 @@ func TestSelectedFrameGoneIsTyped(t *testing.T) {
 	var e *Error
 	if !errors.As(err, &e) || e.Hint == "" || !strings.Contains(err.Error(), "gone") || strings.Contains(e.Message, "-320") {
 		t.Fatalf("click in a removed frame: %v", err)
+	}
+}
+
+// TestSnapshotWithUnloadedFrames: frames that have not loaded (a lazy
+// iframe far below, a server that never answers) show as not loaded; the
+// snapshot does not wait for contexts they do not have (measured, not
+// asserted: ~6 ms warm here).
+func TestSnapshotWithUnloadedFrames(t *testing.T) {
+	site := browsertest.NewFrameSite(t)
+	hang := make(chan struct{})
+	slow := browsertest.ServeOn(t, "127.0.0.2", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-hang:
+		case <-r.Context().Done():
+		}
+	}))
+	// Registered after the server, so it runs before the server closes.
+	t.Cleanup(func() { close(hang) })
+	base := servePages(t, map[string]string{"page.html": `<!doctype html><title>Unloaded</title><main><h1>Top</h1>
+<iframe title="Slow" src="` + slow + `never.html"></iframe>
+<div style="height: 5000px"></div>
+<iframe title="Lazy" loading="lazy" src="` + site.Cross + `form.html"></iframe></main>`})
+	p := openTestTab(t)
+	ctx := testCtx(t)
+	if _, err := p.Navigate(ctx, base+"page.html", WaitCommit); err != nil {
+		t.Fatal(err)
+	}
+	s, err := p.Snapshot(ctx, SnapshotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`iframe "Slow" [ref=`, `iframe "Lazy" [ref=`} {
+		if !strings.Contains(s.YAML, want) || strings.Count(s.YAML, "] [not loaded]") != 2 {
+			t.Fatalf("unloaded frames:\n%s", s.YAML)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package browser
 import (
 	"context"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -41,6 +42,11 @@ func (p *Page) spliceFrames(ctx context.Context, s *Snapshot, key string, sub Sn
 		return
 	}
 	ids := p.slotFrames(ctx, key, s.Frames)
+	for i := range ids {
+		if i < len(s.Unloaded) && s.Unloaded[i] {
+			ids[i] = "" // nothing to show: no probe
+		}
+	}
 	if !strings.Contains(s.YAML, frameMark) {
 		return
 	}
@@ -69,7 +75,7 @@ func (p *Page) spliceFrames(ctx context.Context, s *Snapshot, key string, sub Sn
 			head += " [url=" + clipURL(fs.URL) + "]"
 		}
 		if err != nil || fs == nil {
-			out[last] = head + " [frame not loaded]"
+			out[last] = head + " [not loaded]"
 			continue
 		}
 		body := strings.TrimRight(fs.YAML, "\n")
@@ -128,6 +134,12 @@ type frameProbe struct {
 // context at an earlier probe of this page is not waited for again.
 func (p *Page) frameRefsFor(ctx context.Context, ids []cdp.FrameID) []frameProbe {
 	out := make([]frameProbe, len(ids))
+	if !slices.ContainsFunc(ids, func(id cdp.FrameID) bool { return id != "" }) {
+		for i := range out {
+			out[i].err = Errorf(KindContextDestroyed, "the frame is not loaded")
+		}
+		return out
+	}
 	// Attach to out-of-process frames once, before the probes run at once.
 	p.attachFrames(ctx)
 	var wg sync.WaitGroup

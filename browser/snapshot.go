@@ -58,6 +58,9 @@ type Snapshot struct {
 	// URL is the document's (both for framesnap.go).
 	Frames int    `json:"frames,omitempty"`
 	URL    string `json:"url,omitempty"`
+	// Unloaded marks, by slot, the frames that show their initial empty
+	// document (nothing to snapshot).
+	Unloaded []bool `json:"unloaded,omitempty"`
 }
 
 // SnapElement is one ref-bearing element of a snapshot, for diffing.

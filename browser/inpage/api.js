@@ -39,6 +39,17 @@ function buildNodes(opts, b) {
   return { nodes, header };
 }
 
+// unloadedFrame reports whether an iframe still shows its initial empty
+// document: its navigation has not committed (a slow server, a lazy frame
+// not reached yet) or it has no source. Such a frame has nothing to show
+// and, often, no JavaScript context to ask.
+function unloadedFrame(el) {
+  let d = null;
+  try { d = el.contentDocument; } catch (e) { d = null; }
+  if (!d || d.URL !== 'about:blank') return false;
+  return !d.body || !d.body.firstChild;
+}
+
 // pageState is the part of the snapshot hash that the tree does not show.
 function pageState() {
   const se = document.scrollingElement || document.documentElement;
@@ -108,6 +119,7 @@ const S = {
       // to frames (see takeSlots).
       S.slots[opts.slotKey || 'snapshot'] = b.slots;
       out.frames = b.slots.length;
+      out.unloaded = b.slots.map(unloadedFrame);
     }
     if (opts.internal) out.url = location.href;
     if (opts.elements) {
