@@ -3,6 +3,7 @@ package browser
 import (
 	"context"
 	"slices"
+	"strings"
 )
 
 // findInFrames looks for a text or label target in the frames below the
@@ -44,4 +45,73 @@ func (p *Page) findInFrames(ctx context.Context, spec map[string]any) (*Element,
 		p.setFrameRef(home)
 	}
 	return nil, nil
+}
+
+// descendantFrames lists the frames below the current one, in tree order,
+// each with its chain of frame ids and URL.
+func (p *Page) descendantFrames(ctx context.Context) []FrameRefsInfo {
+	list, err := p.Frames(ctx)
+	if err != nil || len(list.Frames) < 2 {
+		return nil
+	}
+	byID := make(map[string]FrameInfo, len(list.Frames))
+	for _, f := range list.Frames {
+		byID[f.FrameID] = f
+	}
+	homeChain := chainOf(p.currentFrameRef())
+	var out []FrameRefsInfo
+	for _, f := range list.Frames {
+		if f.Depth == 0 {
+			continue
+		}
+		var chain []string
+		for cur := f; cur.Depth > 0 && len(chain) <= maxFrameDepth*4; cur = byID[cur.ParentID] {
+			chain = append([]string{cur.FrameID}, chain...)
+		}
+		if len(chain) > len(homeChain) && slices.Equal(chain[:len(homeChain)], homeChain) {
+			out = append(out, FrameRefsInfo{Chain: chain, URL: f.URL})
+		}
+	}
+	return out
+}
+
+// FrameRefsInfo names a frame by its chain of frame ids, with its URL.
+type FrameRefsInfo struct {
+	Chain []string
+	URL   string
+}
+
+// searchFrames adds the matches of the frames below the current one to r
+// (each naming its frame), up to the limit.
+func (p *Page) searchFrames(ctx context.Context, args func() any, limit int, r *SearchResult) {
+	home := p.currentFrameRef()
+	defer p.setFrameRef(home)
+	for _, f := range p.descendantFrames(ctx) {
+		fr, err := p.chainRefs(ctx, f.Chain, 0)
+		if err != nil {
+			continue
+		}
+		fr.url = f.URL
+		p.setFrameRef(fr)
+		var sub SearchResult
+		if err := p.engineCall(ctx, &sub, "search", args()); err != nil {
+			continue
+		}
+		p.storeSeq(sub.Seq)
+		r.MatchCount += sub.MatchCount
+		r.SearchedElements += sub.SearchedElements
+		var refs strings.Builder
+		for _, m := range sub.Matches {
+			if len(r.Matches) >= limit {
+				break
+			}
+			m["frame"] = f.URL
+			if ref, ok := m["ref"].(string); ok {
+				refs.WriteString("[ref=" + ref + "]")
+			}
+			r.Matches = append(r.Matches, m)
+		}
+		p.noteFrameRefs(fr, refs.String())
+	}
+	p.saveRefFrames()
 }

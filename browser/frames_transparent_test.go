@@ -428,3 +428,31 @@ func TestSnapshotWithUnloadedFrames(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchFindsFrameElements: snapshotSearch reaches into frames, names
+// the frame of each match, and its refs work from the top level.
+func TestSearchFindsFrameElements(t *testing.T) {
+	site := browsertest.NewFrameSite(t)
+	p := openTestTab(t)
+	ctx := testCtx(t)
+	if _, err := p.Navigate(ctx, site.Top+"index.html", WaitLoad); err != nil {
+		t.Fatal(err)
+	}
+	r, err := p.Search(ctx, SearchOptions{Text: "Count me"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Matches) != 1 || !strings.Contains(jsonOf(t, r.Matches[0]["frame"]), "form.html") {
+		t.Fatalf("matches: %+v", r.Matches)
+	}
+	ref, _ := r.Matches[0]["ref"].(string)
+	restore := p.FrameScope()
+	_, err = p.Click(ctx, Target{Ref: ref}, ClickOptions{NativeOnly: true})
+	restore()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := frameJS(t, p, ref, "document.getElementById('count').dataset.n"); got != `"1"` {
+		t.Fatalf("clicks = %s", got)
+	}
+}

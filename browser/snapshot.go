@@ -206,6 +206,15 @@ func (p *Page) Search(ctx context.Context, opts SearchOptions) (*SearchResult, e
 	}
 	p.storeSeq(r.Seq)
 	r.Seq = nil
+	// The frames' elements are searched too; their matches say which frame
+	// (their boxes are in that frame's viewport).
+	limit := opts.Limit
+	if limit <= 0 {
+		limit = 10
+	}
+	if opts.Near == nil && opts.Root == "" {
+		p.searchFrames(ctx, func() any { es.Seq = p.seqArg(); return es }, limit, &r)
+	}
 	if r.Matches == nil {
 		r.Matches = []map[string]any{}
 	}
