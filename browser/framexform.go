@@ -115,7 +115,11 @@ func (p *Page) frameGone(err error) error {
 		return err
 	}
 	var typed *Error
-	if errors.As(err, &typed) {
+	// A call on a removed out-of-process frame's session fails as if its
+	// tab were closed: it is the frame that went.
+	var pe *ProtocolError
+	ownSession := f.sess != p.sess && errors.As(err, &pe)
+	if errors.As(err, &typed) && !ownSession {
 		return err
 	}
 	e := Errorf(KindContextDestroyed, "the frame %s this step runs in is gone: it navigated or was removed", f.describe()).
