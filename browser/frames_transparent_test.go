@@ -456,3 +456,33 @@ func TestSearchFindsFrameElements(t *testing.T) {
 		t.Fatalf("clicks = %s", got)
 	}
 }
+
+// TestSinceWithFrames: "since" answers unchanged for a page with frames
+// when nothing changed, and sees a change made inside a cross-site frame.
+func TestSinceWithFrames(t *testing.T) {
+	site := browsertest.NewFrameSite(t)
+	p := openTestTab(t)
+	ctx := testCtx(t)
+	if _, err := p.Navigate(ctx, site.Top+"index.html", WaitLoad); err != nil {
+		t.Fatal(err)
+	}
+	first, err := p.Snapshot(ctx, SnapshotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	same, err := p.Snapshot(ctx, SnapshotOptions{Since: first.SnapshotID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !same.Unchanged || same.SnapshotID != first.SnapshotID {
+		t.Fatalf("unchanged page: %+v", same)
+	}
+	frameJS(t, p, refOf(t, first.YAML, `button "Count me"`), "document.getElementById('count').textContent = 'Recount', 1")
+	changed, err := p.Snapshot(ctx, SnapshotOptions{Since: first.SnapshotID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if changed.Unchanged || !strings.Contains(changed.YAML, `button "Recount"`) {
+		t.Fatalf("a change inside a frame: %+v", changed)
+	}
+}

@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"hash/fnv"
 	"regexp"
 	"slices"
 	"strconv"
@@ -239,4 +240,24 @@ func (p *Page) setFrameRef(f *frameRef) {
 	p.mu.Lock()
 	p.frame = f
 	p.mu.Unlock()
+}
+
+// framesUnchanged is "since" for a page with frames, which the engine
+// cannot judge alone: the hash of the whole spliced snapshot is kept with
+// the snapshot id, and a later snapshot that hashes the same answers
+// unchanged (under the earlier id, whose refs still hold).
+func (p *Page) framesUnchanged(ctx context.Context, s *Snapshot, since string) *Snapshot {
+	h := fnv.New64a()
+	h.Write([]byte(s.Hash + "\n" + s.YAML))
+	sum := strconv.FormatUint(h.Sum64(), 16)
+	if since != "" {
+		var prev string
+		if p.engineCall(ctx, &prev, "frameHash", since) == nil && prev == sum {
+			return &Snapshot{Unchanged: true, SnapshotID: since}
+		}
+	}
+	if s.SnapshotID != "" {
+		p.engineCall(ctx, nil, "frameHash", s.SnapshotID, sum)
+	}
+	return nil
 }

@@ -61,6 +61,8 @@ type Snapshot struct {
 	// Unloaded marks, by slot, the frames that show their initial empty
 	// document (nothing to snapshot).
 	Unloaded []bool `json:"unloaded,omitempty"`
+	// Hash is the engine's change hash of the document, given with frames.
+	Hash string `json:"hash,omitempty"`
 }
 
 // SnapElement is one ref-bearing element of a snapshot, for diffing.
@@ -100,9 +102,15 @@ func (p *Page) Snapshot(ctx context.Context, opts SnapshotOptions) (*Snapshot, e
 		return s, err
 	}
 	p.noteFrameRefs(p.currentFrameRef(), s.YAML)
+	withFrames := s.Frames > 0
 	p.spliceFrames(ctx, s, "snapshot", frameSubOptions(opts), 1)
 	p.saveRefFrames()
-	s.URL = ""
+	if withFrames && !opts.Internal {
+		if u := p.framesUnchanged(ctx, s, opts.Since); u != nil {
+			return u, nil
+		}
+	}
+	s.URL, s.Hash, s.Unloaded = "", "", nil
 	return s, nil
 }
 

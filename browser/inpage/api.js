@@ -120,6 +120,7 @@ const S = {
       S.slots[opts.slotKey || 'snapshot'] = b.slots;
       out.frames = b.slots.length;
       out.unloaded = b.slots.map(unloadedFrame);
+      out.hash = hash;
     }
     if (opts.internal) out.url = location.href;
     if (opts.elements) {
@@ -210,6 +211,14 @@ const S = {
     const r = refFor(el, role, refName(el, role), Math.max(S.snapSeq, 1));
     return { ref: r, existing: !!existing && existing === r, seq: { snap: S.snapSeq, elem: S.elemSeq } };
   },
+};
+
+// frameHashes are the hashes of snapshots with frames spliced in (by the
+// Go side, which sees the frames): "since" compares against them.
+S.frameHashes = new Map();
+S.frameHash = function frameHash(id, set) {
+  if (set) S.frameHashes.set(id, set);
+  return S.frameHashes.get(id) || '';
 };
 
 // takeSlots hands over the iframe elements a snapshot marked (by slot).
