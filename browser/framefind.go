@@ -115,3 +115,21 @@ func (p *Page) searchFrames(ctx context.Context, args func() any, limit int, r *
 	}
 	p.saveRefFrames()
 }
+
+// textInFrames reports whether a frame below the current one shows text.
+func (p *Page) textInFrames(ctx context.Context, text string) bool {
+	home := p.currentFrameRef()
+	defer p.setFrameRef(home)
+	for _, f := range p.descendantFrames(ctx) {
+		fr, err := p.chainRefs(ctx, f.Chain, 0)
+		if err != nil {
+			continue
+		}
+		p.setFrameRef(fr)
+		var found bool
+		if p.engineCall(ctx, &found, "textPresent", text) == nil && found {
+			return true
+		}
+	}
+	return false
+}

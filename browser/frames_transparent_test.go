@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strings"
@@ -484,5 +485,27 @@ func TestSinceWithFrames(t *testing.T) {
 	}
 	if changed.Unchanged || !strings.Contains(changed.YAML, `button "Recount"`) {
 		t.Fatalf("a change inside a frame: %+v", changed)
+	}
+}
+
+// TestWaitTextInFrame: waiting for a text finds it inside a nested
+// cross-site frame.
+func TestWaitTextInFrame(t *testing.T) {
+	site := browsertest.NewFrameSite(t)
+	p := openTestTab(t)
+	ctx := testCtx(t)
+	if _, err := p.Navigate(ctx, site.Top+"index.html", WaitLoad); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.WaitText(ctx, "I accept the terms"); err != nil {
+		t.Fatal(err)
+	}
+	short, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	if _, err := p.WaitText(short, "Nowhere to be seen"); KindOf(err) != KindTimeout {
+		t.Fatalf("absent text: %v", err)
+	}
+	if p.InFrame() {
+		t.Fatal("waiting left the page in a frame")
 	}
 }

@@ -77,9 +77,13 @@ func (p *Page) SelectorRead(ctx context.Context, sel, what, name string) (any, e
 // roots included), across navigations.
 func (p *Page) WaitText(ctx context.Context, text string) (time.Duration, error) {
 	start := time.Now()
-	for {
+	for i := 0; ; i++ {
 		var found bool
 		err := p.engineCall(ctx, &found, "textPresent", text)
+		if err == nil && !found && i%4 == 0 {
+			// The text may show inside a frame (looked at less often).
+			found = p.textInFrames(ctx, text)
+		}
 		switch {
 		case err == nil && found:
 			return time.Since(start), nil
