@@ -175,17 +175,28 @@ func (p *Page) frameRefsFor(ctx context.Context, ids []cdp.FrameID) []frameProbe
 	return out
 }
 
+// slotGroup is the object group of the iframe handles slotFrames reads,
+// released in one call.
+const slotGroup = "cdp-skill-slots"
+
 // slotFrames maps the engine's frame slots (the iframe elements a snapshot
 // marked, in slot order) to the frames they hold.
 func (p *Page) slotFrames(ctx context.Context, key string, n int) []cdp.FrameID {
 	ids := make([]cdp.FrameID, n)
-	obj, err := p.engineObject(ctx, "takeSlots", key)
-	if err != nil || obj == nil || obj.ObjectID == "" {
+	sess, ctxID := p.exec()
+	res, err := cdp.Call(ctx, sess, runtime.Evaluate, runtime.EvaluateParams{
+		Expression: "window.__cdpSkill && window.__cdpSkill.takeSlots ? window.__cdpSkill.takeSlots(" + jsString(key) + ") : []",
+		ContextID:  ctxID, ObjectGroup: slotGroup,
+	})
+	if err != nil || res.ExceptionDetails != nil || res.Result == nil || res.Result.ObjectID == "" {
 		return ids
 	}
-	defer p.release(obj.ObjectID)
-	sess, _ := p.exec()
-	props, err := cdp.Call(ctx, sess, runtime.GetProperties, runtime.GetPropertiesParams{ObjectID: obj.ObjectID, OwnProperties: ptr(true)})
+	defer func() {
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), releaseWait)
+		defer cancel()
+		cdp.Call(rctx, sess, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: slotGroup})
+	}()
+	props, err := cdp.Call(ctx, sess, runtime.GetProperties, runtime.GetPropertiesParams{ObjectID: res.Result.ObjectID, OwnProperties: ptr(true)})
 	if err != nil {
 		return ids
 	}
@@ -198,7 +209,6 @@ func (p *Page) slotFrames(ctx context.Context, key string, n int) []cdp.FrameID 
 		wg.Add(1)
 		go func(i int, id runtime.RemoteObjectID) {
 			defer wg.Done()
-			defer p.releaseIn(sess, id)
 			d, err := cdp.Call(ctx, sess, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: id})
 			if err == nil && d.Node != nil {
 				ids[i] = d.Node.FrameID
@@ -207,13 +217,6 @@ func (p *Page) slotFrames(ctx context.Context, key string, n int) []cdp.FrameID 
 	}
 	wg.Wait()
 	return ids
-}
-
-// releaseIn frees a remote object of sess; errors do not matter.
-func (p *Page) releaseIn(sess *Session, id runtime.RemoteObjectID) {
-	ctx, cancel := context.WithTimeout(context.Background(), releaseWait)
-	defer cancel()
-	cdp.Call(ctx, sess, runtime.ReleaseObject, runtime.ReleaseObjectParams{ObjectID: id})
 }
 
 // spliceCapture splices the frames into the post-command snapshots (the
