@@ -301,6 +301,9 @@ type PointElement struct {
 	Distance  *float64 `json:"distance,omitempty"`
 	Box       *BoxRect `json:"box,omitempty"`
 	Error     string   `json:"error,omitempty"`
+	// Frame is the URL of the frame the element is in, when the point
+	// fell on an iframe.
+	Frame string `json:"frame,omitempty"`
 }
 
 type pointsAnswer struct {

@@ -158,8 +158,11 @@ func (p *Page) elementInFrame(ctx context.Context, iframeRef string, pt Point, d
 	p.storeSeq(a.Seq)
 	p.descendAt(ctx, []Point{inner}, a.Results, depth+1)
 	r := a.Results[0]
+	f.url, _ = p.frameURL(ctx)
+	if r.Frame == "" {
+		r.Frame = f.url
+	}
 	if r.Ref != "" {
-		f.url, _ = p.frameURL(ctx)
 		p.noteFrameRefs(f, "[ref="+r.Ref+"]")
 		p.saveRefFrames()
 	}

@@ -196,7 +196,7 @@ func TestFrameReadsByPosition(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if at[0].Ref != count || at[0].Name != "Count me" {
+	if at[0].Ref != count || at[0].Name != "Count me" || !strings.HasSuffix(at[0].Frame, "/form.html") {
 		t.Fatalf("element at the box centre: %+v (box %+v)", at[0], boxes[0])
 	}
 	restore := p.FrameScope()
