@@ -4,13 +4,28 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"time"
 )
+
+// frameSearchEvery spaces the frame searches of a polling lookup.
+const frameSearchEvery = 250 * time.Millisecond
 
 // findInFrames looks for a text or label target in the frames below the
 // current one, in tree order, when the current document has no match. It
 // leaves the page in the frame where it found the element (the step runs
 // there; the result names it) and answers nil, nil when no frame has it.
 func (p *Page) findInFrames(ctx context.Context, spec map[string]any) (*Element, error) {
+	// A wait polls often: the frames are looked into at most every
+	// frameSearchEvery, so the wait keeps its pace near its deadline.
+	p.mu.Lock()
+	recent := time.Since(p.frameSearchAt) < frameSearchEvery
+	if !recent {
+		p.frameSearchAt = time.Now()
+	}
+	p.mu.Unlock()
+	if recent || !p.hasFrames(ctx) {
+		return nil, nil
+	}
 	home := p.currentFrameRef()
 	list, err := p.Frames(ctx)
 	if err != nil || len(list.Frames) < 2 {
@@ -50,6 +65,9 @@ func (p *Page) findInFrames(ctx context.Context, spec map[string]any) (*Element,
 // descendantFrames lists the frames below the current one, in tree order,
 // each with its chain of frame ids and URL.
 func (p *Page) descendantFrames(ctx context.Context) []FrameRefsInfo {
+	if !p.hasFrames(ctx) {
+		return nil
+	}
 	list, err := p.Frames(ctx)
 	if err != nil || len(list.Frames) < 2 {
 		return nil
@@ -132,4 +150,11 @@ func (p *Page) textInFrames(ctx context.Context, text string) bool {
 		}
 	}
 	return false
+}
+
+// hasFrames reports whether the current document holds any iframe (one
+// engine call; the frame tree is asked only when it does).
+func (p *Page) hasFrames(ctx context.Context) bool {
+	var n int
+	return p.engineCall(ctx, &n, "frameCount") == nil && n > 0
 }
