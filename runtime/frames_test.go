@@ -44,13 +44,17 @@ func TestFramesTransparentJSON(t *testing.T) {
 	}
 	name, terms, count, submit := refIn(t, yaml, `textbox "Full name"`), refIn(t, yaml, `checkbox "I accept`), refIn(t, yaml, `button "Count me"`), refIn(t, yaml, `button "Place order"`)
 
-	act := runJSON(t, `{"tab":"`+tab+`","steps":[{"fill":{"ref":"`+name+`","value":"Grace Hopper"}},{"check":"`+terms+`"},{"click":"`+count+`"}]}`)
+	act := runJSON(t, `{"tab":"`+tab+`","steps":[{"fill":{"ref":"`+name+`","value":"Grace Hopper"}},{"check":"`+terms+`"},{"click":{"ref":"`+count+`","observe":"() => document.title"}}]}`)
 	mustOK(t, act)
 	if act.Context != nil && act.Context.Frame != nil {
 		t.Errorf("acting on frame refs switched the tab's frame: %s", jsonString(act.Context))
 	}
 	if click := stepOutput(t, act, 2); click["method"] != "cdp" || !strings.Contains(jsonString(click["frame"]), "form.html") {
 		t.Errorf("click output: %s", jsonString(click))
+	}
+	// The step's hooks run where the command is (the top document).
+	if got := jsonString(act.Steps[2].Observation); got != `"Shop"` {
+		t.Errorf("observe ran in %s, not the top document (%s)", got, jsonString(act.Steps[2]))
 	}
 	if act.Changes == nil || !strings.Contains(jsonString(act.Changes), "Counted 1") {
 		t.Errorf("the diff does not show the change inside the frame: %s", jsonString(act.Changes))
