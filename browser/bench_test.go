@@ -8,6 +8,8 @@ import (
 	goruntime "runtime"
 	"strings"
 	"testing"
+
+	"github.com/cdp-skill/cdp-skill/browser/browsertest"
 )
 
 // goSpecURL is the Go spec page of the local Go installation (~3,800
@@ -119,4 +121,17 @@ func BenchmarkAutoScreenshot(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkSnapshotThreeCrossSiteFrames snapshots a page holding three
+// cross-site (out-of-process) iframes of some thirty elements each.
+func BenchmarkSnapshotThreeCrossSiteFrames(b *testing.B) {
+	site := browsertest.NewFrameSite(b)
+	load := func(p *Page) {
+		if _, err := p.Navigate(context.Background(), site.Top+"three.html", WaitLoad); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.Run("default", func(b *testing.B) { benchSnapshot(b, load, SnapshotOptions{}, false) })
+	b.Run("noFrames", func(b *testing.B) { benchSnapshot(b, load, SnapshotOptions{NoFrames: true}, false) })
 }

@@ -69,6 +69,7 @@ func (p *Page) PostCapture(ctx context.Context, o CaptureOptions) (*Capture, err
 	}
 	p.storeSeq(c.Seq)
 	c.Seq = nil
+	p.spliceCapture(ctx, &c)
 	return &c, nil
 }
 

@@ -245,7 +245,9 @@ func (p *Page) clickPrep(ctx context.Context, a *Actionable, arm bool) (TargetRe
 	if prep.Checked.Error == "" {
 		before = &prep.Checked
 	}
-	return reportOf(a.El, prep.Info, a.AutoForced), before, prep.Armed
+	r := reportOf(a.El, prep.Info, a.AutoForced)
+	r.Frame = p.actedFrame()
+	return r, before, prep.Armed
 }
 
 // checkedState reads a checkbox/radio/switch state, or nil for other
@@ -278,14 +280,15 @@ func (p *Page) verifyToggle(ctx context.Context, el *Element, before checkedInfo
 }
 
 // toTop converts a point of the current frame's viewport into the top
-// level viewport that input events use.
+// level viewport that input events use, through every frame on the way
+// (moved, scaled or rotated).
 func (p *Page) toTop(ctx context.Context, pt Point) (Point, error) {
 	if !p.InFrame() {
 		return pt, nil
 	}
-	o, err := p.frameOrigin(ctx)
+	m, err := p.frameTransform(ctx)
 	if err != nil {
 		return pt, err
 	}
-	return Point{X: pt.X + o.X, Y: pt.Y + o.Y}, nil
+	return m.apply(pt), nil
 }

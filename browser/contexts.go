@@ -13,16 +13,27 @@ import (
 type contextTracker struct {
 	mu       sync.Mutex
 	byFrame  map[cdp.FrameID]runtime.ExecutionContextID
-	byUnique map[string]cdp.FrameID
+	byUnique map[string]frameContext
+}
+
+// frameContext is a context and the frame it belongs to.
+type frameContext struct {
+	frame cdp.FrameID
+	id    runtime.ExecutionContextID
 }
 
 // trackContexts subscribes before Runtime.enable so the contexts that exist
 // already are reported too.
+//
+// Runtime.executionContextsCleared is not followed: its events come on
+// another queue than the created ones, so under load a clear could be
+// applied after the contexts created right after it, losing them for good.
+// A frame's new context replaces its old entry, and entries of frames that
+// are gone are never asked for (frame ids are not reused).
 func trackContexts(s *Session) *contextTracker {
-	t := &contextTracker{byFrame: map[cdp.FrameID]runtime.ExecutionContextID{}, byUnique: map[string]cdp.FrameID{}}
+	t := &contextTracker{byFrame: map[cdp.FrameID]runtime.ExecutionContextID{}, byUnique: map[string]frameContext{}}
 	created, _ := s.Subscribe("Runtime.executionContextCreated")
 	destroyed, _ := s.Subscribe("Runtime.executionContextDestroyed")
-	cleared, _ := s.Subscribe("Runtime.executionContextsCleared")
 	go func() {
 		for {
 			select {
@@ -41,7 +52,7 @@ func trackContexts(s *Session) *contextTracker {
 				if json.Unmarshal(ev.Context.AuxData, &aux) == nil && aux.IsDefault && aux.FrameID != "" {
 					t.mu.Lock()
 					t.byFrame[aux.FrameID] = ev.Context.ID
-					t.byUnique[ev.Context.UniqueID] = aux.FrameID
+					t.byUnique[ev.Context.UniqueID] = frameContext{aux.FrameID, ev.Context.ID}
 					t.mu.Unlock()
 				}
 			case raw, ok := <-destroyed:
@@ -53,18 +64,14 @@ func trackContexts(s *Session) *contextTracker {
 					continue
 				}
 				t.mu.Lock()
-				if f, ok := t.byUnique[ev.ExecutionContextUniqueID]; ok {
-					delete(t.byFrame, f)
+				// The frame's entry goes only if it is still this context
+				// (its next one may have been reported first).
+				if fc, ok := t.byUnique[ev.ExecutionContextUniqueID]; ok {
+					if t.byFrame[fc.frame] == fc.id {
+						delete(t.byFrame, fc.frame)
+					}
 					delete(t.byUnique, ev.ExecutionContextUniqueID)
 				}
-				t.mu.Unlock()
-			case _, ok := <-cleared:
-				if !ok {
-					return
-				}
-				t.mu.Lock()
-				t.byFrame = map[cdp.FrameID]runtime.ExecutionContextID{}
-				t.byUnique = map[string]cdp.FrameID{}
 				t.mu.Unlock()
 			}
 		}

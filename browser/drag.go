@@ -303,11 +303,13 @@ func (p *Page) dispatchDrag(ctx context.Context, typ input.DispatchDragEventType
 // (srcEl, or the element at from).
 func (p *Page) pointerDrag(ctx context.Context, srcEl *Element, from, to Point, o DragOptions, res *DragResult) error {
 	// Input events take top-level viewport points.
-	off, err := p.toTop(ctx, Point{})
-	if err != nil {
-		return fmt.Errorf("drag: locate the frame: %w", err)
+	xf, err := identity, error(nil)
+	if p.InFrame() {
+		if xf, err = p.frameTransform(ctx); err != nil {
+			return fmt.Errorf("drag: locate the frame: %w", err)
+		}
 	}
-	d := &dragRun{p: p, o: o, off: off}
+	d := &dragRun{p: p, o: o, xf: xf}
 	if err := d.start(ctx); err != nil {
 		return err
 	}
@@ -367,8 +369,8 @@ func (d *dragRun) dwell(ctx context.Context, to Point) error {
 type dragRun struct {
 	p *Page
 	o DragOptions
-	// off is the current frame's origin in the top-level viewport.
-	off Point
+	// xf maps the current frame's viewport to the top-level one.
+	xf affine
 	// data is the drag Chrome handed over, once the page started one.
 	data   *input.DragData
 	events <-chan jsonv2.Value
@@ -381,7 +383,7 @@ type dragRun struct {
 }
 
 // top converts a frame point to the top-level viewport.
-func (d *dragRun) top(pt Point) Point { return Point{X: pt.X + d.off.X, Y: pt.Y + d.off.Y} }
+func (d *dragRun) top(pt Point) Point { return d.xf.apply(pt) }
 
 func (d *dragRun) start(ctx context.Context) error {
 	d.events, d.unsub = d.p.sess.Subscribe(input.DragIntercepted.Method)

@@ -63,7 +63,39 @@ const resolveJS = `(ref) => {
 // re-resolved to an element with the same role and name; when none (or
 // several) match, it fails with StaleElementError rather than act on
 // another element.
+//
+// A ref taken inside an iframe works from anywhere: the page moves into the
+// ref's frame for the step (see enterRefFrame and FrameScope), and a ref of
+// the top document used while a frame is selected is found there.
 func (p *Page) ResolveRef(ctx context.Context, ref string) (*Element, error) {
+	if err := p.enterRefFrame(ctx, ref); err != nil {
+		return nil, err
+	}
+	el, err := p.resolveRefHere(ctx, ref)
+	if f := p.currentFrameRef(); f != nil && err != nil && KindOf(err) == KindContextDestroyed {
+		// The frame's document or renderer went away under the ref.
+		return nil, Errorf(KindStaleElement, "ref %s is in a frame %s that is gone: it navigated or was removed", ref, f.describe()).
+			WithHint("take a new snapshot and use its refs")
+	}
+	if KindOf(err) != KindStaleElement || p.currentFrameRef() == nil {
+		return el, err
+	}
+	if _, inFrame := p.refFrame(ref); inFrame {
+		return el, err
+	}
+	// Not a frame's ref: perhaps the top document's.
+	saved := p.currentFrameRef()
+	p.setFrameRef(nil)
+	top, terr := p.resolveRefHere(ctx, ref)
+	if terr != nil {
+		p.setFrameRef(saved)
+		return el, err
+	}
+	return top, nil
+}
+
+// resolveRefHere resolves a ref in the current frame's document.
+func (p *Page) resolveRefHere(ctx context.Context, ref string) (*Element, error) {
 	expr, err := callExpr(resolveJS, ref)
 	if err != nil {
 		return nil, err
@@ -211,11 +243,17 @@ type TargetReport struct {
 	// list found the element.
 	MatchedSelector string `json:"matchedSelector,omitempty"`
 	SelectorIndex   *int   `json:"selectorIndex,omitempty"`
+	// Frame is the frame the element is in, when the step went there for
+	// it (a ref taken inside an iframe, a text found in one): its URL, or
+	// "top".
+	Frame string `json:"frame,omitempty"`
 }
 
 // targetReport describes el for an action's result.
 func (p *Page) targetReport(ctx context.Context, el *Element, autoForced bool) TargetReport {
-	return reportOf(el, p.elementInfo(ctx, el), autoForced)
+	r := reportOf(el, p.elementInfo(ctx, el), autoForced)
+	r.Frame = p.actedFrame()
+	return r
 }
 
 // reportOf is the target report of el, given its info (targetInfo).

@@ -69,7 +69,7 @@ func (p *Page) engineCall(ctx context.Context, out any, method string, args ...a
 		method + "(" + strings.Join(argList, ",") + ") : " + jsString(engineMissing)
 	raw, err := p.Eval(ctx, expr)
 	if err != nil {
-		return engineError(method, err)
+		return p.frameGone(engineError(method, err))
 	}
 	if string(raw) == `"`+engineMissing+`"` {
 		if _, err := p.Eval(ctx, engineSource()); err != nil {

@@ -106,6 +106,7 @@ var contextDestroyedPatterns = []string{
 	"Execution context was destroyed",
 	"Inspected target navigated or closed",
 	"Cannot find default execution context",
+	"Session with given id not found",
 }
 
 // stalePatterns are CDP messages that mean a node handle is no longer valid.

@@ -249,12 +249,34 @@ func (p *Page) GetBox(ctx context.Context, refs []string) ([]RefBox, error) {
 			return nil, Errorf(KindStepValidation, "%q is not a ref like s1e4: take refs from a snapshot", r)
 		}
 	}
-	var out []RefBox
-	if err := p.engineCall(ctx, &out, "getBox", refs); err != nil {
-		return nil, fmt.Errorf("getBox: %w", err)
+	// Refs taken inside other frames are measured there (top-level
+	// coordinates); the rest here.
+	out := make([]RefBox, len(refs))
+	done, err := p.getBoxIn(ctx, refs, out)
+	if err != nil {
+		return nil, err
 	}
-	if len(out) != len(refs) {
-		return nil, fmt.Errorf("getBox: the engine answered %d boxes for %d refs", len(out), len(refs))
+	var here []string
+	for i, r := range refs {
+		if !done[i] {
+			here = append(here, r)
+		}
+	}
+	if len(here) > 0 {
+		var boxes []RefBox
+		if err := p.engineCall(ctx, &boxes, "getBox", here); err != nil {
+			return nil, fmt.Errorf("getBox: %w", err)
+		}
+		if len(boxes) != len(here) {
+			return nil, fmt.Errorf("getBox: the engine answered %d boxes for %d refs", len(boxes), len(here))
+		}
+		k := 0
+		for i := range out {
+			if !done[i] {
+				out[i] = boxes[k]
+				k++
+			}
+		}
 	}
 	for i := range out {
 		out[i].Ref = refs[i]
@@ -279,6 +301,9 @@ type PointElement struct {
 	Distance  *float64 `json:"distance,omitempty"`
 	Box       *BoxRect `json:"box,omitempty"`
 	Error     string   `json:"error,omitempty"`
+	// Frame is the URL of the frame the element is in, when the point
+	// fell on an iframe.
+	Frame string `json:"frame,omitempty"`
 }
 
 type pointsAnswer struct {
@@ -300,6 +325,8 @@ func (p *Page) ElementsAt(ctx context.Context, pts []Point) ([]PointElement, err
 		return nil, fmt.Errorf("elementsAt: %w", err)
 	}
 	p.storeSeq(a.Seq)
+	// A point over an iframe answers the element inside the frame.
+	p.descendAt(ctx, pts, a.Results, 1)
 	return a.Results, nil
 }
 

@@ -25,15 +25,15 @@ func (p *Page) revealInFrames(ctx context.Context, rect dom.Rect) error {
 		}
 		owner, err := cdp.Call(ctx, parentSess, dom.GetFrameOwner, dom.GetFrameOwnerParams{FrameID: f.id})
 		if err != nil {
-			return fmt.Errorf("find the iframe element: %w", err)
+			return frameGoneError(f, "find its iframe element", err)
 		}
 		inset, err := contentInset(ctx, parentSess, parentCtx, owner.BackendNodeID)
 		if err != nil {
-			return err
+			return frameGoneError(f, "measure its iframe element", err)
 		}
 		r := dom.Rect{X: rect.X + inset.X, Y: rect.Y + inset.Y, Width: max(rect.Width, 1), Height: max(rect.Height, 1)}
 		if _, err := cdp.Call(ctx, parentSess, dom.ScrollIntoViewIfNeeded, dom.ScrollIntoViewIfNeededParams{BackendNodeID: owner.BackendNodeID, Rect: &r}); err != nil {
-			return fmt.Errorf("scroll the iframe into view: %w", err)
+			return frameGoneError(f, "scroll its iframe into view", err)
 		}
 		off, err := p.iframeOffset(ctx, f)
 		if err != nil {

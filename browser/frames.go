@@ -33,8 +33,10 @@ type frameRef struct {
 type oopifTracker struct {
 	mu       sync.Mutex
 	sessions map[cdp.FrameID]*Session
-	parents  map[cdp.FrameID]cdp.FrameID
-	order    []cdp.FrameID
+	// sessionIDs name each frame's session, to forget it on detach.
+	sessionIDs map[cdp.FrameID]target.SessionID
+	parents    map[cdp.FrameID]cdp.FrameID
+	order      []cdp.FrameID
 	// contexts follows the frames each out-of-process renderer hosts
 	// (a cross-site frame's own same-site children).
 	contexts map[cdp.FrameID]*contextTracker
@@ -48,7 +50,7 @@ func (p *Page) attachFrames(ctx context.Context) (*oopifTracker, error) {
 	if t != nil {
 		return t, nil
 	}
-	t = &oopifTracker{sessions: map[cdp.FrameID]*Session{}, parents: map[cdp.FrameID]cdp.FrameID{}, contexts: map[cdp.FrameID]*contextTracker{}}
+	t = &oopifTracker{sessions: map[cdp.FrameID]*Session{}, sessionIDs: map[cdp.FrameID]target.SessionID{}, parents: map[cdp.FrameID]cdp.FrameID{}, contexts: map[cdp.FrameID]*contextTracker{}}
 	ready := make(chan struct{}, 64)
 	if err := t.autoAttach(ctx, p, p.sess, ready); err != nil {
 		return nil, err
@@ -82,6 +84,7 @@ func (t *oopifTracker) autoAttach(ctx context.Context, p *Page, s *Session, read
 				t.order = append(t.order, id)
 			}
 			t.sessions[id] = child
+			t.sessionIDs[id] = ev.SessionID
 			t.parents[id] = ev.TargetInfo.ParentFrameID
 			t.contexts[id] = ct
 			t.mu.Unlock()
@@ -97,10 +100,43 @@ func (t *oopifTracker) autoAttach(ctx context.Context, p *Page, s *Session, read
 			}
 		}
 	}()
+	detached, _ := s.Subscribe(target.DetachedFromTarget.Method)
+	go func() {
+		// A removed (or navigated away) out-of-process frame's session is
+		// gone: forget it, so the frame is reported gone, not its session.
+		for raw := range detached {
+			var ev target.EventDetachedFromTarget
+			if decode(raw, &ev) != nil {
+				continue
+			}
+			t.forget(ev.SessionID)
+		}
+	}()
 	if _, err := cdp.Call(ctx, s, target.SetAutoAttach, target.SetAutoAttachParams{AutoAttach: true, Flatten: ptr(true)}); err != nil {
 		return fmt.Errorf("attach iframes: %w", err)
 	}
 	return nil
+}
+
+// forget drops the frame whose session detached.
+func (t *oopifTracker) forget(sid target.SessionID) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for id, s := range t.sessionIDs {
+		if s != sid {
+			continue
+		}
+		delete(t.sessions, id)
+		delete(t.sessionIDs, id)
+		delete(t.contexts, id)
+		delete(t.parents, id)
+		for i, o := range t.order {
+			if o == id {
+				t.order = append(t.order[:i:i], t.order[i+1:]...)
+				break
+			}
+		}
+	}
 }
 
 // all returns the attached frames in attach order with their parents.
@@ -219,16 +255,45 @@ func (p *Page) Frames(ctx context.Context) (*FrameList, error) {
 
 // FrameSpec names the frame to switch to (spec §13.2).
 type FrameSpec struct {
+	// Selector is the iframe element's ref (from any frame) or CSS selector
+	// (in the current frame).
 	Selector string
 	Index    *int
 	Name     string
 	FrameID  string
-	Top      bool
+	// URL is a substring of the frame's URL (any frame of the page).
+	URL string
+	// Any is tried as a ref or CSS selector, then as a child frame's name,
+	// then as a URL substring (the bare string form of the frame step).
+	Any string
+	Top bool
 }
 
-// SwitchFrame makes later actions run in the named frame, a child of the
-// current frame (by selector, index or name) or any frame (by id).
+// SwitchFrame makes later actions run in the named frame: a child of the
+// current frame (by CSS selector, index or name), the frame of an iframe's
+// ref, or any frame of the page (by id or URL).
 func (p *Page) SwitchFrame(ctx context.Context, spec FrameSpec) (*FrameInfo, []string, error) {
+	if spec.Any != "" {
+		return p.switchFrameAny(ctx, spec.Any)
+	}
+	if spec.FrameID != "" || spec.URL != "" {
+		return p.switchFrameAnywhere(ctx, spec)
+	}
+	if spec.Name != "" {
+		// A child frame's name, or else any frame's.
+		info, w, err := p.switchFrameHere(ctx, spec)
+		if KindOf(err) == KindElementNotFound {
+			if info, w, err2 := p.switchFrameAnywhere(ctx, spec); err2 == nil {
+				return info, w, nil
+			}
+		}
+		return info, w, err
+	}
+	return p.switchFrameHere(ctx, spec)
+}
+
+// switchFrameHere switches to a child frame of the current frame.
+func (p *Page) switchFrameHere(ctx context.Context, spec FrameSpec) (*FrameInfo, []string, error) {
 	if spec.Top {
 		p.mu.Lock()
 		p.frame = nil
@@ -265,6 +330,83 @@ func originOf(u string) string {
 		return u
 	}
 	return pu.Scheme + "://" + pu.Host
+}
+
+// switchFrameAny tries s as a ref or selector, a name, then a URL
+// substring; when none names a frame, the error says what was tried.
+func (p *Page) switchFrameAny(ctx context.Context, s string) (*FrameInfo, []string, error) {
+	info, w, err := p.SwitchFrame(ctx, FrameSpec{Selector: s})
+	if err == nil || IsRef(s) || (KindOf(err) != KindElementNotFound && KindOf(err) != KindSelector) {
+		return info, w, err
+	}
+	if info, w, err2 := p.SwitchFrame(ctx, FrameSpec{Name: s}); err2 == nil {
+		return info, w, nil
+	}
+	if info, w, err2 := p.SwitchFrame(ctx, FrameSpec{URL: s}); err2 == nil {
+		return info, w, nil
+	}
+	return nil, nil, Errorf(KindElementNotFound, "no frame matches %q as an iframe selector, a frame name or part of a frame URL", s).
+		WithHint(`list the frames with {"frame": {"list": true}}, or use the iframe's ref from a snapshot`)
+}
+
+// switchFrameAnywhere switches to a frame named by id or URL substring,
+// wherever it is in the page's frame tree.
+func (p *Page) switchFrameAnywhere(ctx context.Context, spec FrameSpec) (*FrameInfo, []string, error) {
+	list, err := p.Frames(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	byID := map[string]FrameInfo{}
+	var matches []FrameInfo
+	for _, f := range list.Frames {
+		byID[f.FrameID] = f
+		if f.Depth > 0 && frameMatches(f, spec) {
+			matches = append(matches, f)
+		}
+	}
+	if len(matches) == 0 {
+		what := fmt.Sprintf("id %q", spec.FrameID)
+		switch {
+		case spec.URL != "":
+			what = fmt.Sprintf("a URL containing %q", spec.URL)
+		case spec.Name != "":
+			what = fmt.Sprintf("the name %q", spec.Name)
+		}
+		return nil, nil, Errorf(KindElementNotFound, "no frame of the page has %s (the page has %d frames)", what, len(list.Frames)-1).
+			WithHint(`list the frames with {"frame": {"list": true}}`)
+	}
+	var warnings []string
+	if len(matches) > 1 {
+		warnings = append(warnings, fmt.Sprintf("%d frames match; switched to the first (%s)", len(matches), matches[0].URL))
+	}
+	var chain []string
+	for cur := matches[0]; cur.Depth > 0 && len(chain) <= maxFrameDepth*4; cur = byID[cur.ParentID] {
+		chain = append([]string{cur.FrameID}, chain...)
+	}
+	f, err := p.chainRefs(ctx, chain, 2*time.Second)
+	if err != nil {
+		return nil, nil, err
+	}
+	f.url = matches[0].URL
+	p.setFrameRef(f)
+	info := matches[0]
+	info.Depth, info.ParentID = 0, ""
+	if info.CrossOrigin {
+		warnings = append(warnings, fmt.Sprintf("the frame is cross-origin (%s): actions run inside it through its own context", originOf(info.URL)))
+	}
+	return &info, warnings, nil
+}
+
+// frameMatches reports whether f is the frame spec names by id, URL part
+// or name.
+func frameMatches(f FrameInfo, spec FrameSpec) bool {
+	switch {
+	case spec.FrameID != "":
+		return f.FrameID == spec.FrameID
+	case spec.URL != "":
+		return strings.Contains(f.URL, spec.URL)
+	}
+	return spec.Name != "" && f.Name == spec.Name
 }
 
 // resolveFrameID finds the frame id for a spec, in the current frame.
@@ -357,7 +499,16 @@ func (p *Page) childFrames(ctx context.Context) ([]childFrame, error) {
 // frameRefFor finds where a frame's JavaScript runs: a context of the
 // page's renderer, or an out-of-process iframe's own session.
 func (p *Page) frameRefFor(ctx context.Context, id cdp.FrameID) (*frameRef, error) {
-	deadline := time.Now().Add(2 * time.Second)
+	return p.frameRefWait(ctx, id, 2*time.Second)
+}
+
+// frameProbeWait is how long a snapshot or a ref waits for a frame's
+// context to appear (a frame still loading).
+const frameProbeWait = 1500 * time.Millisecond
+
+// frameRefWait is frameRefFor waiting at most wait for the context.
+func (p *Page) frameRefWait(ctx context.Context, id cdp.FrameID, wait time.Duration) (*frameRef, error) {
+	deadline := time.Now().Add(wait)
 	for {
 		if ctxID, ok := p.contexts.context(id); ok {
 			return &frameRef{id: id, sess: p.sess, ctxID: ctxID}, nil
@@ -387,25 +538,6 @@ func (p *Page) frameURL(ctx context.Context) (string, error) {
 	return u, err
 }
 
-// frameOrigin returns the current frame's viewport origin in the top-level
-// viewport: the sum, up the chain, of each iframe's content box position in
-// its parent. It is measured on every use, as scrolling moves frames.
-func (p *Page) frameOrigin(ctx context.Context) (Point, error) {
-	p.mu.Lock()
-	f := p.frame
-	p.mu.Unlock()
-	var origin Point
-	for ; f != nil; f = f.parent {
-		off, err := p.iframeOffset(ctx, f)
-		if err != nil {
-			return origin, err
-		}
-		origin.X += off.X
-		origin.Y += off.Y
-	}
-	return origin, nil
-}
-
 // iframeOffset measures a frame's iframe element in its parent frame.
 func (p *Page) iframeOffset(ctx context.Context, f *frameRef) (Point, error) {
 	parentSess, parentCtx := p.sess, runtime.ExecutionContextID(0)
@@ -414,11 +546,11 @@ func (p *Page) iframeOffset(ctx context.Context, f *frameRef) (Point, error) {
 	}
 	owner, err := cdp.Call(ctx, parentSess, dom.GetFrameOwner, dom.GetFrameOwnerParams{FrameID: f.id})
 	if err != nil {
-		return Point{}, fmt.Errorf("find the iframe element: %w", err)
+		return Point{}, frameGoneError(f, "find its iframe element", err)
 	}
 	obj, err := cdp.Call(ctx, parentSess, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: owner.BackendNodeID, ExecutionContextID: parentCtx})
 	if err != nil {
-		return Point{}, fmt.Errorf("resolve the iframe element: %w", err)
+		return Point{}, frameGoneError(f, "reach its iframe element", err)
 	}
 	defer func() {
 		rctx, cancel := context.WithTimeout(context.Background(), releaseWait)
@@ -432,7 +564,7 @@ func (p *Page) iframeOffset(ctx context.Context, f *frameRef) (Point, error) {
 		ReturnByValue: ptr(true),
 	})
 	if err != nil {
-		return Point{}, err
+		return Point{}, frameGoneError(f, "measure its iframe element", err)
 	}
 	var pt Point
 	if res.Result != nil {

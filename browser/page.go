@@ -32,6 +32,17 @@ type Page struct {
 	overrides commandOverrides
 	// frame is the frame actions run in; nil means the main frame.
 	frame *frameRef
+	// home is the frame the running step started in (see FrameScope).
+	home *frameRef
+	// refFrames records the frame of each ref taken inside an iframe
+	// (loaded on first use; refFramesDirty: not yet saved).
+	refFrames      *state.RefFrames
+	refFramesDirty bool
+	// slowFrames had no JavaScript context when a snapshot looked (not
+	// waited for again).
+	slowFrames map[cdp.FrameID]bool
+	// frameSearchAt is when a lookup last searched the frames.
+	frameSearchAt time.Time
 	// contexts tracks the default execution context of each frame the
 	// page's own renderer hosts.
 	contexts *contextTracker

@@ -16,10 +16,12 @@ type SnapshotOptions struct {
 	ViewportOnly bool `json:"viewportOnly,omitempty"`
 	// PierceShadow walks open shadow roots (default true).
 	PierceShadow *bool `json:"pierceShadow,omitempty"`
-	// IncludeFrames inlines same-origin iframes.
-	IncludeFrames bool `json:"includeFrames,omitempty"`
-	MaxDepth      int  `json:"maxDepth,omitempty"`
-	MaxElements   int  `json:"maxElements,omitempty"`
+	// NoFrames leaves out the content of iframes (by default every frame,
+	// cross-origin and out-of-process ones included, is snapshotted by its
+	// own engine and shown under its iframe's line).
+	NoFrames    bool `json:"noFrames,omitempty"`
+	MaxDepth    int  `json:"maxDepth,omitempty"`
+	MaxElements int  `json:"maxElements,omitempty"`
 	// Since is a snapshot id: when the page renders the same, the answer is
 	// Unchanged.
 	Since string `json:"since,omitempty"`
@@ -52,6 +54,15 @@ type Snapshot struct {
 	// ClosedCandidates counts custom elements that may hide a closed
 	// shadow root (handled inside Snapshot).
 	ClosedCandidates int `json:"closedCandidates,omitempty"`
+	// Frames counts the iframes whose content is to be spliced in, and
+	// URL is the document's (both for framesnap.go).
+	Frames int    `json:"frames,omitempty"`
+	URL    string `json:"url,omitempty"`
+	// Unloaded marks, by slot, the frames that show their initial empty
+	// document (nothing to snapshot).
+	Unloaded []bool `json:"unloaded,omitempty"`
+	// Hash is the engine's change hash of the document, given with frames.
+	Hash string `json:"hash,omitempty"`
 }
 
 // SnapElement is one ref-bearing element of a snapshot, for diffing.
@@ -66,6 +77,9 @@ type SnapElement struct {
 type engineSnapshotOptions struct {
 	SnapshotOptions
 	Seq seqJSON `json:"seq"`
+	// SlotKey names the engine's record of the iframes the snapshot
+	// marked (see takeSlots).
+	SlotKey string `json:"slotKey,omitempty"`
 }
 
 // ValidDetail checks a detail level.
@@ -77,11 +91,32 @@ func ValidDetail(d string) error {
 	return Errorf(KindStepValidation, "detail %q is not one of full, interactive, summary", d)
 }
 
-// Snapshot renders the ARIA snapshot of the current frame.
+// Snapshot renders the ARIA snapshot of the current frame, with the
+// content of its iframes under their lines (unless opts.NoFrames).
 func (p *Page) Snapshot(ctx context.Context, opts SnapshotOptions) (*Snapshot, error) {
 	if err := ValidDetail(opts.Detail); err != nil {
 		return nil, err
 	}
+	s, err := p.snapshotHere(ctx, opts, "")
+	if err != nil || s.Unchanged {
+		return s, err
+	}
+	p.noteFrameRefs(p.currentFrameRef(), s.YAML)
+	withFrames := s.Frames > 0
+	p.spliceFrames(ctx, s, "snapshot", frameSubOptions(opts), 1)
+	p.saveRefFrames()
+	if withFrames && !opts.Internal {
+		if u := p.framesUnchanged(ctx, s, opts.Since); u != nil {
+			return u, nil
+		}
+	}
+	s.URL, s.Hash, s.Unloaded = "", "", nil
+	return s, nil
+}
+
+// snapshotHere renders the current frame's document only (iframes are
+// marked for spliceFrames).
+func (p *Page) snapshotHere(ctx context.Context, opts SnapshotOptions, slotKey string) (*Snapshot, error) {
 	if opts.ResetRefs {
 		if err := p.engineCall(ctx, nil, "resetRefs"); err != nil {
 			return nil, err
@@ -89,7 +124,7 @@ func (p *Page) Snapshot(ctx context.Context, opts SnapshotOptions) (*Snapshot, e
 	}
 	p.scanClickListeners(ctx)
 	var s Snapshot
-	if err := p.engineCall(ctx, &s, "snapshot", engineSnapshotOptions{opts, p.snapshotSeq(ctx, opts)}); err != nil {
+	if err := p.engineCall(ctx, &s, "snapshot", engineSnapshotOptions{opts, p.snapshotSeq(ctx, opts), slotKey}); err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)
 	}
 	if s.ClosedCandidates > 0 {
@@ -103,7 +138,7 @@ func (p *Page) Snapshot(ctx context.Context, opts SnapshotOptions) (*Snapshot, e
 				again.Internal = true
 			}
 			var s2 Snapshot
-			if err := p.engineCall(ctx, &s2, "snapshot", engineSnapshotOptions{again, p.snapshotSeq(ctx, again)}); err == nil {
+			if err := p.engineCall(ctx, &s2, "snapshot", engineSnapshotOptions{again, p.snapshotSeq(ctx, again), slotKey}); err == nil {
 				s2.SnapshotID = s.SnapshotID
 				s = s2
 			}
@@ -179,6 +214,15 @@ func (p *Page) Search(ctx context.Context, opts SearchOptions) (*SearchResult, e
 	}
 	p.storeSeq(r.Seq)
 	r.Seq = nil
+	// The frames' elements are searched too; their matches say which frame
+	// (their boxes are in that frame's viewport).
+	limit := opts.Limit
+	if limit <= 0 {
+		limit = 10
+	}
+	if opts.Near == nil && opts.Root == "" {
+		p.searchFrames(ctx, func() any { es.Seq = p.seqArg(); return es }, limit, &r)
+	}
 	if r.Matches == nil {
 		r.Matches = []map[string]any{}
 	}

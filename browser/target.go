@@ -110,10 +110,19 @@ func (p *Page) locate(ctx context.Context, t Target) (*Element, string, error) {
 		el, err := p.engineElement(ctx, "find", map[string]any{"selector": t.Selector})
 		return el, t.Selector, err
 	case t.Text != "":
-		el, err := p.engineElement(ctx, "find", map[string]any{"text": t.Text, "exact": t.Exact, "within": t.Within, "seq": p.seqArg()})
+		spec := map[string]any{"text": t.Text, "exact": t.Exact, "within": t.Within, "seq": p.seqArg()}
+		el, err := p.engineElement(ctx, "find", spec)
+		if el == nil && err == nil {
+			// Not in this document: perhaps in one of its frames.
+			el, err = p.findInFrames(ctx, spec)
+		}
 		return el, "", err
 	case t.Label != "":
-		el, err := p.engineElement(ctx, "find", map[string]any{"label": t.Label, "exact": t.Exact, "seq": p.seqArg()})
+		spec := map[string]any{"label": t.Label, "exact": t.Exact, "seq": p.seqArg()}
+		el, err := p.engineElement(ctx, "find", spec)
+		if el == nil && err == nil {
+			el, err = p.findInFrames(ctx, spec)
+		}
 		return el, "", err
 	case t.Focused:
 		el, err := p.engineElement(ctx, "find", map[string]any{"focused": true})
@@ -190,7 +199,7 @@ func (p *Page) engineObject(ctx context.Context, method string, args ...any) (*r
 		sess, ctxID := p.exec()
 		res, err := cdp.Call(ctx, sess, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, ContextID: ctxID})
 		if err != nil {
-			return nil, err
+			return nil, p.frameGone(err)
 		}
 		if res.ExceptionDetails != nil {
 			return nil, engineError(method, &JSError{Text: exceptionText(res.ExceptionDetails)})

@@ -340,7 +340,8 @@ func (p *Page) setFiles(ctx context.Context, input *Element, paths []string, res
 	if err != nil {
 		return err
 	}
-	if _, err := cdp.Call(ctx, p.sess, dom.SetFileInputFiles, dom.SetFileInputFilesParams{Files: paths, ObjectID: input.ObjectID}); err != nil {
+	sess, _ := p.exec()
+	if _, err := cdp.Call(ctx, sess, dom.SetFileInputFiles, dom.SetFileInputFilesParams{Files: paths, ObjectID: input.ObjectID}); err != nil {
 		w.stop()
 		return fmt.Errorf("upload: set the files: %w", err)
 	}
@@ -396,7 +397,8 @@ func sameNames(got, want []string) bool {
 // elementFrom calls fn on el and returns the element it returns, or nil
 // when it returns anything else.
 func (p *Page) elementFrom(ctx context.Context, el *Element, fn string) (*Element, error) {
-	res, err := cdp.Call(ctx, p.sess, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
+	sess, _ := p.exec()
+	res, err := cdp.Call(ctx, sess, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
 		FunctionDeclaration: "function() { return (" + fn + ")(this); }",
 		ObjectID:            el.ObjectID,
 	})

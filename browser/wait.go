@@ -61,6 +61,13 @@ func (p *Page) WaitSelector(ctx context.Context, sel string, hidden bool) (time.
 // lookup (open shadow roots; the first visible match): what is exists,
 // count, visible, state, text, value or attr (with name).
 func (p *Page) SelectorRead(ctx context.Context, sel, what, name string) (any, error) {
+	if IsRef(sel) {
+		// A ref taken inside a frame is read there; the page stays here.
+		defer p.FrameScope()()
+		if err := p.enterRefFrame(ctx, sel); err != nil {
+			return nil, err
+		}
+	}
 	var v any
 	err := p.engineCall(ctx, &v, "selectorRead", sel, what, name)
 	return v, err
@@ -70,9 +77,13 @@ func (p *Page) SelectorRead(ctx context.Context, sel, what, name string) (any, e
 // roots included), across navigations.
 func (p *Page) WaitText(ctx context.Context, text string) (time.Duration, error) {
 	start := time.Now()
-	for {
+	for i := 0; ; i++ {
 		var found bool
 		err := p.engineCall(ctx, &found, "textPresent", text)
+		if err == nil && !found && i%4 == 0 {
+			// The text may show inside a frame (looked at less often).
+			found = p.textInFrames(ctx, text)
+		}
 		switch {
 		case err == nil && found:
 			return time.Since(start), nil

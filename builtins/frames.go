@@ -12,8 +12,9 @@ func init() {
 }
 
 // frame lists frames or switches into one: frame("top"), frame("s1e4") (the
-// iframe's ref), frame("iframe#x"),
-// frame(0), frame(name = "…"), frame(frame_id = "…"), frame(list = True).
+// iframe's ref), frame("iframe#x") (or a name or URL part), frame(0),
+// frame(name = "…"), frame(url = "…"), frame(frame_id = "…"),
+// frame(list = True).
 func frame(c *Call) (any, error) {
 	p, err := c.Env.Page()
 	if err != nil {
@@ -33,7 +34,7 @@ func frame(c *Call) (any, error) {
 		if string(v) == "top" || string(v) == "main" {
 			spec.Top = true
 		} else {
-			spec.Selector = string(v)
+			spec.Any = string(v)
 		}
 	case starlark.Int:
 		n, err := toInt(v)
@@ -62,8 +63,11 @@ func frame(c *Call) (any, error) {
 	if spec.FrameID, err = c.Args.String("frameId"); err != nil {
 		return nil, err
 	}
-	if !spec.Top && spec.Selector == "" && spec.Index == nil && spec.Name == "" && spec.FrameID == "" {
-		return nil, invalid(`frame needs "top", a selector, index, name or frameId, or {"list": true}`)
+	if spec.URL, err = c.Args.String("url"); err != nil {
+		return nil, err
+	}
+	if !spec.Top && spec.Any == "" && spec.Selector == "" && spec.Index == nil && spec.Name == "" && spec.FrameID == "" && spec.URL == "" {
+		return nil, invalid(`frame needs "top", the iframe's ref, a selector, index, name, url or frameId, or {"list": true}`)
 	}
 	info, warnings, err := p.SwitchFrame(c.Ctx, spec)
 	if err != nil {

@@ -60,9 +60,11 @@ func snapshot(c *Call) (any, error) {
 		}
 		opts.PierceShadow = &b
 	}
-	if opts.IncludeFrames, err = c.Args.Bool("includeFrames", false); err != nil {
+	frames, err := c.Args.Bool("includeFrames", true)
+	if err != nil {
 		return nil, err
 	}
+	opts.NoFrames = !frames
 	text, err := c.Args.Bool("includeText", true)
 	if err != nil {
 		return nil, err

@@ -9,7 +9,7 @@ func init() {
 				{Name: "mode", Type: "string", Doc: "ai (default: refs on interactive elements) | plain (no refs)"},
 				{Name: "viewportOnly", Type: "bool", Doc: "only what is in the viewport"},
 				{Name: "pierceShadow", Type: "bool", Doc: "include open shadow roots (default true)"},
-				{Name: "includeFrames", Type: "bool", Doc: "inline same-origin iframes"},
+				{Name: "includeFrames", Type: "bool", Doc: "show each iframe's content under its line, cross-origin ones too (default true)"},
 				{Name: "includeText", Type: "bool", Doc: "keep text lines (default true)"},
 				{Name: "maxDepth", Type: "int", Doc: "DOM depth limit (default 50)"},
 				{Name: "maxElements", Type: "int", Doc: "element limit; beyond it the snapshot says truncated"},

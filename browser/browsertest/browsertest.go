@@ -109,3 +109,20 @@ func ServeHandler(t testing.TB, h http.Handler) string {
 	t.Cleanup(srv.Close)
 	return srv.URL + "/"
 }
+
+// ServeOn serves h on a loopback host (e.g. 127.0.0.2, another site than
+// 127.0.0.1, so its pages framed in a 127.0.0.1 page run out of process)
+// for the test's duration; the returned URL ends in a slash.
+func ServeOn(t testing.TB, host string, h http.Handler) string {
+	t.Helper()
+	srv := httptest.NewUnstartedServer(h)
+	ln, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
+	if err != nil {
+		t.Fatalf("listen on %s: %v", host, err)
+	}
+	srv.Listener.Close()
+	srv.Listener = ln
+	srv.Start()
+	t.Cleanup(srv.Close)
+	return srv.URL + "/"
+}

@@ -39,6 +39,17 @@ function buildNodes(opts, b) {
   return { nodes, header };
 }
 
+// unloadedFrame reports whether an iframe still shows its initial empty
+// document: its navigation has not committed (a slow server, a lazy frame
+// not reached yet) or it has no source. Such a frame has nothing to show
+// and, often, no JavaScript context to ask.
+function unloadedFrame(el) {
+  let d = null;
+  try { d = el.contentDocument; } catch (e) { d = null; }
+  if (!d || d.URL !== 'about:blank') return false;
+  return !d.body || !d.body.firstChild;
+}
+
 // pageState is the part of the snapshot hash that the tree does not show.
 function pageState() {
   const se = document.scrollingElement || document.documentElement;
@@ -56,6 +67,7 @@ const S = {
   closedRoots: new WeakMap(),
   checkedHosts: new WeakSet(),
   closedCandidates: [],
+  slots: {},
 
   // snapshot renders the page (see snapshot.js). opts.internal snapshots do
   // not take a new snapshot id.
@@ -91,7 +103,8 @@ const S = {
     // position and DOM size, besides the rendered tree, so a scroll is a
     // change even when the full tree renders the same.
     const hash = opts.internal && !opts.since ? '' : fnv1a(pageState() + '\n' + yaml);
-    if (opts.since && S.hashes.get(opts.since) === hash) {
+    // A page with frames is never "unchanged": the hash cannot see them.
+    if (opts.since && !b.slots.length && S.hashes.get(opts.since) === hash) {
       return { unchanged: true, snapshotId: opts.since, seq: { snap: S.snapSeq, elem: S.elemSeq } };
     }
     const out = { yaml, refs: b.flat.length, truncated: b.truncated, seq: null };
@@ -101,6 +114,15 @@ const S = {
       out.snapshotId = 's' + snapId;
     }
     if (S.closedCandidates.length) out.closedCandidates = S.closedCandidates.length;
+    if (b.slots.length) {
+      // The iframe elements of the frame markers, for the Go side to map
+      // to frames (see takeSlots).
+      S.slots[opts.slotKey || 'snapshot'] = b.slots;
+      out.frames = b.slots.length;
+      out.unloaded = b.slots.map(unloadedFrame);
+      out.hash = hash;
+    }
+    if (opts.internal) out.url = location.href;
     if (opts.elements) {
       out.elements = b.flat.map((n) => ({ ref: n.ref, role: n.role, name: n.name || n.inline || '', st: n.st, value: n.value }));
     }
@@ -189,6 +211,26 @@ const S = {
     const r = refFor(el, role, refName(el, role), Math.max(S.snapSeq, 1));
     return { ref: r, existing: !!existing && existing === r, seq: { snap: S.snapSeq, elem: S.elemSeq } };
   },
+};
+
+// frameHashes are the hashes of snapshots with frames spliced in (by the
+// Go side, which sees the frames): "since" compares against them.
+S.frameHashes = new Map();
+S.frameHash = function frameHash(id, set) {
+  if (set) S.frameHashes.set(id, set);
+  return S.frameHashes.get(id) || '';
+};
+
+// takeSlots hands over the iframe elements a snapshot marked (by slot).
+S.takeSlots = function takeSlots(key) {
+  const list = S.slots[key] || [];
+  delete S.slots[key];
+  return list;
+};
+
+// frameURL is the document's URL, for the frame lines of snapshots.
+S.frameURL = function frameURL() {
+  return location.href;
 };
 
 S.resetRefs = function resetRefs() {

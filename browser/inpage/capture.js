@@ -69,13 +69,13 @@ S.postCapture = function postCapture(opts) {
   const log = stepLogTake();
   if (opts.viewport) {
     const scope = opts.scope ? log.changed : undefined;
-    out.viewport = S.snapshot({ viewportOnly: true, internal: true, elements: true, noHeader: !scope, scope, seq: opts.seq, root: 'body' });
+    out.viewport = S.snapshot({ viewportOnly: true, internal: true, elements: true, noHeader: !scope, scope, seq: opts.seq, root: 'body', slotKey: 'viewport' });
   }
   if (log.text.length) out.text = log.text;
   if (log.transient.length) out.transient = log.transient;
   if (opts.viewport && opts.scope && !log.none && !log.full) out.fresh = freshRefs(out.viewport.elements || [], log.changed);
   if (opts.present) out.present = presentRefs(opts.present);
-  if (opts.full) out.full = S.snapshot({ internal: true, root: 'body', seq: opts.seq });
+  if (opts.full) out.full = S.snapshot({ internal: true, root: 'body', seq: opts.seq, slotKey: 'full' });
   out.context = S.context();
   out.seq = { snap: S.snapSeq, elem: S.elemSeq };
   return out;

@@ -5,3 +5,9 @@
 S.frameOwners = function frameOwners() {
   return queryAllComposed('iframe,frame', document);
 };
+
+// frameCount is how many iframe and frame elements the document holds
+// (a cheap check before looking into frames).
+S.frameCount = function frameCount() {
+  return queryAllComposed('iframe,frame', document).length;
+};

@@ -5,7 +5,10 @@
 function newBuild(opts, snapId) {
   return {
     pierce: opts.pierceShadow !== false,
-    frames: !!opts.includeFrames,
+    // Frames are not walked here: each frame's own engine snapshots it and
+    // the Go side splices that under the iframe's line (framesnap.go).
+    frames: !opts.noFrames && opts.detail !== 'summary',
+    slots: [],
     viewport: !!opts.viewportOnly,
     maxDepth: opts.maxDepth > 0 ? opts.maxDepth : 50,
     maxElements: opts.maxElements > 0 ? opts.maxElements : Infinity,
@@ -135,7 +138,10 @@ function walkElement(el, depth, out, b) {
     node.ref = refFor(el, er, refName(el, er), b.snapId);
   }
   if (role === 'iframe') {
-    if (b.frames) walkFrame(el, depth, node, b);
+    if (b.frames && (el.tagName === 'IFRAME' || el.tagName === 'FRAME')) {
+      node.frameSlot = b.slots.length;
+      b.slots.push(el);
+    }
   } else if (!LEAF.has(role)) {
     walkChildren(el, depth, node.children, b, true);
   }
@@ -187,22 +193,6 @@ function collapseWrapper(node) {
 function isFocusableWidget(el, role) {
   const ti = el.getAttribute('tabindex');
   return ti !== null && +ti >= 0 && !TEXT_LEVEL.has(role) && role !== 'dialog' && role !== 'document' && role !== 'main';
-}
-
-function walkFrame(el, depth, node, b) {
-  let doc = null;
-  try { doc = el.contentDocument; } catch (e) { doc = null; }
-  if (!doc || !doc.body) {
-    node.st.crossOrigin = true;
-    return;
-  }
-  const saved = b.viewport;
-  b.viewport = false;
-  const d = { el: doc.documentElement, role: 'document', name: truncate(doc.title || '', b.nameLimit), st: {}, children: [] };
-  walkChildren(doc.body, depth, d.children, b, true);
-  finishNode(d, b);
-  node.children.push(d);
-  b.viewport = saved;
 }
 
 // finishNode merges text runs, trims and inlines single text children.
@@ -295,6 +285,8 @@ function flushLocators() {
 
 // ---- rendering ----
 
+const FRAME_MARK = '\u0001cdpframe ';
+
 function quote(s) {
   return JSON.stringify(s);
 }
@@ -347,7 +339,7 @@ function head(n) {
 // own, or returns null.
 function inlineForm(n) {
   if (n.text !== undefined) return yamlText(n.text);
-  if (n.children.length) return null;
+  if (n.children.length || n.frameSlot !== undefined) return null;
   let s = head(n);
   if (n.more) s += ' (' + n.more + ')';
   if (n.value !== undefined) s += ': ' + quote(n.value);
@@ -393,6 +385,12 @@ function renderNode(n, indent, lines) {
       lines.push(line + ': ' + parts.join(sep));
       return;
     }
+  }
+  if (n.frameSlot !== undefined && !n.children.length) {
+    // A marker the Go side replaces with the frame's own snapshot.
+    lines.push(pad + '- ' + head(n) + ':');
+    lines.push(pad + '  - ' + FRAME_MARK + n.frameSlot);
+    return;
   }
   if (!n.children.length) {
     lines.push(pad + '- ' + inlineForm(n));

@@ -1,0 +1,160 @@
+package browser
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"time"
+)
+
+// frameSearchEvery spaces the frame searches of a polling lookup.
+const frameSearchEvery = 250 * time.Millisecond
+
+// findInFrames looks for a text or label target in the frames below the
+// current one, in tree order, when the current document has no match. It
+// leaves the page in the frame where it found the element (the step runs
+// there; the result names it) and answers nil, nil when no frame has it.
+func (p *Page) findInFrames(ctx context.Context, spec map[string]any) (*Element, error) {
+	// A wait polls often: the frames are looked into at most every
+	// frameSearchEvery, so the wait keeps its pace near its deadline.
+	p.mu.Lock()
+	recent := time.Since(p.frameSearchAt) < frameSearchEvery
+	if !recent {
+		p.frameSearchAt = time.Now()
+	}
+	p.mu.Unlock()
+	if recent || !p.hasFrames(ctx) {
+		return nil, nil
+	}
+	home := p.currentFrameRef()
+	list, err := p.Frames(ctx)
+	if err != nil || len(list.Frames) < 2 {
+		return nil, nil
+	}
+	byID := make(map[string]FrameInfo, len(list.Frames))
+	for _, f := range list.Frames {
+		byID[f.FrameID] = f
+	}
+	homeChain := chainOf(home)
+	for _, f := range list.Frames {
+		if f.Depth == 0 {
+			continue
+		}
+		var chain []string
+		for cur := f; cur.Depth > 0 && len(chain) <= maxFrameDepth*4; cur = byID[cur.ParentID] {
+			chain = append([]string{cur.FrameID}, chain...)
+		}
+		if len(chain) <= len(homeChain) || !slices.Equal(chain[:len(homeChain)], homeChain) {
+			continue
+		}
+		fr, err := p.chainRefs(ctx, chain, 0)
+		if err != nil {
+			continue
+		}
+		fr.url = f.URL
+		p.setFrameRef(fr)
+		el, err := p.engineElement(ctx, "find", spec)
+		if el != nil || KindOf(err) == KindAmbiguousTarget {
+			return el, err
+		}
+		p.setFrameRef(home)
+	}
+	return nil, nil
+}
+
+// descendantFrames lists the frames below the current one, in tree order,
+// each with its chain of frame ids and URL.
+func (p *Page) descendantFrames(ctx context.Context) []FrameRefsInfo {
+	if !p.hasFrames(ctx) {
+		return nil
+	}
+	list, err := p.Frames(ctx)
+	if err != nil || len(list.Frames) < 2 {
+		return nil
+	}
+	byID := make(map[string]FrameInfo, len(list.Frames))
+	for _, f := range list.Frames {
+		byID[f.FrameID] = f
+	}
+	homeChain := chainOf(p.currentFrameRef())
+	var out []FrameRefsInfo
+	for _, f := range list.Frames {
+		if f.Depth == 0 {
+			continue
+		}
+		var chain []string
+		for cur := f; cur.Depth > 0 && len(chain) <= maxFrameDepth*4; cur = byID[cur.ParentID] {
+			chain = append([]string{cur.FrameID}, chain...)
+		}
+		if len(chain) > len(homeChain) && slices.Equal(chain[:len(homeChain)], homeChain) {
+			out = append(out, FrameRefsInfo{Chain: chain, URL: f.URL})
+		}
+	}
+	return out
+}
+
+// FrameRefsInfo names a frame by its chain of frame ids, with its URL.
+type FrameRefsInfo struct {
+	Chain []string
+	URL   string
+}
+
+// searchFrames adds the matches of the frames below the current one to r
+// (each naming its frame), up to the limit.
+func (p *Page) searchFrames(ctx context.Context, args func() any, limit int, r *SearchResult) {
+	home := p.currentFrameRef()
+	defer p.setFrameRef(home)
+	for _, f := range p.descendantFrames(ctx) {
+		fr, err := p.chainRefs(ctx, f.Chain, 0)
+		if err != nil {
+			continue
+		}
+		fr.url = f.URL
+		p.setFrameRef(fr)
+		var sub SearchResult
+		if err := p.engineCall(ctx, &sub, "search", args()); err != nil {
+			continue
+		}
+		p.storeSeq(sub.Seq)
+		r.MatchCount += sub.MatchCount
+		r.SearchedElements += sub.SearchedElements
+		var refs strings.Builder
+		for _, m := range sub.Matches {
+			if len(r.Matches) >= limit {
+				break
+			}
+			m["frame"] = f.URL
+			if ref, ok := m["ref"].(string); ok {
+				refs.WriteString("[ref=" + ref + "]")
+			}
+			r.Matches = append(r.Matches, m)
+		}
+		p.noteFrameRefs(fr, refs.String())
+	}
+	p.saveRefFrames()
+}
+
+// textInFrames reports whether a frame below the current one shows text.
+func (p *Page) textInFrames(ctx context.Context, text string) bool {
+	home := p.currentFrameRef()
+	defer p.setFrameRef(home)
+	for _, f := range p.descendantFrames(ctx) {
+		fr, err := p.chainRefs(ctx, f.Chain, 0)
+		if err != nil {
+			continue
+		}
+		p.setFrameRef(fr)
+		var found bool
+		if p.engineCall(ctx, &found, "textPresent", text) == nil && found {
+			return true
+		}
+	}
+	return false
+}
+
+// hasFrames reports whether the current document holds any iframe (one
+// engine call; the frame tree is asked only when it does).
+func (p *Page) hasFrames(ctx context.Context) bool {
+	var n int
+	return p.engineCall(ctx, &n, "frameCount") == nil && n > 0
+}

@@ -1,0 +1,511 @@
+package browser
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cdp-skill/cdp-skill/browser/browsertest"
+)
+
+func TestSnapshotShowsEveryFrame(t *testing.T) {
+	site := browsertest.NewFrameSite(t)
+	p := openTestTab(t)
+	ctx := testCtx(t)
+	if _, err := p.Navigate(ctx, site.Top+"index.html", WaitLoad); err != nil {
+		t.Fatal(err)
+	}
+	s, err := p.Snapshot(ctx, SnapshotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("\n%s", s.YAML)
+	for _, want := range []string{`textbox "Same field"`, `heading "Partner"`, `textbox "Full name"`, `button "Tilted button"`, "[url=" + site.Cross + "outer.html]"} {
+		if !strings.Contains(s.YAML, want) {
+			t.Errorf("snapshot lacks %s", want)
+		}
+	}
+}
+
+// frameJS evaluates expr in the frame a ref belongs to, leaving the page in
+// the frame it was in.
+func frameJS(t *testing.T, p *Page, ref, expr string) string {
+	t.Helper()
+	ctx := testCtx(t)
+	restore := p.FrameScope()
+	defer restore()
+	if err := p.enterRefFrame(ctx, ref); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := p.Eval(ctx, expr)
+	if err != nil {
+		t.Fatalf("%s: %v", expr, err)
+	}
+	return string(raw)
+}
+
+// TestFrameRefsFromTopLevel fills and submits a form in a same-origin
+// iframe nested inside a cross-site iframe, checks its box and clicks its
+// button, all with refs from one top-level snapshot and without switching
+// frames; the server receives the submission once.
+func TestFrameRefsFromTopLevel(t *testing.T) {
+	site := browsertest.NewFrameSite(t)
+	p := openTestTab(t)
+	ctx := testCtx(t)
+	if _, err := p.Navigate(ctx, site.Top+"index.html", WaitLoad); err != nil {
+		t.Fatal(err)
+	}
+	s, err := p.Snapshot(ctx, SnapshotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	name, country, terms := refOf(t, s.YAML, `textbox "Full name"`), refOf(t, s.YAML, `combobox "Country"`), refOf(t, s.YAML, `checkbox "I accept`)
+	count, submit := refOf(t, s.YAML, `button "Count me"`), refOf(t, s.YAML, `button "Place order"`)
+	step := func(what string, fn func() error) {
+		t.Helper()
+		restore := p.FrameScope()
+		defer restore()
+		if err := fn(); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+	step("fill", func() error {
+		_, err := p.Fill(ctx, Target{Ref: name}, "Ada Lovelace", FillOptions{Clear: true})
+		return err
+	})
+	step("selectOption", func() error {
+		_, err := p.SelectOption(ctx, Target{Ref: country}, []SelectWant{{Label: ptr("Japan")}}, ActionOptions{})
+		return err
+	})
+	step("check", func() error {
+		_, err := p.SetChecked(ctx, Target{Ref: terms}, true, ActionOptions{})
+		return err
+	})
+	var clicked *ClickResult
+	step("click", func() error {
+		clicked, err = p.Click(ctx, Target{Ref: count}, ClickOptions{NativeOnly: true})
+		return err
+	})
+	if !strings.Contains(clicked.Frame, "/form.html") {
+		t.Errorf("click does not say it acted in the form's frame: %+v", clicked.TargetReport)
+	}
+	if got := frameJS(t, p, count, `[document.getElementById('count').dataset.n, document.querySelector('[name=terms]').checked, document.querySelector('[name=name]').value]`); got != `["1",true,"Ada Lovelace"]` {
+		t.Fatalf("form state = %s", got)
+	}
+	if js(t, p, "document.title") != `"Shop"` {
+		t.Fatal("the page did not return to the top document after the steps")
+	}
+	step("submit", func() error {
+		_, err := p.Click(ctx, Target{Ref: submit}, ClickOptions{NativeOnly: true})
+		return err
+	})
+	deadline := time.Now().Add(10 * time.Second)
+	for len(site.Submissions()) == 0 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if got := site.Submissions(); len(got) != 1 || got[0] != "country=Japan&name=Ada+Lovelace&receipt=&terms=yes" {
+		t.Fatalf("submissions = %q", got)
+	}
+}
+
+// TestTransformedNestedFrameClick clicks, with a real mouse event, a button
+// in a frame scaled inside a rotated and scaled cross-site frame, below the
+// fold.
+func TestTransformedNestedFrameClick(t *testing.T) {
+	site := browsertest.NewFrameSite(t)
+	p := openTestTab(t)
+	ctx := testCtx(t)
+	if _, err := p.Navigate(ctx, site.Top+"index.html", WaitLoad); err != nil {
+		t.Fatal(err)
+	}
+	s, err := p.Snapshot(ctx, SnapshotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := refOf(t, s.YAML, `button "Tilted button"`)
+	restore := p.FrameScope()
+	res, err := p.Click(ctx, Target{Ref: ref}, ClickOptions{NativeOnly: true})
+	restore()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Method != "cdp" {
+		t.Errorf("method = %q, want cdp", res.Method)
+	}
+	if got := frameJS(t, p, ref, "window.hits"); got != "1" {
+		t.Fatalf("hits = %s (%+v)", got, res)
+	}
+}
+
+// TestDragByTopLevelRefsInCrossSiteFrame drags a list item onto the drop zone inside the
+// cross-site frame (HTML5 drag and drop) with top-level refs.
+func TestDragByTopLevelRefsInCrossSiteFrame(t *testing.T) {
+	site := browsertest.NewFrameSite(t)
+	p := openTestTab(t)
+	ctx := testCtx(t)
+	if _, err := p.Navigate(ctx, site.Top+"index.html", WaitLoad); err != nil {
+		t.Fatal(err)
+	}
+	s, err := p.Snapshot(ctx, SnapshotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, dst := refOf(t, s.YAML, `: Alpha`), refOf(t, s.YAML, `: Drop here`)
+	restore := p.FrameScope()
+	res, err := p.Drag(ctx, DragEnd{Target: Target{Ref: src}}, DragEnd{Target: Target{Ref: dst}}, DragOptions{})
+	restore()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := frameJS(t, p, src, "window.drops"); got != `["a"]` {
+		t.Fatalf("drops = %s (%+v)", got, res)
+	}
+	if res.Method != "html5" {
+		t.Errorf("method = %q, want Chrome's own html5 drag", res.Method)
+	}
+}
+
+// TestFrameReadsByPosition: getBox of refs inside (nested, transformed)
+// frames answers top-level coordinates, and elementsAt there answers the
+// element inside the frame with the same ref; a click at that point hits it.
+func TestFrameReadsByPosition(t *testing.T) {
+	site := browsertest.NewFrameSite(t)
+	p := openTestTab(t)
+	ctx := testCtx(t)
+	if _, err := p.Navigate(ctx, site.Top+"index.html", WaitLoad); err != nil {
+		t.Fatal(err)
+	}
+	js(t, p, "document.getElementById('partner').scrollIntoView()")
+	s, err := p.Snapshot(ctx, SnapshotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	count, top := refOf(t, s.YAML, `button "Count me"`), refOf(t, s.YAML, `button "Top button"`)
+	boxes, err := p.GetBox(ctx, []string{count, top})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if boxes[0].Center == nil || boxes[1].Error != "" {
+		t.Fatalf("boxes: %+v", boxes)
+	}
+	at, err := p.ElementsAt(ctx, []Point{*boxes[0].Center})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if at[0].Ref != count || at[0].Name != "Count me" || !strings.HasSuffix(at[0].Frame, "/form.html") {
+		t.Fatalf("element at the box centre: %+v (box %+v)", at[0], boxes[0])
+	}
+	restore := p.FrameScope()
+	_, err = p.Click(ctx, Target{Point: boxes[0].Center}, ClickOptions{})
+	restore()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := frameJS(t, p, count, "document.getElementById('count').dataset.n"); got != `"1"` {
+		t.Fatalf("the click at the box centre did not reach the button: %s", got)
+	}
+	// In the scaled frame inside the rotated one, too.
+	tilted := refOf(t, s.YAML, `button "Tilted button"`)
+	js(t, p, "document.getElementById('tilt').scrollIntoView()")
+	boxes, err = p.GetBox(ctx, []string{tilted})
+	if err != nil || boxes[0].Center == nil {
+		t.Fatalf("tilted box: %+v %v", boxes, err)
+	}
+	at, err = p.ElementsAt(ctx, []Point{*boxes[0].Center})
+	if err != nil || at[0].Ref != tilted {
+		t.Fatalf("element at the tilted box centre: %+v %v (box %+v)", at, err, boxes[0])
+	}
+	if p.InFrame() {
+		t.Fatal("reads left the page in a frame")
+	}
+}
+
+// TestHoverAndUploadInNestedFrame hovers and uploads with top-level refs of
+// the form nested in the cross-site frame.
+func TestHoverAndUploadInNestedFrame(t *testing.T) {
+	paths := uploadFiles(t, "receipt.txt", "paid")
+	site := browsertest.NewFrameSite(t)
+	p := openTestTab(t)
+	ctx := testCtx(t)
+	if _, err := p.Navigate(ctx, site.Top+"index.html", WaitLoad); err != nil {
+		t.Fatal(err)
+	}
+	s, err := p.Snapshot(ctx, SnapshotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	help, receipt := refOf(t, s.YAML, `button "Help"`), refOf(t, s.YAML, `"Receipt"`)
+	restore := p.FrameScope()
+	if _, err := p.Hover(ctx, Target{Ref: help}, HoverOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	restore()
+	restore = p.FrameScope()
+	res, err := p.Upload(ctx, Target{Ref: receipt}, paths, UploadOptions{})
+	restore()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := frameJS(t, p, help, "[document.getElementById('help').dataset.hovers, document.querySelector('[name=receipt]').files[0].name]"); got != `["1","receipt.txt"]` {
+		t.Fatalf("hover, upload = %s (%+v)", got, res)
+	}
+}
+
+// TestFrameSwitchForms: frame takes the iframe's ref (from a top-level
+// snapshot, even for a nested frame), a CSS selector, a name, a URL part,
+// an index or a frame id; a name or URL that matches nothing says so.
+func TestFrameSwitchForms(t *testing.T) {
+	site := browsertest.NewFrameSite(t)
+	p := openTestTab(t)
+	ctx := testCtx(t)
+	if _, err := p.Navigate(ctx, site.Top+"index.html", WaitLoad); err != nil {
+		t.Fatal(err)
+	}
+	s, err := p.Snapshot(ctx, SnapshotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkoutRef := refOf(t, s.YAML, `iframe "Checkout"`)
+	list, err := p.Frames(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var checkoutID string
+	for _, f := range list.Frames {
+		if f.Name == "checkout" {
+			checkoutID = f.FrameID
+		}
+	}
+	zero := 0
+	for _, tc := range []struct {
+		name  string
+		specs []FrameSpec
+		title string
+	}{
+		{"ref of a nested iframe", []FrameSpec{{Selector: checkoutRef}}, "Checkout form"},
+		{"bare ref", []FrameSpec{{Any: checkoutRef}}, "Checkout form"},
+		{"selector", []FrameSpec{{Selector: "#partner"}}, "Partner widget"},
+		{"bare selector", []FrameSpec{{Any: "iframe#same"}}, "Same"},
+		{"name", []FrameSpec{{Name: "checkout"}}, "Checkout form"},
+		{"bare name", []FrameSpec{{Any: "checkout"}}, "Checkout form"},
+		{"URL part", []FrameSpec{{URL: "/form.html"}}, "Checkout form"},
+		{"bare URL part", []FrameSpec{{Any: "tilt.html"}}, "Tilt holder"},
+		{"index then index", []FrameSpec{{Selector: "#partner"}, {Index: &zero}}, "Checkout form"},
+		{"frame id", []FrameSpec{{FrameID: checkoutID}}, "Checkout form"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p.SwitchFrame(ctx, FrameSpec{Top: true})
+			for _, spec := range tc.specs {
+				if _, _, err := p.SwitchFrame(ctx, spec); err != nil {
+					t.Fatalf("%+v: %v", spec, err)
+				}
+			}
+			if got := js(t, p, "document.title"); got != `"`+tc.title+`"` {
+				t.Fatalf("in %s, want %q", got, tc.title)
+			}
+			// A real click there lands (coordinates through the chain).
+			if tc.title == "Checkout form" {
+				if _, err := p.Click(ctx, Target{Selector: "#count"}, ClickOptions{NativeOnly: true}); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
+	p.SwitchFrame(ctx, FrameSpec{Top: true})
+	// One real click per case that entered the checkout frame.
+	if got := frameJS(t, p, refOf(t, s.YAML, `button "Count me"`), "document.getElementById('count').dataset.n"); got != `"7"` {
+		t.Fatalf("clicks in the checkout frame = %s, want 7", got)
+	}
+	for _, spec := range []FrameSpec{{Any: "nowhere"}, {Name: "nowhere"}, {URL: "nowhere"}, {FrameID: "F00"}} {
+		if _, _, err := p.SwitchFrame(ctx, spec); KindOf(err) != KindElementNotFound || !strings.Contains(err.Error(), "nowhere") && spec.FrameID == "" {
+			t.Errorf("%+v: %v", spec, err)
+		}
+	}
+}
+
+// TestFrameGoneErrorsAreTyped: a ref of a frame that was removed, and a
+// step in a selected frame that was removed, fail with our typed errors
+// and hints, not CDP's text.
+func TestFrameGoneErrorsAreTyped(t *testing.T) {
+	site := browsertest.NewFrameSite(t)
+	p := openTestTab(t)
+	ctx := testCtx(t)
+	if _, err := p.Navigate(ctx, site.Top+"index.html", WaitLoad); err != nil {
+		t.Fatal(err)
+	}
+	s, err := p.Snapshot(ctx, SnapshotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := refOf(t, s.YAML, `button "Count me"`)
+	if _, _, err := p.SwitchFrame(ctx, FrameSpec{Name: "checkout"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := p.SwitchFrame(ctx, FrameSpec{Top: true}); err != nil {
+		t.Fatal(err)
+	}
+	js(t, p, "document.getElementById('partner').remove(), true")
+	short := ActionOptions{Timeout: 2 * time.Second}
+	for name, try := range map[string]func() error{
+		"ref click": func() error {
+			_, err := p.Click(ctx, Target{Ref: count}, ClickOptions{ActionOptions: short})
+			return err
+		},
+		"ref check": func() error {
+			_, err := p.SetChecked(ctx, Target{Ref: count}, true, short)
+			return err
+		},
+	} {
+		restore := p.FrameScope()
+		err := try()
+		restore()
+		var e *Error
+		if !errors.As(err, &e) || e.Hint == "" || strings.Contains(err.Error(), "-32000") || !strings.Contains(err.Error(), "gone") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// TestSelectedFrameGoneIsTyped: a step in a selected frame whose iframe
+// was removed fails with a typed error naming the frame.
+func TestSelectedFrameGoneIsTyped(t *testing.T) {
+	site := browsertest.NewFrameSite(t)
+	p := openTestTab(t)
+	ctx := testCtx(t)
+	if _, err := p.Navigate(ctx, site.Top+"index.html", WaitLoad); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := p.SwitchFrame(ctx, FrameSpec{Name: "checkout"}); err != nil {
+		t.Fatal(err)
+	}
+	p.mu.Lock()
+	saved := p.frame
+	p.frame = nil
+	p.mu.Unlock()
+	js(t, p, "document.getElementById('partner').remove(), true")
+	p.setFrameRef(saved)
+	_, err := p.Click(ctx, Target{Selector: "#count"}, ClickOptions{ActionOptions: ActionOptions{Timeout: 2 * time.Second}})
+	var e *Error
+	if !errors.As(err, &e) || e.Hint == "" || !strings.Contains(err.Error(), "gone") || strings.Contains(e.Message, "-320") {
+		t.Fatalf("click in a removed frame: %v", err)
+	}
+}
+
+// TestSnapshotWithUnloadedFrames: frames that have not loaded (a lazy
+// iframe far below, a server that never answers) show as not loaded; the
+// snapshot does not wait for contexts they do not have (measured, not
+// asserted: ~6 ms warm here).
+func TestSnapshotWithUnloadedFrames(t *testing.T) {
+	site := browsertest.NewFrameSite(t)
+	hang := make(chan struct{})
+	slow := browsertest.ServeOn(t, "127.0.0.2", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-hang:
+		case <-r.Context().Done():
+		}
+	}))
+	// Registered after the server, so it runs before the server closes.
+	t.Cleanup(func() { close(hang) })
+	base := servePages(t, map[string]string{"page.html": `<!doctype html><title>Unloaded</title><main><h1>Top</h1>
+<iframe title="Slow" src="` + slow + `never.html"></iframe>
+<div style="height: 5000px"></div>
+<iframe title="Lazy" loading="lazy" src="` + site.Cross + `form.html"></iframe></main>`})
+	p := openTestTab(t)
+	ctx := testCtx(t)
+	if _, err := p.Navigate(ctx, base+"page.html", WaitCommit); err != nil {
+		t.Fatal(err)
+	}
+	s, err := p.Snapshot(ctx, SnapshotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`iframe "Slow" [ref=`, `iframe "Lazy" [ref=`} {
+		if !strings.Contains(s.YAML, want) || strings.Count(s.YAML, "] [not loaded]") != 2 {
+			t.Fatalf("unloaded frames:\n%s", s.YAML)
+		}
+	}
+}
+
+// TestSearchFindsFrameElements: snapshotSearch reaches into frames, names
+// the frame of each match, and its refs work from the top level.
+func TestSearchFindsFrameElements(t *testing.T) {
+	site := browsertest.NewFrameSite(t)
+	p := openTestTab(t)
+	ctx := testCtx(t)
+	if _, err := p.Navigate(ctx, site.Top+"index.html", WaitLoad); err != nil {
+		t.Fatal(err)
+	}
+	r, err := p.Search(ctx, SearchOptions{Text: "Count me"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Matches) != 1 || !strings.Contains(jsonOf(t, r.Matches[0]["frame"]), "form.html") {
+		t.Fatalf("matches: %+v", r.Matches)
+	}
+	ref, _ := r.Matches[0]["ref"].(string)
+	restore := p.FrameScope()
+	_, err = p.Click(ctx, Target{Ref: ref}, ClickOptions{NativeOnly: true})
+	restore()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := frameJS(t, p, ref, "document.getElementById('count').dataset.n"); got != `"1"` {
+		t.Fatalf("clicks = %s", got)
+	}
+}
+
+// TestSinceWithFrames: "since" answers unchanged for a page with frames
+// when nothing changed, and sees a change made inside a cross-site frame.
+func TestSinceWithFrames(t *testing.T) {
+	site := browsertest.NewFrameSite(t)
+	p := openTestTab(t)
+	ctx := testCtx(t)
+	if _, err := p.Navigate(ctx, site.Top+"index.html", WaitLoad); err != nil {
+		t.Fatal(err)
+	}
+	first, err := p.Snapshot(ctx, SnapshotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	same, err := p.Snapshot(ctx, SnapshotOptions{Since: first.SnapshotID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !same.Unchanged || same.SnapshotID != first.SnapshotID {
+		t.Fatalf("unchanged page: %+v", same)
+	}
+	frameJS(t, p, refOf(t, first.YAML, `button "Count me"`), "document.getElementById('count').textContent = 'Recount', 1")
+	changed, err := p.Snapshot(ctx, SnapshotOptions{Since: first.SnapshotID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if changed.Unchanged || !strings.Contains(changed.YAML, `button "Recount"`) {
+		t.Fatalf("a change inside a frame: %+v", changed)
+	}
+}
+
+// TestWaitTextInFrame: waiting for a text finds it inside a nested
+// cross-site frame.
+func TestWaitTextInFrame(t *testing.T) {
+	site := browsertest.NewFrameSite(t)
+	p := openTestTab(t)
+	ctx := testCtx(t)
+	if _, err := p.Navigate(ctx, site.Top+"index.html", WaitLoad); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.WaitText(ctx, "I accept the terms"); err != nil {
+		t.Fatal(err)
+	}
+	short, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	if _, err := p.WaitText(short, "Nowhere to be seen"); KindOf(err) != KindTimeout {
+		t.Fatalf("absent text: %v", err)
+	}
+	if p.InFrame() {
+		t.Fatal("waiting left the page in a frame")
+	}
+}

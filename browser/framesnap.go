@@ -1,0 +1,266 @@
+package browser
+
+import (
+	"context"
+	"hash/fnv"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/runtime"
+)
+
+// frameMark starts the line the engine renders under an iframe it could
+// not look into: each frame is snapshotted by its own engine, in its own
+// context or out-of-process session, and spliced in here (FRAME_MARK in
+// snapshot.js).
+const frameMark = "\x01cdpframe "
+
+// maxFrameDepth bounds the nesting of frames a snapshot looks into.
+const maxFrameDepth = 8
+
+// frameURLLimit bounds the URL shown on an iframe's line.
+const frameURLLimit = 120
+
+var refInYAML = regexp.MustCompile(`\[ref=(s[0-9]+e[0-9]+)\]`)
+
+// frameSubOptions are the options a frame's own snapshot is taken with:
+// the parent's, for the whole frame document, under the parent's id.
+func frameSubOptions(o SnapshotOptions) SnapshotOptions {
+	o.Root, o.Since, o.ResetRefs, o.Internal, o.NoHeader = "body", "", false, true, true
+	return o
+}
+
+// spliceFrames replaces the frame markers of s, rendered in the current
+// frame under the engine's slot key, by the snapshots of the frames they
+// stand for. A frame that cannot be read keeps its iframe line, marked.
+func (p *Page) spliceFrames(ctx context.Context, s *Snapshot, key string, sub SnapshotOptions, depth int) {
+	if s.Frames == 0 {
+		return
+	}
+	ids := p.slotFrames(ctx, key, s.Frames)
+	for i := range ids {
+		if i < len(s.Unloaded) && s.Unloaded[i] {
+			ids[i] = "" // nothing to show: no probe
+		}
+	}
+	if !strings.Contains(s.YAML, frameMark) {
+		return
+	}
+	parent := p.currentFrameRef()
+	refs := p.frameRefsFor(ctx, ids)
+	lines := strings.Split(s.YAML, "\n")
+	out := make([]string, 0, len(lines))
+	for _, line := range lines {
+		k := strings.Index(line, frameMark)
+		if k < 2 || len(out) == 0 {
+			if k < 0 {
+				out = append(out, line)
+			}
+			continue
+		}
+		pad := line[:k-2] // the frame's content sits where the marker is
+		slot, _ := strconv.Atoi(line[k+len(frameMark):])
+		var ref frameProbe
+		if slot >= 0 && slot < len(refs) {
+			ref = refs[slot]
+		}
+		fs, err := p.frameSnapshot(ctx, parent, ref, sub, depth)
+		last := len(out) - 1
+		head := strings.TrimSuffix(out[last], ":")
+		if fs != nil && fs.URL != "" {
+			head += " [url=" + clipURL(fs.URL) + "]"
+		}
+		if err != nil || fs == nil {
+			out[last] = head + " [not loaded]"
+			continue
+		}
+		body := strings.TrimRight(fs.YAML, "\n")
+		if body == "" {
+			out[last] = head
+			continue
+		}
+		out[last] = head + ":"
+		for _, l := range strings.Split(body, "\n") {
+			out = append(out, pad+l)
+		}
+		s.Refs += fs.Refs
+		s.Elements = append(s.Elements, fs.Elements...)
+		s.Truncated = s.Truncated || fs.Truncated
+	}
+	s.YAML = strings.Join(out, "\n")
+}
+
+func clipURL(u string) string {
+	if len(u) <= frameURLLimit {
+		return u
+	}
+	return u[:frameURLLimit-1] + "…"
+}
+
+// frameSnapshot snapshots the frame id, a child of parent, through its own
+// engine, with its own frames spliced in.
+func (p *Page) frameSnapshot(ctx context.Context, parent *frameRef, probe frameProbe, sub SnapshotOptions, depth int) (*Snapshot, error) {
+	ref, err := probe.ref, probe.err
+	if err != nil {
+		return nil, err
+	}
+	ref.parent = parent
+	p.setFrameRef(ref)
+	defer p.setFrameRef(parent)
+	fs, err := p.snapshotHere(ctx, sub, "")
+	if err != nil {
+		return nil, err
+	}
+	ref.url = fs.URL
+	p.noteFrameRefs(ref, fs.YAML)
+	if depth < maxFrameDepth {
+		p.spliceFrames(ctx, fs, "snapshot", sub, depth+1)
+	}
+	return fs, nil
+}
+
+// frameProbe is where a frame's JavaScript runs, or why it cannot.
+type frameProbe struct {
+	ref *frameRef
+	err error
+}
+
+// frameRefsFor finds where each frame's JavaScript runs, all at once (a
+// frame still loading costs one wait, not one each). A frame that had no
+// context at an earlier probe of this page is not waited for again.
+func (p *Page) frameRefsFor(ctx context.Context, ids []cdp.FrameID) []frameProbe {
+	out := make([]frameProbe, len(ids))
+	if !slices.ContainsFunc(ids, func(id cdp.FrameID) bool { return id != "" }) {
+		for i := range out {
+			out[i].err = Errorf(KindContextDestroyed, "the frame is not loaded")
+		}
+		return out
+	}
+	// Attach to out-of-process frames once, before the probes run at once.
+	p.attachFrames(ctx)
+	var wg sync.WaitGroup
+	for i, id := range ids {
+		if id == "" {
+			out[i].err = Errorf(KindContextDestroyed, "the iframe holds no frame")
+			continue
+		}
+		wait := frameProbeWait
+		p.mu.Lock()
+		if p.slowFrames[id] {
+			wait = 0
+		}
+		p.mu.Unlock()
+		wg.Add(1)
+		go func(i int, id cdp.FrameID) {
+			defer wg.Done()
+			out[i].ref, out[i].err = p.frameRefWait(ctx, id, wait)
+			p.mu.Lock()
+			if p.slowFrames == nil {
+				p.slowFrames = map[cdp.FrameID]bool{}
+			}
+			if out[i].err != nil {
+				p.slowFrames[id] = true
+			} else {
+				delete(p.slowFrames, id)
+			}
+			p.mu.Unlock()
+		}(i, id)
+	}
+	wg.Wait()
+	return out
+}
+
+// slotGroup is the object group of the iframe handles slotFrames reads,
+// released in one call.
+const slotGroup = "cdp-skill-slots"
+
+// slotFrames maps the engine's frame slots (the iframe elements a snapshot
+// marked, in slot order) to the frames they hold.
+func (p *Page) slotFrames(ctx context.Context, key string, n int) []cdp.FrameID {
+	ids := make([]cdp.FrameID, n)
+	sess, ctxID := p.exec()
+	res, err := cdp.Call(ctx, sess, runtime.Evaluate, runtime.EvaluateParams{
+		Expression: "window.__cdpSkill && window.__cdpSkill.takeSlots ? window.__cdpSkill.takeSlots(" + jsString(key) + ") : []",
+		ContextID:  ctxID, ObjectGroup: slotGroup,
+	})
+	if err != nil || res.ExceptionDetails != nil || res.Result == nil || res.Result.ObjectID == "" {
+		return ids
+	}
+	defer func() {
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), releaseWait)
+		defer cancel()
+		cdp.Call(rctx, sess, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: slotGroup})
+	}()
+	props, err := cdp.Call(ctx, sess, runtime.GetProperties, runtime.GetPropertiesParams{ObjectID: res.Result.ObjectID, OwnProperties: ptr(true)})
+	if err != nil {
+		return ids
+	}
+	var wg sync.WaitGroup
+	for _, prop := range props.Result {
+		i, err := strconv.Atoi(prop.Name)
+		if err != nil || i < 0 || i >= n || prop.Value == nil || prop.Value.ObjectID == "" {
+			continue
+		}
+		wg.Add(1)
+		go func(i int, id runtime.RemoteObjectID) {
+			defer wg.Done()
+			d, err := cdp.Call(ctx, sess, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: id})
+			if err == nil && d.Node != nil {
+				ids[i] = d.Node.FrameID
+			}
+		}(i, prop.Value.ObjectID)
+	}
+	wg.Wait()
+	return ids
+}
+
+// spliceCapture splices the frames into the post-command snapshots (the
+// viewport one with its elements, for the diff).
+func (p *Page) spliceCapture(ctx context.Context, c *Capture) {
+	if c.Viewport != nil && c.Viewport.Frames > 0 {
+		p.spliceFrames(ctx, c.Viewport, "viewport", SnapshotOptions{ViewportOnly: true, Internal: true, Elements: true, NoHeader: true, Root: "body"}, 1)
+		c.Viewport.URL = ""
+	}
+	if c.Full != nil && c.Full.Frames > 0 {
+		p.spliceFrames(ctx, c.Full, "full", SnapshotOptions{Internal: true, NoHeader: true, Root: "body"}, 1)
+		c.Full.URL = ""
+	}
+	p.saveRefFrames()
+}
+
+func (p *Page) currentFrameRef() *frameRef {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.frame
+}
+
+func (p *Page) setFrameRef(f *frameRef) {
+	p.mu.Lock()
+	p.frame = f
+	p.mu.Unlock()
+}
+
+// framesUnchanged is "since" for a page with frames, which the engine
+// cannot judge alone: the hash of the whole spliced snapshot is kept with
+// the snapshot id, and a later snapshot that hashes the same answers
+// unchanged (under the earlier id, whose refs still hold).
+func (p *Page) framesUnchanged(ctx context.Context, s *Snapshot, since string) *Snapshot {
+	h := fnv.New64a()
+	h.Write([]byte(s.Hash + "\n" + s.YAML))
+	sum := strconv.FormatUint(h.Sum64(), 16)
+	if since != "" {
+		var prev string
+		if p.engineCall(ctx, &prev, "frameHash", since) == nil && prev == sum {
+			return &Snapshot{Unchanged: true, SnapshotID: since}
+		}
+	}
+	if s.SnapshotID != "" {
+		p.engineCall(ctx, nil, "frameHash", s.SnapshotID, sum)
+	}
+	return nil
+}
