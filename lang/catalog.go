@@ -2,8 +2,8 @@ package lang
 
 import (
 	"encoding/json"
-
 	"fmt"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -24,6 +24,12 @@ type Param struct {
 	// (one of TargetKeys). A parameter spelled like a target key but not
 	// marked (type's text: what to type) is never read as a target.
 	Target bool
+	// Default is the value (or behaviour) when the parameter is absent, as
+	// the reference shows it ("" when there is none to state).
+	Default string
+	// Example is a JSON value for the parameter in the reference ("": made
+	// from its type).
+	Example string
 }
 
 // TargetKeys are the parameter names that can name an element (spec §6).
@@ -61,8 +67,20 @@ type Action struct {
 	// MapForm means an object whose keys are not all parameters is passed
 	// whole as the positional argument (batch fill, queryAll).
 	MapForm bool
-	// Params are the keyword parameters, besides the common ones.
+	// Options is the action's typed options struct (a zero value, such as
+	// ClickOptions{}): its tagged fields declare the parameters, and the
+	// builtin receives the decoded struct. An action without one lists its
+	// Params by hand (the older style, still accepted).
+	Options any
+	// Params are the keyword parameters, besides the common ones; derived
+	// from Options when it is set.
 	Params []Param
+	// Verb starts the changes summary when the action is the command's
+	// first visual step ("Clicked").
+	Verb string
+	// Example is one JSON step using the action, shown in the reference and
+	// checked by the tests (default: made from the positional type).
+	Example string
 	// NoTab means the action runs without an attached tab.
 	NoTab bool
 	// OpensTab means the action attaches a tab itself (openTab, connectTab).
@@ -72,6 +90,8 @@ type Action struct {
 	Visual bool
 	// Doc is a one-line description.
 	Doc string
+
+	opts *optSpec
 }
 
 // Builtin is the Starlark name of the action: select_option.
@@ -130,6 +150,16 @@ func register(actions ...*Action) {
 	for _, a := range actions {
 		if _, dup := catalog[a.Name]; dup {
 			panic("lang: duplicate action " + a.Name)
+		}
+		if a.Options != nil {
+			spec, err := parseOptions(reflect.TypeOf(a.Options))
+			if err != nil {
+				panic("lang: action " + a.Name + ": " + err.Error())
+			}
+			if len(a.Params) > 0 {
+				panic("lang: action " + a.Name + " declares both Options and Params: put every parameter in the options struct")
+			}
+			a.opts, a.Params = spec, spec.params()
 		}
 		if err := checkParams(a); err != nil {
 			panic("lang: " + err.Error())

@@ -44,7 +44,7 @@ func init() {
 				{Name: "clear", Type: "bool|string|dict", Doc: "delete cookies: true (the page's), a URL or domain, or {url, urls, domain, name, all}"},
 			},
 			Doc: "read, set or delete cookies (clear runs first, then set, then get); \"get\" or true reads the page's cookies; values over 200 characters are cut"},
-		&Action{Name: "viewport", Positional: "string", Visual: true,
+		&Action{Name: "viewport", Verb: "Resized", Positional: "string", Visual: true,
 			Params: []Param{
 				{Name: "preset", Type: "string", Doc: "device preset, e.g. iphone-14, ipad-pro-11, pixel-7, galaxy-s23, desktop-hd, macbook-pro-14; phones and tablets have -landscape variants"},
 				{Name: "width", Type: "int", Doc: "CSS pixels"},

@@ -4,15 +4,15 @@ var waitUntilParam = Param{Name: "waitUntil", Type: "string", Doc: "commit | dom
 
 func init() {
 	register(
-		&Action{Name: "goto", Positional: "string", Visual: true,
+		&Action{Name: "goto", Verb: "Navigated", Positional: "string", Visual: true,
 			Params: []Param{{Name: "url", Type: "string", Doc: "URL to load"}, waitUntilParam},
 			Doc:    "load a URL in the current tab"},
-		&Action{Name: "back", Visual: true, Params: []Param{waitUntilParam}, Doc: "go back one history entry"},
-		&Action{Name: "forward", Visual: true, Params: []Param{waitUntilParam}, Doc: "go forward one history entry"},
-		&Action{Name: "reload", Visual: true,
+		&Action{Name: "back", Verb: "Went back", Visual: true, Params: []Param{waitUntilParam}, Doc: "go back one history entry"},
+		&Action{Name: "forward", Verb: "Went forward", Visual: true, Params: []Param{waitUntilParam}, Doc: "go forward one history entry"},
+		&Action{Name: "reload", Verb: "Reloaded", Visual: true,
 			Params: []Param{waitUntilParam, {Name: "ignoreCache", Type: "bool", Doc: "bypass the HTTP cache"}},
 			Doc:    "reload the page"},
-		&Action{Name: "wait", Positional: "int|string", Visual: true,
+		&Action{Name: "wait", Verb: "Waited", Positional: "int|string", Visual: true,
 			Params: []Param{
 				{Name: "ms", Type: "int", Doc: "milliseconds to wait"},
 				{Name: "selector", Type: "string", Doc: "CSS selector to wait for (visible)"},

@@ -51,7 +51,7 @@ func init() {
 				{Name: "selector", Type: "string", Doc: "CSS selector or ref of the field"},
 			},
 			Doc: "the HTML5 validation state of a field: valid, message and the validity flags"},
-		&Action{Name: "submit", Positional: "string", Visual: true,
+		&Action{Name: "submit", Verb: "Submitted", Positional: "string", Visual: true,
 			Params: []Param{
 				{Name: "selector", Type: "string", Doc: "CSS selector or ref of the form, or of a button or field in it"},
 			},

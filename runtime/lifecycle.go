@@ -118,7 +118,7 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 	la.hooks = la.hooks.merge(h.defaultHooks()).merge(h.siteHooks())
 	if a.Visual {
 		if h.verb == "" {
-			h.verb = actionVerbs[a.Name]
+			h.verb = a.Verb
 		}
 		h.beforeVisual()
 	}
