@@ -11,7 +11,7 @@ const dragEndDoc = "a selector, a ref, {selector|ref, offsetX, offsetY} (offset 
 
 // HoverOptions are hover's parameters.
 type HoverOptions struct {
-	Target        `targets:"selector ref text exact selectors withinSelector x y" docs:"x=viewport x (with y: hover a point)"`
+	Target        `keys:"selector ref text exact selectors withinSelector x y" docs:"x=viewport x (with y: hover a point)"`
 	Duration      time.Duration `step:"duration" doc:"ms to hold the mouse there" default:"0"`
 	CaptureResult bool          `step:"captureResult" doc:"report the menus, tooltips and popovers that appeared, with refs"`
 	Acting

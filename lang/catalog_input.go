@@ -44,7 +44,7 @@ func withParams(groups ...[]Param) []Param {
 
 // ClickOptions are click's parameters.
 type ClickOptions struct {
-	Target      `targets:"selector ref text exact selectors withinSelector x y" docs:"x=viewport x (with y: click a point)"`
+	Target      `keys:"selector ref text exact selectors withinSelector x y" docs:"x=viewport x (with y: click a point)"`
 	JSClick     bool           `step:"jsClick" doc:"click with element.click() only"`
 	NativeOnly  bool           `step:"nativeOnly" doc:"never fall back to element.click()"`
 	DoubleClick bool           `step:"doubleClick" doc:"double click"`
@@ -72,7 +72,7 @@ type WaitQuiet struct {
 // FillOptions are fill's parameters (the positional value is a string for
 // the focused field or a map for a batch).
 type FillOptions struct {
-	Target `targets:"selector ref text label exact"`
+	Target `keys:"selector ref text label exact"`
 	Value  starlark.Value `step:"value" type:"string|number|bool" doc:"the value" example:"\"a@b.c\""`
 	Fields starlark.Value `step:"fields" type:"dict" doc:"batch: {selector or ref or label: value}" example:"{\"#email\": \"a@b.c\"}"`
 	Clear  bool           `step:"clear" doc:"replace the current value" default:"true"`
@@ -82,7 +82,7 @@ type FillOptions struct {
 
 // TypeOptions are type's parameters: text is what to type, not a target.
 type TypeOptions struct {
-	Target `targets:"selector ref label exact"`
+	Target `keys:"selector ref label exact"`
 	Text   string `step:"text" doc:"the characters to type (not a target here; the positional string is the same)" example:"\"hello\""`
 	Value  string `step:"value" doc:"alias of text"`
 	// Delay is the pause between keystrokes.
@@ -92,7 +92,7 @@ type TypeOptions struct {
 
 // PressOptions are press's parameters.
 type PressOptions struct {
-	Target `targets:"selector ref text exact"`
+	Target `keys:"selector ref text exact"`
 	Key    string `step:"key" doc:"key or combo: Enter, Escape, ArrowDown, Control+a, ControlOrMeta+Enter" example:"\"Enter\""`
 	Times  int    `step:"times" doc:"press it this many times" default:"1"`
 	Acting

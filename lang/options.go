@@ -22,7 +22,7 @@ import (
 //	doc:"…"                   one line for the reference, help and the schema
 //	example:"…"               a JSON value for the parameter in the reference (default: made from its type)
 //
-// An embedded struct contributes its fields; on the embedding, targets:"a b"
+// An embedded struct contributes its fields; on the embedding, keys:"a b"
 // keeps only those keys of it and docs:"key=…;key=…" rewords some of them.
 // A *struct field takes a dict of that struct's keys (camelCase or
 // snake_case; any other key is an error); when its type also lists bool,
@@ -67,7 +67,7 @@ func (s *optSpec) collect(t reflect.Type, prefix []int, only map[string]bool, do
 		sf := t.Field(i)
 		index := append(slices.Clone(prefix), i)
 		if sf.Anonymous && sf.Type.Kind() == reflect.Struct {
-			keep, err := keySet(sf.Tag.Get("targets"))
+			keep, err := keySet(sf.Tag.Get("keys"))
 			if err != nil {
 				return err
 			}

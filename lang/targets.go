@@ -3,7 +3,7 @@ package lang
 import "go.starlark.net/starlark"
 
 // Target holds the keys that name the element an action is for (spec §6).
-// An options struct embeds it with targets:"…" listing the keys the action
+// An options struct embeds it with keys:"…" listing the keys the action
 // accepts; the others stay empty.
 type Target struct {
 	Selector       string   `step:"selector,target" doc:"CSS selector (open shadow roots are searched too)" example:"\"#submit\""`
