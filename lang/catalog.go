@@ -30,6 +30,9 @@ type Param struct {
 	// Example is a JSON value for the parameter in the reference ("": made
 	// from its type).
 	Example string
+	// Fields are the keys of a dict parameter declared as a struct (an
+	// unknown key is refused).
+	Fields []Param
 }
 
 // TargetKeys are the parameter names that can name an element (spec §6).

@@ -1,7 +1,7 @@
 package lang
 
 func init() {
-	register(&Action{Name: "frame", Positional: "string|int",
+	register(&Action{Name: "frame", Positional: "string|int", Example: `{"frame": "iframe#pay"}`,
 		Params: []Param{
 			{Name: "list", Type: "bool", Doc: "list the page's frames instead of switching"},
 			{Name: "selector", Type: "string", Doc: "the iframe element's ref from a snapshot, or its CSS selector (in the current frame)"},

@@ -169,7 +169,11 @@ func decodeNested(dst reflect.Value, f optField, v starlark.Value, name string, 
 		}
 		nf, known := f.nested.field(key)
 		if !known {
-			return n.fail("%s has no key %q; valid: %s", name, key, strings.Join(f.nested.names(), ", "))
+			hint := ""
+			if c := closest(key, f.nested.names()); c != "" {
+				hint = fmt.Sprintf(" (did you mean %q?)", c)
+			}
+			return n.fail("%s has no key %q%s; valid: %s", name, key, hint, strings.Join(f.nested.names(), ", "))
 		}
 		if kv[1] == starlark.None {
 			continue

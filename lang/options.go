@@ -132,6 +132,7 @@ func declaredField(sf reflect.StructField, name string, target bool) (optField, 
 			return f, err
 		}
 		f.nested = n
+		f.param.Fields = n.params()
 	}
 	if f.param.Default != "" && sf.Type.Kind() != reflect.Pointer && sf.Type != starValueType {
 		if err := setDefault(reflect.New(sf.Type).Elem(), f.param.Default); err != nil {

@@ -284,6 +284,9 @@ func validateValue(st *Step) error {
 					}
 				}
 			}
+			if err := a.checkJSONOptions(st.Key, v); err != nil {
+				return validationErr(st.Index, "%v", err)
+			}
 			return nil
 		} else if !a.MapForm {
 			msg := fmt.Sprintf("%s has no parameter %q", st.Key, unknown)
