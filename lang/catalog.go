@@ -331,6 +331,14 @@ func describeType(t Type) string {
 	return strings.Join(parts, " or ")
 }
 
+// withArticle prefixes a type description with a or an.
+func withArticle(desc string) string {
+	if desc != "" && strings.ContainsRune("aeiou", rune(desc[0])) {
+		return "an " + desc
+	}
+	return "a " + desc
+}
+
 func isInt(s string) bool {
 	var n int64
 	_, err := fmt.Sscan(s, &n)

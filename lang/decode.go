@@ -82,7 +82,7 @@ func (a *Action) checkJSONOptions(key string, o *Object) error {
 func decodeInto(dst reflect.Value, f optField, v starlark.Value, name string, n naming) error {
 	if dst.Type() == starValueType {
 		if !starAccepts(f.param.Type, v) {
-			return n.fail("%s must be a %s, not %s", name, describeType(f.param.Type), v.Type())
+			return n.fail("%s must be %s, not %s", name, withArticle(describeType(f.param.Type)), v.Type())
 		}
 		dst.Set(reflect.ValueOf(v))
 		return nil
@@ -156,7 +156,7 @@ func decodeNested(dst reflect.Value, f optField, v starlark.Value, name string, 
 	}
 	items, ok := mappingItems(v)
 	if !ok {
-		return n.fail("%s must be a %s, not %s", name, describeType(f.param.Type), v.Type())
+		return n.fail("%s must be %s, not %s", name, withArticle(describeType(f.param.Type)), v.Type())
 	}
 	if len(items) == 0 {
 		return nil // an empty dict is false, like False

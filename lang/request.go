@@ -276,7 +276,7 @@ func validateValue(st *Step) error {
 			for _, k := range kw {
 				p, _ := a.Param(k)
 				if !typeAccepts(p.Type, v.Values[k]) {
-					return validationErr(st.Index, "%s.%s must be a %s, not a %s", st.Key, k, describeType(p.Type), jsonType(v.Values[k]))
+					return validationErr(st.Index, "%s.%s must be %s, not %s", st.Key, k, withArticle(describeType(p.Type)), withArticle(jsonType(v.Values[k])))
 				}
 				if _, isNum := v.Values[k].(json.Number); isNum && k == "timeout" {
 					if _, err := positiveMS(v.Values[k]); err != nil {
