@@ -27,12 +27,12 @@ func TestRecordRefusesUnknownAttributes(t *testing.T) {
 		{`r.get("naviagted", 7)`, "7", ""},
 		{`hasattr(r, "naviagted")`, "False", ""},
 		{`hasattr(r, "navigated")`, "True", ""},
-		{"r.naviagted", "", `record has no attribute "naviagted" (did you mean "navigated"?); its attributes: `},
+		{"r.naviagted", "", `record has no attribute "naviagted"; its attributes: `},
 		{"m.b", "None", ""},
 	} {
 		got, err := starlark.Eval(th, "t.star", tc.expr, env)
 		if tc.err != "" {
-			if err == nil || !strings.Contains(err.Error(), tc.err) || !strings.Contains(err.Error(), "clicked") {
+			if err == nil || !strings.Contains(err.Error(), tc.err) || !strings.Contains(err.Error(), "clicked") || !strings.Contains(err.Error(), "did you mean .navigated?") {
 				t.Errorf("%s: error %v, want %q listing the fields", tc.expr, err, tc.err)
 			}
 			continue

@@ -95,12 +95,9 @@ func (r *Record) Attr(name string) (starlark.Value, error) {
 // noAttr is the error for a name the record's type does not have.
 func (r *Record) noAttr(name string) error {
 	names := append(slices.Clone(r.fields), "get", "keys")
-	msg := fmt.Sprintf("record has no attribute %q", name)
-	if c := lang.Closest(name, names); c != "" {
-		msg += fmt.Sprintf(" (did you mean %q?)", c)
-	}
 	sort.Strings(names)
-	return starlark.NoSuchAttrError(msg + "; its attributes: " + strings.Join(names, ", "))
+	// The interpreter adds "(did you mean .x?)" from AttrNames.
+	return starlark.NoSuchAttrError(fmt.Sprintf("record has no attribute %q; its attributes: %s", name, strings.Join(names, ", ")))
 }
 
 func (r *Record) get(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
