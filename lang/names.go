@@ -82,7 +82,3 @@ func closest(s string, candidates []string) string {
 	}
 	return best
 }
-
-// Closest returns the candidate nearest to s by edit distance, or "" when
-// none is near enough to be a likely typo.
-func Closest(s string, candidates []string) string { return closest(s, candidates) }
