@@ -32,8 +32,9 @@ const FileChooserTimeout = 2 * time.Second
 // UploadOptions tune Upload.
 type UploadOptions struct {
 	ActionOptions
-	// AllowedDirs are the directories files may come from; nil means
-	// UploadDirs().
+	// AllowedDirs are the directories files may come from; nil means the
+	// working directory. (The caller adds those of CDP_SKILL_UPLOAD_DIRS:
+	// package browser reads no environment.)
 	AllowedDirs []string
 }
 
@@ -60,23 +61,6 @@ type fileState struct {
 	// Seen are the names the input held at its last input or change event
 	// (a page may clear the input once it has read the files).
 	Seen []string `json:"seen"`
-}
-
-// UploadDirs returns the directories upload may read from: the working
-// directory and those listed in CDP_SKILL_UPLOAD_DIRS.
-func UploadDirs() []string {
-	var dirs []string
-	if wd, err := os.Getwd(); err == nil {
-		dirs = append(dirs, wd)
-	}
-	for _, d := range filepath.SplitList(os.Getenv(UploadDirsEnv)) {
-		if d = strings.TrimSpace(d); d != "" {
-			if abs, err := filepath.Abs(d); err == nil {
-				dirs = append(dirs, abs)
-			}
-		}
-	}
-	return dirs
 }
 
 // CheckUploadFiles resolves the paths of files to upload and makes sure
@@ -243,7 +227,11 @@ func insideAny(path string, dirs []string) bool {
 func (p *Page) Upload(ctx context.Context, t Target, files []string, o UploadOptions) (*UploadResult, error) {
 	dirs := o.AllowedDirs
 	if dirs == nil {
-		dirs = UploadDirs()
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, fmt.Errorf("upload: %w", err)
+		}
+		dirs = []string{wd}
 	}
 	paths, err := CheckUploadFiles(files, dirs)
 	if err != nil {

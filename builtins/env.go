@@ -28,8 +28,12 @@ type Env struct {
 	Endpoint chrome.Endpoint
 	// Headless asks for a headless launch.
 	Headless bool
-	// OutputDir receives files the program writes (screenshots, PDFs).
+	// OutputDir receives files the program writes (screenshots, PDFs); ""
+	// is the working directory.
 	OutputDir string
+	// UploadDirs are the directories upload may read files from (nil: the
+	// working directory only).
+	UploadDirs []string
 	// Strict turns off every automatic fallback of the actions: no
 	// auto-force after the actionability timeout, no JavaScript click when
 	// the mouse click missed, no value-setter retry of a fill.

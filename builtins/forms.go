@@ -166,7 +166,7 @@ func upload(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := p.Upload(c.Ctx, t, files, browser.UploadOptions{ActionOptions: o})
+	res, err := p.Upload(c.Ctx, t, files, browser.UploadOptions{ActionOptions: o, AllowedDirs: c.Env.UploadDirs})
 	if err != nil {
 		return nil, err
 	}

@@ -12,7 +12,7 @@ func init() {
 // storageState handles storage_state(save = | load =, all_cookies =).
 func storageState(c *Call) (any, error) {
 	o := options[lang.StorageStateOptions](c)
-	r := browser.StorageStateRequest{Save: o.Save, Load: o.Load, AllCookies: o.AllCookies}
+	r := browser.StorageStateRequest{Save: o.Save, Load: o.Load, AllCookies: o.AllCookies, OutputDir: c.Env.OutputDir}
 	if r.AllCookies && r.Load != "" {
 		return nil, invalid("storage_state: all_cookies applies to save; load sets every cookie of the file")
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -42,10 +41,11 @@ var capturePresets = map[string]CaptureSettings{
 // answer says truncated and the full snapshot file has everything.
 const viewportInlineLimit = 8000
 
-// defaultCapture reads CDP_SKILL_CAPTURE, falling back to the full preset.
-func defaultCapture() CaptureSettings {
+// defaultCapture reads CDP_SKILL_CAPTURE (v), falling back to the full
+// preset.
+func defaultCapture(v string) CaptureSettings {
 	c := capturePresets["full"]
-	if v := strings.TrimSpace(os.Getenv(EnvCapture)); v != "" {
+	if v != "" {
 		if p, ok := capturePresets[v]; ok {
 			return p
 		}

@@ -1,0 +1,54 @@
+package runtime
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/cdp-skill/cdp-skill/browser"
+)
+
+// EnvStrict names the variable that turns strict mode on for every command
+// (the same as "strict": true in each): no automatic fallbacks in actions.
+const EnvStrict = "CDP_SKILL_STRICT"
+
+// Environment is what the process environment configures for a program.
+// It is read here, once per program, and passed down: package browser
+// reads no environment variable of these.
+type Environment struct {
+	// OutputDir is where named screenshots and PDFs go
+	// (CDP_SKILL_OUTPUT_DIR, absolute; "" = the working directory).
+	OutputDir string
+	// UploadDirs are the directories upload may read from: the working
+	// directory and those listed in CDP_SKILL_UPLOAD_DIRS.
+	UploadDirs []string
+	// Strict is CDP_SKILL_STRICT: 1, true or yes.
+	Strict bool
+	// Capture is CDP_SKILL_CAPTURE: a preset name or JSON settings.
+	Capture string
+}
+
+// ReadEnvironment reads the process environment.
+func ReadEnvironment() Environment {
+	e := Environment{Capture: strings.TrimSpace(os.Getenv(EnvCapture))}
+	if d := strings.TrimSpace(os.Getenv(browser.OutputDirEnv)); d != "" {
+		if abs, err := filepath.Abs(d); err == nil {
+			e.OutputDir = abs
+		}
+	}
+	if wd, err := os.Getwd(); err == nil {
+		e.UploadDirs = append(e.UploadDirs, wd)
+	}
+	for _, d := range filepath.SplitList(os.Getenv(browser.UploadDirsEnv)) {
+		if d = strings.TrimSpace(d); d != "" {
+			if abs, err := filepath.Abs(d); err == nil {
+				e.UploadDirs = append(e.UploadDirs, abs)
+			}
+		}
+	}
+	switch strings.ToLower(strings.TrimSpace(os.Getenv(EnvStrict))) {
+	case "1", "true", "yes":
+		e.Strict = true
+	}
+	return e
+}
