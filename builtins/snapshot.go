@@ -2,12 +2,10 @@ package builtins
 
 import (
 	"fmt"
-	"strings"
 
 	"go.starlark.net/starlark"
 
 	"github.com/cdp-skill/cdp-skill/browser"
-	"github.com/cdp-skill/cdp-skill/browser/state"
 	"github.com/cdp-skill/cdp-skill/lang"
 )
 
@@ -74,7 +72,7 @@ func snapshot(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out["yaml"] = cutAtLine(s.YAML, limit)
+	out["yaml"] = CutAtLine(s.YAML, limit)
 	out["truncatedInline"] = true
 	out["file"] = path
 	artifacts["snapshot"] = path
@@ -87,28 +85,6 @@ func snapshot(c *Call) (any, error) {
 // RefsFileAbove is how many refs a snapshot may have before its refs map
 // (ref → role and name) is also written to a file (spec §7.6).
 const RefsFileAbove = 1000
-
-// cutAtLine returns the longest prefix of s within n bytes that ends at a
-// line break.
-func cutAtLine(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	if i := strings.LastIndexByte(s[:n], '\n'); i > 0 {
-		return s[:i]
-	}
-	return s[:n]
-}
-
-// SpillFile writes a large payload under the state dir and returns its path:
-// snapshots/<tab>-<name>.
-func SpillFile(env *Env, kind, name string, data []byte) (string, error) {
-	tab := env.Tab().Alias
-	if tab == "" {
-		tab = "tab"
-	}
-	return state.WriteFile(data, kind+"s", tab+"-"+name)
-}
 
 func snapshotSearch(c *Call) (any, error) {
 	p, err := c.Env.Page()

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"go.starlark.net/starlark"
@@ -175,7 +174,7 @@ func (h *host) capture(out *Output) {
 	if c.Viewport != nil && set.ViewportSnapshot {
 		out.ViewportSnap = c.Viewport.YAML
 		if len(out.ViewportSnap) > viewportInlineLimit {
-			out.ViewportSnap = cutAtLine(out.ViewportSnap, viewportInlineLimit)
+			out.ViewportSnap = builtins.CutAtLine(out.ViewportSnap, viewportInlineLimit)
 			out.Truncated = true
 		}
 	}
@@ -277,18 +276,6 @@ func (h *host) tabName() string {
 		return t
 	}
 	return "tab"
-}
-
-// cutAtLine returns the longest prefix of s within n bytes that ends at a
-// line break.
-func cutAtLine(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	if i := strings.LastIndexByte(s[:n], '\n'); i > 0 {
-		return s[:i]
-	}
-	return s[:n]
 }
 
 // ConsoleReport is the console part of an answer: errors and warnings of
