@@ -48,18 +48,30 @@ func TestOptionsDecoding(t *testing.T) {
 		err            string
 	}{
 		{"click", `text = "Go", scroll_until_visible = {"max_scrolls": 5}`,
-			func(o any) bool { su := o.(*lang.ClickOptions).ScrollUntilVisible; return su != nil && su.MaxScrolls == 5 }, ""},
+			func(o any) bool {
+				su := o.(*lang.ClickOptions).ScrollUntilVisible
+				return su != nil && su.MaxScrolls == 5
+			}, ""},
 		{"click", `text = "Go", scroll_until_visible = {"maxScrolls": 5, "distance": 300}`,
-			func(o any) bool { su := o.(*lang.ClickOptions).ScrollUntilVisible; return su.MaxScrolls == 5 && su.Distance == 300 }, ""},
+			func(o any) bool {
+				su := o.(*lang.ClickOptions).ScrollUntilVisible
+				return su.MaxScrolls == 5 && su.Distance == 300
+			}, ""},
 		{"click", `text = "Go", scroll_until_visible = {"maxScroll": 5}`, nil, `scroll_until_visible has no key "maxScroll" (did you mean "maxScrolls"?)`},
 		{"click", `text = "Go", scroll_until_visible = True`,
 			func(o any) bool { return o.(*lang.ClickOptions).ScrollUntilVisible != nil }, ""},
 		{"click", `text = "Go", scroll_until_visible = False`,
 			func(o any) bool { return o.(*lang.ClickOptions).ScrollUntilVisible == nil }, ""},
 		{"click", `text = "Go", wait_after = True`,
-			func(o any) bool { w := o.(*lang.ClickOptions).WaitAfter; return w.Timeout == 5000 && w.StableTime == 300 }, ""},
+			func(o any) bool {
+				w := o.(*lang.ClickOptions).WaitAfter
+				return w.Timeout == 5000 && w.StableTime == 300
+			}, ""},
 		{"click", `text = "Go", wait_after = {"stable_time": 50}`,
-			func(o any) bool { w := o.(*lang.ClickOptions).WaitAfter; return w.Timeout == 5000 && w.StableTime == 50 }, ""},
+			func(o any) bool {
+				w := o.(*lang.ClickOptions).WaitAfter
+				return w.Timeout == 5000 && w.StableTime == 50
+			}, ""},
 		{"click", `button = 3`, nil, "click: button must be a string, not int"},
 		{"click", `js_click = "yes"`, nil, "click: js_click must be True or False, not string"},
 		{"click", `text = "Go", modifiers = 3`, nil, "click: modifiers must be a string or array, not int"},
@@ -84,7 +96,10 @@ func TestOptionsDecoding(t *testing.T) {
 		{"poll", `fn = lambda: True`, func(o any) bool { return o.(*lang.PollOptions).Fn != nil }, ""},
 		{"poll", `fn = 3`, nil, "poll: fn must be a JavaScript string, not int"},
 		{"extract", `selector = "#t"`, func(o any) bool { e := o.(*lang.ExtractOptions); return e.Limit == 100 && e.Headers == nil }, ""},
-		{"elements_at", `x = 1, y = 2`, func(o any) bool { e := o.(*lang.ElementsAtOptions); return *e.X == 1 && e.Radius == nil && e.Limit == nil }, ""},
+		{"elements_at", `x = 1, y = 2`, func(o any) bool {
+			e := o.(*lang.ElementsAtOptions)
+			return *e.X == 1 && e.Radius == nil && e.Limit == nil
+		}, ""},
 		{"elements_at", `x = float("nan"), y = 2`, nil, "elements_at: x must be a finite number"},
 		{"chrome_status", ``, func(o any) bool { return o.(*lang.ChromeStatusOptions).AutoLaunch }, ""},
 	} {
