@@ -54,8 +54,22 @@ func (p Param) Keyword() string { return keywordName(SnakeCase(p.Name)) }
 
 // Action describes one step type: its JSON name, its Starlark builtin, and
 // the parameters both accept. The catalog is the single source of truth for
-// validation, lowering and static checking; package builtins implements each
-// entry.
+// validation, lowering, static checking, the parameter reference
+// (cdp-skill help STEP, cmd/skill/REFERENCE.md) and the MCP schema; package
+// builtins implements each entry.
+//
+// Adding a step takes two places (three with in-page code):
+//  1. here, in the family's catalog_*.go: an options struct whose tagged
+//     fields are the parameters (see options.go; embed Target, Acting,
+//     Loading… for the shared ones) and an Action with Name, Options, Verb
+//     (when visual), Doc and Example;
+//  2. the browser method doing the work, called from a builtin in the
+//     family's builtins/*.go that reads options[lang.XOptions](c) and is
+//     registered under the same name.
+//
+// Then `go generate ./cmd` rewrites the reference; the tests check that the
+// example runs, that every parameter round-trips JSON → Starlark → struct,
+// and that the reference matches.
 type Action struct {
 	// Name is the JSON action key, e.g. "selectOption".
 	Name string
