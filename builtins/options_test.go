@@ -178,3 +178,20 @@ func TestTargetFromOptions(t *testing.T) {
 }
 
 func ftoa(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+// BenchmarkNewArgsClick measures validating and decoding a click's keywords
+// into its options struct (what every click now pays before acting).
+func BenchmarkNewArgsClick(b *testing.B) {
+	a, _ := lang.LookupAction("click")
+	kw := []starlark.Tuple{
+		{starlark.String("text"), starlark.String("Go")},
+		{starlark.String("exact"), starlark.True},
+		{starlark.String("button"), starlark.String("left")},
+		{starlark.String("scroll_until_visible"), starlark.True},
+	}
+	for b.Loop() {
+		if _, err := NewArgs(a, nil, kw); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -121,9 +121,18 @@ func (a *Action) Builtin() string {
 
 // Param returns the parameter with the JSON name or Starlark keyword name.
 func (a *Action) Param(name string) (Param, bool) {
-	for _, p := range a.AllParams() {
-		if p.Name == name || p.Keyword() == name {
-			return p, true
+	for _, list := range [][]Param{a.Params, CommonParams} {
+		for i := range list {
+			if list[i].Name == name {
+				return list[i], true
+			}
+		}
+	}
+	for _, list := range [][]Param{a.Params, CommonParams} {
+		for i := range list {
+			if list[i].Keyword() == name {
+				return list[i], true
+			}
 		}
 	}
 	return Param{}, false
