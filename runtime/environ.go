@@ -26,11 +26,13 @@ type Environment struct {
 	Strict bool
 	// Capture is CDP_SKILL_CAPTURE: a preset name or JSON settings.
 	Capture string
+	// MaxMemoryMB is CDP_SKILL_MAX_MEMORY_MB, as written.
+	MaxMemoryMB string
 }
 
 // ReadEnvironment reads the process environment.
 func ReadEnvironment() Environment {
-	e := Environment{Capture: strings.TrimSpace(os.Getenv(EnvCapture))}
+	e := Environment{Capture: strings.TrimSpace(os.Getenv(EnvCapture)), MaxMemoryMB: os.Getenv(EnvMaxMemory)}
 	if d := strings.TrimSpace(os.Getenv(browser.OutputDirEnv)); d != "" {
 		if abs, err := filepath.Abs(d); err == nil {
 			e.OutputDir = abs

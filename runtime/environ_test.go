@@ -19,6 +19,7 @@ func TestReadEnvironment(t *testing.T) {
 	t.Setenv(browser.UploadDirsEnv, " "+up+string(os.PathListSeparator)+string(os.PathListSeparator)+"rel")
 	t.Setenv(EnvStrict, "Yes")
 	t.Setenv(EnvCapture, " compact ")
+	t.Setenv(EnvMaxMemory, "64")
 	e := ReadEnvironment()
 	if e.OutputDir != filepath.Join(wd, "shots") {
 		t.Errorf("OutputDir = %q", e.OutputDir)
@@ -26,7 +27,7 @@ func TestReadEnvironment(t *testing.T) {
 	if want := []string{wd, up, filepath.Join(wd, "rel")}; !slices.Equal(e.UploadDirs, want) {
 		t.Errorf("UploadDirs = %q, want %q", e.UploadDirs, want)
 	}
-	if !e.Strict || e.Capture != "compact" {
+	if !e.Strict || e.Capture != "compact" || maxMemory(e.MaxMemoryMB) != 64<<20 {
 		t.Errorf("Strict %v, Capture %q", e.Strict, e.Capture)
 	}
 	t.Setenv(browser.OutputDirEnv, "")

@@ -184,7 +184,7 @@ func Run(ctx context.Context, prog Program, opts Options) *Output {
 	h.ctx = ctx
 	h.timeout = timeout
 	h.dog = newWatchdog()
-	go guardMemory(ctx, &h.threads, maxMemory())
+	go guardMemory(ctx, &h.threads, maxMemory(environ.MaxMemoryMB))
 	done := make(chan *Output, 1)
 	release := make(chan struct{})
 	var once sync.Once
