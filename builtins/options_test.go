@@ -92,6 +92,8 @@ func TestOptionsDecoding(t *testing.T) {
 		}, ""},
 		{"snapshot_search", `near = {"x": 1, "y": 2, "r": 3}`, nil, `snapshot_search: near has no key "r"`},
 		{"snapshot_search", `near = [1, 2]`, nil, "snapshot_search: near must be an object, not list"},
+		{"snapshot_search", `near = {}`, func(o any) bool { n := o.(*lang.SnapshotSearchOptions).Near; return n != nil && n.X == nil }, ""},
+		{"click", `text = "Go", scroll_until_visible = {}`, func(o any) bool { return o.(*lang.ClickOptions).ScrollUntilVisible == nil }, ""},
 		{"page_function", `fn = "() => 1", await_promise = True`, func(o any) bool { return o.(*lang.PageFunctionOptions).Await }, ""},
 		{"poll", `fn = lambda: True`, func(o any) bool { return o.(*lang.PollOptions).Fn != nil }, ""},
 		{"poll", `fn = 3`, nil, "poll: fn must be a JavaScript string, not int"},

@@ -148,7 +148,8 @@ func decodeScalar(dst reflect.Value, v starlark.Value, name string, n naming) er
 // decodeNested sets a *struct field from a dict of its keys, or from
 // True/False when its type lists bool.
 func decodeNested(dst reflect.Value, f optField, v starlark.Value, name string, n naming) error {
-	if b, ok := v.(starlark.Bool); ok && strings.Contains(string(f.param.Type), "bool") {
+	orBool := strings.Contains(string(f.param.Type), "bool")
+	if b, ok := v.(starlark.Bool); ok && orBool {
 		if b {
 			dst.Set(f.nested.zero())
 		}
@@ -158,8 +159,8 @@ func decodeNested(dst reflect.Value, f optField, v starlark.Value, name string, 
 	if !ok {
 		return n.fail("%s must be %s, not %s", name, withArticle(describeType(f.param.Type)), v.Type())
 	}
-	if len(items) == 0 {
-		return nil // an empty dict is false, like False
+	if len(items) == 0 && orBool {
+		return nil // where True turns it on, an empty dict is false, like False
 	}
 	out := f.nested.zero()
 	for _, kv := range items {
