@@ -46,6 +46,7 @@ func StepReference(a *Action) string {
 		b.WriteString("\n")
 	}
 	fmt.Fprintf(&b, "Example: `%s`\n", a.ExampleStep())
+	b.WriteString("\nAlso: `optional`, `timeout`, `readyWhen`, `settledWhen`, `observe` (see `cdp-skill help steps`).\n")
 	return b.String()
 }
 
