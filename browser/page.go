@@ -67,10 +67,20 @@ type Page struct {
 	geoOrigins []string
 	// stops drop the page's event subscriptions (Close); guarded by mu.
 	stops []func()
+	// urls says which local URLs Navigate may open; guarded by mu.
+	urls URLPolicy
 }
 
 func newPage(b *Browser, id target.ID, s *Session) *Page {
 	return &Page{Browser: b, TargetID: id, sess: s}
+}
+
+// SetURLPolicy sets which local URLs (file:, chrome:, …) Navigate may
+// open; a new page allows none.
+func (p *Page) SetURLPolicy(pol URLPolicy) {
+	p.mu.Lock()
+	p.urls = pol
+	p.mu.Unlock()
 }
 
 // onClose registers subscriptions to drop when the page is closed.

@@ -34,6 +34,9 @@ type Env struct {
 	// UploadDirs are the directories upload may read files from (nil: the
 	// working directory only).
 	UploadDirs []string
+	// URLs says which local URLs (file:, chrome:, …) may be opened; the
+	// zero policy allows none.
+	URLs browser.URLPolicy
 	// Strict turns off every automatic fallback of the actions: no
 	// auto-force after the actionability timeout, no JavaScript click when
 	// the mouse click missed, no value-setter retry of a fill.
@@ -246,6 +249,7 @@ func (e *Env) attach(ctx context.Context, entry state.Tab) error {
 		entry.Alias = alias
 	}
 	e.releaseTab()
+	p.SetURLPolicy(e.URLs)
 	e.page, e.tab, e.unlock = p, entry, unlock
 	return nil
 }

@@ -149,7 +149,7 @@ func openTab(c *Call) (any, error) {
 		return nil, err
 	}
 	if u != "" {
-		if u, err = browser.CheckURL(u); err != nil {
+		if u, err = c.Env.URLs.Check(u); err != nil {
 			return nil, err
 		}
 	}

@@ -28,6 +28,10 @@ type Environment struct {
 	Capture string
 	// MaxMemoryMB is CDP_SKILL_MAX_MEMORY_MB, as written.
 	MaxMemoryMB string
+	// URLs are the local URLs goto and openTab may open: the directories of
+	// CDP_SKILL_FILE_DIRS (absolute) and the schemes of
+	// CDP_SKILL_ALLOW_SCHEMES.
+	URLs browser.URLPolicy
 }
 
 // ReadEnvironment reads the process environment.
@@ -41,11 +45,11 @@ func ReadEnvironment() Environment {
 	if wd, err := os.Getwd(); err == nil {
 		e.UploadDirs = append(e.UploadDirs, wd)
 	}
-	for _, d := range filepath.SplitList(os.Getenv(browser.UploadDirsEnv)) {
-		if d = strings.TrimSpace(d); d != "" {
-			if abs, err := filepath.Abs(d); err == nil {
-				e.UploadDirs = append(e.UploadDirs, abs)
-			}
+	e.UploadDirs = append(e.UploadDirs, absDirs(os.Getenv(browser.UploadDirsEnv))...)
+	e.URLs.FileDirs = absDirs(os.Getenv(browser.FileDirsEnv))
+	for _, s := range strings.Split(os.Getenv(browser.AllowSchemesEnv), ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			e.URLs.Schemes = append(e.URLs.Schemes, s)
 		}
 	}
 	switch strings.ToLower(strings.TrimSpace(os.Getenv(EnvStrict))) {
@@ -53,4 +57,18 @@ func ReadEnvironment() Environment {
 		e.Strict = true
 	}
 	return e
+}
+
+// absDirs reads a list of directories (separated by os.PathListSeparator)
+// as absolute paths, skipping empty entries.
+func absDirs(list string) []string {
+	var out []string
+	for _, d := range filepath.SplitList(list) {
+		if d = strings.TrimSpace(d); d != "" {
+			if abs, err := filepath.Abs(d); err == nil {
+				out = append(out, abs)
+			}
+		}
+	}
+	return out
 }

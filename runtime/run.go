@@ -167,7 +167,7 @@ func Run(ctx context.Context, prog Program, opts Options) *Output {
 	}
 	h.env.Headless = opts.Headless
 	h.env.Strict = environ.Strict
-	h.env.OutputDir, h.env.UploadDirs = environ.OutputDir, environ.UploadDirs
+	h.env.OutputDir, h.env.UploadDirs, h.env.URLs = environ.OutputDir, environ.UploadDirs, environ.URLs
 	if opts.Pool != nil {
 		h.env.Pool = opts.Pool.conns
 		h.env.KeepEmulation = opts.Pool.KeepEmulation
