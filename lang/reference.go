@@ -46,7 +46,11 @@ func StepReference(a *Action) string {
 		b.WriteString("\n")
 	}
 	fmt.Fprintf(&b, "Example: `%s`\n", a.ExampleStep())
-	b.WriteString("\nAlso: `optional`, `timeout`, `readyWhen`, `settledWhen`, `observe` (see `cdp-skill help steps`).\n")
+	var common []string
+	for _, p := range CommonParams {
+		common = append(common, p.Name)
+	}
+	fmt.Fprintf(&b, "\nAlso: %s (see `cdp-skill help steps`).\n", codeList(common))
 	return b.String()
 }
 
