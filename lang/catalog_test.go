@@ -83,3 +83,23 @@ func TestEveryVisualActionHasAVerb(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryParameterIsDocumented: the reference, help and the MCP schema
+// describe each parameter (and each key of a nested one) from its doc.
+func TestEveryParameterIsDocumented(t *testing.T) {
+	var check func(action, prefix string, ps []Param)
+	check = func(action, prefix string, ps []Param) {
+		for _, p := range ps {
+			if strings.TrimSpace(p.Doc) == "" {
+				t.Errorf("%s: parameter %s%s has no doc", action, prefix, p.Name)
+			}
+			check(action, prefix+p.Name+".", p.Fields)
+		}
+	}
+	for _, a := range Actions() {
+		if strings.TrimSpace(a.Doc) == "" {
+			t.Errorf("%s has no doc", a.Name)
+		}
+		check(a.Name, "", a.Params)
+	}
+}
