@@ -18,7 +18,7 @@ import (
 // comparison with NaN or -0, an assignment to a constant, typeof against a
 // string no type has…), fails here instead of in a page.
 func TestEngineParsesWithoutWarnings(t *testing.T) {
-	res := api.Transform(engineSource, api.TransformOptions{Loader: api.LoaderJS, Target: api.ES2022, Sourcefile: "engine.js", LogLevel: api.LogLevelSilent})
+	res := api.Transform(engineSource(), api.TransformOptions{Loader: api.LoaderJS, Target: api.ES2022, Sourcefile: "engine.js", LogLevel: api.LogLevelSilent})
 	for _, msgs := range [][]api.Message{res.Errors, res.Warnings} {
 		for _, m := range msgs {
 			where := ""
@@ -32,7 +32,8 @@ func TestEngineParsesWithoutWarnings(t *testing.T) {
 
 // engineFileAt names the engine file and line of a line of engineSource.
 func engineFileAt(line int) string {
-	header := strings.Count(engineSource[:strings.Index(engineSource, "if (window.__cdpSkill")], "\n") + 1
+	src := engineSource()
+	header := strings.Count(src[:strings.Index(src, "if (window.__cdpSkill")], "\n") + 1
 	line -= header
 	for _, f := range engineFiles {
 		data, _ := inpage.ReadFile("inpage/" + f)
@@ -53,7 +54,7 @@ func engineFileAt(line int) string {
 func TestEngineEntryPointsExist(t *testing.T) {
 	defined := map[string]bool{}
 	inS := false
-	for _, line := range strings.Split(engineSource, "\n") {
+	for _, line := range strings.Split(engineSource(), "\n") {
 		switch {
 		case strings.HasPrefix(line, "const S = {"):
 			inS = true
