@@ -13,12 +13,12 @@ import (
 //go:generate sh -c "go run ./cdp-skill help steps > skill/REFERENCE.md"
 
 // helpCommand replaces cobra's help: `help STEP` prints one step's
-// parameters from the catalog, `help steps` all of them, `help COMMAND` a
-// command's usage.
+// parameters from the catalog (a recipe function's too), `help steps` all
+// of them, `help COMMAND` a command's usage.
 func (a *app) helpCommand() *cobra.Command {
 	return &cobra.Command{
-		Use:   "help [step | steps | command]",
-		Short: "Print a step's parameters (help click), every step's (help steps), or a command's usage",
+		Use:   "help [step | function | steps | command]",
+		Short: "Print a step's parameters (help click), a recipe function's (help exists), every step's (help steps), or a command's usage",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			root := cmd.Root()
@@ -36,16 +36,18 @@ func (a *app) helpCommand() *cobra.Command {
 				fmt.Fprint(out, lang.Reference())
 				return nil
 			default:
-				if sub, _, err := root.Find([]string{name}); err == nil && sub != root {
+				// A step before a command of the same name (recipe): the
+				// command's usage is also `cdp-skill recipe --help`.
+				text, err := lang.Help(name)
+				if err == nil {
+					fmt.Fprint(out, text)
+					return nil
+				}
+				if sub, _, ferr := root.Find([]string{name}); ferr == nil && sub != root {
 					sub.SetOut(out)
 					return sub.Help()
 				}
-				step, err := lang.LookupStep(name)
-				if err != nil {
-					return err
-				}
-				fmt.Fprint(out, lang.StepReference(step))
-				return nil
+				return err
 			}
 		},
 	}

@@ -79,6 +79,12 @@ func TestHelpPrintsOneStep(t *testing.T) {
 	if _, stderr, code := runHelp(t, "dragg"); code == 0 || !strings.Contains(stderr, `did you mean "drag"`) {
 		t.Errorf("help dragg: exit %d, %s", code, stderr)
 	}
+	if out, _, _ := runHelp(t, "attr"); !strings.Contains(out, "`attr(selector, name)`: an attribute") {
+		t.Errorf("help attr: %s", out)
+	}
+	if out, _, _ := runHelp(t, "recipe"); !strings.Contains(out, "## recipe") {
+		t.Errorf("help recipe (a step and a command) does not print the step: %s", out)
+	}
 	if out, _, _ := runHelp(t, "run"); !strings.Contains(out, "cdp-skill run FILE.star") {
 		t.Errorf("help run: %s", out)
 	}

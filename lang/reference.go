@@ -23,7 +23,17 @@ func Reference() string {
 		b.WriteString("\n")
 		b.WriteString(StepReference(a))
 	}
+	b.WriteString("\n## Recipe functions\n\nBesides the steps, recipes have these functions (not JSON steps):\n\n")
+	for _, f := range Functions() {
+		b.WriteString("- " + FunctionReference(f))
+	}
 	return b.String()
+}
+
+// FunctionReference renders one recipe function as a line: its call and
+// what it does.
+func FunctionReference(f *Function) string {
+	return fmt.Sprintf("`%s(%s)`: %s\n", f.Name, strings.Join(f.Params, ", "), f.Doc)
 }
 
 // StepReference renders one step's section of the reference.
@@ -95,18 +105,26 @@ func codeList(names []string) string {
 	return strings.Join(out, ", ")
 }
 
-// LookupStep finds a step by JSON name, alias or Starlark builtin name, for
-// `cdp-skill help`; a miss suggests the nearest name.
-func LookupStep(name string) (*Action, error) {
+// Help is `cdp-skill help NAME`: the reference of a step (by JSON name,
+// alias or Starlark name) or of a recipe function; a miss suggests the
+// nearest name.
+func Help(name string) (string, error) {
 	if a, ok := LookupAction(name); ok {
-		return a, nil
+		return StepReference(a), nil
 	}
 	if a, ok := ActionForBuiltin(name); ok {
-		return a, nil
+		return StepReference(a), nil
 	}
-	msg := fmt.Sprintf("no step %q", name)
-	if c := closest(name, ActionNames()); c != "" {
+	if f, ok := LookupFunction(name); ok {
+		return "recipe function " + FunctionReference(f), nil
+	}
+	known := ActionNames()
+	for _, f := range Functions() {
+		known = append(known, f.Name)
+	}
+	msg := fmt.Sprintf("no step or recipe function %q", name)
+	if c := closest(name, known); c != "" {
 		msg += fmt.Sprintf(" (did you mean %q?)", c)
 	}
-	return nil, fmt.Errorf("%s; steps: %s", msg, strings.Join(ActionNames(), ", "))
+	return "", fmt.Errorf("%s; steps: %s", msg, strings.Join(ActionNames(), ", "))
 }
