@@ -293,7 +293,7 @@ func validateValue(st *Step) error {
 			if c := closest(unknown, paramNames(a)); c != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", c)
 			}
-			return validationErr(st.Index, "%s; valid parameters: %s", msg, strings.Join(paramNames(a), ", "))
+			return validationErr(st.Index, "%s; valid parameters: %s (types and defaults: cdp-skill help %s)", msg, strings.Join(paramNames(a), ", "), a.Name)
 		}
 		return nil
 	}
