@@ -83,7 +83,7 @@ func modifiersArg(v starlark.Value, p *browser.Page) (browser.Modifiers, error) 
 // switch to them with connectTab.
 func registerNewTabs(c *Call, tabs []browser.NewTab) {
 	for i := range tabs {
-		entry := tabEntry(EndpointOf(c.Env.Tab()), target.ID(tabs[i].TargetID))
+		entry := browser.TabEntry(browser.EndpointOf(c.Env.Tab()), target.ID(tabs[i].TargetID))
 		if alias, err := c.Env.Registry.Register(c.Ctx, entry); err == nil {
 			tabs[i].Tab = alias
 		}

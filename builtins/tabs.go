@@ -263,7 +263,7 @@ func closeTab(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	ep := EndpointOf(entry)
+	ep := browser.EndpointOf(entry)
 	if c.Env.HasPage() && c.Env.Tab().TargetID == entry.TargetID {
 		c.Env.Detach()
 	}
