@@ -137,7 +137,7 @@ func pdf(c *Call) (any, error) {
 	return p.PrintPDF(c.Ctx, r)
 }
 
-// pdfSizes reads scale, paper size and margins.
+// pdfSizes reads the paper size and the margins.
 func pdfSizes(c *Call, o *lang.PDFOptions, r *browser.PDFRequest) error {
 	var err error
 	if r.PaperWidth, _, err = lengthArg(c, "paperWidth", o.PaperWidth); err != nil {
