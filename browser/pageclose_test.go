@@ -18,15 +18,15 @@ func sessionSubscriptions(p *Page) map[string]int {
 	return out
 }
 
-// TestPageCloseDropsSubscriptions: a page holds its dialog, console and
-// execution-context subscriptions while attached, and Close drops every
-// one of them (their goroutines end), so a detached page leaves nothing
+// TestPageCloseDropsSubscriptions: a page holds its dialog, console,
+// network and execution-context subscriptions while attached, and Close
+// drops every one of them (their goroutines end), so a detached page leaves nothing
 // running until the connection closes. The tab stays usable by a new page.
 func TestPageCloseDropsSubscriptions(t *testing.T) {
 	p := loadHTML(t, `<p>hello</p>`)
 	held := sessionSubscriptions(p)
 	for _, m := range []string{"Page.javascriptDialogOpening", "Runtime.consoleAPICalled", "Runtime.exceptionThrown",
-		"Log.entryAdded", "Runtime.executionContextCreated", "Runtime.executionContextDestroyed", "Runtime.executionContextsCleared"} {
+		"Log.entryAdded", "Runtime.executionContextCreated", "Runtime.executionContextDestroyed", "Network.requestWillBeSent"} {
 		if held[m] == 0 {
 			t.Errorf("an attached page does not subscribe to %s: %v", m, held)
 		}

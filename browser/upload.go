@@ -63,6 +63,19 @@ type fileState struct {
 	Seen []string `json:"seen"`
 }
 
+// orWorkingDir returns dirs, or the working directory when dirs is nil
+// (the caller gave no allowed directories of its own).
+func orWorkingDir(dirs []string) ([]string, error) {
+	if dirs != nil {
+		return dirs, nil
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	return []string{wd}, nil
+}
+
 // CheckUploadFiles resolves the paths of files to upload and makes sure
 // each one exists, is a regular file, and lies inside one of dirs once
 // symbolic links are resolved, has one link, and copies each into the
@@ -225,13 +238,9 @@ func insideAny(path string, dirs []string) bool {
 // the input that opened it. The page must then see the files: their names
 // are read back from input.files.
 func (p *Page) Upload(ctx context.Context, t Target, files []string, o UploadOptions) (*UploadResult, error) {
-	dirs := o.AllowedDirs
-	if dirs == nil {
-		wd, err := os.Getwd()
-		if err != nil {
-			return nil, fmt.Errorf("upload: %w", err)
-		}
-		dirs = []string{wd}
+	dirs, err := orWorkingDir(o.AllowedDirs)
+	if err != nil {
+		return nil, fmt.Errorf("upload: %w", err)
 	}
 	paths, err := CheckUploadFiles(files, dirs)
 	if err != nil {

@@ -157,7 +157,7 @@ func routeAction(c *Call, r *browser.Route, action string) (string, error) {
 		r.Decision = browser.RouteDecision{Action: browser.RouteContinue, Headers: h}
 		return "changing the request headers of", nil
 	}
-	d, err := fulfillDecision(obj)
+	d, err := fulfillDecision(obj, c.Env.UploadDirs)
 	if err != nil {
 		return "", err
 	}
@@ -189,7 +189,7 @@ func headerMap(o *lang.Object, what string) (map[string]string, error) {
 }
 
 // fulfillDecision reads {status, headers, body | json | file, contentType}.
-func fulfillDecision(o *lang.Object) (*browser.RouteDecision, error) {
+func fulfillDecision(o *lang.Object, uploadDirs []string) (*browser.RouteDecision, error) {
 	d := &browser.RouteDecision{Action: browser.RouteFulfill, Status: 200, Headers: map[string]string{}}
 	contentType := ""
 	bodies := 0
@@ -241,7 +241,7 @@ func fulfillDecision(o *lang.Object) (*browser.RouteDecision, error) {
 			if !ok {
 				return nil, invalid("route: fulfill.file must be a path")
 			}
-			data, mime, err := browser.ReadRouteFile(s)
+			data, mime, err := browser.ReadRouteFile(s, uploadDirs)
 			if err != nil {
 				return nil, err
 			}
@@ -299,7 +299,7 @@ func routeHandler(c *Call, fn starlark.Callable) func(ctx context.Context, r bro
 		if err != nil {
 			return nil, err
 		}
-		return handlerDecision(v)
+		return handlerDecision(v, c.Env.UploadDirs)
 	}
 }
 
@@ -310,7 +310,7 @@ const inHookLocal = "cdp-skill.inHook"
 // handlerDecision reads a handler's answer: None or "continue" (go on),
 // "abort", a {headers} dict (go on with them), {abort: reason}, or a
 // fulfill dict.
-func handlerDecision(v starlark.Value) (*browser.RouteDecision, error) {
+func handlerDecision(v starlark.Value, uploadDirs []string) (*browser.RouteDecision, error) {
 	if v == starlark.None {
 		return nil, nil
 	}
@@ -349,5 +349,5 @@ func handlerDecision(v starlark.Value) (*browser.RouteDecision, error) {
 		}
 		return &browser.RouteDecision{Action: browser.RouteContinue, Headers: m}, nil
 	}
-	return fulfillDecision(o)
+	return fulfillDecision(o, uploadDirs)
 }
