@@ -20,11 +20,7 @@ func route(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	clear, err := c.Args.Bool("clear", false)
-	if err != nil {
-		return nil, err
-	}
-	if clear {
+	if options[lang.RouteOptions](c).Clear {
 		if len(c.Args.Keywords()) > 1 {
 			return nil, invalid("route: clear removes every route and takes no other parameter")
 		}
@@ -76,14 +72,9 @@ func routeFromArgs(c *Call) (*browser.Route, string, error) {
 // method, times) and describes them.
 func routeMatch(c *Call) (*browser.Route, string, error) {
 	r := &browser.Route{}
-	pattern, err := c.Args.String("url")
-	if err != nil {
-		return nil, "", err
-	}
-	re, err := c.Args.String("urlRegex")
-	if err != nil {
-		return nil, "", err
-	}
+	o := options[lang.RouteOptions](c)
+	pattern, re := o.URL, o.URLRegex
+	var err error
 	if r.Match, err = browser.NewURLMatcher(pattern, re); err != nil {
 		return nil, "", err
 	}
@@ -93,12 +84,7 @@ func routeMatch(c *Call) (*browser.Route, string, error) {
 	if err := browser.CheckResourceTypes(r.Types); err != nil {
 		return nil, "", err
 	}
-	if r.Method, err = c.Args.String("method"); err != nil {
-		return nil, "", err
-	}
-	if r.Times, err = c.Args.Int("times", 0); err != nil {
-		return nil, "", err
-	}
+	r.Method, r.Times = o.Method, o.Times
 	if r.Times < 0 {
 		return nil, "", invalid("route: times must be 0 (every request) or more, not %d", r.Times)
 	}
