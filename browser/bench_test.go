@@ -19,7 +19,6 @@ func goSpecURL(b *testing.B) string {
 	if _, err := os.Stat(p); err != nil {
 		b.Fatalf("no Go spec page: %v", err)
 	}
-	b.Setenv(FileDirsEnv, filepath.Dir(p))
 	return "file://" + p
 }
 
@@ -61,6 +60,9 @@ func benchSnapshot(b *testing.B, load func(*Page), opts SnapshotOptions, cold bo
 
 func navigateTo(b *testing.B, u string) func(*Page) {
 	return func(p *Page) {
+		if path, isFile := strings.CutPrefix(u, "file://"); isFile {
+			p.SetURLPolicy(URLPolicy{FileDirs: []string{filepath.Dir(path)}})
+		}
 		if _, err := p.Navigate(context.Background(), u, WaitLoad); err != nil {
 			b.Fatal(err)
 		}

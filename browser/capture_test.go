@@ -22,12 +22,11 @@ import (
 	"github.com/cdp-skill/cdp-skill/browser/state"
 )
 
-// useOutputDir points CDP_SKILL_OUTPUT_DIR at a fresh directory.
+// useOutputDir returns a fresh output directory (the runtime passes the
+// one CDP_SKILL_OUTPUT_DIR names; package browser reads no environment).
 func useOutputDir(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	t.Setenv(OutputDirEnv, dir)
-	return dir
+	return t.TempDir()
 }
 
 func shoot(t *testing.T, p *Page, r ScreenshotRequest) *ScreenshotResult {
@@ -77,7 +76,7 @@ func capRGB(c color.Color) [3]uint32 {
 func TestScreenshotViewportAndFullPage(t *testing.T) {
 	dir := useOutputDir(t)
 	p, _ := openFixture(t, "capture.html")
-	res := shoot(t, p, ScreenshotRequest{Path: "shots/view.png"})
+	res := shoot(t, p, ScreenshotRequest{OutputDir: dir, Path: "shots/view.png"})
 	if res.Path != filepath.Join(dir, "shots", "view.png") || res.Format != "png" || res.Clip != nil {
 		t.Fatalf("viewport shot: %+v", res)
 	}
@@ -86,7 +85,7 @@ func TestScreenshotViewportAndFullPage(t *testing.T) {
 		t.Errorf("viewport shot is %d×%d, the viewport %d×%d", res.Width, res.Height, w, h)
 	}
 
-	full := shoot(t, p, ScreenshotRequest{Path: "full.png", FullPage: true})
+	full := shoot(t, p, ScreenshotRequest{OutputDir: dir, Path: "full.png", FullPage: true})
 	img := decodePNG(t, full)
 	if h := capJSInt(t, p, "document.documentElement.scrollHeight"); full.Height != h || h != 2400 {
 		t.Errorf("full page height %d, scrollHeight %d", full.Height, h)
@@ -102,7 +101,7 @@ func TestScreenshotViewportAndFullPage(t *testing.T) {
 	if _, err := p.SetViewport(testCtx(t), ViewportRequest{Width: 800, Height: 600, DeviceScaleFactor: 2}); err != nil {
 		t.Fatal(err)
 	}
-	hidpi := shoot(t, p, ScreenshotRequest{FullPage: true})
+	hidpi := shoot(t, p, ScreenshotRequest{OutputDir: dir, FullPage: true})
 	decodePNG(t, hidpi)
 	if h := capJSInt(t, p, "document.documentElement.scrollHeight * devicePixelRatio"); hidpi.Height != h || h != 4800 {
 		t.Errorf("full page at scale 2: height %d, want %d", hidpi.Height, h)
@@ -113,21 +112,21 @@ func TestScreenshotViewportAndFullPage(t *testing.T) {
 }
 
 func TestScreenshotRegionAndElement(t *testing.T) {
-	useOutputDir(t)
+	dir := useOutputDir(t)
 	p, _ := openFixture(t, "capture.html")
-	region := shoot(t, p, ScreenshotRequest{Path: "region.png", Region: &Rect{X: 10, Y: 1010, Width: 150, Height: 60}})
+	region := shoot(t, p, ScreenshotRequest{OutputDir: dir, Path: "region.png", Region: &Rect{X: 10, Y: 1010, Width: 150, Height: 60}})
 	img := decodePNG(t, region)
 	if region.Width != 150 || region.Height != 60 || capRGB(img.At(0, 0)) != [3]uint32{0, 0, 255} || capRGB(img.At(149, 59)) != [3]uint32{0, 0, 255} {
 		t.Fatalf("region below the fold: %+v corner %v", region, capRGB(img.At(0, 0)))
 	}
 	// Page coordinates hold when the page is scrolled.
 	js(t, p, "scrollTo(0, 900)")
-	top := shoot(t, p, ScreenshotRequest{Path: "top.png", Region: &Rect{X: 0, Y: 0, Width: 100, Height: 50}})
+	top := shoot(t, p, ScreenshotRequest{OutputDir: dir, Path: "top.png", Region: &Rect{X: 0, Y: 0, Width: 100, Height: 50}})
 	if got := capRGB(decodePNG(t, top).At(50, 25)); got != [3]uint32{255, 0, 0} {
 		t.Errorf("region at the top of the scrolled page is %v, want red", got)
 	}
 
-	el := shoot(t, p, ScreenshotRequest{Path: "box.png", Element: Target{Selector: "#box"}, Padding: 10})
+	el := shoot(t, p, ScreenshotRequest{OutputDir: dir, Path: "box.png", Element: Target{Selector: "#box"}, Padding: 10})
 	img = decodePNG(t, el)
 	if el.Width != 140 || el.Height != 100 || *el.Clip != (Rect{X: 290, Y: 1490, Width: 140, Height: 100}) {
 		t.Fatalf("element with padding: %+v clip %+v", el, el.Clip)
@@ -135,7 +134,7 @@ func TestScreenshotRegionAndElement(t *testing.T) {
 	if capRGB(img.At(70, 50)) != [3]uint32{0, 128, 0} || capRGB(img.At(3, 3)) != [3]uint32{255, 255, 255} {
 		t.Errorf("element shot: centre %v, padding %v", capRGB(img.At(70, 50)), capRGB(img.At(3, 3)))
 	}
-	edge := shoot(t, p, ScreenshotRequest{Path: "edge.png", Element: Target{Selector: "#edge"}, Padding: 20})
+	edge := shoot(t, p, ScreenshotRequest{OutputDir: dir, Path: "edge.png", Element: Target{Selector: "#edge"}, Padding: 20})
 	if *edge.Clip != (Rect{X: 0, Y: 2280, Width: 80, Height: 80}) || edge.Width != 80 || edge.Height != 80 {
 		t.Errorf("padding is not clipped to the page: %+v clip %+v", edge, edge.Clip)
 	}
@@ -143,18 +142,18 @@ func TestScreenshotRegionAndElement(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	byRef := shoot(t, p, ScreenshotRequest{Path: "ref.png", Element: Target{Ref: refOf(t, s.YAML, `button "Green box"`)}})
+	byRef := shoot(t, p, ScreenshotRequest{OutputDir: dir, Path: "ref.png", Element: Target{Ref: refOf(t, s.YAML, `button "Green box"`)}})
 	if byRef.Width != 120 || byRef.Height != 80 {
 		t.Errorf("element by ref: %+v", byRef)
 	}
-	_, err = p.CaptureScreenshot(testCtx(t), ScreenshotRequest{Element: Target{Selector: "#hidden"}})
+	_, err = p.CaptureScreenshot(testCtx(t), ScreenshotRequest{OutputDir: dir, Element: Target{Selector: "#hidden"}})
 	if KindOf(err) != KindElementNotFound || !strings.Contains(err.Error(), "no size") {
 		t.Errorf("hidden element: %v", err)
 	}
 }
 
 func TestScreenshotElementInFrame(t *testing.T) {
-	useOutputDir(t)
+	dir := useOutputDir(t)
 	base := servePages(t, map[string]string{
 		"outer.html": `<!doctype html><style>body{margin:0}</style><div style="height:300px"></div>` +
 			`<iframe id="f" src="/inner.html" style="position:absolute;left:100px;top:300px;width:400px;height:200px;border:0"></iframe>`,
@@ -168,7 +167,7 @@ func TestScreenshotElementInFrame(t *testing.T) {
 	if _, _, err := p.SwitchFrame(ctx, FrameSpec{Selector: "#f"}); err != nil {
 		t.Fatal(err)
 	}
-	res := shoot(t, p, ScreenshotRequest{Path: "dot.png", Element: Target{Selector: "#dot"}, Padding: 2})
+	res := shoot(t, p, ScreenshotRequest{OutputDir: dir, Path: "dot.png", Element: Target{Selector: "#dot"}, Padding: 2})
 	img := decodePNG(t, res)
 	if *res.Clip != (Rect{X: 148, Y: 328, Width: 44, Height: 24}) || capRGB(img.At(22, 12)) != [3]uint32{0, 0, 255} || capRGB(img.At(0, 0)) != [3]uint32{255, 255, 255} {
 		t.Errorf("element in a frame: clip %+v centre %v corner %v", res.Clip, capRGB(img.At(22, 12)), capRGB(img.At(0, 0)))
@@ -176,18 +175,18 @@ func TestScreenshotElementInFrame(t *testing.T) {
 }
 
 func TestScreenshotFormatsAndTransparency(t *testing.T) {
-	useOutputDir(t)
+	dir := useOutputDir(t)
 	p := loadHTML(t, `<!doctype html><style>html,body{margin:0}</style><div style="width:50px;height:50px;background:red"></div>`)
 	w, h := capJSInt(t, p, "innerWidth"), capJSInt(t, p, "innerHeight")
 	for _, tc := range []struct {
 		req    ScreenshotRequest
 		format string
 	}{
-		{ScreenshotRequest{Path: "a.jpg"}, "jpeg"},
-		{ScreenshotRequest{Path: "b", Format: "jpeg", Quality: ptr(40)}, "jpeg"},
-		{ScreenshotRequest{Path: "c.webp", Quality: ptr(50)}, "webp"},
-		{ScreenshotRequest{Path: "d.webp"}, "webp"},
-		{ScreenshotRequest{Path: "e.webp", OmitBackground: true}, "webp"},
+		{ScreenshotRequest{OutputDir: dir, Path: "a.jpg"}, "jpeg"},
+		{ScreenshotRequest{OutputDir: dir, Path: "b", Format: "jpeg", Quality: ptr(40)}, "jpeg"},
+		{ScreenshotRequest{OutputDir: dir, Path: "c.webp", Quality: ptr(50)}, "webp"},
+		{ScreenshotRequest{OutputDir: dir, Path: "d.webp"}, "webp"},
+		{ScreenshotRequest{OutputDir: dir, Path: "e.webp", OmitBackground: true}, "webp"},
 	} {
 		res := shoot(t, p, tc.req)
 		info, err := readImageInfo(res.Path)
@@ -198,7 +197,7 @@ func TestScreenshotFormatsAndTransparency(t *testing.T) {
 			t.Errorf("%s has no extension", res.Path)
 		}
 	}
-	clear := shoot(t, p, ScreenshotRequest{Path: "clear.png", OmitBackground: true})
+	clear := shoot(t, p, ScreenshotRequest{OutputDir: dir, Path: "clear.png", OmitBackground: true})
 	img := decodePNG(t, clear)
 	if _, _, _, a := img.At(200, 200).RGBA(); a != 0 {
 		t.Errorf("omitBackground: the background has alpha %d", a)
@@ -206,10 +205,10 @@ func TestScreenshotFormatsAndTransparency(t *testing.T) {
 	if _, _, _, a := img.At(10, 10).RGBA(); a != 0xffff {
 		t.Errorf("omitBackground: the red block has alpha %d", a)
 	}
-	if _, _, _, a := decodePNG(t, shoot(t, p, ScreenshotRequest{Path: "opaque.png"})).At(200, 200).RGBA(); a != 0xffff {
+	if _, _, _, a := decodePNG(t, shoot(t, p, ScreenshotRequest{OutputDir: dir, Path: "opaque.png"})).At(200, 200).RGBA(); a != 0xffff {
 		t.Errorf("the background stayed transparent after omitBackground (alpha %d)", a)
 	}
-	_, err := p.CaptureScreenshot(testCtx(t), ScreenshotRequest{Path: "x.png", Format: "jpeg"})
+	_, err := p.CaptureScreenshot(testCtx(t), ScreenshotRequest{OutputDir: dir, Path: "x.png", Format: "jpeg"})
 	if KindOf(err) != KindStepValidation {
 		t.Errorf("extension and format disagree: %v", err)
 	}
@@ -227,7 +226,7 @@ func TestScreenshotPathOutsideOutputDirIsRefused(t *testing.T) {
 		"link/through.png",
 		"dangling.png",
 	} {
-		_, err := p.CaptureScreenshot(testCtx(t), ScreenshotRequest{Path: path})
+		_, err := p.CaptureScreenshot(testCtx(t), ScreenshotRequest{OutputDir: dir, Path: path})
 		if KindOf(err) != KindStepValidation || !strings.Contains(err.Error(), dir) || !strings.Contains(err.Error(), OutputDirEnv) {
 			t.Errorf("%s: %v", path, err)
 		}
@@ -236,20 +235,20 @@ func TestScreenshotPathOutsideOutputDirIsRefused(t *testing.T) {
 	if len(entries) != 0 {
 		t.Fatalf("a refused screenshot wrote into %s: %v", outside, entries)
 	}
-	res := shoot(t, p, ScreenshotRequest{Path: "sub/dir/"})
+	res := shoot(t, p, ScreenshotRequest{OutputDir: dir, Path: "sub/dir/"})
 	if filepath.Dir(res.Path) != filepath.Join(dir, "sub", "dir") || filepath.Ext(res.Path) != ".png" {
 		t.Errorf("a directory path: %s", res.Path)
 	}
-	inside := shoot(t, p, ScreenshotRequest{Path: filepath.Join(dir, "abs.png")})
+	inside := shoot(t, p, ScreenshotRequest{OutputDir: dir, Path: filepath.Join(dir, "abs.png")})
 	if inside.Path != filepath.Join(dir, "abs.png") {
 		t.Errorf("an absolute path inside: %s", inside.Path)
 	}
 }
 
 func TestScreenshotFullPageTooTall(t *testing.T) {
-	useOutputDir(t)
+	dir := useOutputDir(t)
 	p := loadHTML(t, `<div style="height:20000px">tall</div>`)
-	_, err := p.CaptureScreenshot(testCtx(t), ScreenshotRequest{Path: "tall.png", FullPage: true})
+	_, err := p.CaptureScreenshot(testCtx(t), ScreenshotRequest{OutputDir: dir, Path: "tall.png", FullPage: true})
 	if KindOf(err) != KindStepValidation || !strings.Contains(err.Error(), "16384") || !strings.Contains(err.Error(), "region") {
 		t.Fatalf("too tall: %v", err)
 	}
@@ -272,7 +271,7 @@ func TestPDFPagesAndOptions(t *testing.T) {
 	dir := useOutputDir(t)
 	p, _ := openFixture(t, "print.html")
 	ctx := testCtx(t)
-	res, err := p.PrintPDF(ctx, PDFRequest{Path: "doc.pdf"})
+	res, err := p.PrintPDF(ctx, PDFRequest{OutputDir: dir, Path: "doc.pdf"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -280,7 +279,7 @@ func TestPDFPagesAndOptions(t *testing.T) {
 	if err != nil || res.Path != filepath.Join(dir, "doc.pdf") || res.Pages != 3 || res.Bytes != len(data) || !bytes.HasPrefix(data, []byte("%PDF-")) {
 		t.Fatalf("pdf: %+v (read: %v)", res, err)
 	}
-	two, err := p.PrintPDF(ctx, PDFRequest{Path: "two", PageRanges: "2-3", Format: "A4", Landscape: true, Margin: Margins{Top: ptr(1.0)}})
+	two, err := p.PrintPDF(ctx, PDFRequest{OutputDir: dir, Path: "two", PageRanges: "2-3", Format: "A4", Landscape: true, Margin: Margins{Top: ptr(1.0)}})
 	if err != nil || two.Pages != 2 || filepath.Ext(two.Path) != ".pdf" {
 		t.Fatalf("page ranges: %+v %v", two, err)
 	}
@@ -292,13 +291,13 @@ func TestPDFPagesAndOptions(t *testing.T) {
 	if w, _ := strconv.ParseFloat(string(box[1]), 64); w < 840 || w > 843 {
 		t.Errorf("A4 landscape MediaBox is %s×%s points", box[1], box[2])
 	}
-	if _, err := p.PrintPDF(ctx, PDFRequest{Format: "B7"}); KindOf(err) != KindStepValidation || !strings.Contains(err.Error(), "A4") {
+	if _, err := p.PrintPDF(ctx, PDFRequest{OutputDir: dir, Format: "B7"}); KindOf(err) != KindStepValidation || !strings.Contains(err.Error(), "A4") {
 		t.Errorf("unknown paper: %v", err)
 	}
-	if _, err := p.PrintPDF(ctx, PDFRequest{PageRanges: "7-9"}); err == nil {
+	if _, err := p.PrintPDF(ctx, PDFRequest{OutputDir: dir, PageRanges: "7-9"}); err == nil {
 		t.Error("a page range beyond the document printed")
 	}
-	if _, err := p.PrintPDF(ctx, PDFRequest{Path: "/etc/nope.pdf"}); KindOf(err) != KindStepValidation {
+	if _, err := p.PrintPDF(ctx, PDFRequest{OutputDir: dir, Path: "/etc/nope.pdf"}); KindOf(err) != KindStepValidation {
 		t.Errorf("pdf outside the output dir: %v", err)
 	}
 }
@@ -396,7 +395,7 @@ func TestCookieSetGetClear(t *testing.T) {
 }
 
 func TestViewportPresetEmulatesDevice(t *testing.T) {
-	useOutputDir(t)
+	dir := useOutputDir(t)
 	p, _ := openFixture(t, "mobile.html")
 	ctx := testCtx(t)
 	before := js(t, p, "[innerWidth, devicePixelRatio, navigator.userAgent]")
@@ -407,7 +406,7 @@ func TestViewportPresetEmulatesDevice(t *testing.T) {
 	if got := js(t, p, "[screen.width, innerWidth, devicePixelRatio, /iPhone/.test(navigator.userAgent), matchMedia('(pointer: coarse)').matches, navigator.maxTouchPoints > 0]"); got != "[390,390,3,true,true,true]" {
 		t.Errorf("the page sees %s", got)
 	}
-	shot := shoot(t, p, ScreenshotRequest{})
+	shot := shoot(t, p, ScreenshotRequest{OutputDir: dir})
 	if shot.Width != 1170 || shot.Height != 2532 {
 		t.Errorf("iphone-14 screenshot is %d×%d", shot.Width, shot.Height)
 	}
@@ -553,19 +552,19 @@ func TestCaptureRefusesForeignExtensionsAndHiddenPaths(t *testing.T) {
 		req  ScreenshotRequest
 		want string
 	}{
-		{ScreenshotRequest{Path: "main.go"}, ".png, .jpg, .jpeg or .webp"},
-		{ScreenshotRequest{Path: "notes.txt", Format: "png"}, ".png"},
-		{ScreenshotRequest{Path: "go.mod", Format: "jpeg"}, ".jpg or .jpeg"},
-		{ScreenshotRequest{Path: "doc.pdf"}, ".png, .jpg, .jpeg or .webp"},
-		{ScreenshotRequest{Path: "alias.png"}, ".png, .jpg, .jpeg or .webp"},
-		{ScreenshotRequest{Path: ".env"}, "hidden"},
-		{ScreenshotRequest{Path: ".git/config"}, "hidden"},
-		{ScreenshotRequest{Path: ".git/HEAD.png"}, "hidden"},
-		{ScreenshotRequest{Path: ".git"}, "hidden"},
-		{ScreenshotRequest{Path: ".git/"}, "hidden"},
-		{ScreenshotRequest{Path: "sub/.hidden.png"}, "hidden"},
-		{ScreenshotRequest{Path: "sub/../.git/new.png"}, "hidden"},
-		{ScreenshotRequest{Path: filepath.Join(dir, ".git", "abs.png")}, "hidden"},
+		{ScreenshotRequest{OutputDir: dir, Path: "main.go"}, ".png, .jpg, .jpeg or .webp"},
+		{ScreenshotRequest{OutputDir: dir, Path: "notes.txt", Format: "png"}, ".png"},
+		{ScreenshotRequest{OutputDir: dir, Path: "go.mod", Format: "jpeg"}, ".jpg or .jpeg"},
+		{ScreenshotRequest{OutputDir: dir, Path: "doc.pdf"}, ".png, .jpg, .jpeg or .webp"},
+		{ScreenshotRequest{OutputDir: dir, Path: "alias.png"}, ".png, .jpg, .jpeg or .webp"},
+		{ScreenshotRequest{OutputDir: dir, Path: ".env"}, "hidden"},
+		{ScreenshotRequest{OutputDir: dir, Path: ".git/config"}, "hidden"},
+		{ScreenshotRequest{OutputDir: dir, Path: ".git/HEAD.png"}, "hidden"},
+		{ScreenshotRequest{OutputDir: dir, Path: ".git"}, "hidden"},
+		{ScreenshotRequest{OutputDir: dir, Path: ".git/"}, "hidden"},
+		{ScreenshotRequest{OutputDir: dir, Path: "sub/.hidden.png"}, "hidden"},
+		{ScreenshotRequest{OutputDir: dir, Path: "sub/../.git/new.png"}, "hidden"},
+		{ScreenshotRequest{OutputDir: dir, Path: filepath.Join(dir, ".git", "abs.png")}, "hidden"},
 	} {
 		_, err := p.CaptureScreenshot(ctx, tc.req)
 		if KindOf(err) != KindStepValidation || !strings.Contains(err.Error(), tc.want) {
@@ -573,7 +572,7 @@ func TestCaptureRefusesForeignExtensionsAndHiddenPaths(t *testing.T) {
 		}
 	}
 	for _, path := range []string{"go.mod", "main.go", "page.png", ".git/config", ".git/", ".pdf", "sub/.x/doc.pdf"} {
-		_, err := p.PrintPDF(ctx, PDFRequest{Path: path})
+		_, err := p.PrintPDF(ctx, PDFRequest{OutputDir: dir, Path: path})
 		want := ".pdf"
 		if strings.Contains(path, "/.") || strings.HasPrefix(path, ".") {
 			want = "hidden"
@@ -596,15 +595,15 @@ func TestCaptureRefusesForeignExtensionsAndHiddenPaths(t *testing.T) {
 
 	// Image and PDF names still work, and a name without extension gets one.
 	for path, want := range map[string]string{"a.png": "a.png", "b.JPG": "b.JPG", "c.jpeg": "c.jpeg", "d.webp": "d.webp", "e": "e.png", "shots/f": "shots/f.png", "./g.png": "g.png"} {
-		if res := shoot(t, p, ScreenshotRequest{Path: path}); res.Path != filepath.Join(dir, want) {
+		if res := shoot(t, p, ScreenshotRequest{OutputDir: dir, Path: path}); res.Path != filepath.Join(dir, want) {
 			t.Errorf("screenshot %q went to %s", path, res.Path)
 		}
 	}
-	if res := shoot(t, p, ScreenshotRequest{Path: "h", Format: "jpeg"}); res.Path != filepath.Join(dir, "h.jpeg") {
+	if res := shoot(t, p, ScreenshotRequest{OutputDir: dir, Path: "h", Format: "jpeg"}); res.Path != filepath.Join(dir, "h.jpeg") {
 		t.Errorf("jpeg without extension went to %s", res.Path)
 	}
 	for path, want := range map[string]string{"doc.pdf": "doc.pdf", "Doc.PDF": "Doc.PDF", "report": "report.pdf"} {
-		res, err := p.PrintPDF(ctx, PDFRequest{Path: path})
+		res, err := p.PrintPDF(ctx, PDFRequest{OutputDir: dir, Path: path})
 		if err != nil || res.Path != filepath.Join(dir, want) {
 			t.Errorf("pdf %q: %+v %v", path, res, err)
 		}

@@ -40,7 +40,7 @@ addEventListener('beforeprint', () => { const x = new XMLHttpRequest(); x.open('
 	if _, err := p.Navigate(testCtx(t), srv.URL+"/", WaitLoad); err != nil {
 		t.Fatal(err)
 	}
-	res, err := p.PrintPDF(testCtx(t), PDFRequest{Path: "sub/report.pdf"})
+	res, err := p.PrintPDF(testCtx(t), PDFRequest{OutputDir: dir, Path: "sub/report.pdf"})
 	if !swapped.Load() {
 		t.Fatalf("the directory was not swapped during rendering (beforeprint did not run): %+v %v", res, err)
 	}
@@ -79,8 +79,8 @@ func TestCapturesReplaceHardLinks(t *testing.T) {
 			t.Fatalf("make a hard link: %v", err)
 		}
 	}
-	shoot(t, p, ScreenshotRequest{Path: "shot.png"})
-	if _, err := p.PrintPDF(testCtx(t), PDFRequest{Path: "doc.pdf"}); err != nil {
+	shoot(t, p, ScreenshotRequest{OutputDir: dir, Path: "shot.png"})
+	if _, err := p.PrintPDF(testCtx(t), PDFRequest{OutputDir: dir, Path: "doc.pdf"}); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"shot.png", "doc.pdf"} {
@@ -109,7 +109,7 @@ func TestUploadRefusesHardLinksAndReadsTheCheckedFile(t *testing.T) {
 		t.Fatalf("make a hard link: %v", err)
 	}
 	p, _ := openFixture(t, "upload.html")
-	_, err := p.Upload(testCtx(t), Target{Selector: "#file"}, []string{hard}, UploadOptions{})
+	_, err := p.Upload(testCtx(t), Target{Selector: "#file"}, []string{hard}, UploadOptions{AllowedDirs: []string{allowed}})
 	if KindOf(err) != KindStepValidation || !strings.Contains(err.Error(), "hard link") {
 		t.Fatalf("a hard link to a file outside: %v", err)
 	}

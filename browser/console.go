@@ -64,9 +64,10 @@ func (l *consoleLog) add(m ConsoleMessage) {
 // trackConsole subscribes to console calls, exceptions and log entries
 // before the domains are enabled.
 func (p *Page) trackConsole() {
-	calls, _ := p.sess.Subscribe("Runtime.consoleAPICalled")
-	exceptions, _ := p.sess.Subscribe("Runtime.exceptionThrown")
-	entries, _ := p.sess.Subscribe("Log.entryAdded")
+	calls, stopC := p.sess.Subscribe("Runtime.consoleAPICalled")
+	exceptions, stopE := p.sess.Subscribe("Runtime.exceptionThrown")
+	entries, stopL := p.sess.Subscribe("Log.entryAdded")
+	p.onClose(stopC, stopE, stopL)
 	go func() {
 		for {
 			select {

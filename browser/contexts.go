@@ -14,6 +14,8 @@ type contextTracker struct {
 	mu       sync.Mutex
 	byFrame  map[cdp.FrameID]runtime.ExecutionContextID
 	byUnique map[string]frameContext
+	// stop drops the subscriptions (its goroutine then ends).
+	stop func()
 }
 
 // frameContext is a context and the frame it belongs to.
@@ -32,8 +34,9 @@ type frameContext struct {
 // are gone are never asked for (frame ids are not reused).
 func trackContexts(s *Session) *contextTracker {
 	t := &contextTracker{byFrame: map[cdp.FrameID]runtime.ExecutionContextID{}, byUnique: map[string]frameContext{}}
-	created, _ := s.Subscribe("Runtime.executionContextCreated")
-	destroyed, _ := s.Subscribe("Runtime.executionContextDestroyed")
+	created, stopC := s.Subscribe("Runtime.executionContextCreated")
+	destroyed, stopD := s.Subscribe("Runtime.executionContextDestroyed")
+	t.stop = func() { stopC(); stopD() }
 	go func() {
 		for {
 			select {

@@ -60,6 +60,7 @@ const (
 // at once by the current policy.
 func (p *Page) handleDialogs() {
 	events, stop := p.sess.Subscribe(page.JavascriptDialogOpening.Method)
+	p.onClose(stop)
 	go func() {
 		defer stop()
 		for raw := range events {

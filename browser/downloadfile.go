@@ -63,7 +63,7 @@ func SanitizeFilename(name string) string {
 func placeDownload(dl *Download, outDir string) {
 	dl.placed, dl.Path = true, dl.staged
 	if outDir == "" {
-		d, err := OutputDir()
+		d, err := os.Getwd()
 		if err != nil {
 			dl.Note = "kept in the state dir: " + err.Error()
 			return

@@ -211,7 +211,7 @@ func (d *downloads) progress(ev cdpbrowser.EventDownloadProgress) {
 
 // Downloads returns the downloads the page's frames started while this
 // connection watched; the completed ones are placed in the output
-// directory (outDir, "" = OutputDir()).
+// directory (outDir, "" = the working directory).
 func (p *Page) Downloads(ctx context.Context, outDir string) []Download {
 	return p.pageDownloads(ctx, outDir, func(*Download) bool { return true })
 }

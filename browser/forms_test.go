@@ -175,12 +175,27 @@ func TestFocus(t *testing.T) {
 	}
 }
 
+// allowedFor is what the runtime would allow for these files: the working
+// directory and the directory of each absolute path.
+func allowedFor(t *testing.T, paths []string) []string {
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirs := []string{wd}
+	for _, p := range paths {
+		if filepath.IsAbs(p) {
+			dirs = append(dirs, filepath.Dir(p))
+		}
+	}
+	return dirs
+}
+
 // uploadFiles writes files (name → content) in a new temporary directory,
 // allowed for upload, and returns their paths.
 func uploadFiles(t *testing.T, files ...string) []string {
 	t.Helper()
 	dir := t.TempDir()
-	t.Setenv(UploadDirsEnv, dir)
 	var paths []string
 	for i := 0; i < len(files); i += 2 {
 		path := filepath.Join(dir, files[i])
@@ -201,7 +216,7 @@ func pageTexts(t *testing.T, p *Page, id string) string {
 
 func upload(t *testing.T, p *Page, tg Target, paths ...string) *UploadResult {
 	t.Helper()
-	res, err := p.Upload(testCtx(t), tg, paths, UploadOptions{})
+	res, err := p.Upload(testCtx(t), tg, paths, UploadOptions{AllowedDirs: allowedFor(t, paths)})
 	if err != nil {
 		t.Fatalf("upload %s: %v", tg, err)
 	}
@@ -230,7 +245,7 @@ func TestUploadFileInput(t *testing.T) {
 	if pageTexts(t, p, "clearing") != `["alpha"]` || len(res.Warnings) != 1 {
 		t.Fatalf("an input the page clears: %+v", res)
 	}
-	_, err := p.Upload(testCtx(t), Target{Label: "Attachment"}, paths, UploadOptions{})
+	_, err := p.Upload(testCtx(t), Target{Label: "Attachment"}, paths, UploadOptions{AllowedDirs: []string{filepath.Dir(paths[0])}})
 	if KindOf(err) != KindStepValidation || !strings.Contains(err.Error(), "takes one file") {
 		t.Fatalf("two files on a single input: %v", err)
 	}
@@ -255,7 +270,7 @@ func TestUploadThroughFileChooser(t *testing.T) {
 	if got := pageTexts(t, p, "dynamic"); got != `["gamma"]` {
 		t.Fatalf("an input made on the fly read %s", got)
 	}
-	_, err := p.Upload(testCtx(t), Target{Selector: "#nothing"}, paths, UploadOptions{})
+	_, err := p.Upload(testCtx(t), Target{Selector: "#nothing"}, paths, UploadOptions{AllowedDirs: []string{filepath.Dir(paths[0])}})
 	if KindOf(err) != KindElementNotFound || !strings.Contains(err.Error(), "opened no file chooser") {
 		t.Fatalf("a button without a chooser: %v", err)
 	}
@@ -266,7 +281,6 @@ func TestUploadRefusesPathsOutsideAllowedDirs(t *testing.T) {
 	secret := filepath.Join(outside, "secret.txt")
 	os.WriteFile(secret, []byte("secret"), 0o644)
 	allowed := t.TempDir()
-	t.Setenv(UploadDirsEnv, allowed)
 	link := filepath.Join(allowed, "link.txt")
 	if err := os.Symlink(secret, link); err != nil {
 		t.Fatal(err)
@@ -280,7 +294,7 @@ func TestUploadRefusesPathsOutsideAllowedDirs(t *testing.T) {
 		{filepath.Join(allowed, "sub"), "not a regular file"},
 		{"../../etc/passwd", "upload refused"},
 	} {
-		_, err := p.Upload(testCtx(t), Target{Selector: "#file"}, []string{c.path}, UploadOptions{})
+		_, err := p.Upload(testCtx(t), Target{Selector: "#file"}, []string{c.path}, UploadOptions{AllowedDirs: []string{allowed}})
 		if KindOf(err) != KindStepValidation || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v", c.path, err)
 		}

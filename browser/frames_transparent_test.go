@@ -245,7 +245,7 @@ func TestHoverAndUploadInNestedFrame(t *testing.T) {
 	}
 	restore()
 	restore = p.FrameScope()
-	res, err := p.Upload(ctx, Target{Ref: receipt}, paths, UploadOptions{})
+	res, err := p.Upload(ctx, Target{Ref: receipt}, paths, UploadOptions{AllowedDirs: allowedFor(t, paths)})
 	restore()
 	if err != nil {
 		t.Fatal(err)

@@ -19,12 +19,23 @@ const FileDirsEnv = "CDP_SKILL_FILE_DIRS"
 // "chrome,devtools").
 const AllowSchemesEnv = "CDP_SKILL_ALLOW_SCHEMES"
 
+// URLPolicy says which local URLs goto and openTab may open; the zero
+// policy refuses them all. The caller builds it from the environment
+// (CDP_SKILL_FILE_DIRS, CDP_SKILL_ALLOW_SCHEMES): package browser reads
+// none.
+type URLPolicy struct {
+	// FileDirs are the directories whose files may open as file: URLs.
+	FileDirs []string
+	// Schemes are the other local schemes allowed ("chrome", "devtools").
+	Schemes []string
+}
+
 // localSchemes are the URL schemes that reach the machine or the browser
 // itself rather than the web.
 var localSchemes = []string{"file", "filesystem", "chrome", "chrome-untrusted", "chrome-extension", "chrome-search", "devtools", "view-source"}
 
 // checkLocalURL refuses a URL of a local scheme unless the user opted in.
-func checkLocalURL(raw string, u *url.URL) error {
+func checkLocalURL(raw string, u *url.URL, pol URLPolicy) error {
 	scheme := strings.ToLower(u.Scheme)
 	if !slices.Contains(localSchemes, scheme) {
 		return nil
@@ -34,12 +45,12 @@ func checkLocalURL(raw string, u *url.URL) error {
 		if err != nil || inner.Scheme == "" {
 			return nil
 		}
-		return checkLocalURL(u.Opaque, inner)
+		return checkLocalURL(u.Opaque, inner, pol)
 	}
 	if scheme == "file" {
-		return checkFileURL(raw, u)
+		return checkFileURL(raw, u, pol.FileDirs)
 	}
-	for _, s := range strings.Split(os.Getenv(AllowSchemesEnv), ",") {
+	for _, s := range pol.Schemes {
 		if strings.EqualFold(strings.TrimSpace(s), scheme) {
 			return nil
 		}
@@ -49,11 +60,11 @@ func checkLocalURL(raw string, u *url.URL) error {
 }
 
 // checkFileURL allows a file: URL whose file lies in one of the
-// directories of FileDirsEnv once symbolic links are resolved.
-func checkFileURL(raw string, u *url.URL) error {
+// directories allowed once symbolic links are resolved.
+func checkFileURL(raw string, u *url.URL, allowed []string) error {
 	path := filepath.Clean(u.Path)
 	var dirs []string
-	for _, d := range filepath.SplitList(os.Getenv(FileDirsEnv)) {
+	for _, d := range allowed {
 		if d = strings.TrimSpace(d); d == "" {
 			continue
 		}

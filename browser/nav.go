@@ -68,8 +68,13 @@ func (p *Page) enableLifecycle(ctx context.Context) error {
 	return nil
 }
 
-// CheckURL validates a URL an agent asked to open.
-func CheckURL(raw string) (string, error) {
+// CheckURL validates a URL an agent asked to open under the zero policy
+// (no local URL allowed).
+func CheckURL(raw string) (string, error) { return URLPolicy{}.Check(raw) }
+
+// Check validates a URL an agent asked to open: a URL with a scheme (a
+// bare host gets https://), and a local one only where the policy allows.
+func (pol URLPolicy) Check(raw string) (string, error) {
 	raw = strings.TrimSpace(raw)
 	if raw == "" {
 		return "", Errorf(KindStepValidation, "empty URL")
@@ -89,7 +94,7 @@ func CheckURL(raw string) (string, error) {
 		}
 		return "", Errorf(KindStepValidation, "URL %q has no scheme", raw).WithHint("use a full URL such as https://example.com/")
 	}
-	if err := checkLocalURL(raw, u); err != nil {
+	if err := checkLocalURL(raw, u, pol); err != nil {
 		return "", err
 	}
 	return raw, nil
@@ -97,7 +102,10 @@ func CheckURL(raw string) (string, error) {
 
 // Navigate loads u in the top frame and waits until the condition holds.
 func (p *Page) Navigate(ctx context.Context, u string, wait WaitUntil) (*NavResult, error) {
-	u, err := CheckURL(u)
+	p.mu.Lock()
+	pol := p.urls
+	p.mu.Unlock()
+	u, err := pol.Check(u)
 	if err != nil {
 		return nil, err
 	}

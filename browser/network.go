@@ -130,7 +130,8 @@ func (p *Page) trackNetwork() {
 		"Network.requestWillBeSentExtraInfo": p.net.requestExtra,
 		"Network.responseReceivedExtraInfo":  p.net.responseExtra,
 	} {
-		ch, received, _ := p.sess.SubscribeCounted(method)
+		ch, received, stop := p.sess.SubscribeCounted(method)
+		p.onClose(stop)
 		f := &netFeed{received: received}
 		p.net.feeds = append(p.net.feeds, f)
 		go func() {

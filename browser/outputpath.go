@@ -18,32 +18,15 @@ import (
 
 // OutputDirEnv names the environment variable that sets the directory
 // screenshots and PDFs an agent names are written under (default: the
-// working directory).
+// working directory). The runtime reads it and passes the directory down
+// (OutputFile.Dir); package browser reads no environment.
 const OutputDirEnv = "CDP_SKILL_OUTPUT_DIR"
-
-// OutputDir returns the absolute output directory: $CDP_SKILL_OUTPUT_DIR,
-// or the working directory.
-func OutputDir() (string, error) {
-	dir := strings.TrimSpace(os.Getenv(OutputDirEnv))
-	if dir == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return "", fmt.Errorf("output dir: %w", err)
-		}
-		return wd, nil
-	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", fmt.Errorf("output dir %q: %w", dir, err)
-	}
-	return abs, nil
-}
 
 // OutputFile says where a capture step writes its file.
 type OutputFile struct {
 	// Path is what the agent gave ("" = a unique file in the state dir).
 	Path string
-	// Dir is the output directory ("" = OutputDir()).
+	// Dir is the output directory ("" = the working directory).
 	Dir string
 	// Kind names the step in messages and the state subdirectory
 	// (screenshot → screenshots/, pdf → pdfs/).
@@ -177,8 +160,8 @@ func (o OutputFile) dir() (outputDir, error) {
 	d := o.Dir
 	if d == "" {
 		var err error
-		if d, err = OutputDir(); err != nil {
-			return outputDir{}, err
+		if d, err = os.Getwd(); err != nil {
+			return outputDir{}, fmt.Errorf("%s: output dir: %w", o.Kind, err)
 		}
 	}
 	abs, err := filepath.Abs(d)

@@ -65,10 +65,43 @@ type Page struct {
 	// geoOrigins are the origins SetGeolocation granted the permission to
 	// ("" = every origin), for ClearGeolocation to revoke; guarded by mu.
 	geoOrigins []string
+	// stops drop the page's event subscriptions (Close); guarded by mu.
+	stops []func()
+	// urls says which local URLs Navigate may open; guarded by mu.
+	urls URLPolicy
 }
 
 func newPage(b *Browser, id target.ID, s *Session) *Page {
 	return &Page{Browser: b, TargetID: id, sess: s}
+}
+
+// SetURLPolicy sets which local URLs (file:, chrome:, …) Navigate may
+// open; a new page allows none.
+func (p *Page) SetURLPolicy(pol URLPolicy) {
+	p.mu.Lock()
+	p.urls = pol
+	p.mu.Unlock()
+}
+
+// onClose registers subscriptions to drop when the page is closed.
+func (p *Page) onClose(stops ...func()) {
+	p.mu.Lock()
+	p.stops = append(p.stops, stops...)
+	p.mu.Unlock()
+}
+
+// Close drops the page's event subscriptions (contexts, console, dialogs),
+// ending the goroutines that read them; the tab itself stays open. A page
+// whose session Chrome detached is closed so nothing of it lives on until
+// the connection closes. The page is not usable afterwards.
+func (p *Page) Close() {
+	p.mu.Lock()
+	stops := p.stops
+	p.stops = nil
+	p.mu.Unlock()
+	for _, stop := range stops {
+		stop()
+	}
 }
 
 // Session returns the page's CDP session, for callers that need a command
@@ -83,6 +116,7 @@ func (p *Page) Session() *Session { return p.sess }
 // PageUnresponsiveError, and a navigation (goto, reload) recovers it.
 func (p *Page) init(ctx context.Context) error {
 	p.contexts = trackContexts(p.sess)
+	p.onClose(p.contexts.stop)
 	p.trackConsole()
 	p.trackNetwork()
 	p.handleDialogs()

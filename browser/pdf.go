@@ -47,7 +47,7 @@ type PDFRequest struct {
 	// Path is where to write, inside the output directory ("" = a unique
 	// file in the state dir).
 	Path string
-	// OutputDir is the output directory ("" = OutputDir()).
+	// OutputDir is the output directory ("" = the working directory).
 	OutputDir string
 	Landscape bool
 	// Scale of the rendering, 0.1 to 2 (0 = 1).

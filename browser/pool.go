@@ -92,6 +92,7 @@ func (pl *Pool) watch(c *poolConn, events <-chan jsonv2.Value) {
 		for id, p := range c.pages {
 			if p.sess.ID() == ev.SessionID {
 				delete(c.pages, id)
+				p.Close()
 			}
 		}
 		pl.mu.Unlock()
@@ -142,6 +143,7 @@ func (pl *Pool) drop(c *poolConn, id target.ID, p *Page) {
 	if c.pages[id] == p {
 		delete(c.pages, id)
 	}
+	p.Close()
 }
 
 // connOf finds the pool entry of b; pl.mu is held.

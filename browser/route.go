@@ -94,11 +94,16 @@ func CheckAbortReason(s string) (string, error) {
 		WithHint("use one of Failed, Aborted, TimedOut, AccessDenied, ConnectionRefused, ConnectionReset, NameNotResolved, InternetDisconnected, BlockedByClient (default)")
 }
 
-// ReadRouteFile reads a file a route answers with: it must lie in the
-// directories uploads may read from (the working directory and
-// CDP_SKILL_UPLOAD_DIRS), checked as upload checks its files.
-func ReadRouteFile(path string) ([]byte, string, error) {
-	staged, err := CheckUploadFiles([]string{path}, UploadDirs())
+// ReadRouteFile reads a file a route answers with: it must lie in dirs,
+// the directories uploads may read from (the caller's: the working
+// directory and CDP_SKILL_UPLOAD_DIRS; nil is the working directory),
+// checked as upload checks its files.
+func ReadRouteFile(path string, dirs []string) ([]byte, string, error) {
+	dirs, err := orWorkingDir(dirs)
+	if err != nil {
+		return nil, "", fmt.Errorf("route file: %w", err)
+	}
+	staged, err := CheckUploadFiles([]string{path}, dirs)
 	if err != nil {
 		return nil, "", err
 	}

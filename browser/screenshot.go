@@ -43,7 +43,7 @@ type ScreenshotRequest struct {
 	// Path is where to write, inside the output directory ("" = a unique
 	// file in the state dir).
 	Path string
-	// OutputDir is the output directory ("" = OutputDir()).
+	// OutputDir is the output directory ("" = the working directory).
 	OutputDir string
 	// Format is png, jpeg or webp; "" takes it from Path's extension, or
 	// png.

@@ -57,6 +57,8 @@ type StorageStateRequest struct {
 	// AllCookies saves every cookie of the tab's browser context instead
 	// of those the page and its frames would be sent.
 	AllCookies bool
+	// OutputDir is the output directory ("" = the working directory).
+	OutputDir string
 }
 
 // StorageStateResult reports what was saved or loaded, never a value.
@@ -92,20 +94,20 @@ func (p *Page) StorageState(ctx context.Context, r StorageStateRequest) (*Storag
 	case r.Save != "":
 		return p.saveStorageState(ctx, r)
 	}
-	return p.loadStorageState(ctx, r.Load)
+	return p.loadStorageState(ctx, r.Load, r.OutputDir)
 }
 
 // stateFile checks the file of a storageState step, inside the output
 // directory, and holds its directory open (see OutputTarget).
-func stateFile(path string) (*OutputTarget, error) {
+func stateFile(path, dir string) (*OutputTarget, error) {
 	if strings.TrimSpace(path) == "" {
 		return nil, Errorf(KindStepValidation, "storageState: the file name is empty").WithHint(`give a name such as "auth.json"`)
 	}
-	return OutputFile{Path: path, Kind: "storageState", Ext: ".json"}.Open()
+	return OutputFile{Path: path, Dir: dir, Kind: "storageState", Ext: ".json"}.Open()
 }
 
 func (p *Page) saveStorageState(ctx context.Context, r StorageStateRequest) (*StorageStateResult, error) {
-	out, err := stateFile(r.Save)
+	out, err := stateFile(r.Save, r.OutputDir)
 	if err != nil {
 		return nil, err
 	}
@@ -171,8 +173,8 @@ func (p *Page) readWebStorage(ctx context.Context) (*StateOrigin, error) {
 	return o, nil
 }
 
-func (p *Page) loadStorageState(ctx context.Context, name string) (*StorageStateResult, error) {
-	target, err := stateFile(name)
+func (p *Page) loadStorageState(ctx context.Context, name, dir string) (*StorageStateResult, error) {
+	target, err := stateFile(name, dir)
 	if err != nil {
 		return nil, err
 	}

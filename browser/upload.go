@@ -32,8 +32,9 @@ const FileChooserTimeout = 2 * time.Second
 // UploadOptions tune Upload.
 type UploadOptions struct {
 	ActionOptions
-	// AllowedDirs are the directories files may come from; nil means
-	// UploadDirs().
+	// AllowedDirs are the directories files may come from; nil means the
+	// working directory. (The caller adds those of CDP_SKILL_UPLOAD_DIRS:
+	// package browser reads no environment.)
 	AllowedDirs []string
 }
 
@@ -62,21 +63,17 @@ type fileState struct {
 	Seen []string `json:"seen"`
 }
 
-// UploadDirs returns the directories upload may read from: the working
-// directory and those listed in CDP_SKILL_UPLOAD_DIRS.
-func UploadDirs() []string {
-	var dirs []string
-	if wd, err := os.Getwd(); err == nil {
-		dirs = append(dirs, wd)
+// orWorkingDir returns dirs, or the working directory when dirs is nil
+// (the caller gave no allowed directories of its own).
+func orWorkingDir(dirs []string) ([]string, error) {
+	if dirs != nil {
+		return dirs, nil
 	}
-	for _, d := range filepath.SplitList(os.Getenv(UploadDirsEnv)) {
-		if d = strings.TrimSpace(d); d != "" {
-			if abs, err := filepath.Abs(d); err == nil {
-				dirs = append(dirs, abs)
-			}
-		}
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, err
 	}
-	return dirs
+	return []string{wd}, nil
 }
 
 // CheckUploadFiles resolves the paths of files to upload and makes sure
@@ -241,9 +238,9 @@ func insideAny(path string, dirs []string) bool {
 // the input that opened it. The page must then see the files: their names
 // are read back from input.files.
 func (p *Page) Upload(ctx context.Context, t Target, files []string, o UploadOptions) (*UploadResult, error) {
-	dirs := o.AllowedDirs
-	if dirs == nil {
-		dirs = UploadDirs()
+	dirs, err := orWorkingDir(o.AllowedDirs)
+	if err != nil {
+		return nil, fmt.Errorf("upload: %w", err)
 	}
 	paths, err := CheckUploadFiles(files, dirs)
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 	"time"
 
@@ -19,8 +18,11 @@ import (
 type Args struct {
 	action *lang.Action
 	Pos    starlark.Value
-	kw     map[string]starlark.Value
-	order  []string
+	// Opts is the action's typed options struct (a pointer), decoded from
+	// the keywords; nil for an action that declares none.
+	Opts  any
+	kw    map[string]starlark.Value
+	order []string
 }
 
 // NewArgs validates a call's arguments against the catalog entry. Common
@@ -46,7 +48,23 @@ func NewArgs(a *lang.Action, args starlark.Tuple, kwargs []starlark.Tuple) (*Arg
 		out.kw[p.Name] = kv[1]
 		out.order = append(out.order, p.Name)
 	}
+	opts, err := a.DecodeOptions(out.kw)
+	if err != nil {
+		return nil, invalid("%v", err)
+	}
+	out.Opts = opts
 	return out, nil
+}
+
+// options returns the call's decoded options struct of type T. A builtin
+// asking for a type its catalog entry does not declare is a programming
+// error.
+func options[T any](c *Call) *T {
+	o, ok := c.Args.Opts.(*T)
+	if !ok {
+		panic(fmt.Sprintf("builtins: %s declares options %T, not %T", c.Action.Name, c.Args.Opts, o))
+	}
+	return o
 }
 
 func invalid(format string, args ...any) error {
@@ -149,44 +167,9 @@ func (a *Args) Data(name string) (any, error) {
 }
 
 // ToDuration reads an int/float of milliseconds or a Go duration string.
-func ToDuration(v starlark.Value) (time.Duration, error) {
-	switch x := v.(type) {
-	case starlark.Int, starlark.Float:
-		f, _ := starlark.AsFloat(x)
-		return durationFromMS(f)
-	case starlark.String:
-		s := strings.TrimSpace(string(x))
-		if ms, err := strconv.ParseFloat(s, 64); err == nil {
-			return durationFromMS(ms)
-		}
-		d, err := time.ParseDuration(s)
-		if err != nil || d < 0 {
-			return 0, fmt.Errorf("must be milliseconds or a duration such as \"500ms\" or \"2s\", not %q", s)
-		}
-		if d > MaxDuration {
-			return 0, fmt.Errorf("%s is more than an hour, the most a step may wait; a command stops at its timeout anyway", s)
-		}
-		return d, nil
-	}
-	return 0, fmt.Errorf("must be milliseconds or a duration string, not %s", v.Type())
-}
+func ToDuration(v starlark.Value) (time.Duration, error) { return lang.ToDuration(v) }
 
-func toInt(v starlark.Value) (int, error) {
-	switch x := v.(type) {
-	case starlark.Int:
-		i, ok := x.Int64()
-		if !ok {
-			return 0, fmt.Errorf("is out of range")
-		}
-		return int(i), nil
-	case starlark.Float:
-		if float64(x) != math.Trunc(float64(x)) {
-			return 0, fmt.Errorf("must be a whole number, not %v", x)
-		}
-		return int(x), nil
-	}
-	return 0, fmt.Errorf("must be an integer, not %s", v.Type())
-}
+func toInt(v starlark.Value) (int, error) { return lang.ToInt(v) }
 
 // Params echoes the call's arguments as JSON-shaped data, as the agent
 // would have written them (camelCase keys).

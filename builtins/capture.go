@@ -25,24 +25,20 @@ func init() {
 // screenshot handles screenshot(path?, full_page =, region =, selector |
 // ref | text =, padding =, format =, quality =, omit_background =).
 func screenshot(c *Call) (any, error) {
-	var r browser.ScreenshotRequest
+	o := options[lang.ScreenshotOptions](c)
+	r := browser.ScreenshotRequest{FullPage: o.FullPage, Padding: o.Padding, Format: o.Format,
+		Quality: o.Quality, OmitBackground: o.OmitBackground}
 	var err error
-	if r.Path, err = pathArg(c); err != nil {
+	if r.Path, err = pathArg(c, o.Path); err != nil {
 		return nil, err
 	}
-	if r.FullPage, err = c.Args.Bool("fullPage", false); err != nil {
-		return nil, err
-	}
-	if c.Args.Has("region") {
+	if o.Region != nil {
 		r.Region = &browser.Rect{}
-		if err := decodeArg(c, "region", r.Region, `{"region": {"x": 0, "y": 0, "width": 800, "height": 600}}`); err != nil {
+		if err := decodeArg(c, "region", o.Region, r.Region, `{"region": {"x": 0, "y": 0, "width": 800, "height": 600}}`); err != nil {
 			return nil, err
 		}
 	}
 	if r.Element, err = elementArg(c); err != nil {
-		return nil, err
-	}
-	if err := imageOptions(c, &r); err != nil {
 		return nil, err
 	}
 	p, err := c.Env.Page()
@@ -58,31 +54,10 @@ func screenshot(c *Call) (any, error) {
 	return res, nil
 }
 
-// imageOptions reads padding, format, quality and omit_background.
-func imageOptions(c *Call, r *browser.ScreenshotRequest) error {
-	var err error
-	if r.Padding, err = c.Args.Float("padding", 0); err != nil {
-		return err
-	}
-	if r.Format, err = c.Args.String("format"); err != nil {
-		return err
-	}
-	if c.Args.Has("quality") {
-		q, err := c.Args.Int("quality", 0)
-		if err != nil {
-			return err
-		}
-		r.Quality = &q
-	}
-	r.OmitBackground, err = c.Args.Bool("omitBackground", false)
-	return err
-}
-
 // pathArg reads the file path: the positional string or path=.
-func pathArg(c *Call) (string, error) {
-	path, err := c.Args.String("path")
-	if err != nil || c.Args.Pos == nil || c.Args.Pos == starlark.None {
-		return path, err
+func pathArg(c *Call, path string) (string, error) {
+	if c.Args.Pos == nil || c.Args.Pos == starlark.None {
+		return path, nil
 	}
 	pos, err := posString(c, "a file path")
 	if err != nil {
@@ -113,8 +88,8 @@ func elementArg(c *Call) (browser.Target, error) {
 
 // decodeArg decodes a dict (or list) argument into out, refusing keys out
 // does not have.
-func decodeArg(c *Call, name string, out any, example string) error {
-	v, err := c.Args.Data(name)
+func decodeArg(c *Call, name string, sv starlark.Value, out any, example string) error {
+	v, err := FromStarlark(sv)
 	if err != nil {
 		return invalid("%s: %s %v", c.Action.Builtin(), lang.SnakeCase(name), err)
 	}
@@ -142,18 +117,16 @@ func decodeData(c *Call, what string, v any, out any, example string) error {
 // footer_template =, display_header_footer =, print_background =,
 // prefer_css_page_size =).
 func pdf(c *Call) (any, error) {
-	var r browser.PDFRequest
+	o := options[lang.PDFOptions](c)
+	r := browser.PDFRequest{Landscape: o.Landscape, PreferCSSPageSize: o.PreferCSSPageSize,
+		DisplayHeaderFooter: o.DisplayHeaderFooter, PrintBackground: o.PrintBackground,
+		PageRanges: o.PageRanges, Format: o.Format, HeaderTemplate: o.HeaderTemplate,
+		FooterTemplate: o.FooterTemplate, Scale: o.Scale}
 	var err error
-	if r.Path, err = pathArg(c); err != nil {
+	if r.Path, err = pathArg(c, o.Path); err != nil {
 		return nil, err
 	}
-	if err := pdfFlags(c, &r); err != nil {
-		return nil, err
-	}
-	if err := pdfText(c, &r); err != nil {
-		return nil, err
-	}
-	if err := pdfSizes(c, &r); err != nil {
+	if err := pdfSizes(c, o, &r); err != nil {
 		return nil, err
 	}
 	p, err := c.Env.Page()
@@ -164,63 +137,22 @@ func pdf(c *Call) (any, error) {
 	return p.PrintPDF(c.Ctx, r)
 }
 
-// pdfFlags reads the boolean options.
-func pdfFlags(c *Call, r *browser.PDFRequest) error {
+// pdfSizes reads the paper size and the margins.
+func pdfSizes(c *Call, o *lang.PDFOptions, r *browser.PDFRequest) error {
 	var err error
-	if r.Landscape, err = c.Args.Bool("landscape", false); err != nil {
+	if r.PaperWidth, _, err = lengthArg(c, "paperWidth", o.PaperWidth); err != nil {
 		return err
 	}
-	if r.PreferCSSPageSize, err = c.Args.Bool("preferCSSPageSize", false); err != nil {
+	if r.PaperHeight, _, err = lengthArg(c, "paperHeight", o.PaperHeight); err != nil {
 		return err
 	}
-	if r.DisplayHeaderFooter, err = optionalBool(c, "displayHeaderFooter"); err != nil {
-		return err
-	}
-	r.PrintBackground, err = optionalBool(c, "printBackground")
+	r.Margin, err = marginArg(o.Margin)
 	return err
-}
-
-// pdfText reads page ranges, paper format and the templates.
-func pdfText(c *Call, r *browser.PDFRequest) error {
-	for name, dst := range map[string]*string{"pageRanges": &r.PageRanges, "format": &r.Format, "headerTemplate": &r.HeaderTemplate, "footerTemplate": &r.FooterTemplate} {
-		s, err := c.Args.String(name)
-		if err != nil {
-			return err
-		}
-		*dst = s
-	}
-	return nil
-}
-
-// pdfSizes reads scale, paper size and margins.
-func pdfSizes(c *Call, r *browser.PDFRequest) error {
-	var err error
-	if r.Scale, err = c.Args.Float("scale", 0); err != nil {
-		return err
-	}
-	if r.PaperWidth, _, err = lengthArg(c, "paperWidth"); err != nil {
-		return err
-	}
-	if r.PaperHeight, _, err = lengthArg(c, "paperHeight"); err != nil {
-		return err
-	}
-	r.Margin, err = marginArg(c)
-	return err
-}
-
-// optionalBool reads a bool parameter, nil when absent.
-func optionalBool(c *Call, name string) (*bool, error) {
-	if !c.Args.Has(name) {
-		return nil, nil
-	}
-	b, err := c.Args.Bool(name, false)
-	return &b, err
 }
 
 // lengthArg reads a length in inches: a number, or a string with a unit.
-func lengthArg(c *Call, name string) (float64, bool, error) {
-	v, ok := c.Args.Value(name)
-	if !ok {
+func lengthArg(c *Call, name string, v starlark.Value) (float64, bool, error) {
+	if v == nil {
 		return 0, false, nil
 	}
 	n, err := lengthValue(v)
@@ -243,10 +175,9 @@ func lengthValue(v starlark.Value) (float64, error) {
 }
 
 // marginArg reads margin: one length for every side, or a dict of sides.
-func marginArg(c *Call) (browser.Margins, error) {
+func marginArg(v starlark.Value) (browser.Margins, error) {
 	var m browser.Margins
-	v, ok := c.Args.Value("margin")
-	if !ok {
+	if v == nil {
 		return m, nil
 	}
 	sides, isMap := v.(starlark.IterableMapping)
@@ -295,11 +226,10 @@ func viewport(c *Call) (any, error) {
 
 // viewportRequest reads the preset (positional or preset=) and the sizes.
 func viewportRequest(c *Call) (browser.ViewportRequest, error) {
-	var r browser.ViewportRequest
-	var err error
-	if r.Preset, err = c.Args.String("preset"); err != nil {
-		return r, err
-	}
+	o := options[lang.ViewportOptions](c)
+	r := browser.ViewportRequest{Preset: o.Preset, Width: o.Width, Height: o.Height,
+		DeviceScaleFactor: o.DeviceScaleFactor, UserAgent: o.UserAgent,
+		Mobile: o.Mobile, HasTouch: o.HasTouch, IsLandscape: o.IsLandscape}
 	if c.Args.Pos != nil && c.Args.Pos != starlark.None {
 		pos, err := posString(c, "a device preset name or \"reset\"")
 		if err != nil {
@@ -314,12 +244,7 @@ func viewportRequest(c *Call) (browser.ViewportRequest, error) {
 		r.Preset, r.Reset = "", true
 	}
 	if c.Args.Has("reset") {
-		if r.Reset, err = c.Args.Bool("reset", false); err != nil {
-			return r, err
-		}
-	}
-	if err := viewportSizes(c, &r); err != nil {
-		return r, err
+		r.Reset = o.Reset
 	}
 	if r.Reset {
 		if others := viewportResetOthers(c, r); len(others) > 0 {
@@ -345,36 +270,11 @@ func viewportResetOthers(c *Call, r browser.ViewportRequest) []string {
 	return others
 }
 
-// viewportSizes reads the numbers and flags of a custom viewport.
-func viewportSizes(c *Call, r *browser.ViewportRequest) error {
-	var err error
-	if r.Width, err = c.Args.Int("width", 0); err != nil {
-		return err
-	}
-	if r.Height, err = c.Args.Int("height", 0); err != nil {
-		return err
-	}
-	if r.DeviceScaleFactor, err = c.Args.Float("deviceScaleFactor", 0); err != nil {
-		return err
-	}
-	if r.UserAgent, err = c.Args.String("userAgent"); err != nil {
-		return err
-	}
-	for name, dst := range map[string]**bool{"mobile": &r.Mobile, "hasTouch": &r.HasTouch, "isLandscape": &r.IsLandscape} {
-		if *dst, err = optionalBool(c, name); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // geolocation handles geolocation(latitude =, longitude =, accuracy =) and
 // geolocation("clear") / geolocation(clear = True).
 func geolocation(c *Call) (any, error) {
-	clear, err := c.Args.Bool("clear", false)
-	if err != nil {
-		return nil, err
-	}
+	o := options[lang.GeolocationOptions](c)
+	clear := o.Clear
 	if c.Args.Pos != nil && c.Args.Pos != starlark.None {
 		pos, err := posString(c, "\"clear\" or latitude/longitude keywords")
 		if err != nil {
@@ -390,33 +290,15 @@ func geolocation(c *Call) (any, error) {
 		return nil, err
 	}
 	if clear {
-		if c.Args.Has("latitude") || c.Args.Has("longitude") {
+		if o.Latitude != nil || o.Longitude != nil {
 			return nil, invalid("geolocation: clear takes no coordinates")
 		}
 		return p.ClearGeolocation(c.Ctx)
 	}
-	g, err := geoArg(c)
-	if err != nil {
-		return nil, err
+	if o.Latitude == nil || o.Longitude == nil {
+		return nil, invalid(`geolocation needs latitude and longitude: {"geolocation": {"latitude": 48.8584, "longitude": 2.2945}}, or "clear"`)
 	}
-	return p.SetGeolocation(c.Ctx, g)
-}
-
-// geoArg reads latitude, longitude (both required) and accuracy.
-func geoArg(c *Call) (browser.Geolocation, error) {
-	var g browser.Geolocation
-	if !c.Args.Has("latitude") || !c.Args.Has("longitude") {
-		return g, invalid(`geolocation needs latitude and longitude: {"geolocation": {"latitude": 48.8584, "longitude": 2.2945}}, or "clear"`)
-	}
-	var err error
-	if g.Latitude, err = c.Args.Float("latitude", 0); err != nil {
-		return g, err
-	}
-	if g.Longitude, err = c.Args.Float("longitude", 0); err != nil {
-		return g, err
-	}
-	g.Accuracy, err = c.Args.Float("accuracy", 0)
-	return g, err
+	return p.SetGeolocation(c.Ctx, browser.Geolocation{Latitude: *o.Latitude, Longitude: *o.Longitude, Accuracy: o.Accuracy})
 }
 
 // cookieFilterJSON is the object form of get and clear.
@@ -447,13 +329,14 @@ const cookieSetExample = `{"cookies": {"set": [{"name": "sid", "value": "abc", "
 func cookies(c *Call) (any, error) {
 	var r browser.CookieRequest
 	var err error
-	if r.Get, err = cookieFilterArg(c, "get"); err != nil {
+	o := options[lang.CookiesOptions](c)
+	if r.Get, err = cookieFilterArg(c, "get", o.Get); err != nil {
 		return nil, err
 	}
-	if r.Clear, err = cookieFilterArg(c, "clear"); err != nil {
+	if r.Clear, err = cookieFilterArg(c, "clear", o.Clear); err != nil {
 		return nil, err
 	}
-	if r.Set, err = cookieSetArg(c); err != nil {
+	if r.Set, err = cookieSetArg(c, o.Set); err != nil {
 		return nil, err
 	}
 	if err := cookiePositional(c, &r); err != nil {
@@ -492,9 +375,8 @@ func cookiePositional(c *Call, r *browser.CookieRequest) error {
 
 // cookieFilterArg reads get= or clear=: True (the page's cookies), a URL
 // or domain string, or a filter dict; nil when absent or False.
-func cookieFilterArg(c *Call, name string) (*browser.CookieFilter, error) {
-	v, ok := c.Args.Value(name)
-	if !ok {
+func cookieFilterArg(c *Call, name string, v starlark.Value) (*browser.CookieFilter, error) {
+	if v == nil {
 		return nil, nil
 	}
 	if b, isBool := v.(starlark.Bool); isBool {
@@ -507,7 +389,7 @@ func cookieFilterArg(c *Call, name string) (*browser.CookieFilter, error) {
 		return cookieFilterString(s), nil
 	}
 	var f cookieFilterJSON
-	if err := decodeArg(c, name, &f, `{"cookies": {"`+name+`": {"domain": "example.com"}}}`); err != nil {
+	if err := decodeArg(c, name, v, &f, `{"cookies": {"`+name+`": {"domain": "example.com"}}}`); err != nil {
 		return nil, err
 	}
 	out := &browser.CookieFilter{URLs: f.URLs, Domain: f.Domain, Name: f.Name, All: f.All}
@@ -527,9 +409,12 @@ func cookieFilterString(s string) *browser.CookieFilter {
 }
 
 // cookieSetArg reads set=: one cookie dict or a list of them.
-func cookieSetArg(c *Call) ([]browser.CookieInput, error) {
-	v, err := c.Args.Data("set")
-	if err != nil || v == nil {
+func cookieSetArg(c *Call, sv starlark.Value) ([]browser.CookieInput, error) {
+	if sv == nil {
+		return nil, nil
+	}
+	v, err := FromStarlark(sv)
+	if err != nil {
 		return nil, err
 	}
 	if _, one := v.(*lang.Object); one {

@@ -8,6 +8,7 @@ import (
 	"go.starlark.net/starlark"
 
 	"github.com/cdp-skill/cdp-skill/browser"
+	"github.com/cdp-skill/cdp-skill/lang"
 )
 
 func init() {
@@ -19,39 +20,23 @@ func click(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := browser.ClickOptions{ActionOptions: ao}
-	if o.JSClick, err = c.Args.Bool("jsClick", false); err != nil {
-		return nil, err
-	}
-	if o.NativeOnly, err = c.Args.Bool("nativeOnly", false); err != nil {
-		return nil, err
-	}
+	opts := options[lang.ClickOptions](c)
+	o := browser.ClickOptions{ActionOptions: ao, JSClick: opts.JSClick, NativeOnly: opts.NativeOnly, Double: opts.DoubleClick}
 	if c.Env.Strict && !o.JSClick {
 		o.NativeOnly = true
 	}
 	if o.JSClick && o.NativeOnly {
 		return nil, invalid("jsClick and nativeOnly contradict each other: give one")
 	}
-	if o.Double, err = c.Args.Bool("doubleClick", false); err != nil {
+	if o.Button, err = browser.ParseButton(opts.Button); err != nil {
 		return nil, err
 	}
-	b, err := c.Args.String("button")
-	if err != nil {
+	if o.Modifiers, err = modifiersArg(opts.Modifiers, p); err != nil {
 		return nil, err
 	}
-	if o.Button, err = browser.ParseButton(b); err != nil {
-		return nil, err
-	}
-	if o.Modifiers, err = modifiersArg(c, p); err != nil {
-		return nil, err
-	}
-	if v, ok := c.Args.Value("scrollUntilVisible"); ok && bool(v.Truth()) {
-		max, dist := 0, 0.0
-		if m, isMap := v.(starlark.Mapping); isMap {
-			max, dist = intField(m, "maxScrolls"), float64(intField(m, "distance"))
-		}
+	if su := opts.ScrollUntilVisible; su != nil {
 		// A miss is an ElementNotFoundError saying how far it scrolled.
-		if _, err := p.ScrollUntilFound(c.Ctx, t, max, dist); err != nil {
+		if _, err := p.ScrollUntilFound(c.Ctx, t, su.MaxScrolls, su.Distance); err != nil {
 			return nil, err
 		}
 	}
@@ -61,15 +46,13 @@ func click(c *Call) (any, error) {
 	}
 	warnAll(c, res.Warnings)
 	registerNewTabs(c, res.NewTabs)
-	if v, ok := c.Args.Value("waitAfter"); ok && bool(v.Truth()) {
+	if w := opts.WaitAfter; w != nil {
 		stable, timeout := 300*time.Millisecond, 5*time.Second
-		if m, isMap := v.(starlark.Mapping); isMap {
-			if n := intField(m, "stableTime"); n > 0 {
-				stable = time.Duration(n) * time.Millisecond
-			}
-			if n := intField(m, "timeout"); n > 0 {
-				timeout = time.Duration(n) * time.Millisecond
-			}
+		if w.StableTime > 0 {
+			stable = time.Duration(w.StableTime) * time.Millisecond
+		}
+		if w.Timeout > 0 {
+			timeout = time.Duration(w.Timeout) * time.Millisecond
 		}
 		if quiet, err := p.WaitDOMQuiet(c.Ctx, stable, timeout); err == nil && !quiet {
 			c.Warn("the page kept changing for %s after the click", timeout)
@@ -78,10 +61,10 @@ func click(c *Call) (any, error) {
 	return res, nil
 }
 
-// modifiersArg reads modifiers as a list or a "Control+Shift" string.
-func modifiersArg(c *Call, p *browser.Page) (browser.Modifiers, error) {
-	v, ok := c.Args.Value("modifiers")
-	if !ok {
+// modifiersArg reads modifiers as a list or a "Control+Shift" string (nil:
+// none).
+func modifiersArg(v starlark.Value, p *browser.Page) (browser.Modifiers, error) {
+	if v == nil {
 		return 0, nil
 	}
 	var names []string
@@ -96,24 +79,11 @@ func modifiersArg(c *Call, p *browser.Page) (browser.Modifiers, error) {
 	return p.ParseModifiers(names)
 }
 
-// intField reads an integer field of a dict/record (0 when absent).
-func intField(m starlark.Mapping, key string) int {
-	v, found, err := m.Get(starlark.String(key))
-	if err != nil || !found {
-		return 0
-	}
-	n, err := toInt(v)
-	if err != nil {
-		return 0
-	}
-	return n
-}
-
 // registerNewTabs gives the tabs an action opened aliases, so the agent can
 // switch to them with connectTab.
 func registerNewTabs(c *Call, tabs []browser.NewTab) {
 	for i := range tabs {
-		entry := tabEntry(EndpointOf(c.Env.Tab()), target.ID(tabs[i].TargetID))
+		entry := browser.TabEntry(browser.EndpointOf(c.Env.Tab()), target.ID(tabs[i].TargetID))
 		if alias, err := c.Env.Registry.Register(c.Ctx, entry); err == nil {
 			tabs[i].Tab = alias
 		}

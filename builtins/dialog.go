@@ -4,6 +4,7 @@ import (
 	"go.starlark.net/starlark"
 
 	"github.com/cdp-skill/cdp-skill/browser"
+	"github.com/cdp-skill/cdp-skill/lang"
 )
 
 func init() {
@@ -58,6 +59,9 @@ func parseDialogPolicy(v starlark.Value) (browser.DialogPolicy, error) {
 // (restored when the step ends).
 func applyDialog(c *Call, p *browser.Page) error {
 	v, ok := c.Args.Value("dialog")
+	if a, declared := c.Args.Opts.(lang.Actor); declared {
+		v, ok = a.ActingFields().Dialog, a.ActingFields().Dialog != nil
+	}
 	if !ok {
 		return nil
 	}
@@ -76,17 +80,18 @@ func dialogStep(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	o := options[lang.DialogOptions](c)
 	v := c.Args.Pos
 	if v == nil {
-		if a, ok := c.Args.Value("action"); ok {
-			v = a
+		if o.Action != "" {
+			v = starlark.String(o.Action)
 		} else {
 			d := starlark.NewDict(2)
-			if a, ok := c.Args.Value("accept"); ok {
-				d.SetKey(starlark.String("accept"), a)
+			if o.Accept != nil {
+				d.SetKey(starlark.String("accept"), starlark.Bool(*o.Accept))
 			}
-			if t, ok := c.Args.Value("promptText"); ok {
-				d.SetKey(starlark.String("promptText"), t)
+			if o.PromptText != "" {
+				d.SetKey(starlark.String("promptText"), starlark.String(o.PromptText))
 			}
 			v = d
 		}

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/chromedp/cdproto/target"
@@ -28,8 +27,15 @@ type Env struct {
 	Endpoint chrome.Endpoint
 	// Headless asks for a headless launch.
 	Headless bool
-	// OutputDir receives files the program writes (screenshots, PDFs).
+	// OutputDir receives files the program writes (screenshots, PDFs); ""
+	// is the working directory.
 	OutputDir string
+	// UploadDirs are the directories upload may read files from (nil: the
+	// working directory only).
+	UploadDirs []string
+	// URLs says which local URLs (file:, chrome:, …) may be opened; the
+	// zero policy allows none.
+	URLs browser.URLPolicy
 	// Strict turns off every automatic fallback of the actions: no
 	// auto-force after the actionability timeout, no JavaScript click when
 	// the mouse click missed, no value-setter retry of a fill.
@@ -128,22 +134,6 @@ func (e *Env) Browser(ctx context.Context, ep chrome.Endpoint) (*browser.Browser
 	return b, nil
 }
 
-// EndpointOf returns the Chrome endpoint a registry entry lives on.
-func EndpointOf(t state.Tab) chrome.Endpoint {
-	if t.Endpoint != "" {
-		return chrome.Endpoint{URL: t.Endpoint}
-	}
-	return chrome.Endpoint{Host: t.Host, Port: t.Port}.Normalize()
-}
-
-func tabEntry(ep chrome.Endpoint, id target.ID) state.Tab {
-	ep = ep.Normalize()
-	if ep.Remote() {
-		return state.Tab{TargetID: string(id), Endpoint: ep.URL}
-	}
-	return state.Tab{TargetID: string(id), Host: ep.Host, Port: ep.Port}
-}
-
 // AttachTab makes the tab named by ref (alias or target id) current, in the
 // frame an earlier command selected for it.
 func (e *Env) AttachTab(ctx context.Context, ref string) error {
@@ -176,37 +166,9 @@ func (e *Env) restoreFrame(ctx context.Context) {
 	}
 }
 
+// resolveTab finds the registry entry of a tab alias or target id.
 func (e *Env) resolveTab(ref string) (state.Tab, error) {
-	if err := state.CheckTabRef(ref); err != nil {
-		return state.Tab{}, browser.Errorf(browser.KindStepValidation, "%v", err).WithHint("run listTabs to see the open tabs")
-	}
-	if state.IsAlias(ref) {
-		entry, err := e.Registry.Lookup(ref)
-		if err != nil {
-			tabs, _ := e.Registry.List()
-			var known []string
-			for _, t := range tabs {
-				known = append(known, t.Alias)
-			}
-			hint := "open one with openTab"
-			if len(known) > 0 {
-				hint = fmt.Sprintf("known tabs: %s; or open one with openTab", strings.Join(known, ", "))
-			}
-			if rec := e.Registry.Recovered(); rec != "" {
-				hint = rec
-			}
-			return state.Tab{}, &browser.ConnectionError{Endpoint: e.Endpoint.String(),
-				Err: fmt.Errorf("%w %q (it was closed, or never opened here): %s", state.ErrUnknownTab, ref, hint)}
-		}
-		return entry, nil
-	}
-	entry := tabEntry(e.Endpoint, target.ID(ref))
-	if a := e.Registry.AliasOf(ref); a != "" {
-		if known, err := e.Registry.Lookup(a); err == nil {
-			entry = known
-		}
-	}
-	return entry, nil
+	return browser.ResolveTab(e.Registry, e.Endpoint, ref)
 }
 
 func (e *Env) attach(ctx context.Context, entry state.Tab) error {
@@ -215,12 +177,12 @@ func (e *Env) attach(ctx context.Context, entry state.Tab) error {
 		// would wait on this very process.
 		return nil
 	}
-	ep := EndpointOf(entry)
+	ep := browser.EndpointOf(entry)
 	b, err := e.Browser(ctx, ep)
 	if err != nil {
 		return err
 	}
-	unlock, err := lockTab(ctx, entry.TargetID)
+	unlock, err := browser.LockTab(ctx, entry.TargetID)
 	if err != nil {
 		return err
 	}
@@ -242,26 +204,9 @@ func (e *Env) attach(ctx context.Context, entry state.Tab) error {
 		entry.Alias = alias
 	}
 	e.releaseTab()
+	p.SetURLPolicy(e.URLs)
 	e.page, e.tab, e.unlock = p, entry, unlock
 	return nil
-}
-
-// lockTab serializes processes driving the same tab.
-func lockTab(ctx context.Context, targetID string) (func(), error) {
-	if err := state.CheckTargetID(targetID); err != nil {
-		return nil, err
-	}
-	p, err := state.Path("locks", targetID+".lock")
-	if err != nil {
-		return nil, err
-	}
-	lctx, cancel := context.WithTimeout(ctx, 60*time.Second)
-	defer cancel()
-	unlock, err := state.Lock(lctx, p)
-	if err != nil {
-		return nil, fmt.Errorf("tab %s is busy with another cdp-skill process: %w", targetID, err)
-	}
-	return unlock, nil
 }
 
 // OpenTab creates a tab on ep, registers it and makes it current.
@@ -274,7 +219,7 @@ func (e *Env) OpenTab(ctx context.Context, ep chrome.Endpoint) (state.Tab, error
 	if err != nil {
 		return state.Tab{}, &browser.ConnectionError{Endpoint: ep.String(), Err: err}
 	}
-	entry := tabEntry(b.Endpoint, id)
+	entry := browser.TabEntry(b.Endpoint, id)
 	alias, err := e.Registry.Register(ctx, entry)
 	if err != nil {
 		e.discardTab(ctx, b, entry)
@@ -296,7 +241,7 @@ func (e *Env) DiscardTab(ctx context.Context) {
 		return
 	}
 	entry := e.tab
-	b, err := e.Browser(ctx, EndpointOf(entry))
+	b, err := e.Browser(ctx, browser.EndpointOf(entry))
 	e.Detach()
 	if err == nil {
 		e.discardTab(ctx, b, entry)

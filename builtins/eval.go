@@ -8,6 +8,7 @@ import (
 	"go.starlark.net/starlark"
 
 	"github.com/cdp-skill/cdp-skill/browser"
+	"github.com/cdp-skill/cdp-skill/lang"
 )
 
 func init() {
@@ -21,14 +22,10 @@ func pageFunction(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	src, err := c.Args.String("fn")
-	if err != nil {
-		return nil, err
-	}
+	o := options[lang.PageFunctionOptions](c)
+	src := o.Fn
 	if src == "" {
-		if src, err = c.Args.String("expression"); err != nil {
-			return nil, err
-		}
+		src = o.Expression
 	}
 	if c.Args.Pos != nil {
 		if src, err = posString(c, "JavaScript source"); err != nil {
@@ -38,11 +35,8 @@ func pageFunction(c *Call) (any, error) {
 	if src == "" {
 		return nil, invalid(`page_function needs JavaScript: {"pageFunction": "() => document.title"}`)
 	}
-	if _, err := c.Args.Bool("await", true); err != nil {
-		return nil, err
-	}
 	var opts browser.FunctionOptions
-	if v, ok := c.Args.Value("refs"); ok {
+	if v := o.Refs; v != nil {
 		switch x := v.(type) {
 		case starlark.Bool:
 			if x {
@@ -54,15 +48,12 @@ func pageFunction(c *Call) (any, error) {
 			}
 		}
 	}
-	ser, err := c.Args.Bool("serialize", true)
-	if err != nil {
-		return nil, err
-	}
+	ser := o.Serialize == nil || *o.Serialize
 	// Unset: plain JSON as is, non-JSON values tagged (our shape);
 	// serialize: true asks for the spec's {type, value} around every
 	// value; false for JSON.stringify's.
 	opts.Plain = !ser
-	opts.Typed = ser && c.Args.Has("serialize")
+	opts.Typed = ser && o.Serialize != nil
 	raw, err := p.RunFunction(c.Ctx, src, opts)
 	if err != nil {
 		return nil, err
@@ -81,9 +72,10 @@ func init() {
 // poll evaluates a predicate until it holds. Running out of time is not a
 // failure: the output says resolved false with the last value, and a warning.
 func poll(c *Call) (any, error) {
+	o := options[lang.PollOptions](c)
 	raw := c.Args.Pos
 	if raw == nil {
-		raw, _ = c.Args.Value("fn")
+		raw = o.Fn
 	}
 	if raw == nil {
 		return nil, invalid(`poll needs a predicate: {"poll": "() => document.querySelector('#done')"}`)
@@ -92,10 +84,7 @@ func poll(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	interval, err := c.Args.Duration("interval", 100*time.Millisecond)
-	if err != nil {
-		return nil, err
-	}
+	interval := o.Interval
 	// Leave room before the step deadline to report the last value.
 	ctx, cancel := context.WithCancel(c.Ctx)
 	if dl, ok := c.Ctx.Deadline(); ok {

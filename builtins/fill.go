@@ -6,6 +6,7 @@ import (
 	"go.starlark.net/starlark"
 
 	"github.com/cdp-skill/cdp-skill/browser"
+	"github.com/cdp-skill/cdp-skill/lang"
 )
 
 func init() {
@@ -30,18 +31,11 @@ func valueString(v starlark.Value) (string, error) {
 }
 
 func fillOptions(c *Call) (browser.FillOptions, error) {
-	var o browser.FillOptions
+	opts := options[lang.FillOptions](c)
+	o := browser.FillOptions{Clear: opts.Clear, React: opts.React}
 	var err error
-	if o.ActionOptions, err = actionOptions(c); err != nil {
-		return o, err
-	}
-	if o.Clear, err = c.Args.Bool("clear", true); err != nil {
-		return o, err
-	}
-	if o.React, err = c.Args.Bool("react", false); err != nil {
-		return o, err
-	}
-	return o, nil
+	o.ActionOptions, err = actionOptions(c)
+	return o, err
 }
 
 // fill handles: fill("text") (the focused field), fill({target: value, …})
@@ -61,7 +55,8 @@ func fill(c *Call) (any, error) {
 	if m, ok := c.Args.Pos.(starlark.IterableMapping); ok {
 		return fillBatch(c, p, m, o)
 	}
-	if v, ok := c.Args.Value("fields"); ok {
+	opts := options[lang.FillOptions](c)
+	if v := opts.Fields; v != nil {
 		m, isMap := v.(starlark.IterableMapping)
 		if !isMap {
 			return nil, invalid("fields must be a map of selector, ref or label to value")
@@ -72,7 +67,7 @@ func fill(c *Call) (any, error) {
 	var value string
 	if s, ok := c.Args.Pos.(starlark.String); ok {
 		// fill("text"): the focused field.
-		if c.Args.Has("value") {
+		if opts.Value != nil {
 			return nil, invalid(`fill("…") fills the focused field with that text; to name a field use fill(selector = "…", value = "…")`)
 		}
 		t, value = browser.Target{Focused: true}, string(s)
@@ -80,8 +75,8 @@ func fill(c *Call) (any, error) {
 		if t, err = targetArg(c); err != nil {
 			return nil, err
 		}
-		v, ok := c.Args.Value("value")
-		if !ok {
+		v := opts.Value
+		if v == nil {
 			return nil, invalid(`fill needs a value: {"fill": {"selector": "#email", "value": "a@b.c"}}`)
 		}
 		if value, err = valueString(v); err != nil {
@@ -184,11 +179,8 @@ func typeText(c *Call) (any, error) {
 	if text, err = typedText(c, text); err != nil {
 		return nil, err
 	}
-	var o browser.TypeOptions
+	o := browser.TypeOptions{Delay: options[lang.TypeOptions](c).Delay}
 	if o.ActionOptions, err = actionOptions(c); err != nil {
-		return nil, err
-	}
-	if o.Delay, err = c.Args.Duration("delay", 0); err != nil {
 		return nil, err
 	}
 	if err := applyDialog(c, p); err != nil {
@@ -219,10 +211,8 @@ func press(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	key, err := c.Args.String("key")
-	if err != nil {
-		return nil, err
-	}
+	opts := options[lang.PressOptions](c)
+	key := opts.Key
 	if s, ok := c.Args.Pos.(starlark.String); ok {
 		key = string(s)
 		c.Args.Pos = nil
@@ -241,10 +231,7 @@ func press(c *Call) (any, error) {
 		}
 		c.Warn("%s", msg)
 	}
-	times, err := c.Args.Int("times", 1)
-	if err != nil {
-		return nil, err
-	}
+	times := opts.Times
 	if times < 1 || times > 100 {
 		return nil, invalid("times must be between 1 and 100")
 	}
@@ -267,14 +254,11 @@ func press(c *Call) (any, error) {
 // refused rather than guessed.
 func typedText(c *Call, pos string) (string, error) {
 	text, from := pos, "the positional string"
-	for _, name := range []string{"text", "value"} {
-		v, ok := c.Args.Value(name)
-		if !ok {
+	o := options[lang.TypeOptions](c)
+	for _, kw := range []struct{ name, value string }{{"text", o.Text}, {"value", o.Value}} {
+		name, s := kw.name, kw.value
+		if s == "" {
 			continue
-		}
-		s, err := valueString(v)
-		if err != nil {
-			return "", err
 		}
 		if from != "" && text != "" && s != text {
 			return "", invalid("type got two texts (%s and %s): give the characters to type once, as text", from, name)

@@ -1,11 +1,10 @@
 package builtins
 
 import (
-	"maps"
-
 	"go.starlark.net/starlark"
 
 	"github.com/cdp-skill/cdp-skill/browser"
+	"github.com/cdp-skill/cdp-skill/lang"
 )
 
 func init() {
@@ -46,21 +45,19 @@ func selectOption(c *Call) (any, error) {
 // when another keyword (or the positional argument) names the <select>, and
 // the <select>'s own label otherwise.
 func selectTargetArg(c *Call) (browser.Target, string, error) {
-	label, err := c.Args.String("label")
-	if err != nil {
-		return browser.Target{}, "", err
-	}
+	o := options[lang.SelectOptionOptions](c)
+	label := o.Label
 	named := c.Args.Pos != nil && c.Args.Pos != starlark.None
-	for _, k := range []string{"selector", "ref", "text", "selectors"} {
-		named = named || c.Args.Has(k)
-	}
-	if !c.Args.Has("label") || !named {
+	named = named || o.Selector != "" || o.Ref != "" || o.Text != "" || len(o.Selectors) > 0
+	if label == "" || !named {
 		t, err := targetArg(c)
 		return t, "", err
 	}
+	// label is the option's: the <select> is named otherwise.
+	withoutLabel := *o
+	withoutLabel.Label = ""
 	args := *c.Args
-	args.kw = maps.Clone(c.Args.kw)
-	delete(args.kw, "label")
+	args.Opts = &withoutLabel
 	cc := *c
 	cc.Args = &args
 	t, err := targetArg(&cc)
@@ -72,34 +69,28 @@ func selectTargetArg(c *Call) (browser.Target, string, error) {
 func selectWants(c *Call, optLabel string) ([]browser.SelectWant, error) {
 	var wants []browser.SelectWant
 	given := 0
-	if v, ok := c.Args.Value("value"); ok {
+	o := options[lang.SelectOptionOptions](c)
+	if v := o.Value; v != nil {
 		s, err := valueString(v)
 		if err != nil {
 			return nil, err
 		}
 		wants, given = append(wants, browser.OptionAny(s)), given+1
 	}
-	if c.Args.Has("optionLabel") {
-		l, err := c.Args.String("optionLabel")
-		if err != nil {
-			return nil, err
-		}
-		optLabel = l
+	if o.OptionLabel != "" {
+		optLabel = o.OptionLabel
 	}
 	if optLabel != "" {
 		wants, given = append(wants, browser.OptionLabel(optLabel)), given+1
 	}
-	if c.Args.Has("index") {
-		i, err := c.Args.Int("index", 0)
-		if err != nil {
-			return nil, err
-		}
+	if o.Index != nil {
+		i := *o.Index
 		if i < 0 {
 			return nil, invalid("select_option: index must be 0 or more, not %d", i)
 		}
 		wants, given = append(wants, browser.OptionIndex(i)), given+1
 	}
-	if v, ok := c.Args.Value("values"); ok {
+	if v := o.Values; v != nil {
 		vs, err := valueList(v)
 		if err != nil {
 			return nil, err
@@ -110,7 +101,7 @@ func selectWants(c *Call, optLabel string) ([]browser.SelectWant, error) {
 		given++
 	}
 	switch {
-	case given == 0 && c.Args.Has("label"):
+	case given == 0 && o.Label != "":
 		return nil, invalid(`select_option got label but no option: with only label, label names the <select>; name the <select> with selector or ref and the option with label, or give value, index or values: {"selectOption": {"selector": "#plan", "label": "Pro"}}`)
 	case given == 0:
 		return nil, invalid(`select_option needs an option: value, label, index or values: {"selectOption": {"selector": "#plan", "value": "pro"}}`)
@@ -175,7 +166,7 @@ func upload(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := p.Upload(c.Ctx, t, files, browser.UploadOptions{ActionOptions: o})
+	res, err := p.Upload(c.Ctx, t, files, browser.UploadOptions{ActionOptions: o, AllowedDirs: c.Env.UploadDirs})
 	if err != nil {
 		return nil, err
 	}
@@ -186,8 +177,8 @@ func upload(c *Call) (any, error) {
 
 // filesArg reads files: one path or a list of paths.
 func filesArg(c *Call) ([]string, error) {
-	v, ok := c.Args.Value("files")
-	if !ok {
+	v := options[lang.UploadOptions](c).Files
+	if v == nil {
 		return nil, invalid(`upload needs files: {"upload": {"selector": "input[type=file]", "files": ["report.pdf"]}}`)
 	}
 	if s, isStr := starlark.AsString(v); isStr {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/cdp-skill/cdp-skill/browser"
 	"github.com/cdp-skill/cdp-skill/browser/state"
+	"github.com/cdp-skill/cdp-skill/lang"
 )
 
 func init() {
@@ -20,11 +21,8 @@ func frame(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	list, err := c.Args.Bool("list", false)
-	if err != nil {
-		return nil, err
-	}
-	if list {
+	o := options[lang.FrameOptions](c)
+	if o.List {
 		return p.Frames(c.Ctx)
 	}
 	var spec browser.FrameSpec
@@ -45,27 +43,13 @@ func frame(c *Call) (any, error) {
 	default:
 		return nil, invalid("frame takes \"top\", the iframe's ref or selector, or an index, not %s", v.Type())
 	}
-	if c.Args.Has("selector") {
-		if spec.Selector, err = c.Args.String("selector"); err != nil {
-			return nil, err
-		}
+	if o.Selector != "" {
+		spec.Selector = o.Selector
 	}
-	if c.Args.Has("index") {
-		n, err := c.Args.Int("index", 0)
-		if err != nil {
-			return nil, err
-		}
-		spec.Index = &n
+	if o.Index != nil {
+		spec.Index = o.Index
 	}
-	if spec.Name, err = c.Args.String("name"); err != nil {
-		return nil, err
-	}
-	if spec.FrameID, err = c.Args.String("frameId"); err != nil {
-		return nil, err
-	}
-	if spec.URL, err = c.Args.String("url"); err != nil {
-		return nil, err
-	}
+	spec.Name, spec.FrameID, spec.URL = o.Name, o.FrameID, o.URL
 	if !spec.Top && spec.Any == "" && spec.Selector == "" && spec.Index == nil && spec.Name == "" && spec.FrameID == "" && spec.URL == "" {
 		return nil, invalid(`frame needs "top", the iframe's ref, a selector, index, name, url or frameId, or {"list": true}`)
 	}

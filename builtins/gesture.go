@@ -6,6 +6,7 @@ import (
 	"go.starlark.net/starlark"
 
 	"github.com/cdp-skill/cdp-skill/browser"
+	"github.com/cdp-skill/cdp-skill/lang"
 )
 
 func init() {
@@ -23,13 +24,8 @@ func hover(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := browser.HoverOptions{ActionOptions: ao}
-	if o.Duration, err = c.Args.Duration("duration", 0); err != nil {
-		return nil, err
-	}
-	if o.CaptureResult, err = c.Args.Bool("captureResult", false); err != nil {
-		return nil, err
-	}
+	opts := options[lang.HoverOptions](c)
+	o := browser.HoverOptions{ActionOptions: ao, Duration: opts.Duration, CaptureResult: opts.CaptureResult}
 	res, err := p.Hover(c.Ctx, t, o)
 	if err != nil {
 		return nil, err
@@ -46,18 +42,19 @@ func drag(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	src, err := dragEndArg(c, "source")
+	opts := options[lang.DragOptions](c)
+	src, err := dragEndArg("source", opts.Source)
 	if err != nil {
 		return nil, err
 	}
 	if src.IsZero() {
 		return nil, invalid("drag needs a source: %s", dragEndForms)
 	}
-	dst, err := dragEndArg(c, "target")
+	dst, err := dragEndArg("target", opts.Target)
 	if err != nil {
 		return nil, err
 	}
-	o, err := dragOptions(c)
+	o, err := dragOptions(c, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -78,41 +75,23 @@ func drag(c *Call) (any, error) {
 
 const dragEndForms = `a selector, a ref, {"selector"|"ref": …, "offsetX": …, "offsetY": …} or {"x": …, "y": …}`
 
-func dragOptions(c *Call) (browser.DragOptions, error) {
-	var o browser.DragOptions
+func dragOptions(c *Call, opts *lang.DragOptions) (browser.DragOptions, error) {
+	o := browser.DragOptions{Method: strings.ToLower(strings.TrimSpace(opts.Method)), Steps: opts.Steps, Delay: opts.Delay, Value: opts.Value}
 	var err error
 	if o.ActionOptions, err = actionOptions(c); err != nil {
 		return o, err
 	}
-	if o.Method, err = c.Args.String("method"); err != nil {
-		return o, err
-	}
-	o.Method = strings.ToLower(strings.TrimSpace(o.Method))
-	if o.Steps, err = c.Args.Int("steps", browser.DefaultDragSteps); err != nil {
-		return o, err
-	}
 	if o.Steps < 1 || o.Steps > browser.MaxDragSteps {
 		return o, invalid("drag: steps must be between 1 and %d, not %d", browser.MaxDragSteps, o.Steps)
-	}
-	if o.Delay, err = c.Args.Duration("delay", 0); err != nil {
-		return o, err
-	}
-	if c.Args.Has("value") {
-		v, err := c.Args.Float("value", 0)
-		if err != nil {
-			return o, err
-		}
-		o.Value = &v
 	}
 	return o, nil
 }
 
 // dragEndArg reads a drag source or target: a selector or ref string, or a
 // dict {selector|ref|text, offsetX, offsetY} or {x, y}.
-func dragEndArg(c *Call, name string) (browser.DragEnd, error) {
+func dragEndArg(name string, v starlark.Value) (browser.DragEnd, error) {
 	var e browser.DragEnd
-	v, ok := c.Args.Value(name)
-	if !ok {
+	if v == nil {
 		return e, nil
 	}
 	if s, isStr := starlark.AsString(v); isStr {
@@ -241,45 +220,26 @@ func scrollOptions(c *Call) (browser.ScrollOptions, error) {
 			o.Target = browser.NormalizeTarget(s)
 		}
 	}
-	if err := scrollTargetArgs(c, &o); err != nil {
+	opts := options[lang.ScrollOptions](c)
+	if err := scrollTargetArgs(opts, &o); err != nil {
 		return o, err
 	}
-	if c.Args.Has("deltaX") || c.Args.Has("deltaY") {
-		dx, err := c.Args.Float("deltaX", 0)
-		if err != nil {
-			return o, err
+	if opts.DeltaX != nil || opts.DeltaY != nil {
+		o.Delta = &browser.Point{}
+		if opts.DeltaX != nil {
+			o.Delta.X = *opts.DeltaX
 		}
-		dy, err := c.Args.Float("deltaY", 0)
-		if err != nil {
-			return o, err
-		}
-		o.Delta = &browser.Point{X: dx, Y: dy}
-	}
-	for _, axis := range []struct {
-		name string
-		dst  **float64
-	}{{"x", &o.X}, {"y", &o.Y}} {
-		if c.Args.Has(axis.name) {
-			f, err := c.Args.Float(axis.name, 0)
-			if err != nil {
-				return o, err
-			}
-			*axis.dst = &f
+		if opts.DeltaY != nil {
+			o.Delta.Y = *opts.DeltaY
 		}
 	}
+	o.X, o.Y = opts.X, opts.Y
 	return o, nil
 }
 
 // scrollTargetArgs reads the selector= and ref= keywords.
-func scrollTargetArgs(c *Call, o *browser.ScrollOptions) error {
-	sel, err := c.Args.String("selector")
-	if err != nil {
-		return err
-	}
-	ref, err := c.Args.String("ref")
-	if err != nil {
-		return err
-	}
+func scrollTargetArgs(opts *lang.ScrollOptions, o *browser.ScrollOptions) error {
+	sel, ref := opts.Selector, opts.Ref
 	if sel == "" && ref == "" {
 		return nil
 	}

@@ -7,6 +7,7 @@ import (
 	"go.starlark.net/starlark"
 
 	"github.com/cdp-skill/cdp-skill/browser"
+	"github.com/cdp-skill/cdp-skill/lang"
 )
 
 func init() {
@@ -20,12 +21,18 @@ func init() {
 	})
 }
 
+// waitUntilArg reads the waitUntil of an action whose options embed
+// lang.Loading.
 func waitUntilArg(c *Call) (browser.WaitUntil, error) {
-	s, err := c.Args.String("waitUntil")
-	if err != nil {
-		return "", err
+	l, ok := c.Args.Opts.(interface{ LoadingFields() *lang.Loading })
+	if !ok {
+		s, err := c.Args.String("waitUntil")
+		if err != nil {
+			return "", err
+		}
+		return browser.ParseWaitUntil(s)
 	}
-	return browser.ParseWaitUntil(s)
+	return browser.ParseWaitUntil(l.LoadingFields().WaitUntil)
 }
 
 func gotoURL(c *Call) (any, error) {
@@ -33,10 +40,7 @@ func gotoURL(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	u, err := c.Args.String("url")
-	if err != nil {
-		return nil, err
-	}
+	u := options[lang.GotoOptions](c).URL
 	if c.Args.Pos != nil {
 		if u, err = posString(c, "a URL"); err != nil {
 			return nil, err
@@ -81,11 +85,7 @@ func reload(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	ignore, err := c.Args.Bool("ignoreCache", false)
-	if err != nil {
-		return nil, err
-	}
-	return p.Reload(c.Ctx, wait, ignore)
+	return p.Reload(c.Ctx, wait, options[lang.ReloadOptions](c).IgnoreCache)
 }
 
 // wait handles the forms: a number of ms, a selector string, or keywords
@@ -104,42 +104,25 @@ func wait(c *Call) (any, error) {
 		}
 		return nil, invalid("wait takes milliseconds or a CSS selector, not %s", c.Args.Pos.Type())
 	}
-	if c.Args.Has("ms") {
-		d, err := c.Args.Duration("ms", 0)
-		if err != nil {
-			return nil, err
-		}
-		return sleepFor(c, d)
+	o := options[lang.WaitOptions](c)
+	if o.MS != nil {
+		return sleepFor(c, *o.MS)
 	}
-	if sel, err := c.Args.String("selector"); err != nil || sel != "" {
-		if err != nil {
-			return nil, err
-		}
-		return waitSelector(c, sel)
+	if o.Selector != "" {
+		return waitSelector(c, o.Selector)
 	}
 	p, err := c.Env.Page()
 	if err != nil {
 		return nil, err
 	}
-	text, err := c.Args.String("text")
-	if err != nil {
-		return nil, err
-	}
-	if text != "" {
+	if text := o.Text; text != "" {
 		elapsed, err := p.WaitText(c.Ctx, text)
 		if err != nil {
 			return nil, err
 		}
 		return map[string]any{"found": true, "text": text, "elapsed": elapsed.Milliseconds()}, nil
 	}
-	substr, err := c.Args.String("url")
-	if err != nil {
-		return nil, err
-	}
-	pattern, err := c.Args.String("urlPattern")
-	if err != nil {
-		return nil, err
-	}
+	substr, pattern := o.URL, o.URLPattern
 	if substr != "" || pattern != "" {
 		u, elapsed, err := p.WaitURL(c.Ctx, substr, pattern)
 		if err != nil {
@@ -155,10 +138,7 @@ func waitSelector(c *Call, sel string) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	hidden, err := c.Args.Bool("hidden", false)
-	if err != nil {
-		return nil, err
-	}
+	hidden := options[lang.WaitOptions](c).Hidden
 	elapsed, err := p.WaitSelector(c.Ctx, sel, hidden)
 	if err != nil {
 		return nil, err
@@ -173,11 +153,9 @@ func waitSelector(c *Call, sel string) (any, error) {
 }
 
 func sleep(c *Call) (any, error) {
-	d, err := c.Args.Duration("ms", 0)
-	if err != nil {
-		return nil, err
-	}
+	d := options[lang.SleepOptions](c).MS
 	if c.Args.Pos != nil {
+		var err error
 		if d, err = ToDuration(c.Args.Pos); err != nil {
 			return nil, invalid("sleep %v", err)
 		}

@@ -28,34 +28,20 @@ const networkInline = 30
 // networkStep handles network(url =, url_regex =, type =, status =,
 // failed =, limit =, clear =).
 func networkStep(c *Call) (any, error) {
-	var f browser.NetworkFilter
+	o := options[lang.NetworkOptions](c)
+	f := browser.NetworkFilter{URL: o.URL, URLRegex: o.URLRegex, Failed: o.Failed}
 	var err error
-	if f.URL, err = c.Args.String("url"); err != nil {
-		return nil, err
-	}
-	if f.URLRegex, err = c.Args.String("urlRegex"); err != nil {
-		return nil, err
-	}
 	if f.Types, err = stringOrList(c, "type"); err != nil {
 		return nil, err
 	}
 	if f.Status, err = statusArg(c); err != nil {
 		return nil, err
 	}
-	if f.Failed, err = c.Args.Bool("failed", false); err != nil {
-		return nil, err
-	}
-	limit, err := c.Args.Int("limit", 100)
-	if err != nil {
-		return nil, err
-	}
+	limit := o.Limit
 	if limit < 1 {
 		return nil, invalid("network: limit must be at least 1, not %d", limit)
 	}
-	clear, err := c.Args.Bool("clear", false)
-	if err != nil {
-		return nil, err
-	}
+	clear := o.Clear
 	if !c.Env.KeepNetworkLog {
 		f.Since = c.Env.Started
 	}
@@ -149,24 +135,17 @@ const defaultBodyLimit = 4000
 func waitForResponse(c *Call) (any, error) {
 	w := browser.ResponseWait{Since: c.Env.Started}
 	var err error
-	if w.URL, err = c.Args.String("url"); err != nil {
-		return nil, err
-	}
+	wo := options[lang.WaitForResponseOptions](c)
+	w.URL, w.URLRegex, w.Method = wo.URL, wo.URLRegex, wo.Method
 	if c.Args.Pos != nil {
 		if w.URL, err = posString(c, "a URL pattern"); err != nil {
 			return nil, err
 		}
 	}
-	if w.URLRegex, err = c.Args.String("urlRegex"); err != nil {
-		return nil, err
-	}
 	if w.URL == "" && w.URLRegex == "" {
 		return nil, browser.Errorf(browser.KindStepValidation, "wait_for_response needs a URL pattern").WithHint(`{"waitForResponse": "/api/items"} or {"waitForResponse": {"urlRegex": "/api/items/[0-9]+"}}`)
 	}
 	if w.Status, err = statusArg(c); err != nil {
-		return nil, err
-	}
-	if w.Method, err = c.Args.String("method"); err != nil {
 		return nil, err
 	}
 	if v, ok := c.Args.Value("body"); ok {
@@ -197,9 +176,8 @@ func waitForResponse(c *Call) (any, error) {
 func har(c *Call) (any, error) {
 	r := browser.HARRequest{Dir: c.Env.OutputDir, Since: c.Env.Started}
 	var err error
-	if r.Path, err = c.Args.String("path"); err != nil {
-		return nil, err
-	}
+	ho := options[lang.HAROptions](c)
+	r.Path, r.Secrets = ho.Path, ho.Secrets
 	if c.Args.Pos != nil {
 		if r.Path, err = posString(c, "the .har file's path"); err != nil {
 			return nil, err
@@ -207,9 +185,6 @@ func har(c *Call) (any, error) {
 	}
 	if r.Path == "" {
 		return nil, browser.Errorf(browser.KindStepValidation, "har needs a file path").WithHint(`{"har": "traffic.har"} (written in the output directory)`)
-	}
-	if r.Secrets, err = c.Args.Bool("secrets", false); err != nil {
-		return nil, err
 	}
 	p, err := c.Env.Page()
 	if err != nil {

@@ -13,7 +13,7 @@ import (
 
 // MaxDuration bounds every duration a step takes (a wait, an interval, a
 // delay): no command runs longer than its timeout anyway.
-const MaxDuration = time.Hour
+const MaxDuration = lang.MaxDuration
 
 // MaxCoordinate bounds x and y of a point: CSS pixels of a viewport, which
 // is never this large.
@@ -44,20 +44,6 @@ func CheckTimeout(d time.Duration) error {
 		return fmt.Errorf("%v is above the maximum step timeout of %d ms (5 minutes): give less, or split the work into several steps", d, lang.MaxTimeoutMS)
 	}
 	return nil
-}
-
-// durationFromMS converts milliseconds, refusing what is not a number in
-// [0, MaxDuration].
-func durationFromMS(f float64) (time.Duration, error) {
-	switch {
-	case math.IsNaN(f) || math.IsInf(f, 0):
-		return 0, fmt.Errorf("must be a finite number of milliseconds, not %v", f)
-	case f < 0:
-		return 0, fmt.Errorf("must be a non-negative number of milliseconds, not %v", f)
-	case f > float64(MaxDuration/time.Millisecond):
-		return 0, fmt.Errorf("%g ms is more than an hour (%d ms), the most a step may wait; a command stops at its timeout anyway", f, MaxDuration/time.Millisecond)
-	}
-	return time.Duration(f * float64(time.Millisecond)), nil
 }
 
 // checkPoint refuses a point that cannot be in any viewport.

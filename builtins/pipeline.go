@@ -6,6 +6,7 @@ import (
 	"go.starlark.net/starlark"
 
 	"github.com/cdp-skill/cdp-skill/browser"
+	"github.com/cdp-skill/cdp-skill/lang"
 )
 
 func init() {
@@ -19,7 +20,7 @@ func pipeline(c *Call) (any, error) {
 	}
 	v := c.Args.Pos
 	if v == nil {
-		v, _ = c.Args.Value("steps")
+		v = options[lang.PipelineOptions](c).Steps
 	}
 	if v == nil {
 		return nil, invalid(`pipeline needs operations: {"pipeline": [{"find": "#email", "fill": "a@b.c"}, {"find": "form button", "click": true}]}`)

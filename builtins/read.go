@@ -26,8 +26,11 @@ func init() {
 // selectorArg reads the element a read step is for: the positional string
 // or selector= (a CSS selector or a ref).
 func selectorArg(c *Call, example string) (string, error) {
-	sel, err := c.Args.String("selector")
-	if err != nil {
+	var sel string
+	var err error
+	if o, ok := c.Args.Opts.(interface{ SelectorField() string }); ok {
+		sel = o.SelectorField()
+	} else if sel, err = c.Args.String("selector"); err != nil {
 		return "", err
 	}
 	if c.Args.Pos != nil && c.Args.Pos != starlark.None {
@@ -123,15 +126,8 @@ func inspect(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var o browser.InspectOptions
-	if v, ok := c.Args.Value("selectors"); ok {
-		if o.Selectors, err = stringList(v, "selectors"); err != nil {
-			return nil, err
-		}
-	}
-	if o.Limit, err = c.Args.Int("limit", 0); err != nil {
-		return nil, err
-	}
+	io := options[lang.InspectOptions](c)
+	o := browser.InspectOptions{Selectors: io.Selectors, Limit: io.Limit}
 	res, err := p.Inspect(c.Ctx, o)
 	if err != nil {
 		return nil, err
@@ -173,24 +169,10 @@ func extract(c *Call) (any, error) {
 	if o.Selector, err = selectorArg(c, `{"extract": "#prices"} or {"extract": {"selector": "#prices", "type": "table"}}`); err != nil {
 		return nil, err
 	}
-	if o.Type, err = c.Args.String("type"); err != nil {
-		return nil, err
-	}
-	if o.Limit, err = c.Args.Int("limit", 100); err != nil {
-		return nil, err
-	}
-	if o.Offset, err = c.Args.Int("offset", 0); err != nil {
-		return nil, err
-	}
+	eo := options[lang.ExtractOptions](c)
+	o.Type, o.Limit, o.Offset, o.Headers = eo.Type, eo.Limit, eo.Offset, eo.Headers
 	if o.Offset < 0 {
 		return nil, invalid("extract offset must be 0 or more, not %d", o.Offset)
-	}
-	if c.Args.Has("headers") {
-		b, err := c.Args.Bool("headers", false)
-		if err != nil {
-			return nil, err
-		}
-		o.Headers = &b
 	}
 	return p.Extract(c.Ctx, o)
 }
@@ -209,16 +191,13 @@ func getDom(c *Call) (any, error) {
 		}
 		c.Args.Pos = nil
 	}
-	if c.Args.Pos != nil || c.Args.Has("selector") {
+	do := options[lang.GetDOMOptions](c)
+	if c.Args.Pos != nil || do.Selector != "" {
 		if o.Selector, err = selectorArg(c, `{"getDom": "#main"} or {"getDom": true} for the whole document`); err != nil {
 			return nil, err
 		}
 	}
-	outer, err := c.Args.Bool("outer", true)
-	if err != nil {
-		return nil, err
-	}
-	o.Inner = !outer
+	o.Inner = !do.Outer
 	return p.GetDOM(c.Ctx, o)
 }
 
@@ -266,18 +245,13 @@ func refsArg(c *Call) ([]string, bool, error) {
 		refs = append(refs, l...)
 		lists++
 	}
-	if r, err := c.Args.String("ref"); err != nil {
-		return nil, false, err
-	} else if r != "" {
-		refs = append(refs, r)
+	o := options[lang.GetBoxOptions](c)
+	if o.Ref != "" {
+		refs = append(refs, o.Ref)
 		scalars++
 	}
-	if v, ok := c.Args.Value("refs"); ok {
-		l, err := stringList(v, "refs")
-		if err != nil {
-			return nil, false, err
-		}
-		refs = append(refs, l...)
+	if o.Refs != nil {
+		refs = append(refs, o.Refs...)
 		lists++
 	}
 	if len(refs) == 0 {
@@ -304,30 +278,23 @@ func elementsAt(c *Call) (any, error) {
 	if c.Args.Pos != nil && c.Args.Pos != starlark.None {
 		return elementsBatch(c, p)
 	}
-	if !c.Args.Has("x") || !c.Args.Has("y") {
+	eo := options[lang.ElementsAtOptions](c)
+	if eo.X == nil || eo.Y == nil {
 		return nil, invalid(`elements_at needs a point: {"elementsAt": {"x": 100, "y": 200}}, a list of points, or {"x", "y", "radius"} for the elements near it`)
 	}
-	x, err := c.Args.Float("x", 0)
-	if err != nil {
-		return nil, err
-	}
-	y, err := c.Args.Float("y", 0)
-	if err != nil {
-		return nil, err
-	}
-	pt := browser.Point{X: x, Y: y}
+	pt := browser.Point{X: *eo.X, Y: *eo.Y}
 	if err := checkPoint("elements_at", pt); err != nil {
 		return nil, err
 	}
-	if !c.Args.Has("radius") && !c.Args.Has("limit") {
+	if eo.Radius == nil && eo.Limit == nil {
 		return p.ElementAt(c.Ctx, pt)
 	}
-	var o browser.NearOptions
-	if o.Radius, err = c.Args.Float("radius", 50); err != nil {
-		return nil, err
+	o := browser.NearOptions{Radius: 50, Limit: 20}
+	if eo.Radius != nil {
+		o.Radius = *eo.Radius
 	}
-	if o.Limit, err = c.Args.Int("limit", 20); err != nil {
-		return nil, err
+	if eo.Limit != nil {
+		o.Limit = *eo.Limit
 	}
 	return p.ElementsNear(c.Ctx, pt, o)
 }
@@ -433,26 +400,14 @@ func submit(c *Call) (any, error) {
 // assertStep handles assert(url = {op: value, …}, text =, selector =,
 // case_sensitive =).
 func assertStep(c *Call) (any, error) {
-	var o browser.AssertOptions
+	ao := options[lang.AssertOptions](c)
+	o := browser.AssertOptions{Text: ao.Text, Selector: ao.Selector, CaseSensitive: ao.CaseSensitive}
 	var err error
-	if o.URL, err = urlChecks(c); err != nil {
-		return nil, err
-	}
-	if c.Args.Has("text") {
-		t, err := c.Args.String("text")
-		if err != nil {
-			return nil, err
-		}
-		o.Text = &t
-	}
-	if o.Selector, err = c.Args.String("selector"); err != nil {
+	if o.URL, err = urlChecks(ao.URL); err != nil {
 		return nil, err
 	}
 	if o.Selector != "" && o.Text == nil {
 		return nil, invalid("assert: selector only goes with text (the element the text must appear in)")
-	}
-	if o.CaseSensitive, err = c.Args.Bool("caseSensitive", true); err != nil {
-		return nil, err
 	}
 	p, err := c.Env.Page()
 	if err != nil {
@@ -463,9 +418,8 @@ func assertStep(c *Call) (any, error) {
 
 // urlChecks reads url = {contains | equals | startsWith | endsWith |
 // matches: value}, in the order given.
-func urlChecks(c *Call) ([]browser.URLCheck, error) {
-	v, ok := c.Args.Value("url")
-	if !ok {
+func urlChecks(v starlark.Value) ([]browser.URLCheck, error) {
+	if v == nil {
 		return nil, nil
 	}
 	data, err := FromStarlark(v)
@@ -499,29 +453,12 @@ func validURLOp(k string) bool {
 // consoleStep handles console(limit =, level =, type =, since =,
 // stack_trace =, clear =).
 func consoleStep(c *Call) (any, error) {
-	var o browser.ConsoleOptions
-	var err error
-	if o.Limit, err = c.Args.Int("limit", 50); err != nil {
-		return nil, err
-	}
-	if o.Level, err = c.Args.String("level"); err != nil {
-		return nil, err
-	}
-	if o.Type, err = c.Args.String("type"); err != nil {
-		return nil, err
-	}
-	if o.Since, err = c.Args.Float("since", 0); err != nil {
-		return nil, err
-	}
+	co := options[lang.ConsoleOptions](c)
+	o := browser.ConsoleOptions{Limit: co.Limit, Level: co.Level, Type: co.Type, Since: co.Since,
+		StackTrace: co.StackTrace, Clear: co.Clear}
 	// Messages from before this run (an earlier command's, or the ones
 	// Chrome replays when the session attaches) are not this run's.
 	o.Since = max(o.Since, float64(c.Env.Started.UnixMilli()-1))
-	if o.StackTrace, err = c.Args.Bool("stackTrace", false); err != nil {
-		return nil, err
-	}
-	if o.Clear, err = c.Args.Bool("clear", false); err != nil {
-		return nil, err
-	}
 	p, err := c.Env.Page()
 	if err != nil {
 		return nil, err

@@ -20,11 +20,7 @@ func route(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	clear, err := c.Args.Bool("clear", false)
-	if err != nil {
-		return nil, err
-	}
-	if clear {
+	if options[lang.RouteOptions](c).Clear {
 		if len(c.Args.Keywords()) > 1 {
 			return nil, invalid("route: clear removes every route and takes no other parameter")
 		}
@@ -76,14 +72,9 @@ func routeFromArgs(c *Call) (*browser.Route, string, error) {
 // method, times) and describes them.
 func routeMatch(c *Call) (*browser.Route, string, error) {
 	r := &browser.Route{}
-	pattern, err := c.Args.String("url")
-	if err != nil {
-		return nil, "", err
-	}
-	re, err := c.Args.String("urlRegex")
-	if err != nil {
-		return nil, "", err
-	}
+	o := options[lang.RouteOptions](c)
+	pattern, re := o.URL, o.URLRegex
+	var err error
 	if r.Match, err = browser.NewURLMatcher(pattern, re); err != nil {
 		return nil, "", err
 	}
@@ -93,12 +84,7 @@ func routeMatch(c *Call) (*browser.Route, string, error) {
 	if err := browser.CheckResourceTypes(r.Types); err != nil {
 		return nil, "", err
 	}
-	if r.Method, err = c.Args.String("method"); err != nil {
-		return nil, "", err
-	}
-	if r.Times, err = c.Args.Int("times", 0); err != nil {
-		return nil, "", err
-	}
+	r.Method, r.Times = o.Method, o.Times
 	if r.Times < 0 {
 		return nil, "", invalid("route: times must be 0 (every request) or more, not %d", r.Times)
 	}
@@ -157,7 +143,7 @@ func routeAction(c *Call, r *browser.Route, action string) (string, error) {
 		r.Decision = browser.RouteDecision{Action: browser.RouteContinue, Headers: h}
 		return "changing the request headers of", nil
 	}
-	d, err := fulfillDecision(obj)
+	d, err := fulfillDecision(obj, c.Env.UploadDirs)
 	if err != nil {
 		return "", err
 	}
@@ -189,7 +175,7 @@ func headerMap(o *lang.Object, what string) (map[string]string, error) {
 }
 
 // fulfillDecision reads {status, headers, body | json | file, contentType}.
-func fulfillDecision(o *lang.Object) (*browser.RouteDecision, error) {
+func fulfillDecision(o *lang.Object, uploadDirs []string) (*browser.RouteDecision, error) {
 	d := &browser.RouteDecision{Action: browser.RouteFulfill, Status: 200, Headers: map[string]string{}}
 	contentType := ""
 	bodies := 0
@@ -241,7 +227,7 @@ func fulfillDecision(o *lang.Object) (*browser.RouteDecision, error) {
 			if !ok {
 				return nil, invalid("route: fulfill.file must be a path")
 			}
-			data, mime, err := browser.ReadRouteFile(s)
+			data, mime, err := browser.ReadRouteFile(s, uploadDirs)
 			if err != nil {
 				return nil, err
 			}
@@ -299,7 +285,7 @@ func routeHandler(c *Call, fn starlark.Callable) func(ctx context.Context, r bro
 		if err != nil {
 			return nil, err
 		}
-		return handlerDecision(v)
+		return handlerDecision(v, c.Env.UploadDirs)
 	}
 }
 
@@ -310,7 +296,7 @@ const inHookLocal = "cdp-skill.inHook"
 // handlerDecision reads a handler's answer: None or "continue" (go on),
 // "abort", a {headers} dict (go on with them), {abort: reason}, or a
 // fulfill dict.
-func handlerDecision(v starlark.Value) (*browser.RouteDecision, error) {
+func handlerDecision(v starlark.Value, uploadDirs []string) (*browser.RouteDecision, error) {
 	if v == starlark.None {
 		return nil, nil
 	}
@@ -349,5 +335,5 @@ func handlerDecision(v starlark.Value) (*browser.RouteDecision, error) {
 		}
 		return &browser.RouteDecision{Action: browser.RouteContinue, Headers: m}, nil
 	}
-	return fulfillDecision(o)
+	return fulfillDecision(o, uploadDirs)
 }

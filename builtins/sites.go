@@ -22,12 +22,8 @@ func init() {
 	})
 }
 
-// domainArg reads and normalizes the domain.
-func domainArg(c *Call, key string) (string, error) {
-	d, err := c.Args.String(key)
-	if err != nil {
-		return "", err
-	}
+// domainArg reads and normalizes the domain: the positional string or d.
+func domainArg(c *Call, d string) (string, error) {
 	if s, ok := starlark.AsString(c.Args.Pos); ok && c.Args.Pos != nil {
 		d = s
 	}
@@ -85,7 +81,7 @@ func ViewProfile(domain string) (ProfileView, error) {
 }
 
 func readSiteProfile(c *Call) (any, error) {
-	d, err := domainArg(c, "domain")
+	d, err := domainArg(c, options[lang.ReadSiteProfileOptions](c).Domain)
 	if err != nil {
 		return nil, err
 	}
@@ -93,21 +89,16 @@ func readSiteProfile(c *Call) (any, error) {
 }
 
 func writeSiteProfile(c *Call) (any, error) {
-	d, err := domainArg(c, "domain")
+	o := options[lang.WriteSiteProfileOptions](c)
+	d, err := domainArg(c, o.Domain)
 	if err != nil {
 		return nil, err
 	}
-	content, err := c.Args.String("content")
-	if err != nil {
-		return nil, err
-	}
+	content := o.Content
 	if strings.TrimSpace(content) == "" {
 		return nil, invalid("writeSiteProfile needs content: the profile's markdown (read the old one first and merge)")
 	}
-	recipes, err := c.Args.String("recipes")
-	if err != nil {
-		return nil, err
-	}
+	recipes := o.Recipes
 	if recipes != "" {
 		res := &lang.Resolver{Stdlib: stdlib.FS, Site: SiteSource}
 		if diags := lang.Check(d+".star", []byte(recipes), res); len(diags) > 0 {
@@ -149,14 +140,8 @@ func SiteSource(domain string) (string, []byte, error) {
 
 // runRecipe calls a recipe of a site profile with its arguments.
 func runRecipe(c *Call) (any, error) {
-	site, err := c.Args.String("site")
-	if err != nil {
-		return nil, err
-	}
-	name, err := c.Args.String("name")
-	if err != nil {
-		return nil, err
-	}
+	o := options[lang.RecipeOptions](c)
+	site, name := o.Site, o.Name
 	if s, ok := starlark.AsString(c.Args.Pos); ok && c.Args.Pos != nil {
 		i := strings.LastIndexAny(s, "/ ")
 		if i <= 0 {
@@ -190,7 +175,7 @@ func runRecipe(c *Call) (any, error) {
 		return nil, browser.Errorf(browser.KindElementNotFound, "site %s has no recipe %q; its recipes: %s", domain, name, strings.Join(names, ", "))
 	}
 	var kwargs []starlark.Tuple
-	if v, ok := c.Args.Value("args"); ok {
+	if v := o.Args; v != nil {
 		m, isMap := v.(starlark.IterableMapping)
 		if !isMap {
 			return nil, invalid("recipe args must be a map of argument name to value")

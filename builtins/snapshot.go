@@ -2,12 +2,11 @@ package builtins
 
 import (
 	"fmt"
-	"strings"
 
 	"go.starlark.net/starlark"
 
 	"github.com/cdp-skill/cdp-skill/browser"
-	"github.com/cdp-skill/cdp-skill/browser/state"
+	"github.com/cdp-skill/cdp-skill/lang"
 )
 
 func init() {
@@ -27,67 +26,23 @@ func snapshot(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var opts browser.SnapshotOptions
-	if opts.Root, err = c.Args.String("root"); err != nil {
-		return nil, err
-	}
+	o := options[lang.SnapshotOptions](c)
+	opts := browser.SnapshotOptions{Root: o.Root, Detail: o.Detail, ViewportOnly: o.ViewportOnly,
+		PierceShadow: o.PierceShadow, NoFrames: !o.IncludeFrames, NoText: !o.IncludeText,
+		MaxDepth: o.MaxDepth, MaxElements: o.MaxElements, ResetRefs: !o.PreserveRefs, Since: o.Since}
 	if c.Args.Pos != nil {
 		if opts.Root, err = posString(c, "a root CSS selector"); err != nil {
 			return nil, err
 		}
 	}
-	if opts.Detail, err = c.Args.String("detail"); err != nil {
-		return nil, err
-	}
-	mode, err := c.Args.String("mode")
-	if err != nil {
-		return nil, err
-	}
-	switch mode {
+	switch o.Mode {
 	case "", "ai":
 	case "plain", "aria":
 		opts.Refs = new(bool)
 	default:
-		return nil, invalid("snapshot mode %q is not ai or plain", mode)
+		return nil, invalid("snapshot mode %q is not ai or plain", o.Mode)
 	}
-	if opts.ViewportOnly, err = c.Args.Bool("viewportOnly", false); err != nil {
-		return nil, err
-	}
-	if c.Args.Has("pierceShadow") {
-		b, err := c.Args.Bool("pierceShadow", true)
-		if err != nil {
-			return nil, err
-		}
-		opts.PierceShadow = &b
-	}
-	frames, err := c.Args.Bool("includeFrames", true)
-	if err != nil {
-		return nil, err
-	}
-	opts.NoFrames = !frames
-	text, err := c.Args.Bool("includeText", true)
-	if err != nil {
-		return nil, err
-	}
-	opts.NoText = !text
-	if opts.MaxDepth, err = c.Args.Int("maxDepth", 0); err != nil {
-		return nil, err
-	}
-	if opts.MaxElements, err = c.Args.Int("maxElements", 0); err != nil {
-		return nil, err
-	}
-	preserve, err := c.Args.Bool("preserveRefs", true)
-	if err != nil {
-		return nil, err
-	}
-	opts.ResetRefs = !preserve
-	if opts.Since, err = c.Args.String("since"); err != nil {
-		return nil, err
-	}
-	limit, err := c.Args.Int("inlineLimit", DefaultInlineLimit)
-	if err != nil {
-		return nil, err
-	}
+	limit := o.InlineLimit
 	s, err := p.Snapshot(c.Ctx, opts)
 	if err != nil {
 		return nil, err
@@ -117,7 +72,7 @@ func snapshot(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out["yaml"] = cutAtLine(s.YAML, limit)
+	out["yaml"] = CutAtLine(s.YAML, limit)
 	out["truncatedInline"] = true
 	out["file"] = path
 	artifacts["snapshot"] = path
@@ -131,67 +86,26 @@ func snapshot(c *Call) (any, error) {
 // (ref → role and name) is also written to a file (spec §7.6).
 const RefsFileAbove = 1000
 
-// cutAtLine returns the longest prefix of s within n bytes that ends at a
-// line break.
-func cutAtLine(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	if i := strings.LastIndexByte(s[:n], '\n'); i > 0 {
-		return s[:i]
-	}
-	return s[:n]
-}
-
-// SpillFile writes a large payload under the state dir and returns its path:
-// snapshots/<tab>-<name>.
-func SpillFile(env *Env, kind, name string, data []byte) (string, error) {
-	tab := env.Tab().Alias
-	if tab == "" {
-		tab = "tab"
-	}
-	return state.WriteFile(data, kind+"s", tab+"-"+name)
-}
-
 func snapshotSearch(c *Call) (any, error) {
 	p, err := c.Env.Page()
 	if err != nil {
 		return nil, err
 	}
-	var o browser.SearchOptions
-	if o.Text, err = c.Args.String("text"); err != nil {
-		return nil, err
-	}
+	so := options[lang.SnapshotSearchOptions](c)
+	o := browser.SearchOptions{Text: so.Text, Pattern: so.Pattern, Role: so.Role, Exact: so.Exact,
+		Limit: so.Limit, Root: so.Root, Context: so.Context}
 	if c.Args.Pos != nil {
 		if o.Text, err = posString(c, "the text to search"); err != nil {
 			return nil, err
 		}
 	}
-	if o.Pattern, err = c.Args.String("pattern"); err != nil {
-		return nil, err
-	}
-	if o.Role, err = c.Args.String("role"); err != nil {
-		return nil, err
-	}
-	if o.Exact, err = c.Args.Bool("exact", false); err != nil {
-		return nil, err
-	}
-	if o.Limit, err = c.Args.Int("limit", 10); err != nil {
-		return nil, err
-	}
-	if o.Root, err = c.Args.String("root"); err != nil {
-		return nil, err
-	}
-	if c.Args.Has("context") {
-		n, err := c.Args.Int("context", 2)
-		if err != nil {
-			return nil, err
+	if n := so.Near; n != nil {
+		if n.X == nil || n.Y == nil {
+			return nil, invalid("near needs x and y")
 		}
-		o.Context = &n
-	}
-	if v, ok := c.Args.Value("near"); ok {
-		if o.Near, err = nearArg(v); err != nil {
-			return nil, err
+		o.Near = &browser.NearPoint{X: *n.X, Y: *n.Y, Radius: n.Radius}
+		if o.Near.Radius <= 0 {
+			o.Near.Radius = 100
 		}
 	}
 	res, err := p.Search(c.Ctx, o)
@@ -210,114 +124,32 @@ func snapshotSearch(c *Call) (any, error) {
 	return map[string]any{"matches": res.Matches, "matchCount": res.MatchCount, "searchedElements": res.SearchedElements, "criteria": criteria}, nil
 }
 
-func nearArg(v starlark.Value) (*browser.NearPoint, error) {
-	get := func(k string) (float64, bool, error) {
-		m, ok := v.(starlark.Mapping)
-		if !ok {
-			return 0, false, invalid("near must be {x, y, radius}, not %s", v.Type())
-		}
-		x, found, err := m.Get(starlark.String(k))
-		if err != nil || !found {
-			return 0, false, err
-		}
-		f, ok := starlark.AsFloat(x)
-		if !ok {
-			return 0, false, invalid("near.%s must be a number", k)
-		}
-		return f, true, nil
-	}
-	x, okx, err := get("x")
-	if err != nil {
-		return nil, err
-	}
-	y, oky, err := get("y")
-	if err != nil {
-		return nil, err
-	}
-	if !okx || !oky {
-		return nil, invalid("near needs x and y")
-	}
-	r, _, err := get("radius")
-	if err != nil {
-		return nil, err
-	}
-	if r <= 0 {
-		r = 100
-	}
-	return &browser.NearPoint{X: x, Y: y, Radius: r}, nil
-}
-
 func query(c *Call) (any, error) {
 	p, err := c.Env.Page()
 	if err != nil {
 		return nil, err
 	}
-	var q browser.QueryOptions
-	if q.Selector, err = c.Args.String("selector"); err != nil {
-		return nil, err
-	}
+	o := options[lang.QueryOptions](c)
+	q := browser.QueryOptions{Selector: o.Selector, Name: o.Name, NameExact: o.NameExact, NameRegex: o.NameRegex,
+		Checked: o.Checked, Disabled: o.Disabled, Level: o.Level, Limit: o.Limit, CountOnly: o.CountOnly,
+		Clean: o.Clean, Metadata: o.Metadata}
 	if c.Args.Pos != nil {
 		if q.Selector, err = posString(c, "a CSS selector"); err != nil {
 			return nil, err
 		}
 	}
-	if v, ok := c.Args.Value("role"); ok {
+	if v := o.Role; v != nil {
 		if s, isStr := starlark.AsString(v); isStr {
 			q.Roles = []string{s}
 		} else if q.Roles, err = stringList(v, "role"); err != nil {
 			return nil, err
 		}
 	}
-	if v, ok := c.Args.Value("roles"); ok {
-		more, err := stringList(v, "roles")
-		if err != nil {
+	q.Roles = append(q.Roles, o.Roles...)
+	if o.Output != nil {
+		if q.Output, err = FromStarlark(o.Output); err != nil {
 			return nil, err
 		}
-		q.Roles = append(q.Roles, more...)
-	}
-	if q.Name, err = c.Args.String("name"); err != nil {
-		return nil, err
-	}
-	if q.NameExact, err = c.Args.Bool("nameExact", false); err != nil {
-		return nil, err
-	}
-	if q.NameRegex, err = c.Args.String("nameRegex"); err != nil {
-		return nil, err
-	}
-	for _, k := range []string{"checked", "disabled"} {
-		if c.Args.Has(k) {
-			b, err := c.Args.Bool(k, false)
-			if err != nil {
-				return nil, err
-			}
-			if k == "checked" {
-				q.Checked = &b
-			} else {
-				q.Disabled = &b
-			}
-		}
-	}
-	if q.Level, err = c.Args.Int("level", 0); err != nil {
-		return nil, err
-	}
-	if q.Limit, err = c.Args.Int("limit", 10); err != nil {
-		return nil, err
-	}
-	if q.CountOnly, err = c.Args.Bool("countOnly", false); err != nil {
-		return nil, err
-	}
-	if q.Output, err = c.Args.Data("output"); err != nil {
-		return nil, err
-	}
-	if c.Args.Has("clean") {
-		b, err := c.Args.Bool("clean", true)
-		if err != nil {
-			return nil, err
-		}
-		q.Clean = &b
-	}
-	if q.Metadata, err = c.Args.Bool("metadata", false); err != nil {
-		return nil, err
 	}
 	// Query checks the selector in the same engine call (a queryAll of n
 	// entries costs n round trips, not 2n).
@@ -325,20 +157,9 @@ func query(c *Call) (any, error) {
 }
 
 func stringList(v starlark.Value, name string) ([]string, error) {
-	iter, ok := v.(starlark.Iterable)
-	if !ok {
-		return nil, invalid("%s must be a list of strings, not %s", name, v.Type())
+	l, err := lang.ToStringList(v)
+	if err != nil {
+		return nil, invalid("%s %v", name, err)
 	}
-	var out []string
-	it := iter.Iterate()
-	defer it.Done()
-	var x starlark.Value
-	for it.Next(&x) {
-		s, ok := starlark.AsString(x)
-		if !ok {
-			return nil, invalid("%s must be a list of strings; found %s", name, x.Type())
-		}
-		out = append(out, s)
-	}
-	return out, nil
+	return l, nil
 }

@@ -1,6 +1,9 @@
 package builtins
 
-import "github.com/cdp-skill/cdp-skill/browser"
+import (
+	"github.com/cdp-skill/cdp-skill/browser"
+	"github.com/cdp-skill/cdp-skill/lang"
+)
 
 func init() {
 	register(map[string]ActionFunc{"storageState": storageState})
@@ -8,17 +11,8 @@ func init() {
 
 // storageState handles storage_state(save = | load =, all_cookies =).
 func storageState(c *Call) (any, error) {
-	var r browser.StorageStateRequest
-	var err error
-	if r.Save, err = c.Args.String("save"); err != nil {
-		return nil, err
-	}
-	if r.Load, err = c.Args.String("load"); err != nil {
-		return nil, err
-	}
-	if r.AllCookies, err = c.Args.Bool("allCookies", false); err != nil {
-		return nil, err
-	}
+	o := options[lang.StorageStateOptions](c)
+	r := browser.StorageStateRequest{Save: o.Save, Load: o.Load, AllCookies: o.AllCookies, OutputDir: c.Env.OutputDir}
 	if r.AllCookies && r.Load != "" {
 		return nil, invalid("storage_state: all_cookies applies to save; load sets every cookie of the file")
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/cdp-skill/cdp-skill/browser"
 	"github.com/cdp-skill/cdp-skill/browser/chrome"
 	"github.com/cdp-skill/cdp-skill/browser/state"
+	"github.com/cdp-skill/cdp-skill/lang"
 )
 
 func init() {
@@ -28,21 +29,11 @@ func init() {
 // endpoint.
 func endpointArg(c *Call) (chrome.Endpoint, error) {
 	ep := c.Env.Endpoint
-	u, err := c.Args.String("endpoint")
-	if err != nil {
-		return ep, err
+	conn := connectionOf(c)
+	if conn.Endpoint != "" {
+		return chrome.Endpoint{URL: conn.Endpoint}, nil
 	}
-	if u != "" {
-		return chrome.Endpoint{URL: u}, nil
-	}
-	host, err := c.Args.String("host")
-	if err != nil {
-		return ep, err
-	}
-	port, err := c.Args.Int("port", 0)
-	if err != nil {
-		return ep, err
-	}
+	host, port := conn.Host, conn.Port
 	if host != "" || port != 0 {
 		ep = chrome.Endpoint{Host: host, Port: port}
 		if port == 0 {
@@ -53,6 +44,15 @@ func endpointArg(c *Call) (chrome.Endpoint, error) {
 		return ep, invalid("port %d is out of range", ep.Port)
 	}
 	return ep.Normalize(), nil
+}
+
+// connectionOf returns the connection options of a tab step (empty for a
+// step without them).
+func connectionOf(c *Call) *lang.Connection {
+	if o, ok := c.Args.Opts.(interface{ ConnectionFields() *lang.Connection }); ok {
+		return o.ConnectionFields()
+	}
+	return &lang.Connection{}
 }
 
 // TabInfo describes an open tab in outputs.
@@ -92,13 +92,10 @@ func chromeStatus(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	autoLaunch, err := c.Args.Bool("autoLaunch", true)
-	if err != nil {
-		return nil, err
-	}
-	headless, err := c.Args.Bool("headless", c.Env.Headless)
-	if err != nil {
-		return nil, err
+	o := options[lang.ChromeStatusOptions](c)
+	autoLaunch, headless := o.AutoLaunch, c.Env.Headless
+	if o.Headless != nil {
+		headless = *o.Headless
 	}
 	out := map[string]any{"running": false}
 	if !ep.Remote() {
@@ -137,10 +134,9 @@ func chromeStatus(c *Call) (any, error) {
 }
 
 func openTab(c *Call) (any, error) {
-	u, err := c.Args.String("url")
-	if err != nil {
-		return nil, err
-	}
+	o := options[lang.OpenTabOptions](c)
+	u := o.URL
+	var err error
 	if c.Args.Pos != nil {
 		s, err := posString(c, "a URL")
 		if err != nil {
@@ -153,7 +149,7 @@ func openTab(c *Call) (any, error) {
 		return nil, err
 	}
 	if u != "" {
-		if u, err = browser.CheckURL(u); err != nil {
+		if u, err = c.Env.URLs.Check(u); err != nil {
 			return nil, err
 		}
 	}
@@ -161,7 +157,7 @@ func openTab(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if h, _ := c.Args.Bool("headless", false); h {
+	if o.Headless != nil && *o.Headless {
 		c.Env.Headless = true
 	}
 	tab, err := c.Env.OpenTab(c.Ctx, ep)
@@ -182,22 +178,13 @@ func openTab(c *Call) (any, error) {
 }
 
 func connectTab(c *Call) (any, error) {
-	ref, err := c.Args.String("tab")
-	if err != nil {
-		return nil, err
-	}
+	o := options[lang.ConnectTabOptions](c)
+	ref, targetID, pattern := o.Tab, o.TargetID, o.URL
+	var err error
 	if c.Args.Pos != nil {
 		if ref, err = posString(c, "a tab alias or target id"); err != nil {
 			return nil, err
 		}
-	}
-	targetID, err := c.Args.String("targetId")
-	if err != nil {
-		return nil, err
-	}
-	pattern, err := c.Args.String("url")
-	if err != nil {
-		return nil, err
 	}
 	switch {
 	case ref != "":
@@ -210,7 +197,7 @@ func connectTab(c *Call) (any, error) {
 	default:
 		return nil, invalid(`connect_tab needs a tab alias ("t1"), target_id, or url (a regular expression)`)
 	}
-	if !state.IsAlias(ref) && c.Args.Has("host") || c.Args.Has("port") || c.Args.Has("endpoint") {
+	if !state.IsAlias(ref) && o.Host != "" || o.Port != 0 || o.Endpoint != "" {
 		ep, err := endpointArg(c)
 		if err != nil {
 			return nil, err
@@ -259,10 +246,8 @@ func findTabByURL(c *Call, pattern string) (string, error) {
 }
 
 func closeTab(c *Call) (any, error) {
-	ref, err := c.Args.String("tab")
-	if err != nil {
-		return nil, err
-	}
+	ref := options[lang.CloseTabOptions](c).Tab
+	var err error
 	if c.Args.Pos != nil {
 		if ref, err = posString(c, "a tab alias or target id"); err != nil {
 			return nil, err
@@ -278,7 +263,7 @@ func closeTab(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	ep := EndpointOf(entry)
+	ep := browser.EndpointOf(entry)
 	if c.Env.HasPage() && c.Env.Tab().TargetID == entry.TargetID {
 		c.Env.Detach()
 	}

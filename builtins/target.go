@@ -6,6 +6,7 @@ import (
 	"go.starlark.net/starlark"
 
 	"github.com/cdp-skill/cdp-skill/browser"
+	"github.com/cdp-skill/cdp-skill/lang"
 )
 
 // targetArg reads the element an action is for: the positional string (a
@@ -16,6 +17,38 @@ func targetArg(c *Call) (browser.Target, error) {
 	if s, ok := starlark.AsString(c.Args.Pos); ok && c.Args.Pos != nil {
 		t = browser.NormalizeTarget(s)
 	}
+	if o, ok := c.Args.Opts.(lang.Targeted); ok {
+		return declaredTarget(c, t, o.TargetFields())
+	}
+	return argsTarget(c, t)
+}
+
+// declaredTarget completes t from the target keys of an options struct.
+func declaredTarget(c *Call, t browser.Target, lt *lang.Target) (browser.Target, error) {
+	for _, f := range []struct{ src, dst *string }{
+		{&lt.Selector, &t.Selector}, {&lt.Ref, &t.Ref}, {&lt.Text, &t.Text},
+		{&lt.Label, &t.Label}, {&lt.WithinSelector, &t.Within},
+	} {
+		if *f.src != "" {
+			*f.dst = *f.src
+		}
+	}
+	t.Exact = t.Exact || lt.Exact
+	if len(lt.Selectors) > 0 {
+		t.Selectors = lt.Selectors
+	}
+	if lt.X != nil || lt.Y != nil {
+		if lt.X == nil || lt.Y == nil {
+			return t, invalid("give both x and y")
+		}
+		t.Point = &browser.Point{X: *lt.X, Y: *lt.Y}
+	}
+	return checkTarget(c, t)
+}
+
+// argsTarget reads the target keywords of an action that lists its Params
+// by hand (no options struct).
+func argsTarget(c *Call, t browser.Target) (browser.Target, error) {
 	var err error
 	// has reads a keyword only where the catalog declares it a target:
 	// type's text is what to type, not an element to find.
@@ -32,12 +65,6 @@ func targetArg(c *Call) (browser.Target, error) {
 	str("withinSelector", &t.Within)
 	if err != nil {
 		return t, err
-	}
-	if browser.IsRef(t.Selector) {
-		t.Ref, t.Selector = t.Selector, ""
-	}
-	if t.Ref != "" && !browser.IsRef(t.Ref) {
-		return t, invalid("ref %q is not a ref like s1e4: take one from a snapshot", t.Ref)
 	}
 	if has("exact") {
 		if t.Exact, err = c.Args.Bool("exact", false); err != nil {
@@ -62,6 +89,20 @@ func targetArg(c *Call) (browser.Target, error) {
 			return t, invalid("give both x and y")
 		}
 		t.Point = &browser.Point{X: x, Y: y}
+	}
+	return checkTarget(c, t)
+}
+
+// checkTarget refuses a malformed ref, an impossible point and several
+// targets at once.
+func checkTarget(c *Call, t browser.Target) (browser.Target, error) {
+	if browser.IsRef(t.Selector) {
+		t.Ref, t.Selector = t.Selector, ""
+	}
+	if t.Ref != "" && !browser.IsRef(t.Ref) {
+		return t, invalid("ref %q is not a ref like s1e4: take one from a snapshot", t.Ref)
+	}
+	if t.Point != nil {
 		if err := checkPoint(c.Action.Builtin(), *t.Point); err != nil {
 			return t, err
 		}
@@ -104,6 +145,10 @@ func describeTargets(t browser.Target) string {
 // actionOptions reads force and stable; strict mode forbids auto-force.
 func actionOptions(c *Call) (browser.ActionOptions, error) {
 	o := browser.ActionOptions{NoAutoForce: c.Env.Strict}
+	if a, ok := c.Args.Opts.(lang.Actor); ok {
+		o.Force, o.Stable = a.ActingFields().Force, a.ActingFields().Stable
+		return o, nil
+	}
 	var err error
 	if o.Force, err = c.Args.Bool("force", false); err != nil {
 		return o, err

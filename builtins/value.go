@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -14,11 +15,16 @@ import (
 
 // Record is the Starlark value of an action's output: a read-only mapping
 // whose fields are also attributes, so recipes can write r.navigated or
-// r["navigated"]. A field the output does not have reads as None, because
-// outputs omit empty fields.
+// r["navigated"]. A field the output's type has but this output omits (an
+// empty one) reads as None; a name the type does not have is an error
+// listing the real ones (r.naviagted is a typo, not a None). A record
+// built from data of no fixed shape (a map, a dict, page data) reads any
+// missing name as None.
 type Record struct {
 	keys   []string
 	values map[string]starlark.Value
+	// fields are the names the output's type can have (nil: unknown).
+	fields []string
 }
 
 var (
@@ -80,7 +86,18 @@ func (r *Record) Attr(name string) (starlark.Value, error) {
 	if v, ok := r.values[name]; ok {
 		return v, nil
 	}
-	return starlark.None, nil
+	if r.fields == nil || slices.Contains(r.fields, name) {
+		return starlark.None, nil
+	}
+	return nil, r.noAttr(name)
+}
+
+// noAttr is the error for a name the record's type does not have.
+func (r *Record) noAttr(name string) error {
+	names := append(slices.Clone(r.fields), "get", "keys")
+	sort.Strings(names)
+	// The interpreter adds "(did you mean .x?)" from AttrNames.
+	return starlark.NoSuchAttrError(fmt.Sprintf("record has no attribute %q; its attributes: %s", name, strings.Join(names, ", ")))
 }
 
 func (r *Record) get(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -95,9 +112,14 @@ func (r *Record) get(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 	return def, nil
 }
 
-// AttrNames lists the fields.
+// AttrNames lists the fields (all the type's fields when it is known).
 func (r *Record) AttrNames() []string {
 	names := append([]string(nil), r.keys...)
+	for _, f := range r.fields {
+		if _, ok := r.values[f]; !ok {
+			names = append(names, f)
+		}
+	}
 	sort.Strings(names)
 	return names
 }
@@ -195,7 +217,11 @@ func toStarlark(v any, depth int) (starlark.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return toStarlark(decoded, depth)
+	sv, err := toStarlark(decoded, depth)
+	if rec, ok := sv.(*Record); ok && err == nil {
+		rec.fields = fieldsOf(v)
+	}
+	return sv, err
 }
 
 // FromStarlark converts a Starlark value into a JSON-shaped Go value: dicts
@@ -280,6 +306,9 @@ func decodeJSON(raw []byte) (any, error) { return lang.DecodeJSON(raw) }
 // With returns a copy of r with key set to v (added last when new).
 func (r *Record) With(key string, v starlark.Value) *Record {
 	out := &Record{keys: append([]string(nil), r.keys...), values: make(map[string]starlark.Value, len(r.values)+1)}
+	if r.fields != nil {
+		out.fields = append(slices.Clone(r.fields), key)
+	}
 	for k, val := range r.values {
 		out.values[k] = val
 	}

@@ -67,6 +67,12 @@ func runBinary(t testing.TB, env []string, dir string, stdin *os.File, args ...s
 	if stdin != nil {
 		cmd.Stdin = stdin
 	}
+	return runProcess(t, cmd)
+}
+
+// runProcess runs cmd and decodes its JSON answer.
+func runProcess(t testing.TB, cmd *exec.Cmd) result {
+	t.Helper()
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()

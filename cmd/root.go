@@ -98,6 +98,7 @@ prints one JSON object: what happened, the page state, and on failure what to do
 	pf.Bool("debug", false, "write request/response pairs to ./log/ (accepted anywhere)")
 	root.AddCommand(a.runCommand(), a.compileCommand(), a.checkCommand(), a.chromeCommand(), a.versionCommand(), a.demoCommand(),
 		a.recipeCommand(), a.installSkillCommand(), a.keeperCommand(), a.mcpCommand(), a.residentCommand())
+	root.SetHelpCommand(a.helpCommand())
 	return root
 }
 

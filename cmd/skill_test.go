@@ -26,7 +26,7 @@ type docBlock struct {
 	claims     string
 }
 
-var fence = regexp.MustCompile("(?m)^```(json|python)\\n")
+var fence = regexp.MustCompile("(?m)^```(json|python|sh)\\n")
 
 func docBlocks(doc string) []docBlock {
 	var out []docBlock
@@ -119,6 +119,8 @@ func runDocBlocks(t *testing.T, doc, base string) {
 				args = append(args, "--tab", tab)
 			}
 			r = cli(t, dir, nil, args...)
+		case "sh":
+			r = shell(t, dir, code)
 		}
 		claims := parseClaims(t, b)
 		wantCode := 0
@@ -141,6 +143,18 @@ func runDocBlocks(t *testing.T, doc, base string) {
 			t.Cleanup(func() { cli(t, dir, nil, `{"steps":[{"closeTab":"`+opened+`"}]}`) })
 		}
 	}
+}
+
+// shell runs a shell block of the docs (a heredoc feeding a command on
+// stdin) with cdp-skill on the PATH, against the test Chromium.
+func shell(t *testing.T, dir, code string) result {
+	t.Helper()
+	c := browsertest.Require(t)
+	cmd := exec.Command("bash", "-euo", "pipefail", "-c", code)
+	cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(binary(t))+":"+os.Getenv("PATH"),
+		EnvPort+"="+strconv.Itoa(c.Port), EnvHeadless+"=1")
+	cmd.Dir = dir
+	return runProcess(t, cmd)
 }
 
 // docRefs matches the refs the docs write (s1e4).

@@ -2,8 +2,8 @@ package lang
 
 import (
 	"encoding/json"
-
 	"fmt"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -24,6 +24,15 @@ type Param struct {
 	// (one of TargetKeys). A parameter spelled like a target key but not
 	// marked (type's text: what to type) is never read as a target.
 	Target bool
+	// Default is the value (or behaviour) when the parameter is absent, as
+	// the reference shows it ("" when there is none to state).
+	Default string
+	// Example is a JSON value for the parameter in the reference ("": made
+	// from its type).
+	Example string
+	// Fields are the keys of a dict parameter declared as a struct (an
+	// unknown key is refused).
+	Fields []Param
 }
 
 // TargetKeys are the parameter names that can name an element (spec §6).
@@ -45,8 +54,22 @@ func (p Param) Keyword() string { return keywordName(SnakeCase(p.Name)) }
 
 // Action describes one step type: its JSON name, its Starlark builtin, and
 // the parameters both accept. The catalog is the single source of truth for
-// validation, lowering and static checking; package builtins implements each
-// entry.
+// validation, lowering, static checking, the parameter reference
+// (cdp-skill help STEP, cmd/skill/REFERENCE.md) and the MCP schema; package
+// builtins implements each entry.
+//
+// Adding a step takes two places (three with in-page code):
+//  1. here, in the family's catalog_*.go: an options struct whose tagged
+//     fields are the parameters (see options.go; embed Target, Acting,
+//     Loading… for the shared ones) and an Action with Name, Options, Verb
+//     (when visual), Doc and Example;
+//  2. the browser method doing the work, called from a builtin in the
+//     family's builtins/*.go that reads options[lang.XOptions](c) and is
+//     registered under the same name.
+//
+// Then `go generate ./cmd` rewrites the reference; the tests check that the
+// example runs, that every parameter round-trips JSON → Starlark → struct,
+// and that the reference matches.
 type Action struct {
 	// Name is the JSON action key, e.g. "selectOption".
 	Name string
@@ -61,8 +84,20 @@ type Action struct {
 	// MapForm means an object whose keys are not all parameters is passed
 	// whole as the positional argument (batch fill, queryAll).
 	MapForm bool
-	// Params are the keyword parameters, besides the common ones.
+	// Options is the action's typed options struct (a zero value, such as
+	// ClickOptions{}): its tagged fields declare the parameters, and the
+	// builtin receives the decoded struct. An action without one lists its
+	// Params by hand (the older style, still accepted).
+	Options any
+	// Params are the keyword parameters, besides the common ones; derived
+	// from Options when it is set.
 	Params []Param
+	// Verb starts the changes summary when the action is the command's
+	// first visual step ("Clicked").
+	Verb string
+	// Example is one JSON step using the action, shown in the reference and
+	// checked by the tests (default: made from the positional type).
+	Example string
 	// NoTab means the action runs without an attached tab.
 	NoTab bool
 	// OpensTab means the action attaches a tab itself (openTab, connectTab).
@@ -72,6 +107,8 @@ type Action struct {
 	Visual bool
 	// Doc is a one-line description.
 	Doc string
+
+	opts *optSpec
 }
 
 // Builtin is the Starlark name of the action: select_option.
@@ -84,9 +121,18 @@ func (a *Action) Builtin() string {
 
 // Param returns the parameter with the JSON name or Starlark keyword name.
 func (a *Action) Param(name string) (Param, bool) {
-	for _, p := range a.AllParams() {
-		if p.Name == name || p.Keyword() == name {
-			return p, true
+	for _, list := range [][]Param{a.Params, CommonParams} {
+		for i := range list {
+			if list[i].Name == name {
+				return list[i], true
+			}
+		}
+	}
+	for _, list := range [][]Param{a.Params, CommonParams} {
+		for i := range list {
+			if list[i].Keyword() == name {
+				return list[i], true
+			}
 		}
 	}
 	return Param{}, false
@@ -130,6 +176,16 @@ func register(actions ...*Action) {
 	for _, a := range actions {
 		if _, dup := catalog[a.Name]; dup {
 			panic("lang: duplicate action " + a.Name)
+		}
+		if a.Options != nil {
+			spec, err := parseOptions(reflect.TypeOf(a.Options))
+			if err != nil {
+				panic("lang: action " + a.Name + ": " + err.Error())
+			}
+			if len(a.Params) > 0 {
+				panic("lang: action " + a.Name + " declares both Options and Params: put every parameter in the options struct")
+			}
+			a.opts, a.Params = spec, spec.params()
 		}
 		if err := checkParams(a); err != nil {
 			panic("lang: " + err.Error())
@@ -296,6 +352,14 @@ func describeType(t Type) string {
 		}
 	}
 	return strings.Join(parts, " or ")
+}
+
+// withArticle prefixes a type description with a or an.
+func withArticle(desc string) string {
+	if desc != "" && strings.ContainsRune("aeiou", rune(desc[0])) {
+		return "an " + desc
+	}
+	return "a " + desc
 }
 
 func isInt(s string) bool {

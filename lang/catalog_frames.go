@@ -1,14 +1,16 @@
 package lang
 
+// FrameOptions are frame's parameters.
+type FrameOptions struct {
+	List     bool   `step:"list" doc:"list the page's frames instead of switching"`
+	Selector string `step:"selector" doc:"the iframe element's ref from a snapshot, or its CSS selector (in the current frame)" example:"\"iframe#pay\""`
+	Index    *int   `step:"index" doc:"the Nth child frame of the current frame (from 0)" example:"0"`
+	Name     string `step:"name" doc:"the child frame's name" example:"\"checkout\""`
+	FrameID  string `step:"frameId" doc:"a frame id from the listing" example:"\"A1B2…\""`
+	URL      string `step:"url" doc:"part of the frame's URL (any frame of the page)" example:"\"/pay\""`
+}
+
 func init() {
-	register(&Action{Name: "frame", Positional: "string|int",
-		Params: []Param{
-			{Name: "list", Type: "bool", Doc: "list the page's frames instead of switching"},
-			{Name: "selector", Type: "string", Doc: "the iframe element's ref from a snapshot, or its CSS selector (in the current frame)"},
-			{Name: "index", Type: "int", Doc: "the Nth child frame of the current frame (from 0)"},
-			{Name: "name", Type: "string", Doc: "the child frame's name"},
-			{Name: "frameId", Type: "string", Doc: "a frame id from the listing"},
-			{Name: "url", Type: "string", Doc: "part of the frame's URL (any frame of the page)"},
-		},
+	register(&Action{Name: "frame", Positional: "string|int", Options: FrameOptions{}, Example: `{"frame": "iframe#pay"}`,
 		Doc: "switch the frame later steps run in (\"top\" returns to the page), or list frames; cross-origin frames work too"})
 }

@@ -1,39 +1,53 @@
 package lang
 
+import (
+	"time"
+
+	"go.starlark.net/starlark"
+)
+
 // dragEndDoc describes the accepted forms of a drag source or target.
 const dragEndDoc = "a selector, a ref, {selector|ref, offsetX, offsetY} (offset from its centre) or {x, y}"
 
+// HoverOptions are hover's parameters.
+type HoverOptions struct {
+	Target        `keys:"selector ref text exact selectors withinSelector x y" docs:"x=viewport x (with y: hover a point)"`
+	Duration      time.Duration `step:"duration" doc:"ms to hold the mouse there" default:"0"`
+	CaptureResult bool          `step:"captureResult" doc:"report the menus, tooltips and popovers that appeared, with refs"`
+	Acting
+}
+
+// DragOptions are drag's parameters.
+type DragOptions struct {
+	Source starlark.Value `step:"source" type:"string|dict" doc:"what to drag: a selector, a ref, {selector|ref, offsetX, offsetY} (offset from its centre) or {x, y}" example:"\"#card-1\""`
+	Target starlark.Value `step:"target" type:"string|dict" doc:"where to drop: a selector, a ref, {selector|ref, offsetX, offsetY} (offset from its centre) or {x, y}" example:"\"#done\""`
+	Method string         `step:"method" doc:"auto (default: mouse, or Chrome's HTML5 drag and drop when the page starts one) | mouse | html5" example:"\"mouse\""`
+	Steps  int            `step:"steps" doc:"mouse moves along the path" default:"10"`
+	Delay  time.Duration  `step:"delay" doc:"ms between moves" default:"0"`
+	Value  *float64       `step:"value" doc:"range input source: the value to set (instead of reading it from the target)"`
+	Acting
+}
+
+// ScrollOptions are scroll's parameters.
+type ScrollOptions struct {
+	Selector string   `step:"selector,target" doc:"element to scroll into view (centred), or with deltaY/y the scrollable element to move" example:"\"#list\""`
+	Ref      string   `step:"ref,target" doc:"ref of that element" example:"\"s1e4\""`
+	DeltaX   *float64 `step:"deltaX" doc:"scroll right by this many pixels (negative: left)"`
+	DeltaY   *float64 `step:"deltaY" doc:"scroll down by this many pixels (negative: up)" example:"600"`
+	X        *float64 `step:"x" doc:"scroll to this horizontal position"`
+	Y        *float64 `step:"y" doc:"scroll to this vertical position"`
+}
+
 func init() {
 	register(
-		&Action{Name: "hover", Positional: "string", Visual: true,
-			Params: withParams(targetParams, []Param{
-				{Name: "selectors", Type: "list", Doc: "selectors tried in order", Target: true},
-				{Name: "withinSelector", Type: "string", Doc: "with text: search inside this element", Target: true},
-				{Name: "x", Type: "number", Doc: "viewport x (with y: hover a point)", Target: true},
-				{Name: "y", Type: "number", Doc: "viewport y", Target: true},
-				{Name: "duration", Type: "int|string", Doc: "ms to hold the mouse there (default 0)"},
-				{Name: "captureResult", Type: "bool", Doc: "report the menus, tooltips and popovers that appeared, with refs"},
-			}, actionParams),
-			Doc: "move the mouse over an element (CSS :hover, mouseenter); captureResult lists what appeared"},
-		&Action{Name: "drag", Visual: true,
-			Params: withParams([]Param{
-				{Name: "source", Type: "string|dict", Doc: "what to drag: " + dragEndDoc},
-				{Name: "target", Type: "string|dict", Doc: "where to drop: " + dragEndDoc},
-				{Name: "method", Type: "string", Doc: "auto (default: mouse, or Chrome's HTML5 drag and drop when the page starts one) | mouse | html5"},
-				{Name: "steps", Type: "int", Doc: "mouse moves along the path (default 10)"},
-				{Name: "delay", Type: "int|string", Doc: "ms between moves"},
-				{Name: "value", Type: "number", Doc: "range input source: the value to set (instead of reading it from the target)"},
-			}, actionParams),
-			Doc: "drag from a source to a target (mouse drag, HTML5 drag and drop, or a range slider's value)"},
-		&Action{Name: "scroll", Positional: "string", Visual: true,
-			Params: []Param{
-				{Name: "selector", Type: "string", Doc: "element to scroll into view (centred), or with deltaY/y the scrollable element to move", Target: true},
-				{Name: "ref", Type: "string", Doc: "ref of that element", Target: true},
-				{Name: "deltaX", Type: "number", Doc: "scroll right by this many pixels (negative: left)"},
-				{Name: "deltaY", Type: "number", Doc: "scroll down by this many pixels (negative: up)"},
-				{Name: "x", Type: "number", Doc: "scroll to this horizontal position"},
-				{Name: "y", Type: "number", Doc: "scroll to this vertical position"},
-			},
-			Doc: "scroll the page or an element: \"top\", \"bottom\", a selector or ref (into view), {deltaY}, {x, y} or {selector, deltaY}"},
+		&Action{Name: "hover", Positional: "string", Visual: true, Verb: "Hovered", Options: HoverOptions{},
+			Example: `{"hover": {"text": "Products", "captureResult": true}}`,
+			Doc:     "move the mouse over an element (CSS :hover, mouseenter); captureResult lists what appeared"},
+		&Action{Name: "drag", Visual: true, Verb: "Dragged", Options: DragOptions{},
+			Example: `{"drag": {"source": "s1e4", "target": "s1e9"}}`,
+			Doc:     "drag from a source to a target (mouse drag, HTML5 drag and drop, or a range slider's value)"},
+		&Action{Name: "scroll", Positional: "string", Visual: true, Verb: "Scrolled", Options: ScrollOptions{},
+			Example: `{"scroll": {"deltaY": 600}}`,
+			Doc:     "scroll the page or an element: \"top\", \"bottom\", a selector or ref (into view), {deltaY}, {x, y} or {selector, deltaY}"},
 	)
 }

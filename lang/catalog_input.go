@@ -1,8 +1,14 @@
 package lang
 
-import "slices"
+import (
+	"slices"
+	"time"
 
-// targetParams are the ways an action names its element (spec §6).
+	"go.starlark.net/starlark"
+)
+
+// targetParams are the ways an action names its element (spec §6), for
+// actions that list their Params by hand.
 var targetParams = []Param{
 	{Name: "selector", Type: "string", Doc: "CSS selector (open shadow roots are searched too)", Target: true},
 	{Name: "ref", Type: "string", Doc: "ref from a snapshot, e.g. s1e4", Target: true},
@@ -11,7 +17,7 @@ var targetParams = []Param{
 }
 
 // targetsExcept is targetParams without the named keys, for an action
-// that gives one of those names another meaning (type's text).
+// that gives one of those names another meaning.
 func targetsExcept(names ...string) []Param {
 	var out []Param
 	for _, p := range targetParams {
@@ -36,55 +42,88 @@ func withParams(groups ...[]Param) []Param {
 	return out
 }
 
+// ClickOptions are click's parameters.
+type ClickOptions struct {
+	Target      `keys:"selector ref text exact selectors withinSelector x y" docs:"x=viewport x (with y: click a point)"`
+	JSClick     bool           `step:"jsClick" doc:"click with element.click() only"`
+	NativeOnly  bool           `step:"nativeOnly" doc:"never fall back to element.click()"`
+	DoubleClick bool           `step:"doubleClick" doc:"double click"`
+	Button      string         `step:"button" doc:"left | right | middle" default:"left"`
+	Modifiers   starlark.Value `step:"modifiers" type:"string|list" doc:"held keys: Control, Alt, Meta, Shift, ControlOrMeta (list or \"Control+Shift\")" example:"\"Shift\""`
+	// ScrollUntilVisible scrolls down until the target exists first.
+	ScrollUntilVisible *ScrollUntil `step:"scrollUntilVisible" type:"bool|dict" doc:"scroll down until the element exists (lazy content); {maxScrolls, distance}" example:"{\"maxScrolls\": 5}"`
+	// WaitAfter waits for the DOM to go quiet after the click.
+	WaitAfter *WaitQuiet `step:"waitAfter" type:"bool|dict" doc:"after the click wait until the DOM is quiet: {timeout, stableTime} in ms" example:"true"`
+	Acting
+}
+
+// ScrollUntil bounds click's scrollUntilVisible.
+type ScrollUntil struct {
+	MaxScrolls int     `step:"maxScrolls" doc:"scrolls before giving up (0: the default)"`
+	Distance   float64 `step:"distance" doc:"pixels per scroll (0: the default)"`
+}
+
+// WaitQuiet is click's waitAfter.
+type WaitQuiet struct {
+	Timeout    int `step:"timeout" doc:"ms to wait at most" default:"5000"`
+	StableTime int `step:"stableTime" doc:"ms without DOM changes that count as quiet" default:"300"`
+}
+
+// FillOptions are fill's parameters (the positional value is a string for
+// the focused field or a map for a batch).
+type FillOptions struct {
+	Target `keys:"selector ref text label exact"`
+	Value  starlark.Value `step:"value" type:"string|number|bool" doc:"the value" example:"\"a@b.c\""`
+	Fields starlark.Value `step:"fields" type:"dict" doc:"batch: {selector or ref or label: value}" example:"{\"#email\": \"a@b.c\"}"`
+	Clear  bool           `step:"clear" doc:"replace the current value" default:"true"`
+	React  bool           `step:"react" doc:"set the value with the native setter and input/change events"`
+	Acting
+}
+
+// TypeOptions are type's parameters: text is what to type, not a target.
+type TypeOptions struct {
+	Target `keys:"selector ref label exact"`
+	Text   string `step:"text" doc:"the characters to type (not a target here; the positional string is the same)" example:"\"hello\""`
+	Value  string `step:"value" doc:"alias of text"`
+	// Delay is the pause between keystrokes.
+	Delay time.Duration `step:"delay" type:"int" doc:"ms between keystrokes" default:"0"`
+	Acting
+}
+
+// PressOptions are press's parameters.
+type PressOptions struct {
+	Target `keys:"selector ref text exact"`
+	Key    string `step:"key" doc:"key or combo: Enter, Escape, ArrowDown, Control+a, ControlOrMeta+Enter" example:"\"Enter\""`
+	Times  int    `step:"times" doc:"press it this many times" default:"1"`
+	Acting
+}
+
+// DialogOptions are dialog's parameters.
+type DialogOptions struct {
+	Action     string `step:"action" doc:"accept | dismiss" example:"\"dismiss\""`
+	Accept     *bool  `step:"accept" doc:"true accepts, false dismisses"`
+	PromptText string `step:"promptText" doc:"text a prompt() receives when accepted" example:"\"yes\""`
+}
+
 func init() {
 	register(
-		&Action{Name: "click", Positional: "string", Visual: true,
-			Params: withParams(targetParams, []Param{
-				{Name: "selectors", Type: "list", Doc: "selectors tried in order", Target: true},
-				{Name: "withinSelector", Type: "string", Doc: "with text: search inside this element", Target: true},
-				{Name: "x", Type: "number", Doc: "viewport x (with y: click a point)", Target: true},
-				{Name: "y", Type: "number", Doc: "viewport y", Target: true},
-				{Name: "jsClick", Type: "bool", Doc: "click with element.click() only"},
-				{Name: "nativeOnly", Type: "bool", Doc: "never fall back to element.click()"},
-				{Name: "doubleClick", Type: "bool", Doc: "double click"},
-				{Name: "button", Type: "string", Doc: "left | right | middle"},
-				{Name: "modifiers", Type: "string|list", Doc: "held keys: Control, Alt, Meta, Shift, ControlOrMeta (list or \"Control+Shift\")"},
-				{Name: "scrollUntilVisible", Type: "bool|dict", Doc: "scroll down until the element exists (lazy content); {maxScrolls, distance}"},
-				{Name: "waitAfter", Type: "bool|dict", Doc: "after the click wait until the DOM is quiet: {timeout, stableTime} in ms"},
-			}, actionParams),
-			Doc: "click an element (real mouse events, verified; falls back to a JavaScript click)"},
-		&Action{Name: "fill", Positional: "string|dict", MapForm: true, Visual: true,
-			Params: withParams(targetParams, []Param{
-				{Name: "label", Type: "string", Doc: "the field's label text", Target: true},
-				{Name: "value", Type: "string|number|bool", Doc: "the value"},
-				{Name: "fields", Type: "dict", Doc: "batch: {selector or ref or label: value}"},
-				{Name: "clear", Type: "bool", Doc: "replace the current value (default true)"},
-				{Name: "react", Type: "bool", Doc: "set the value with the native setter and input/change events"},
-			}, actionParams),
-			Doc: "put a value into a field and verify it landed; a map fills several fields; a string fills the focused field"},
-		&Action{Name: "type", Star: "type_text", Positional: "string", Visual: true,
-			Params: withParams(targetsExcept("text"), []Param{
-				{Name: "label", Type: "string", Doc: "the field's label text", Target: true},
-				{Name: "text", Type: "string", Doc: "the characters to type (not a target here; the positional string is the same)"},
-				{Name: "value", Type: "string", Doc: "alias of text"},
-				{Name: "delay", Type: "int", Doc: "ms between keystrokes"},
-			}, actionParams),
-			Doc: "type text key by key (for autocomplete and editors); focuses the target (selector, ref or label) first when given"},
-		&Action{Name: "press", Positional: "string", Visual: true,
-			Params: withParams(targetParams, []Param{
-				{Name: "key", Type: "string", Doc: "key or combo: Enter, Escape, ArrowDown, Control+a, ControlOrMeta+Enter"},
-				{Name: "times", Type: "int", Doc: "press it this many times"},
-			}, actionParams),
-			Doc: "press a key or key combination (on the focused element, or focus the target first)"},
+		&Action{Name: "click", Positional: "string", Visual: true, Verb: "Clicked", Options: ClickOptions{},
+			Example: `{"click": "s1e4"}`,
+			Doc:     "click an element (real mouse events, verified; falls back to a JavaScript click)"},
+		&Action{Name: "fill", Positional: "string|dict", MapForm: true, Visual: true, Verb: "Filled", Options: FillOptions{},
+			Example: `{"fill": {"label": "Email", "value": "a@b.c"}}`,
+			Doc:     "put a value into a field and verify it landed; a map fills several fields; a string fills the focused field"},
+		&Action{Name: "type", Star: "type_text", Positional: "string", Visual: true, Verb: "Typed", Options: TypeOptions{},
+			Example: `{"type": {"selector": "#search", "text": "shoes"}}`,
+			Doc:     "type text key by key (for autocomplete and editors); focuses the target (selector, ref or label) first when given"},
+		&Action{Name: "press", Positional: "string", Visual: true, Verb: "Pressed", Options: PressOptions{},
+			Example: `{"press": "Enter"}`,
+			Doc:     "press a key or key combination (on the focused element, or focus the target first)"},
 	)
 }
 
 func init() {
-	register(&Action{Name: "dialog", Positional: "string|bool|dict",
-		Params: []Param{
-			{Name: "action", Type: "string", Doc: "accept | dismiss"},
-			{Name: "accept", Type: "bool", Doc: "true accepts, false dismisses"},
-			{Name: "promptText", Type: "string", Doc: "text a prompt() receives when accepted"},
-		},
-		Doc: "set how alert/confirm/prompt/beforeunload dialogs are answered for the rest of the command (default: accept)"})
+	register(&Action{Name: "dialog", Positional: "string|bool|dict", Options: DialogOptions{},
+		Example: `{"dialog": "dismiss"}`,
+		Doc:     "set how alert/confirm/prompt/beforeunload dialogs are answered for the rest of the command (default: accept)"})
 }

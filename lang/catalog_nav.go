@@ -1,44 +1,83 @@
 package lang
 
-var waitUntilParam = Param{Name: "waitUntil", Type: "string", Doc: "commit | domcontentloaded | load | networkidle (default load)"}
+import (
+	"time"
+
+	"go.starlark.net/starlark"
+)
+
+// Loading says when a navigation counts as done.
+type Loading struct {
+	WaitUntil string `step:"waitUntil" doc:"commit | domcontentloaded | load | networkidle" default:"load" example:"\"networkidle\""`
+}
+
+// GotoOptions are goto's parameters.
+type GotoOptions struct {
+	URL string `step:"url" doc:"URL to load" example:"\"https://example.com\""`
+	Loading
+}
+
+// ReloadOptions are reload's parameters.
+type ReloadOptions struct {
+	Loading
+	IgnoreCache bool `step:"ignoreCache" doc:"bypass the HTTP cache"`
+}
+
+// WaitOptions are wait's parameters.
+type WaitOptions struct {
+	MS         *time.Duration `step:"ms" type:"int" doc:"milliseconds to wait" example:"500"`
+	Selector   string         `step:"selector" doc:"CSS selector to wait for (visible)" example:"\"#done\""`
+	Hidden     bool           `step:"hidden" doc:"with selector: wait until it is gone or hidden"`
+	Text       string         `step:"text" doc:"text to wait for in the page" example:"\"Saved\""`
+	URL        string         `step:"url" doc:"wait until the URL contains this" example:"\"/done\""`
+	URLPattern string         `step:"urlPattern" doc:"wait until the URL matches this regular expression" example:"\"/orders/\\\\d+\""`
+}
+
+// SleepOptions are sleep's parameters.
+type SleepOptions struct {
+	MS time.Duration `step:"ms" type:"int" doc:"milliseconds" default:"0" example:"500"`
+}
+
+// PageFunctionOptions are pageFunction's parameters.
+type PageFunctionOptions struct {
+	Fn         string         `step:"fn" doc:"JavaScript function, e.g. \"() => document.title\"" example:"\"() => document.title\""`
+	Expression string         `step:"expression" doc:"bare JavaScript expression (alias of fn)" example:"\"document.title\""`
+	Await      bool           `step:"await" doc:"accepted for compatibility: a returned promise is always awaited" default:"true"`
+	Refs       starlark.Value `step:"refs" type:"bool|list" doc:"pass elements: true → one object {ref: element}; a list of refs → those elements as arguments" example:"[\"s1e4\"]"`
+	Serialize  *bool          `step:"serialize" doc:"omitted: JSON values as they are, values JSON cannot carry (Date, Map, Element, NaN, undefined…) tagged {type, …}; true: the spec's {type, value} around every value; false: what JSON.stringify makes of it"`
+}
+
+// PollOptions are poll's parameters.
+type PollOptions struct {
+	Fn       starlark.Value `step:"fn" type:"hook" doc:"predicate: JavaScript (or, in recipes, a Starlark function)" example:"\"() => !!document.querySelector('#done')\""`
+	Interval time.Duration  `step:"interval" doc:"ms between evaluations" default:"100"`
+}
+
+// LoadingFields returns the waitUntil option of an options struct.
+func (l *Loading) LoadingFields() *Loading { return l }
 
 func init() {
 	register(
-		&Action{Name: "goto", Positional: "string", Visual: true,
-			Params: []Param{{Name: "url", Type: "string", Doc: "URL to load"}, waitUntilParam},
-			Doc:    "load a URL in the current tab"},
-		&Action{Name: "back", Visual: true, Params: []Param{waitUntilParam}, Doc: "go back one history entry"},
-		&Action{Name: "forward", Visual: true, Params: []Param{waitUntilParam}, Doc: "go forward one history entry"},
-		&Action{Name: "reload", Visual: true,
-			Params: []Param{waitUntilParam, {Name: "ignoreCache", Type: "bool", Doc: "bypass the HTTP cache"}},
-			Doc:    "reload the page"},
-		&Action{Name: "wait", Positional: "int|string", Visual: true,
-			Params: []Param{
-				{Name: "ms", Type: "int", Doc: "milliseconds to wait"},
-				{Name: "selector", Type: "string", Doc: "CSS selector to wait for (visible)"},
-				{Name: "hidden", Type: "bool", Doc: "with selector: wait until it is gone or hidden"},
-				{Name: "text", Type: "string", Doc: "text to wait for in the page"},
-				{Name: "url", Type: "string", Doc: "wait until the URL contains this"},
-				{Name: "urlPattern", Type: "string", Doc: "wait until the URL matches this regular expression"},
-			},
-			Doc: "wait for a time, a selector, a text or a URL"},
-		&Action{Name: "sleep", Positional: "int|string", NoTab: true,
-			Params: []Param{{Name: "ms", Type: "int", Doc: "milliseconds"}},
-			Doc:    "pause for a number of milliseconds"},
-		&Action{Name: "pageFunction", Positional: "string",
-			Params: []Param{
-				{Name: "fn", Type: "string", Doc: "JavaScript function, e.g. \"() => document.title\""},
-				{Name: "expression", Type: "string", Doc: "bare JavaScript expression (alias of fn)"},
-				{Name: "await", Type: "bool", Doc: "accepted for compatibility: a returned promise is always awaited"},
-				{Name: "refs", Type: "bool|list", Doc: "pass elements: true → one object {ref: element}; a list of refs → those elements as arguments"},
-				{Name: "serialize", Type: "bool", Doc: "omitted: JSON values as they are, values JSON cannot carry (Date, Map, Element, NaN, undefined…) tagged {type, …}; true: the spec's {type, value} around every value; false: what JSON.stringify makes of it"},
-			},
-			Doc: "run JavaScript in the page and return its value"},
-		&Action{Name: "poll", Positional: "hook",
-			Params: []Param{
-				{Name: "fn", Type: "hook", Doc: "predicate: JavaScript (or, in recipes, a Starlark function)"},
-				{Name: "interval", Type: "int|string", Doc: "ms between evaluations (default 100)"},
-			},
-			Doc: "evaluate a predicate until it is truthy or the step timeout; reports resolved, value, elapsed"},
+		&Action{Name: "goto", Verb: "Navigated", Positional: "string", Visual: true, Options: GotoOptions{},
+			Example: `{"goto": "https://example.com"}`,
+			Doc:     "load a URL in the current tab"},
+		&Action{Name: "back", Verb: "Went back", Visual: true, Options: Loading{}, Example: `{"back": true}`,
+			Doc: "go back one history entry"},
+		&Action{Name: "forward", Verb: "Went forward", Visual: true, Options: Loading{}, Example: `{"forward": true}`,
+			Doc: "go forward one history entry"},
+		&Action{Name: "reload", Verb: "Reloaded", Visual: true, Options: ReloadOptions{}, Example: `{"reload": {"ignoreCache": true}}`,
+			Doc: "reload the page"},
+		&Action{Name: "wait", Verb: "Waited", Positional: "int|string", Visual: true, Options: WaitOptions{},
+			Example: `{"wait": {"text": "Saved"}}`,
+			Doc:     "wait for a time, a selector, a text or a URL"},
+		&Action{Name: "sleep", Positional: "int|string", NoTab: true, Options: SleepOptions{},
+			Example: `{"sleep": 500}`,
+			Doc:     "pause for a number of milliseconds"},
+		&Action{Name: "pageFunction", Positional: "string", Options: PageFunctionOptions{},
+			Example: `{"pageFunction": "() => document.title"}`,
+			Doc:     "run JavaScript in the page and return its value"},
+		&Action{Name: "poll", Positional: "hook", Options: PollOptions{},
+			Example: `{"poll": "() => document.querySelectorAll('.row').length > 3"}`,
+			Doc:     "evaluate a predicate until it is truthy or the step timeout; reports resolved, value, elapsed"},
 	)
 }

@@ -1,23 +1,36 @@
 package lang
 
+import "go.starlark.net/starlark"
+
+// ReadSiteProfileOptions are readSiteProfile's parameters.
+type ReadSiteProfileOptions struct {
+	Domain string `step:"domain" doc:"the site, e.g. github.com (a URL works too)" example:"\"github.com\""`
+}
+
+// WriteSiteProfileOptions are writeSiteProfile's parameters.
+type WriteSiteProfileOptions struct {
+	Domain  string `step:"domain" doc:"the site, e.g. github.com" example:"\"github.com\""`
+	Content string `step:"content" doc:"the profile's markdown (replaces the old one: read it first and merge)" example:"\"# github.com\\nLogin at /login.\""`
+	Recipes string `step:"recipes" doc:"Starlark module of recipes (def login(email, password): …) and an optional defaults = {\"settled_when\": …}; checked before it is saved" example:"\"def home():\\n    goto('https://github.com')\\n\""`
+}
+
+// RecipeOptions are recipe's parameters.
+type RecipeOptions struct {
+	Site string         `step:"site" doc:"the site whose recipe to run" example:"\"github.com\""`
+	Name string         `step:"name" doc:"the recipe (a function of the site's recipes)" example:"\"login\""`
+	Args starlark.Value `step:"args" type:"dict" doc:"keyword arguments for the recipe" example:"{\"email\": \"a@b.c\"}"`
+}
+
 func init() {
 	register(
-		&Action{Name: "readSiteProfile", Positional: "string", NoTab: true,
-			Params: []Param{{Name: "domain", Type: "string", Doc: "the site, e.g. github.com (a URL works too)"}},
-			Doc:    "read a site profile: its notes, its recipes with their parameters, its domain defaults"},
-		&Action{Name: "writeSiteProfile", NoTab: true,
-			Params: []Param{
-				{Name: "domain", Type: "string", Doc: "the site, e.g. github.com"},
-				{Name: "content", Type: "string", Doc: "the profile's markdown (replaces the old one: read it first and merge)"},
-				{Name: "recipes", Type: "string", Doc: "Starlark module of recipes (def login(email, password): …) and an optional defaults = {\"settled_when\": …}; checked before it is saved"},
-			},
-			Doc: "create or replace a site profile (and its recipes)"},
-		&Action{Name: "recipe", Positional: "string", Visual: true,
-			Params: []Param{
-				{Name: "site", Type: "string", Doc: "the site whose recipe to run"},
-				{Name: "name", Type: "string", Doc: "the recipe (a function of the site's recipes)"},
-				{Name: "args", Type: "dict", Doc: "keyword arguments for the recipe"},
-			},
-			Doc: "run a recipe stored in a site profile: {\"recipe\": {\"site\": \"github.com\", \"name\": \"login\", \"args\": {…}}} or \"github.com/login\""},
+		&Action{Name: "readSiteProfile", Positional: "string", NoTab: true, Options: ReadSiteProfileOptions{},
+			Example: `{"readSiteProfile": "github.com"}`,
+			Doc:     "read a site profile: its notes, its recipes with their parameters, its domain defaults"},
+		&Action{Name: "writeSiteProfile", NoTab: true, Options: WriteSiteProfileOptions{},
+			Example: `{"writeSiteProfile": {"domain": "example.com", "content": "# example.com\nNothing to log in to."}}`,
+			Doc:     "create or replace a site profile (and its recipes)"},
+		&Action{Name: "recipe", Positional: "string", Visual: true, Options: RecipeOptions{},
+			Example: `{"recipe": {"site": "github.com", "name": "login", "args": {"email": "a@b.c"}}}`,
+			Doc:     "run a recipe stored in a site profile: {\"recipe\": {\"site\": \"github.com\", \"name\": \"login\", \"args\": {…}}} or \"github.com/login\""},
 	)
 }

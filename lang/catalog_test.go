@@ -54,3 +54,52 @@ func TestCheckParamsRefusesClashes(t *testing.T) {
 		})
 	}
 }
+
+// TestEveryStepHasAWorkingExample: the reference's example of each step
+// is a valid command that uses that step.
+func TestEveryStepHasAWorkingExample(t *testing.T) {
+	for _, a := range Actions() {
+		if a.Example == "" {
+			t.Errorf("%s has no Example", a.Name)
+			continue
+		}
+		req, err := ParseRequest([]byte(`{"tab": "t1", "steps": [` + a.Example + `]}`))
+		if err != nil {
+			t.Errorf("%s's example %s: %v", a.Name, a.Example, err)
+			continue
+		}
+		if req.Steps[0].Action != a {
+			t.Errorf("%s's example runs %s", a.Name, req.Steps[0].Action.Name)
+		}
+	}
+}
+
+// TestEveryVisualActionHasAVerb: the changes summary starts with the verb
+// of the command's first visual action; the catalog declares it.
+func TestEveryVisualActionHasAVerb(t *testing.T) {
+	for _, a := range Actions() {
+		if a.Visual && a.Verb == "" && !a.OpensTab && a.Name != "recipe" {
+			t.Errorf("%s is visual but has no Verb", a.Name)
+		}
+	}
+}
+
+// TestEveryParameterIsDocumented: the reference, help and the MCP schema
+// describe each parameter (and each key of a nested one) from its doc.
+func TestEveryParameterIsDocumented(t *testing.T) {
+	var check func(action, prefix string, ps []Param)
+	check = func(action, prefix string, ps []Param) {
+		for _, p := range ps {
+			if strings.TrimSpace(p.Doc) == "" {
+				t.Errorf("%s: parameter %s%s has no doc", action, prefix, p.Name)
+			}
+			check(action, prefix+p.Name+".", p.Fields)
+		}
+	}
+	for _, a := range Actions() {
+		if strings.TrimSpace(a.Doc) == "" {
+			t.Errorf("%s has no doc", a.Name)
+		}
+		check(a.Name, "", a.Params)
+	}
+}

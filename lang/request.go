@@ -276,7 +276,7 @@ func validateValue(st *Step) error {
 			for _, k := range kw {
 				p, _ := a.Param(k)
 				if !typeAccepts(p.Type, v.Values[k]) {
-					return validationErr(st.Index, "%s.%s must be a %s, not a %s", st.Key, k, describeType(p.Type), jsonType(v.Values[k]))
+					return validationErr(st.Index, "%s.%s must be %s, not %s", st.Key, k, withArticle(describeType(p.Type)), withArticle(jsonType(v.Values[k])))
 				}
 				if _, isNum := v.Values[k].(json.Number); isNum && k == "timeout" {
 					if _, err := positiveMS(v.Values[k]); err != nil {
@@ -284,13 +284,16 @@ func validateValue(st *Step) error {
 					}
 				}
 			}
+			if err := a.checkJSONOptions(st.Key, v); err != nil {
+				return validationErr(st.Index, "%v", err)
+			}
 			return nil
 		} else if !a.MapForm {
 			msg := fmt.Sprintf("%s has no parameter %q", st.Key, unknown)
 			if c := closest(unknown, paramNames(a)); c != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", c)
 			}
-			return validationErr(st.Index, "%s; valid parameters: %s", msg, strings.Join(paramNames(a), ", "))
+			return validationErr(st.Index, "%s; valid parameters: %s (types and defaults: cdp-skill help %s)", msg, strings.Join(paramNames(a), ", "), a.Name)
 		}
 		return nil
 	}

@@ -31,7 +31,7 @@ func TestParseRequestErrors(t *testing.T) {
 		{"no action", `{"steps":[{"optional":true}]}`, ErrValidation, []string{"no action", "valid actions"}},
 		{"two actions", `{"steps":[{"goto":"a","reload":true}]}`, ErrValidation, []string{"several actions (goto, reload)", "own step"}},
 		{"unknown action", `{"steps":[{"gotoo":"a"}]}`, ErrValidation, []string{`unknown action "gotoo"`, `did you mean "goto"`, "valid actions:", "pageFunction"}},
-		{"unknown param", `{"steps":[{"goto":{"ur":"a"}}]}`, ErrValidation, []string{`goto has no parameter "ur"`, `did you mean "url"`}},
+		{"unknown param", `{"steps":[{"goto":{"ur":"a"}}]}`, ErrValidation, []string{`goto has no parameter "ur"`, `did you mean "url"`, "cdp-skill help goto"}},
 		{"param type", `{"steps":[{"goto":{"url":5}}]}`, ErrValidation, []string{"goto.url must be a string, not a number"}},
 		{"positional type", `{"steps":[{"goto":5}]}`, ErrValidation, []string{"goto does not take a number"}},
 		{"false value", `{"steps":[{"reload":false}]}`, ErrValidation, []string{"false is not a valid value"}},

@@ -82,17 +82,34 @@ func ActionSchema(a *Action) map[string]any {
 func ParamsSchema(a *Action) map[string]any {
 	props := map[string]any{}
 	for _, p := range a.Params {
-		s := TypeSchema(p.Type)
-		if p.Doc != "" {
-			s["description"] = p.Doc
-		}
-		props[p.Name] = s
+		props[p.Name] = paramSchema(p)
 	}
 	// The lifecycle parameters are described once, on the steps array.
 	for _, p := range CommonParams {
 		props[p.Name] = TypeSchema(p.Type)
 	}
 	return map[string]any{"type": "object", "properties": props, "additionalProperties": false}
+}
+
+// paramSchema is the schema of one declared parameter: its type, its doc
+// and default, and the keys of a dict declared as a struct.
+func paramSchema(p Param) map[string]any {
+	s := TypeSchema(p.Type)
+	doc := p.Doc
+	if p.Default != "" {
+		doc += " (default " + p.Default + ")"
+	}
+	if doc != "" {
+		s["description"] = strings.TrimSpace(doc)
+	}
+	if len(p.Fields) > 0 {
+		props := map[string]any{}
+		for _, f := range p.Fields {
+			props[f.Name] = paramSchema(f)
+		}
+		s["properties"], s["additionalProperties"] = props, false
+	}
+	return s
 }
 
 // positionalSchema is the schema of a positional value besides true and an

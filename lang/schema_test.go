@@ -142,3 +142,24 @@ func TestCommandSchemaKnowsEveryTopLevelField(t *testing.T) {
 		t.Errorf("schema fields %d, ParseRequest fields %d", len(props), len(topLevelKeys))
 	}
 }
+
+// TestSchemaComesFromTheDeclarations: the MCP input schema of a step is its
+// options struct: every declared parameter with its doc and default, and a
+// dict parameter declared as a struct lists its keys and refuses others.
+func TestSchemaComesFromTheDeclarations(t *testing.T) {
+	click, _ := LookupAction("click")
+	props := ParamsSchema(click)["properties"].(map[string]any)
+	for _, p := range click.Params {
+		if _, ok := props[p.Name]; !ok {
+			t.Errorf("click's schema lacks %s", p.Name)
+		}
+	}
+	su := props["scrollUntilVisible"].(map[string]any)
+	keys, _ := su["properties"].(map[string]any)
+	if keys["maxScrolls"] == nil || keys["distance"] == nil || su["additionalProperties"] != false {
+		t.Errorf("scrollUntilVisible schema: %v", su)
+	}
+	if d, _ := props["button"].(map[string]any)["description"].(string); !strings.Contains(d, "(default left)") {
+		t.Errorf("button's description does not give its default: %q", d)
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -42,10 +41,11 @@ var capturePresets = map[string]CaptureSettings{
 // answer says truncated and the full snapshot file has everything.
 const viewportInlineLimit = 8000
 
-// defaultCapture reads CDP_SKILL_CAPTURE, falling back to the full preset.
-func defaultCapture() CaptureSettings {
+// defaultCapture reads CDP_SKILL_CAPTURE (v), falling back to the full
+// preset.
+func defaultCapture(v string) CaptureSettings {
 	c := capturePresets["full"]
-	if v := strings.TrimSpace(os.Getenv(EnvCapture)); v != "" {
+	if v != "" {
 		if p, ok := capturePresets[v]; ok {
 			return p
 		}
@@ -175,7 +175,7 @@ func (h *host) capture(out *Output) {
 	if c.Viewport != nil && set.ViewportSnapshot {
 		out.ViewportSnap = c.Viewport.YAML
 		if len(out.ViewportSnap) > viewportInlineLimit {
-			out.ViewportSnap = cutAtLine(out.ViewportSnap, viewportInlineLimit)
+			out.ViewportSnap = builtins.CutAtLine(out.ViewportSnap, viewportInlineLimit)
 			out.Truncated = true
 		}
 	}
@@ -277,18 +277,6 @@ func (h *host) tabName() string {
 		return t
 	}
 	return "tab"
-}
-
-// cutAtLine returns the longest prefix of s within n bytes that ends at a
-// line break.
-func cutAtLine(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	if i := strings.LastIndexByte(s[:n], '\n'); i > 0 {
-		return s[:i]
-	}
-	return s[:n]
 }
 
 // ConsoleReport is the console part of an answer: errors and warnings of

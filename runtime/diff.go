@@ -33,16 +33,6 @@ type Change struct {
 
 const maxDiffItems = 10
 
-// actionVerbs phrase the summary's first word by the command's first
-// visual action.
-var actionVerbs = map[string]string{
-	"click": "Clicked", "fill": "Filled", "type": "Typed", "press": "Pressed", "hover": "Hovered",
-	"drag": "Dragged", "scroll": "Scrolled", "selectOption": "Selected", "check": "Checked",
-	"uncheck": "Unchecked", "goto": "Navigated", "wait": "Waited", "upload": "Uploaded",
-	"focus": "Focused", "back": "Went back", "forward": "Went forward", "reload": "Reloaded",
-	"submit": "Submitted", "pipeline": "Ran pipeline", "viewport": "Resized",
-}
-
 // diffElements compares the ref-bearing elements of the viewport before
 // and after; nil when nothing significant changed. An element is added
 // when it is in fresh (inside what the actions changed; nil: unknown, any

@@ -103,7 +103,7 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 	if err != nil {
 		return h.fail(res, nil, la, browser.Errorf(browser.KindStepValidation, "%s: %v", a.Builtin(), err))
 	}
-	target, err := openOutputPath(la.outputPath)
+	target, err := openOutputPath(la.outputPath, h.env.OutputDir)
 	if err != nil {
 		return h.fail(res, nil, la, err)
 	}
@@ -118,7 +118,7 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 	la.hooks = la.hooks.merge(h.defaultHooks()).merge(h.siteHooks())
 	if a.Visual {
 		if h.verb == "" {
-			h.verb = actionVerbs[a.Name]
+			h.verb = a.Verb
 		}
 		h.beforeVisual()
 	}

@@ -3,10 +3,10 @@ package runtime
 import (
 	"context"
 	"fmt"
-	"os"
 	goruntime "runtime"
 	"runtime/metrics"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -25,10 +25,11 @@ const defaultMaxMemory = 1 << 30
 // memoryCheckEvery is how often the guard samples the heap.
 const memoryCheckEvery = 10 * time.Millisecond
 
-// maxMemory returns the limit in bytes.
-func maxMemory() uint64 {
-	if mb, err := strconv.ParseUint(os.Getenv(EnvMaxMemory), 10, 32); err == nil && mb > 0 {
-		return mb << 20
+// maxMemory returns the limit in bytes: mb MiB (CDP_SKILL_MAX_MEMORY_MB),
+// or the default when it is not a positive number.
+func maxMemory(mb string) uint64 {
+	if n, err := strconv.ParseUint(strings.TrimSpace(mb), 10, 32); err == nil && n > 0 {
+		return n << 20
 	}
 	return defaultMaxMemory
 }

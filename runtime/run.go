@@ -77,6 +77,9 @@ type Options struct {
 	// or the new one, never the previous command's. For a resident host
 	// that answers first; a fresh frame costs ~40 ms.
 	DeferScreenshot bool
+	// Environment is what the process environment configures; nil reads
+	// it (ReadEnvironment).
+	Environment *Environment
 }
 
 // host runs one program.
@@ -146,6 +149,11 @@ func Run(ctx context.Context, prog Program, opts Options) *Output {
 	if opts.Logger == nil {
 		opts.Logger = hclog.NewNullLogger()
 	}
+	environ := opts.Environment
+	if environ == nil {
+		e := ReadEnvironment()
+		environ = &e
+	}
 	h := &host{
 		prog:         prog,
 		opts:         opts,
@@ -154,11 +162,12 @@ func Run(ctx context.Context, prog Program, opts Options) *Output {
 		stepTimeout:  clampTimeout(prog.StepTimeout),
 		modules:      map[string]*module{},
 		start:        time.Now(),
-		captureSet:   defaultCapture(),
+		captureSet:   defaultCapture(environ.Capture),
 		siteDefaults: map[string]hookSet{},
 	}
 	h.env.Headless = opts.Headless
-	h.env.Strict = strictDefault()
+	h.env.Strict = environ.Strict
+	h.env.OutputDir, h.env.UploadDirs, h.env.URLs = environ.OutputDir, environ.UploadDirs, environ.URLs
 	if opts.Pool != nil {
 		h.env.Pool = opts.Pool.conns
 		h.env.KeepEmulation = opts.Pool.KeepEmulation
@@ -175,7 +184,7 @@ func Run(ctx context.Context, prog Program, opts Options) *Output {
 	h.ctx = ctx
 	h.timeout = timeout
 	h.dog = newWatchdog()
-	go guardMemory(ctx, &h.threads, maxMemory())
+	go guardMemory(ctx, &h.threads, maxMemory(environ.MaxMemoryMB))
 	done := make(chan *Output, 1)
 	release := make(chan struct{})
 	var once sync.Once

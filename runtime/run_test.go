@@ -253,7 +253,7 @@ func TestRecipeStepsResultArgsAndPrint(t *testing.T) {
 n = page_function("document.querySelectorAll('li').length")
 print("items", n)
 r = goto(args["base"] + "one.html")
-result = {"items": n, "title": r.title, "tab": t.tab, "missing": r.nothing}
+result = {"items": n, "title": r.title, "tab": t.tab, "missing": r.get("nothing")}
 `
 	out := runRecipe(t, Program{Source: []byte(src), Args: map[string]string{"base": base}})
 	mustOK(t, out)
@@ -269,6 +269,29 @@ result = {"items": n, "title": r.title, "tab": t.tab, "missing": r.nothing}
 	}
 	if strings.Contains(string(out.JSON()), `"console":null`) {
 		t.Errorf("an empty field is printed as null: %s", out.JSON())
+	}
+}
+
+// TestRecipeMisspelledResultFieldFails: a step's record refuses a field
+// its output type does not have (r.naviagted), naming the nearest one, at
+// the line that read it — where it used to read as None and let the recipe
+// take the wrong branch.
+func TestRecipeMisspelledResultFieldFails(t *testing.T) {
+	base := pagesURL(t)
+	src := `t = open_tab(args["base"] + "one.html")
+r = click(text = "to two")
+if r.naviagted:
+    fail("unreachable")
+`
+	out := runRecipe(t, Program{Source: []byte(src), Args: map[string]string{"base": base}})
+	closeTabAfter(t, out)
+	if out.OK() || len(out.Errors) != 1 || !strings.Contains(out.Errors[0].Error, `record has no attribute "naviagted"`) ||
+		!strings.Contains(out.Errors[0].Error, "did you mean .navigated?") ||
+		!strings.HasPrefix(out.Errors[0].Location, "recipe.star:3") {
+		t.Fatalf("misspelled field: %s", out.JSON())
+	}
+	if len(out.Steps) != 2 || out.Steps[1].Status != StatusOK {
+		t.Errorf("the click itself ran once and succeeded: %s", jsonString(out.Steps))
 	}
 }
 

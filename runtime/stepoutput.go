@@ -30,11 +30,11 @@ var outputExts = []string{".json", ".txt", ".html", ".yaml", ".yml", ".md", ".cs
 
 // openOutputPath checks an outputPath before the step runs (confined to
 // the output dir like screenshots), so a bad path fails before the action.
-func openOutputPath(path string) (*browser.OutputTarget, error) {
+func openOutputPath(path, dir string) (*browser.OutputTarget, error) {
 	if path == "" {
 		return nil, nil
 	}
-	return browser.OutputFile{Path: path, Kind: "output", Ext: ".json", Exts: outputExts}.Open()
+	return browser.OutputFile{Path: path, Dir: dir, Kind: "output", Ext: ".json", Exts: outputExts}.Open()
 }
 
 // stepOutput is what the answer shows of a step's output: all of it when

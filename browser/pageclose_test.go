@@ -1,0 +1,47 @@
+package browser
+
+import (
+	"testing"
+)
+
+// sessionSubscriptions counts the event subscriptions held on p's session.
+func sessionSubscriptions(p *Page) map[string]int {
+	c := p.Browser.conn
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := map[string]int{}
+	for k, list := range c.subs {
+		if k.session == p.sess.ID() && len(list) > 0 {
+			out[k.method] += len(list)
+		}
+	}
+	return out
+}
+
+// TestPageCloseDropsSubscriptions: a page holds its dialog, console,
+// network and execution-context subscriptions while attached, and Close
+// drops every one of them (their goroutines end), so a detached page leaves nothing
+// running until the connection closes. The tab stays usable by a new page.
+func TestPageCloseDropsSubscriptions(t *testing.T) {
+	p := loadHTML(t, `<p>hello</p>`)
+	held := sessionSubscriptions(p)
+	for _, m := range []string{"Page.javascriptDialogOpening", "Runtime.consoleAPICalled", "Runtime.exceptionThrown",
+		"Log.entryAdded", "Runtime.executionContextCreated", "Runtime.executionContextDestroyed", "Network.requestWillBeSent"} {
+		if held[m] == 0 {
+			t.Errorf("an attached page does not subscribe to %s: %v", m, held)
+		}
+	}
+	p.Close()
+	if left := sessionSubscriptions(p); len(left) != 0 {
+		t.Fatalf("after Close the page still holds %v", left)
+	}
+	p.Close() // twice is harmless
+	again, err := p.Browser.Attach(testCtx(t), p.TargetID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	if got := js(t, again, "document.querySelector('p').textContent"); got != `"hello"` {
+		t.Fatalf("the tab after Close reads %q", got)
+	}
+}
