@@ -3,10 +3,12 @@ package cmd
 import (
 	"bytes"
 	"encoding/json"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"testing/fstest"
@@ -134,7 +136,18 @@ func waitPNG(t *testing.T, path string) {
 // run them again).
 func TestResidentKilledFallsBackOrSaysSo(t *testing.T) {
 	env := residentTestEnv(t)
-	base := browsertest.Serve(t, fstest.MapFS{"counter.html": {Data: []byte(residentCounterPage)}})
+	// The page tells the server of each click, so the test knows when the
+	// long command's first click has run without touching the locked tab.
+	var hits atomic.Int64
+	page := strings.Replace(residentCounterPage, `onclick="`, `onclick="fetch('/hit'); `, 1)
+	base := browsertest.ServeHandler(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/hit" {
+			hits.Add(1)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte(page))
+	}))
 	r := runEnv(t, env, t.TempDir(), `{"steps":[{"openTab":"`+base+`counter.html"}]}`)
 	tab, _ := r.field("tab").(string)
 	defer runEnv(t, env, t.TempDir(), `{"steps":[{"closeTab":"`+tab+`"}]}`)
@@ -156,13 +169,12 @@ func TestResidentKilledFallsBackOrSaysSo(t *testing.T) {
 		done <- runEnv(t, env, t.TempDir(), `{"tab":"`+tab+`","steps":[{"click":"#add"},{"wait":4000},{"click":"#add"}]}`)
 	}()
 	deadline := time.Now().Add(20 * time.Second)
-	for residentOfNow(t, env).Running == 0 {
+	for hits.Load() < 2 { // the long command's first click ran; its wait runs
 		if time.Now().After(deadline) {
-			t.Fatal("the command never reached the resident process")
+			t.Fatal("the long command's first click never ran")
 		}
-		time.Sleep(50 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond)
 	}
-	time.Sleep(500 * time.Millisecond) // the first click ran; the wait runs
 	syscall.Kill(second.PID, syscall.SIGKILL)
 	var mid result
 	select {
