@@ -23,35 +23,16 @@ func (p *Page) findInFrames(ctx context.Context, spec map[string]any) (*Element,
 		p.frameSearchAt = time.Now()
 	}
 	p.mu.Unlock()
-	if recent || !p.hasFrames(ctx) {
+	if recent {
 		return nil, nil
 	}
 	home := p.currentFrameRef()
-	list, err := p.Frames(ctx)
-	if err != nil || len(list.Frames) < 2 {
-		return nil, nil
-	}
-	byID := make(map[string]FrameInfo, len(list.Frames))
-	for _, f := range list.Frames {
-		byID[f.FrameID] = f
-	}
-	homeChain := chainOf(home)
-	for _, f := range list.Frames {
-		if f.Depth == 0 {
-			continue
-		}
-		var chain []string
-		for cur := f; cur.Depth > 0 && len(chain) <= maxFrameDepth*4; cur = byID[cur.ParentID] {
-			chain = append([]string{cur.FrameID}, chain...)
-		}
-		if len(chain) <= len(homeChain) || !slices.Equal(chain[:len(homeChain)], homeChain) {
-			continue
-		}
-		fr, err := p.chainRefs(ctx, chain, 0)
+	for _, d := range p.descendantFrames(ctx) {
+		fr, err := p.chainRefs(ctx, d.Chain, 0)
 		if err != nil {
 			continue
 		}
-		fr.url = f.URL
+		fr.url = d.URL
 		p.setFrameRef(fr)
 		el, err := p.engineElement(ctx, "find", spec)
 		if el != nil || KindOf(err) == KindAmbiguousTarget {

@@ -319,22 +319,17 @@ func (l *netLog) failed(raw jsonv2.Value) {
 // requestExtra records the headers the request went out with (Cookie
 // included).
 func (l *netLog) requestExtra(raw jsonv2.Value) {
-	var ev struct {
-		RequestID network.RequestID `json:"requestId"`
-		Headers   network.Headers   `json:"headers"`
-	}
-	if decode(raw, &ev) != nil || len(ev.Headers) == 0 {
-		return
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	r := l.entry(ev.RequestID)
-	r.reqHeaders, r.wireReq = ev.Headers, true
+	l.wireHeaders(raw, func(r *Request, h network.Headers) { r.reqHeaders, r.wireReq = h, true })
 }
 
 // responseExtra records the headers the response came with (Set-Cookie
 // included).
 func (l *netLog) responseExtra(raw jsonv2.Value) {
+	l.wireHeaders(raw, func(r *Request, h network.Headers) { r.respHeaders, r.wireResp = h, true })
+}
+
+// wireHeaders decodes a …ExtraInfo event and stores its headers with set.
+func (l *netLog) wireHeaders(raw jsonv2.Value, set func(*Request, network.Headers)) {
 	var ev struct {
 		RequestID network.RequestID `json:"requestId"`
 		Headers   network.Headers   `json:"headers"`
@@ -344,8 +339,7 @@ func (l *netLog) responseExtra(raw jsonv2.Value) {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	r := l.entry(ev.RequestID)
-	r.respHeaders, r.wireResp = ev.Headers, true
+	set(l.entry(ev.RequestID), ev.Headers)
 }
 
 func (l *netLog) cached(raw jsonv2.Value) {
