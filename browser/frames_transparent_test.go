@@ -12,16 +12,8 @@ import (
 )
 
 func TestSnapshotShowsEveryFrame(t *testing.T) {
-	site := browsertest.NewFrameSite(t)
-	p := openTestTab(t)
-	ctx := testCtx(t)
-	if _, err := p.Navigate(ctx, site.Top+"index.html", WaitLoad); err != nil {
-		t.Fatal(err)
-	}
-	s, err := p.Snapshot(ctx, SnapshotOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, site, _ := openFrameSite(t)
+	s := frameSiteSnapshot(t, p)
 	t.Logf("\n%s", s.YAML)
 	for _, want := range []string{`textbox "Same field"`, `heading "Partner"`, `textbox "Full name"`, `button "Tilted button"`, "[url=" + site.Cross + "outer.html]"} {
 		if !strings.Contains(s.YAML, want) {
@@ -52,16 +44,8 @@ func frameJS(t *testing.T, p *Page, ref, expr string) string {
 // button, all with refs from one top-level snapshot and without switching
 // frames; the server receives the submission once.
 func TestFrameRefsFromTopLevel(t *testing.T) {
-	site := browsertest.NewFrameSite(t)
-	p := openTestTab(t)
-	ctx := testCtx(t)
-	if _, err := p.Navigate(ctx, site.Top+"index.html", WaitLoad); err != nil {
-		t.Fatal(err)
-	}
-	s, err := p.Snapshot(ctx, SnapshotOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, site, ctx := openFrameSite(t)
+	s := frameSiteSnapshot(t, p)
 	name, country, terms := refOf(t, s.YAML, `textbox "Full name"`), refOf(t, s.YAML, `combobox "Country"`), refOf(t, s.YAML, `checkbox "I accept`)
 	count, submit := refOf(t, s.YAML, `button "Count me"`), refOf(t, s.YAML, `button "Place order"`)
 	step := func(what string, fn func() error) {
@@ -86,6 +70,7 @@ func TestFrameRefsFromTopLevel(t *testing.T) {
 	})
 	var clicked *ClickResult
 	step("click", func() error {
+		var err error
 		clicked, err = p.Click(ctx, Target{Ref: count}, ClickOptions{NativeOnly: true})
 		return err
 	})
@@ -116,16 +101,8 @@ func TestFrameRefsFromTopLevel(t *testing.T) {
 // in a frame scaled inside a rotated and scaled cross-site frame, below the
 // fold.
 func TestTransformedNestedFrameClick(t *testing.T) {
-	site := browsertest.NewFrameSite(t)
-	p := openTestTab(t)
-	ctx := testCtx(t)
-	if _, err := p.Navigate(ctx, site.Top+"index.html", WaitLoad); err != nil {
-		t.Fatal(err)
-	}
-	s, err := p.Snapshot(ctx, SnapshotOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, _, ctx := openFrameSite(t)
+	s := frameSiteSnapshot(t, p)
 	ref := refOf(t, s.YAML, `button "Tilted button"`)
 	restore := p.FrameScope()
 	res, err := p.Click(ctx, Target{Ref: ref}, ClickOptions{NativeOnly: true})
@@ -144,16 +121,8 @@ func TestTransformedNestedFrameClick(t *testing.T) {
 // TestDragByTopLevelRefsInCrossSiteFrame drags a list item onto the drop zone inside the
 // cross-site frame (HTML5 drag and drop) with top-level refs.
 func TestDragByTopLevelRefsInCrossSiteFrame(t *testing.T) {
-	site := browsertest.NewFrameSite(t)
-	p := openTestTab(t)
-	ctx := testCtx(t)
-	if _, err := p.Navigate(ctx, site.Top+"index.html", WaitLoad); err != nil {
-		t.Fatal(err)
-	}
-	s, err := p.Snapshot(ctx, SnapshotOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, _, ctx := openFrameSite(t)
+	s := frameSiteSnapshot(t, p)
 	src, dst := refOf(t, s.YAML, `: Alpha`), refOf(t, s.YAML, `: Drop here`)
 	restore := p.FrameScope()
 	res, err := p.Drag(ctx, DragEnd{Target: Target{Ref: src}}, DragEnd{Target: Target{Ref: dst}}, DragOptions{})
@@ -173,12 +142,7 @@ func TestDragByTopLevelRefsInCrossSiteFrame(t *testing.T) {
 // frames answers top-level coordinates, and elementsAt there answers the
 // element inside the frame with the same ref; a click at that point hits it.
 func TestFrameReadsByPosition(t *testing.T) {
-	site := browsertest.NewFrameSite(t)
-	p := openTestTab(t)
-	ctx := testCtx(t)
-	if _, err := p.Navigate(ctx, site.Top+"index.html", WaitLoad); err != nil {
-		t.Fatal(err)
-	}
+	p, _, ctx := openFrameSite(t)
 	js(t, p, "document.getElementById('partner').scrollIntoView()")
 	s, err := p.Snapshot(ctx, SnapshotOptions{})
 	if err != nil {
@@ -228,16 +192,8 @@ func TestFrameReadsByPosition(t *testing.T) {
 // the form nested in the cross-site frame.
 func TestHoverAndUploadInNestedFrame(t *testing.T) {
 	paths := uploadFiles(t, "receipt.txt", "paid")
-	site := browsertest.NewFrameSite(t)
-	p := openTestTab(t)
-	ctx := testCtx(t)
-	if _, err := p.Navigate(ctx, site.Top+"index.html", WaitLoad); err != nil {
-		t.Fatal(err)
-	}
-	s, err := p.Snapshot(ctx, SnapshotOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, _, ctx := openFrameSite(t)
+	s := frameSiteSnapshot(t, p)
 	help, receipt := refOf(t, s.YAML, `button "Help"`), refOf(t, s.YAML, `"Receipt"`)
 	restore := p.FrameScope()
 	if _, err := p.Hover(ctx, Target{Ref: help}, HoverOptions{}); err != nil {
@@ -259,16 +215,8 @@ func TestHoverAndUploadInNestedFrame(t *testing.T) {
 // snapshot, even for a nested frame), a CSS selector, a name, a URL part,
 // an index or a frame id; a name or URL that matches nothing says so.
 func TestFrameSwitchForms(t *testing.T) {
-	site := browsertest.NewFrameSite(t)
-	p := openTestTab(t)
-	ctx := testCtx(t)
-	if _, err := p.Navigate(ctx, site.Top+"index.html", WaitLoad); err != nil {
-		t.Fatal(err)
-	}
-	s, err := p.Snapshot(ctx, SnapshotOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, _, ctx := openFrameSite(t)
+	s := frameSiteSnapshot(t, p)
 	checkoutRef := refOf(t, s.YAML, `iframe "Checkout"`)
 	list, err := p.Frames(ctx)
 	if err != nil {
@@ -331,16 +279,8 @@ func TestFrameSwitchForms(t *testing.T) {
 // step in a selected frame that was removed, fail with our typed errors
 // and hints, not CDP's text.
 func TestFrameGoneErrorsAreTyped(t *testing.T) {
-	site := browsertest.NewFrameSite(t)
-	p := openTestTab(t)
-	ctx := testCtx(t)
-	if _, err := p.Navigate(ctx, site.Top+"index.html", WaitLoad); err != nil {
-		t.Fatal(err)
-	}
-	s, err := p.Snapshot(ctx, SnapshotOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, _, ctx := openFrameSite(t)
+	s := frameSiteSnapshot(t, p)
 	count := refOf(t, s.YAML, `button "Count me"`)
 	if _, _, err := p.SwitchFrame(ctx, FrameSpec{Name: "checkout"}); err != nil {
 		t.Fatal(err)
@@ -373,12 +313,7 @@ func TestFrameGoneErrorsAreTyped(t *testing.T) {
 // TestSelectedFrameGoneIsTyped: a step in a selected frame whose iframe
 // was removed fails with a typed error naming the frame.
 func TestSelectedFrameGoneIsTyped(t *testing.T) {
-	site := browsertest.NewFrameSite(t)
-	p := openTestTab(t)
-	ctx := testCtx(t)
-	if _, err := p.Navigate(ctx, site.Top+"index.html", WaitLoad); err != nil {
-		t.Fatal(err)
-	}
+	p, _, ctx := openFrameSite(t)
 	if _, _, err := p.SwitchFrame(ctx, FrameSpec{Name: "checkout"}); err != nil {
 		t.Fatal(err)
 	}
@@ -433,12 +368,7 @@ func TestSnapshotWithUnloadedFrames(t *testing.T) {
 // TestSearchFindsFrameElements: snapshotSearch reaches into frames, names
 // the frame of each match, and its refs work from the top level.
 func TestSearchFindsFrameElements(t *testing.T) {
-	site := browsertest.NewFrameSite(t)
-	p := openTestTab(t)
-	ctx := testCtx(t)
-	if _, err := p.Navigate(ctx, site.Top+"index.html", WaitLoad); err != nil {
-		t.Fatal(err)
-	}
+	p, _, ctx := openFrameSite(t)
 	r, err := p.Search(ctx, SearchOptions{Text: "Count me"})
 	if err != nil {
 		t.Fatal(err)
@@ -461,12 +391,7 @@ func TestSearchFindsFrameElements(t *testing.T) {
 // TestSinceWithFrames: "since" answers unchanged for a page with frames
 // when nothing changed, and sees a change made inside a cross-site frame.
 func TestSinceWithFrames(t *testing.T) {
-	site := browsertest.NewFrameSite(t)
-	p := openTestTab(t)
-	ctx := testCtx(t)
-	if _, err := p.Navigate(ctx, site.Top+"index.html", WaitLoad); err != nil {
-		t.Fatal(err)
-	}
+	p, _, ctx := openFrameSite(t)
 	first, err := p.Snapshot(ctx, SnapshotOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -491,12 +416,7 @@ func TestSinceWithFrames(t *testing.T) {
 // TestWaitTextInFrame: waiting for a text finds it inside a nested
 // cross-site frame.
 func TestWaitTextInFrame(t *testing.T) {
-	site := browsertest.NewFrameSite(t)
-	p := openTestTab(t)
-	ctx := testCtx(t)
-	if _, err := p.Navigate(ctx, site.Top+"index.html", WaitLoad); err != nil {
-		t.Fatal(err)
-	}
+	p, _, ctx := openFrameSite(t)
 	if _, err := p.WaitText(ctx, "I accept the terms"); err != nil {
 		t.Fatal(err)
 	}
@@ -508,4 +428,28 @@ func TestWaitTextInFrame(t *testing.T) {
 	if p.InFrame() {
 		t.Fatal("waiting left the page in a frame")
 	}
+}
+
+// openFrameSite opens the frame fixture's top page (forms in a same-origin
+// frame nested in a cross-site one, a transformed frame, a drag list) in a
+// fresh tab.
+func openFrameSite(t *testing.T) (*Page, *browsertest.FrameSite, context.Context) {
+	t.Helper()
+	site := browsertest.NewFrameSite(t)
+	p := openTestTab(t)
+	ctx := testCtx(t)
+	if _, err := p.Navigate(ctx, site.Top+"index.html", WaitLoad); err != nil {
+		t.Fatal(err)
+	}
+	return p, site, ctx
+}
+
+// frameSiteSnapshot is the page's snapshot with every frame in it.
+func frameSiteSnapshot(t *testing.T, p *Page) *Snapshot {
+	t.Helper()
+	s, err := p.Snapshot(testCtx(t), SnapshotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
