@@ -24,6 +24,11 @@ const WATCH_EXPIRE = 60000; // a watch nobody settles undoes itself
 const WATCH_FRAME_DEPTH = 3; // frame callbacks scheduled from frame callbacks
 // WATCH_EVENTS are the events an action dispatches; while one is handled
 // (until its task ends), the page's timers are the action's.
+// WATCH_QUICK_EVENTS are the events after which an action that scheduled
+// nothing is done at once (a plain click); any other event (input, change,
+// keys, drops) may run async handlers — a file read, a validation — so the
+// settle waits a task.
+const WATCH_QUICK_EVENTS = new Set(['pointerdown', 'pointerup', 'pointerover', 'mousedown', 'mouseup', 'mouseover', 'click', 'focusin', 'focusout']);
 const WATCH_EVENTS = ['pointerdown', 'pointerup', 'mousedown', 'mouseup', 'click', 'dblclick', 'auxclick', 'contextmenu',
   'pointerover', 'mouseover', 'keydown', 'keypress', 'keyup', 'beforeinput', 'input', 'change', 'submit', 'focusin',
   'focusout', 'dragstart', 'dragover', 'drop', 'dragend', 'wheel', 'scroll'];
@@ -54,6 +59,7 @@ S.watchArm = function watchArm() {
     // starts in a task of its own).
     posted: 0,
     submitted: false,
+    otherEvents: false,
     observer: null,
     wake: null,
   };
@@ -66,6 +72,7 @@ S.watchArm = function watchArm() {
   endOfTask.port1.onmessage = () => { st.inEvent = false; };
   st.onEvent = (e) => {
     if (e && e.type === 'submit') st.submitted = true;
+    if (e && !WATCH_QUICK_EVENTS.has(e.type)) st.otherEvents = true;
     if (!st.inEvent) {
       st.inEvent = true;
       st.nativePortPost.call(endOfTask.port2, 0);
@@ -227,11 +234,12 @@ S.watchSettle = async function watchSettle() {
   });
   const syncMutations = st.mutations;
   // An action that scheduled nothing (no timer, frame, request, posted
-  // message or form submission) has done all its work by now: its event
-  // handlers and their microtasks ran before the input call returned, and
+  // message or form submission) and fired only pointer, click and focus
+  // events has done all its work by now: its event handlers and their
+  // microtasks ran before the input call returned, and
   // a navigation it started has been requested. Waiting a task would only
   // wait for the next rendering frame (up to 16 ms after input).
-  const scheduled = st.posted > 0 || st.submitted || st.timers.size > 0 || st.frames.size > 0 || st.requested > 0;
+  const scheduled = st.posted > 0 || st.submitted || st.otherEvents || st.timers.size > 0 || st.frames.size > 0 || st.requested > 0;
   try {
     if (scheduled) await task();
     for (;;) {
