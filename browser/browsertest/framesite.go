@@ -100,7 +100,8 @@ func NewFrameSite(t testing.TB) *FrameSite {
 <iframe id="partner" title="Partner" src="%souter.html" style="width: 700px; height: 520px"></iframe>
 <div style="height: 700px"></div>
 <iframe id="tilt" title="Tilt" src="%stilt.html" style="width: 560px; height: 260px; border: 0; transform: rotate(6deg) scale(0.6); transform-origin: 0 0"></iframe>
-</main>`, s.Cross, s.Cross)
+</main>
+<script>addEventListener('mousedown', () => { window.topPresses = (window.topPresses || 0) + 1; }, true)</script>`, s.Cross, s.Cross)
 		case "/same.html":
 			w.Write([]byte(`<!doctype html><title>Same</title><body><p>Same-origin note</p><input aria-label="Same field"></body>`))
 		case "/three.html":
