@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -33,7 +34,7 @@ func TestEngineRolesAndNamesMatchFixtures(t *testing.T) {
 			var got []struct {
 				ID, Tag, WantRole, WantName, Role, Name, FullName string
 			}
-			err := p.CallInto(ctx, &got, `() => {
+			raw, err := p.engineEval(ctx, `(() => {
 				const out = [];
 				const visit = (root) => {
 					for (const el of root.querySelectorAll('*')) {
@@ -46,7 +47,10 @@ func TestEngineRolesAndNamesMatchFixtures(t *testing.T) {
 				};
 				visit(document);
 				return out;
-			}`)
+			})()`)
+			if err == nil {
+				err = json.Unmarshal(raw, &got)
+			}
 			if err != nil {
 				t.Fatal(err)
 			}

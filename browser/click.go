@@ -189,26 +189,27 @@ func (p *Page) cdpClick(ctx context.Context, a *Actionable, w *actionWatch, butt
 	if err := p.mouseClick(ctx, pt, button, count, mods); err != nil {
 		return probeResult{}, err
 	}
-	// The probe is read and, when the press reached the element, the page
-	// settles in the same round trip.
+	// The page settles (in its own world) while the probe is read (in the
+	// engine's); a press that missed arms the watch again for the
+	// fallback.
+	settled := w.settlePage(ctx)
 	sctx, cancel := context.WithTimeout(ctx, settleBound)
 	defer cancel()
-	raw, err := p.Eval(sctx, `window.__cdpSkill && window.__cdpSkill.readProbeAndSettle ? window.__cdpSkill.readProbeAndSettle() : {probe: {received: true, gone: true}}`)
-	if err != nil {
-		// The click navigated and the document is gone: it was received.
-		return probeResult{Received: true, Gone: true}, nil
+	probe := probeResult{Received: true, Gone: true}
+	raw, err := p.engineEval(sctx, `window.__cdpSkill && window.__cdpSkill.readProbe ? window.__cdpSkill.readProbe() : {received: true, gone: true}`)
+	if err == nil {
+		// Unreadable: the click navigated and the document is gone, so it
+		// was received.
+		if jsonUnmarshal(raw, &probe) != nil {
+			probe = probeResult{Received: true}
+		}
 	}
-	var r struct {
-		Probe  probeResult   `json:"probe"`
-		Settle *settleReport `json:"settle"`
+	if probe.Received {
+		w.presettled = settled
+	} else {
+		w.rearm(ctx)
 	}
-	if err := jsonUnmarshal(raw, &r); err != nil {
-		return probeResult{Received: true}, nil
-	}
-	if r.Settle != nil && w != nil {
-		w.settledWith(*r.Settle)
-	}
-	return r.Probe, nil
+	return probe, nil
 }
 
 func (p *Page) jsClick(ctx context.Context, el *Element, double bool) error {

@@ -14,10 +14,8 @@ import (
 // CDP describes each (pierce) and resolves its closed root, and the engine
 // keeps the root for the element. It returns how many roots it registered.
 func (p *Page) registerClosedShadowRoots(ctx context.Context) (int, error) {
-	sess, ctxID := p.exec()
-	res, err := cdp.Call(ctx, sess, runtime.Evaluate, runtime.EvaluateParams{
+	res, sess, err := p.engineEvaluate(ctx, runtime.EvaluateParams{
 		Expression: "window.__cdpSkill.takeClosedCandidates()",
-		ContextID:  ctxID,
 	})
 	if err != nil || res.Result == nil || res.Result.ObjectID == "" {
 		return 0, err
@@ -44,7 +42,10 @@ func (p *Page) registerClosedShadowRoots(ctx context.Context) (int, error) {
 }
 
 func (p *Page) registerClosedRoot(ctx context.Context, host runtime.RemoteObjectID) (bool, error) {
-	sess, ctxID := p.exec()
+	sess, ctxID, err := p.engineExec(ctx)
+	if err != nil {
+		return false, err
+	}
 	desc, err := cdp.Call(ctx, sess, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: host, Depth: ptr(int64(0)), Pierce: ptr(true)})
 	if err != nil {
 		return false, fmt.Errorf("describe custom element: %w", err)

@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"hash/fnv"
 	"unicode/utf8"
@@ -42,7 +43,11 @@ type DOM struct {
 func (p *Page) GetDOM(ctx context.Context, o DOMOptions) (*DOM, error) {
 	var d DOM
 	if o.Selector == "" {
-		if err := p.CallInto(ctx, &d, `() => ({html: document.documentElement.outerHTML, tagName: document.documentElement.localName})`); err != nil {
+		raw, err := p.engineEval(ctx, `({html: document.documentElement.outerHTML, tagName: document.documentElement.localName})`)
+		if err == nil {
+			err = json.Unmarshal(raw, &d)
+		}
+		if err != nil {
 			return nil, fmt.Errorf("getDom: %w", err)
 		}
 	} else {

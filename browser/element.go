@@ -100,8 +100,7 @@ func (p *Page) resolveRefHere(ctx context.Context, ref string) (*Element, error)
 	if err != nil {
 		return nil, err
 	}
-	sess, ctxID := p.exec()
-	res, err := cdp.Call(ctx, sess, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, ContextID: ctxID})
+	res, _, err := p.engineEvaluate(ctx, runtime.EvaluateParams{Expression: expr})
 	if err != nil {
 		return nil, err
 	}
@@ -112,7 +111,7 @@ func (p *Page) resolveRefHere(ctx context.Context, ref string) (*Element, error)
 	if obj.Subtype == "node" && obj.ObjectID != "" {
 		el := &Element{ObjectID: obj.ObjectID, Ref: ref}
 		var info refResolution
-		if raw, err := p.Eval(ctx, "window.__cdpSkill.lastResolve"); err == nil {
+		if raw, err := p.engineEval(ctx, "window.__cdpSkill.lastResolve"); err == nil {
 			json.Unmarshal(raw, &info)
 		}
 		el.ReResolved = info.Status == "reResolved"
@@ -121,7 +120,7 @@ func (p *Page) resolveRefHere(ctx context.Context, ref string) (*Element, error)
 	}
 	var info refResolution
 	if obj.ObjectID != "" {
-		if raw, err := p.Eval(ctx, "window.__cdpSkill.lastResolve"); err == nil {
+		if raw, err := p.engineEval(ctx, "window.__cdpSkill.lastResolve"); err == nil {
 			json.Unmarshal(raw, &info)
 		}
 		p.release(obj.ObjectID)

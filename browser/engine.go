@@ -53,10 +53,27 @@ func buildEngine() (string, string) {
 
 const engineMissing = "__cdpSkill_missing__"
 
-// engineCall calls a method of the in-page engine, installing the engine in
-// the current frame's document first when it is missing (one round trip in
-// the common case). Arguments and result go as JSON.
+// engineCall calls a method of the in-page engine in its isolated world
+// (world.go), installing the engine in the current frame's document first
+// when it is missing (one round trip in the common case). Arguments and
+// result go as JSON.
 func (p *Page) engineCall(ctx context.Context, out any, method string, args ...any) error {
+	return p.callEngine(ctx, p.engineEval, out, method, args...)
+}
+
+// pageEngineCall calls a method of the engine's copy in the page's own
+// world: only for what must see the page's JavaScript (the action watch
+// wraps its timers and fetch). Its answers are the page's to forge, so
+// nothing verified is read from it.
+func (p *Page) pageEngineCall(ctx context.Context, out any, method string, args ...any) error {
+	return p.callEngine(ctx, func(ctx context.Context, expr string) ([]byte, error) {
+		raw, err := p.Eval(ctx, expr)
+		return raw, err
+	}, out, method, args...)
+}
+
+// callEngine calls method through eval, installing the engine when missing.
+func (p *Page) callEngine(ctx context.Context, eval func(context.Context, string) ([]byte, error), out any, method string, args ...any) error {
 	var argList []string
 	for _, a := range args {
 		data, err := json.Marshal(a)
@@ -67,15 +84,15 @@ func (p *Page) engineCall(ctx context.Context, out any, method string, args ...a
 	}
 	expr := "(window.__cdpSkill && window.__cdpSkill.version === " + jsString(engineVersion()) + ") ? window.__cdpSkill." +
 		method + "(" + strings.Join(argList, ",") + ") : " + jsString(engineMissing)
-	raw, err := p.Eval(ctx, expr)
+	raw, err := eval(ctx, expr)
 	if err != nil {
 		return p.frameGone(engineError(method, err))
 	}
 	if string(raw) == `"`+engineMissing+`"` {
-		if _, err := p.Eval(ctx, engineSource()); err != nil {
+		if _, err := eval(ctx, engineSource()); err != nil {
 			return fmt.Errorf("install the page engine: %w", err)
 		}
-		if raw, err = p.Eval(ctx, expr); err != nil {
+		if raw, err = eval(ctx, expr); err != nil {
 			return engineError(method, err)
 		}
 	}

@@ -183,10 +183,9 @@ const slotGroup = "cdp-skill-slots"
 // marked, in slot order) to the frames they hold.
 func (p *Page) slotFrames(ctx context.Context, key string, n int) []cdp.FrameID {
 	ids := make([]cdp.FrameID, n)
-	sess, ctxID := p.exec()
-	res, err := cdp.Call(ctx, sess, runtime.Evaluate, runtime.EvaluateParams{
-		Expression: "window.__cdpSkill && window.__cdpSkill.takeSlots ? window.__cdpSkill.takeSlots(" + jsString(key) + ") : []",
-		ContextID:  ctxID, ObjectGroup: slotGroup,
+	res, sess, err := p.engineEvaluate(ctx, runtime.EvaluateParams{
+		Expression:  "window.__cdpSkill && window.__cdpSkill.takeSlots ? window.__cdpSkill.takeSlots(" + jsString(key) + ") : []",
+		ObjectGroup: slotGroup,
 	})
 	if err != nil || res.ExceptionDetails != nil || res.Result == nil || res.Result.ObjectID == "" {
 		return ids

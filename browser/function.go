@@ -78,16 +78,9 @@ func (p *Page) RunFunction(ctx context.Context, src string, o ...FunctionOptions
 // checked for before the function runs, so a missing engine never makes it
 // run twice.
 func (p *Page) runFunctionSource(ctx context.Context, src string, opts FunctionOptions) (json.RawMessage, error) {
-	args := "[]"
-	switch r := opts.Refs.(type) {
-	case nil:
-	case bool:
-		if r {
-			args = "[E.refElements(true)]"
-		}
-	case []string:
-		data, _ := json.Marshal(r)
-		args = "E.refElements(" + string(data) + ")"
+	args, err := p.handOverRefs(ctx, opts.Refs)
+	if err != nil {
+		return nil, err
 	}
 	ser := "E.serialize(v)"
 	if opts.Typed {
@@ -115,6 +108,44 @@ return ` + ser + `;
 		}
 	}
 	return nil, errors.New("the page engine did not install")
+}
+
+// handOverRefs passes the elements of refs from the engine's world, where
+// refs live, to the page's, where agent JavaScript runs (see handOver in
+// serialize.js), and returns the argument list expression that receives
+// them: one object of every live ref (refs true) or the listed refs'
+// elements in order.
+func (p *Page) handOverRefs(ctx context.Context, refs any) (string, error) {
+	var list any
+	switch r := refs.(type) {
+	case bool:
+		if !r {
+			return "[]", nil
+		}
+		list = true
+	case []string:
+		list = r
+	default:
+		return "[]", nil
+	}
+	if err := p.pageEngineCall(ctx, nil, "handoverListen"); err != nil {
+		return "", err
+	}
+	var names []string
+	if err := p.engineCall(ctx, &names, "handOver", list); err != nil {
+		p.pageEngineCall(ctx, nil, "handoverTake")
+		var typed *Error
+		if errors.As(err, &typed) && strings.Contains(typed.Message, "take a new snapshot") {
+			return "", Errorf(KindStaleElement, "%s", strings.TrimPrefix(typed.Message, "page engine handOver failed: ")).
+				WithHint("take a new snapshot and pass its refs")
+		}
+		return "", err
+	}
+	if list == true {
+		data, _ := json.Marshal(names)
+		return "[((h, n) => Object.fromEntries(n.map((r, i) => [r, h[i]])))(E.handoverTake(), " + string(data) + ")]", nil
+	}
+	return "E.handoverTake()", nil
 }
 
 // runExpression evaluates a bare expression (its completion value), then
@@ -150,7 +181,7 @@ func (p *Page) serializeTyped(ctx context.Context, o *runtime.RemoteObject) (jso
 		return json.Marshal(map[string]any{"type": string(o.Type), "value": json.RawMessage(o.Value)})
 	}
 	defer p.release(o.ObjectID)
-	if err := p.engineCall(ctx, nil, "ping"); err != nil {
+	if err := p.pageEngineCall(ctx, nil, "ping"); err != nil {
 		return nil, err
 	}
 	var raw json.RawMessage
@@ -180,7 +211,7 @@ func (p *Page) serializeRemote(ctx context.Context, o *runtime.RemoteObject, pla
 		return json.RawMessage(o.Value), nil
 	}
 	defer p.release(o.ObjectID)
-	if err := p.engineCall(ctx, nil, "ping"); err != nil {
+	if err := p.pageEngineCall(ctx, nil, "ping"); err != nil {
 		return nil, err
 	}
 	fn := `(v) => window.__cdpSkill.serialize(v)`

@@ -21,29 +21,59 @@ const resolveClicksUpTo = 30
 // clickScanGroup is the object group the scan's remote objects live in.
 const clickScanGroup = "cdp-skill-clicks"
 
-// installClicks (a JavaScript statement list) defines the registry: a
-// WeakSet of the elements with click-type listeners, kept as window's
-// non-enumerable __cdpSkillClicks (its presence says the document was
-// scanned), and a wrapper of addEventListener that registers elements
-// given such a listener from now on. The snapshot reads it (snapshot.js
-// clickMarked).
-const installClicks = `let set = window.__cdpSkillClicks;
+// installClicks (a JavaScript statement list) defines the registry in the
+// page's world (where the page adds its listeners): a WeakSet of the
+// elements with click-type listeners, kept as window's non-enumerable
+// __cdpSkillClicks (its presence says the document was scanned), with a
+// list of weak references to iterate it, and a wrapper of
+// addEventListener that registers elements given such a listener from now
+// on. The snapshot runs in the engine's world and cannot see the set: it
+// dispatches clickQueryEvent at window, and the registry answers with a
+// clickMarkEvent at each registered element still in the document
+// (snapshot.js clickMarks).
+const installClicks = `let set = window.__cdpSkillClicks, mark;
   if (!set) {
     set = new WeakSet();
+    const list = [];
+    mark = (el) => { if (!set.has(el)) { set.add(el); list.push(new WeakRef(el)); } };
     Object.defineProperty(window, '__cdpSkillClicks', {value: set, configurable: true, enumerable: false});
+    Object.defineProperty(window, '__cdpSkillClickMark', {value: mark, configurable: true, enumerable: false});
+    window.addEventListener('` + clickQueryEvent + `', () => {
+      let kept = 0;
+      for (const ref of list) {
+        const el = ref.deref();
+        if (!el) continue;
+        list[kept++] = ref;
+        if (el.isConnected) el.dispatchEvent(new Event('` + clickMarkEvent + `', {composed: true}));
+      }
+      list.length = kept;
+    }, true);
     const types = new Set(['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'dblclick']);
     const proto = EventTarget.prototype, add = proto.addEventListener;
     const wrapped = {addEventListener(type, fn, opts) {
-      if (types.has(type) && this instanceof Element) set.add(this);
+      if (types.has(type) && this instanceof Element) mark(this);
       return add.call(this, type, fn, opts);
     }}.addEventListener;
     Object.defineProperty(proto, 'addEventListener', {value: wrapped, configurable: true, writable: true, enumerable: false});
-  }`
+    for (const name of ['onclick', 'onmousedown', 'onmouseup', 'onpointerdown', 'onpointerup', 'ondblclick']) {
+      const d = Object.getOwnPropertyDescriptor(HTMLElement.prototype, name);
+      if (!d || !d.set || !d.configurable) continue;
+      Object.defineProperty(HTMLElement.prototype, name, {get: d.get, set: {[name](v) { if (v) mark(this); return d.set.call(this, v); }}[name], configurable: true, enumerable: d.enumerable});
+    }
+  }
+  mark = window.__cdpSkillClickMark;`
+
+// clickQueryEvent and clickMarkEvent carry the registry across worlds
+// (the names are also in snapshot.js).
+const (
+	clickQueryEvent = "__cdpSkillClickQuery"
+	clickMarkEvent  = "__cdpSkillClickMark"
+)
 
 // markClickScript installs the registry and adds the elements passed.
 const markClickScript = `function(...els) {
   ` + installClicks + `
-  for (const el of els) if (el && el.nodeType === 1 && el !== document.body && el !== document.documentElement) set.add(el);
+  for (const el of els) if (el && el.nodeType === 1 && el !== document.body && el !== document.documentElement) mark(el);
   return els.length;
 }`
 
@@ -62,7 +92,7 @@ const scanClicksScript = `(() => {
       if (el.shadowRoot) visit(el.shadowRoot);
       if (skip.has(el.tagName)) continue;
       const l = getEventListeners(el);
-      if (l.click || l.mousedown || l.mouseup || l.pointerdown || l.pointerup || l.dblclick) { set.add(el); n++; }
+      if (l.click || l.mousedown || l.mouseup || l.pointerdown || l.pointerup || l.dblclick) { mark(el); n++; }
     }
   };
   visit(document);

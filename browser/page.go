@@ -69,6 +69,9 @@ type Page struct {
 	stops []func()
 	// urls says which local URLs Navigate may open; guarded by mu.
 	urls URLPolicy
+	// worlds are the engine's isolated world contexts by frame document
+	// (world.go); guarded by mu.
+	worlds map[worldKey]runtime.ExecutionContextID
 }
 
 func newPage(b *Browser, id target.ID, s *Session) *Page {

@@ -145,7 +145,7 @@ func (p *Page) RunPipeline(ctx context.Context, ops []PipelineOp, timeout time.D
 	if err != nil {
 		return nil, err
 	}
-	if err := p.engineCall(ctx, nil, "ping"); err != nil {
+	if err := p.pageEngineCall(ctx, nil, "ping"); err != nil {
 		return nil, err
 	}
 	if timeout <= 0 {

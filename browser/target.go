@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/runtime"
 )
 
@@ -196,8 +195,7 @@ func (p *Page) engineObject(ctx context.Context, method string, args ...any) (*r
 	expr := "(window.__cdpSkill && window.__cdpSkill.version === " + jsString(engineVersion()) + ") ? window.__cdpSkill." +
 		method + "(" + strings.Join(argList, ",") + ") : " + jsString(engineMissing)
 	for attempt := 0; attempt < 2; attempt++ {
-		sess, ctxID := p.exec()
-		res, err := cdp.Call(ctx, sess, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, ContextID: ctxID})
+		res, _, err := p.engineEvaluate(ctx, runtime.EvaluateParams{Expression: expr})
 		if err != nil {
 			return nil, p.frameGone(err)
 		}
@@ -205,7 +203,7 @@ func (p *Page) engineObject(ctx context.Context, method string, args ...any) (*r
 			return nil, engineError(method, &JSError{Text: exceptionText(res.ExceptionDetails)})
 		}
 		if res.Result.Type == "string" && string(res.Result.Value) == `"`+engineMissing+`"` {
-			if _, err := p.Eval(ctx, engineSource()); err != nil {
+			if _, err := p.engineEval(ctx, engineSource()); err != nil {
 				return nil, fmt.Errorf("install the page engine: %w", err)
 			}
 			continue

@@ -66,14 +66,16 @@ type actionWatch struct {
 	// presettled holds the page's settle report when the action already
 	// settled in its own last round trip (a click reads its probe and
 	// settles at once).
-	presettled chan settleReport
+	presettled <-chan settleReport
 }
 
-// settledWith records that the page settled as rep reports.
-func (w *actionWatch) settledWith(rep settleReport) {
-	w.settling = true
-	w.presettled = make(chan settleReport, 1)
-	w.presettled <- rep
+// rearm arms the page's watch again after a settle that belonged to a
+// press that missed (the fallback click that follows is what finish
+// waits for).
+func (w *actionWatch) rearm(ctx context.Context) {
+	w.presettled = nil
+	w.settling = false
+	w.armed = w.p.pageEngineCall(ctx, nil, "watchArm") == nil
 }
 
 // eventFeed is one subscription and how many of its events were read.
@@ -122,9 +124,15 @@ func (p *Page) watch(ctx context.Context) (*actionWatch, error) {
 	// after its target was measured. A page whose engine cannot arm still
 	// gets the events; it only settles without knowing its timers and
 	// requests.
-	lifecycle, armed := make(chan error, 1), make(chan bool, 1)
+	lifecycle, armed, logging := make(chan error, 1), make(chan bool, 1), make(chan struct{})
 	go func() { lifecycle <- p.enableLifecycle(ctx) }()
-	go func() { armed <- p.engineCall(ctx, nil, "watchArm") == nil }()
+	go func() { armed <- p.pageEngineCall(ctx, nil, "watchArm") == nil }()
+	go func() {
+		// What the action changes is logged in the engine's world, where
+		// the page cannot rewrite it.
+		p.engineCall(ctx, nil, "changeWatch")
+		close(logging)
+	}()
 	discovering := make(chan struct{})
 	if _, done := discoverOnce.Load(p.Browser); !done {
 		go func() {
@@ -140,6 +148,7 @@ func (p *Page) watch(ctx context.Context) (*actionWatch, error) {
 	_, ctxID := p.exec()
 	w.top = ctxID == 0
 	w.armed = <-armed
+	<-logging
 	<-discovering
 	if err := <-lifecycle; err != nil {
 		w.stop()
@@ -158,7 +167,7 @@ func (w *actionWatch) stop() {
 	if w.armed && !w.settling {
 		w.settling = true
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		w.p.engineCall(ctx, nil, "watchDisarm")
+		w.p.pageEngineCall(ctx, nil, "watchDisarm")
 		cancel()
 	}
 }
@@ -190,7 +199,7 @@ func (w *actionWatch) settlePage(ctx context.Context) <-chan settleReport {
 		sctx, cancel := context.WithTimeout(ctx, settleBound)
 		defer cancel()
 		var rep settleReport
-		rep.err = w.p.engineCall(sctx, &rep, "watchSettle")
+		rep.err = w.p.pageEngineCall(sctx, &rep, "watchSettle")
 		done <- rep
 	}()
 	return done

@@ -125,11 +125,41 @@ function textLines(el, out) {
   }
 }
 
+// changeWatch starts (or keeps) the observer that logs what the command's
+// actions change, from the first action to the answer's capture
+// (stepLogTake ends it). It runs in the engine's world; the action watch
+// that waits for the page (watch.js) runs in the page's.
+let changeObserver = null, changeExpiry = 0;
+const CHANGE_WATCH_MAX = 60000; // a log nobody takes ends itself
+
+S.changeWatch = function changeWatch() {
+  stepLogStart();
+  if (changeObserver || typeof MutationObserver !== 'function' || !document.documentElement) return true;
+  changeObserver = new MutationObserver((records) => {
+    try { stepLogRecords(records); } catch (e) { /* the log is best effort */ }
+  });
+  changeObserver.observe(document.documentElement, { subtree: true, childList: true, attributes: true, characterData: true });
+  changeExpiry = setTimeout(stopChangeWatch, CHANGE_WATCH_MAX);
+  return true;
+};
+
+function stopChangeWatch() {
+  if (!changeObserver) return;
+  const obs = changeObserver;
+  changeObserver = null;
+  clearTimeout(changeExpiry);
+  if (stepLog) {
+    try { stepLogRecords(obs.takeRecords()); } catch (e) { /* best effort */ }
+  }
+  obs.disconnect();
+}
+
 // stepLogTake ends the command's log and returns the changed elements
 // still in the page and the text changes: lines such as `+ alert: Please
 // fix the errors below.`, `~ status: Saved (was: Saving…)`, `- alert:
 // Wrong password`, and transient texts that appeared and vanished.
 function stepLogTake() {
+  stopChangeWatch();
   const log = stepLog;
   stepLog = null;
   if (!log) return { changed: [], text: [], transient: [], none: true };

@@ -170,6 +170,47 @@ S.refElements = function refElements(list) {
   });
 };
 
+// Elements go from the engine's world to the page's (pageFunction with
+// refs) as events: the page's world listens (handoverListen), the
+// engine's dispatches one event at each element, in order (handOver; a
+// ref without a connected element is an event at the document), and the
+// listener sees each element as the page's world does (handoverTake).
+const HANDOVER_EVENT = '__cdpSkillHandover';
+let handover = null;
+
+S.handoverListen = function handoverListen() {
+  if (handover) window.removeEventListener(HANDOVER_EVENT, handover.fn, true);
+  const h = { els: [] };
+  h.fn = (e) => {
+    const el = e.composedPath()[0];
+    h.els.push(el && el.nodeType === 1 ? el : null);
+  };
+  handover = h;
+  window.addEventListener(HANDOVER_EVENT, h.fn, true);
+  return true;
+};
+
+S.handoverTake = function handoverTake() {
+  const h = handover;
+  handover = null;
+  if (!h) return [];
+  window.removeEventListener(HANDOVER_EVENT, h.fn, true);
+  return h.els;
+};
+
+// handOver sends the elements of refs (true: every live ref) to the
+// page's world and returns the refs in the order sent.
+S.handOver = function handOver(list) {
+  const found = S.refElements(list);
+  const names = list === true ? Object.keys(found) : list.slice();
+  for (let i = 0; i < names.length; i++) {
+    const el = list === true ? found[names[i]] : found[i];
+    const target = el && el.isConnected ? el : document;
+    target.dispatchEvent(new Event(HANDOVER_EVENT, { composed: true }));
+  }
+  return names;
+};
+
 // ping answers true: callers use it to make sure the engine is installed.
 S.ping = function ping() {
   return true;

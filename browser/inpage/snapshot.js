@@ -3,6 +3,7 @@
 
 // Build context for one snapshot.
 function newBuild(opts, snapId) {
+  clickMarks();
   return {
     pierce: opts.pierceShadow !== false,
     // Frames are not walked here: each frame's own engine snapshots it and
@@ -26,10 +27,24 @@ function newBuild(opts, snapId) {
 
 // clickMarked reports an element the page gave a click-type listener
 // (found through CDP once per document, and marked as added since:
-// listeners.go).
+// listeners.go). The registry lives in the page's world; clickMarks asks
+// it, once per snapshot, to send an event at each element it holds.
 function clickMarked(el) {
-  const s = window.__cdpSkillClicks;
-  return !!s && s.has(el);
+  return !!clickMarkSet && clickMarkSet.has(el);
+}
+
+let clickMarkSet = null;
+
+function clickMarks() {
+  const set = new WeakSet();
+  const onMark = (e) => { const el = e.composedPath()[0]; if (el && el.nodeType === 1) set.add(el); };
+  window.addEventListener('__cdpSkillClickMark', onMark, true);
+  try {
+    window.dispatchEvent(new Event('__cdpSkillClickQuery'));
+  } finally {
+    window.removeEventListener('__cdpSkillClickMark', onMark, true);
+  }
+  clickMarkSet = set;
 }
 
 // ITEM_BLOCKERS are the descendants that make a block more than a plain
@@ -158,8 +173,15 @@ function walkElement(el, depth, out, b) {
 // shadow root: it may have a closed one, which only CDP can reach. The Go
 // side registers those (closed.go) and snapshots again.
 function noteClosedCandidate(el) {
-  if (S.closedRoots.has(el) || S.checkedHosts.has(el) || !customElements.get(el.localName)) return;
+  if (S.closedRoots.has(el) || S.checkedHosts.has(el) || !isDefinedCustom(el)) return;
   if (S.closedCandidates.length < 100) S.closedCandidates.push(el);
+}
+
+// isDefinedCustom reports a custom element whose definition ran: the
+// page's registry (customElements) is not visible from the engine's world,
+// the element's :defined state is.
+function isDefinedCustom(el) {
+  return el.localName.includes('-') && el.matches(':defined');
 }
 
 // labelsShownControl reports whether el is a label whose control is

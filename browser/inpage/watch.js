@@ -35,6 +35,8 @@ const WATCH_EVENTS = ['pointerdown', 'pointerup', 'mousedown', 'mouseup', 'click
 
 let watchState = null;
 
+// watchArm runs in the page's own world (it must wrap the page's own
+// functions); the change log (changes.js) is kept in the engine's world.
 S.watchArm = function watchArm() {
   if (watchState) watchDisarm(watchState);
   const w = window;
@@ -165,10 +167,8 @@ S.watchArm = function watchArm() {
     w.XMLHttpRequest.prototype.send = st.send;
   }
   if (typeof MutationObserver === 'function' && document.documentElement) {
-    stepLogStart();
-    st.observer = new MutationObserver((records) => {
+    st.observer = new MutationObserver(() => {
       st.mutations++;
-      try { stepLogRecords(records); } catch (e) { /* the log is best effort */ }
       nudge();
     });
     st.observer.observe(document.documentElement, { subtree: true, childList: true, attributes: true, characterData: true });
@@ -191,10 +191,7 @@ function watchDisarm(st) {
   if (st.portPost && w.MessagePort.prototype.postMessage === st.portPost) w.MessagePort.prototype.postMessage = st.nativePortPost;
   if (st.winPost && w.postMessage === st.winPost) w.postMessage = st.nativeWinPost;
   if (st.submit && w.HTMLFormElement.prototype.submit === st.submit) w.HTMLFormElement.prototype.submit = st.nativeSubmit;
-  if (st.observer) {
-    try { stepLogRecords(st.observer.takeRecords()); } catch (e) { /* best effort */ }
-    st.observer.disconnect();
-  }
+  if (st.observer) st.observer.disconnect();
   for (const type of WATCH_EVENTS) w.removeEventListener(type, st.onEvent, { capture: true });
   st.endOfTask.port1.close();
   st.nativeClearTimeout.call(w, st.expiry);
@@ -269,13 +266,4 @@ S.watchSettle = async function watchSettle() {
   } finally {
     watchDisarm(st);
   }
-};
-
-// readProbeAndSettle reads the click probe and, when the press reached the
-// element, settles in the same round trip (see watchSettle); a missed
-// press leaves the watch armed for the fallback click.
-S.readProbeAndSettle = async function readProbeAndSettle() {
-  const probe = S.readProbe();
-  if (!probe.received) return { probe };
-  return { probe, settle: await S.watchSettle() };
 };

@@ -1,0 +1,88 @@
+package browser
+
+import (
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/cdp-skill/cdp-skill/browser/browsertest"
+)
+
+// openHostile opens the account page, with its hostile script when
+// hostile (testdata/act/hostile.html): it replaces JSON.stringify, Array
+// and String methods, getComputedStyle, getAttribute,
+// getBoundingClientRect, textContent and the input value getter in its
+// own world, and (unless nopin) pins window.__cdpSkill to an object that
+// lies.
+func openHostile(t *testing.T, query string) *Page {
+	t.Helper()
+	base := browsertest.Serve(t, os.DirFS("testdata"))
+	p := openTestTab(t)
+	url := base + "act/hostile.html" + query
+	if _, err := p.Navigate(testCtx(t), url, WaitLoad); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+var refAttr = regexp.MustCompile(` \[ref=s[0-9]+e[0-9]+\]`)
+
+// TestHostilePageCannotForgeSnapshot: the engine runs in its own world, so
+// what the page replaced in its world changes nothing in the snapshot.
+func TestHostilePageCannotForgeSnapshot(t *testing.T) {
+	shot := func(query string) string {
+		p := openHostile(t, query)
+		s, err := p.Snapshot(testCtx(t), SnapshotOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return refAttr.ReplaceAllString(s.YAML, "")
+	}
+	clean := shot("")
+	for _, want := range []string{`navigation "Site"`, `textbox "Email"`, `button "Sign in"`, `status: Not signed in`} {
+		if !strings.Contains(clean, want) {
+			t.Fatalf("the clean snapshot lacks %s:\n%s", want, clean)
+		}
+	}
+	for _, query := range []string{"?hostile", "?hostile&nopin"} {
+		if hostile := shot(query); hostile != clean {
+			t.Errorf("the hostile page (%s) changed the snapshot:\n%s\nclean page:\n%s", query, hostile, clean)
+		}
+	}
+}
+
+// TestHostilePageCannotForgeActions clicks and fills on the hostile page:
+// the click runs the handler once and is verified by the engine's own
+// probe; the fill reports what the field really holds, not what the page's
+// value getter claims.
+func TestHostilePageCannotForgeActions(t *testing.T) {
+	p := openHostile(t, "?hostile")
+	ctx := testCtx(t)
+	s, err := p.Snapshot(ctx, SnapshotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := p.Click(ctx, Target{Ref: refOf(t, s.YAML, `button "Sign in"`)}, ClickOptions{NativeOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Method != "cdp" || js(t, p, "window.signins") != "1" {
+		t.Fatalf("click: method %s, handler ran %s times", res.Method, js(t, p, "window.signins"))
+	}
+	fill, err := p.Fill(ctx, Target{Ref: refOf(t, s.YAML, `textbox "Email"`)}, "ada@example.test", FillOptions{Clear: true})
+	held, err2 := p.engineEval(ctx, `document.getElementById('email').value`)
+	if err2 != nil || string(held) != `"attacker@evil.test"` {
+		t.Fatalf("the field holds %s (%v): the fixture did not rewrite it", held, err2)
+	}
+	switch {
+	case err != nil:
+		if KindOf(err) != KindElementNotEditable {
+			t.Fatalf("fill failed with %v", err)
+		}
+	case fill.Consumed:
+		// The value went in and the page replaced it: true, and said.
+	default:
+		t.Fatalf("fill on a field the page rewrites reported %+v (verified %v)", fill, fill.Verified != nil && *fill.Verified)
+	}
+}

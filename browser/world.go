@@ -1,0 +1,123 @@
+package browser
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+)
+
+// The in-page engine runs in an isolated world of each document: the
+// page's scripts share its DOM but not its JavaScript globals, so a page
+// that patches window.__cdpSkill, JSON.stringify, Array.prototype or
+// getComputedStyle cannot forge what a snapshot shows or what an action
+// verified. The page's own world keeps only what must see the page's
+// JavaScript: the action watch (it wraps the page's setTimeout and fetch),
+// the listener registry (addEventListener) and agent-supplied
+// JavaScript (pageFunction, poll, pipeline), which is the page's code by
+// design. Elements cross between the worlds by backend node id.
+//
+// The world is named, so every cdp-skill process (and the resident one)
+// finds the same world, and the engine's refs in it, again.
+const engineWorldName = "__cdp_skill__"
+
+// worldKey names a frame's document as a session sees it.
+type worldKey struct {
+	sess  *Session
+	frame cdp.FrameID
+}
+
+// currentFrame returns the session and frame id of the frame actions run
+// in.
+func (p *Page) currentFrame() (*Session, cdp.FrameID) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.frame == nil {
+		return p.sess, cdp.FrameID(p.TargetID)
+	}
+	return p.frame.sess, p.frame.id
+}
+
+// engineExec returns the session and the execution context of the engine's
+// world in the current frame, creating the world on first use in a
+// document.
+func (p *Page) engineExec(ctx context.Context) (*Session, runtime.ExecutionContextID, error) {
+	sess, frame := p.currentFrame()
+	key := worldKey{sess, frame}
+	p.mu.Lock()
+	id, ok := p.worlds[key]
+	p.mu.Unlock()
+	if ok {
+		return sess, id, nil
+	}
+	res, err := cdp.Call(ctx, sess, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: frame, WorldName: engineWorldName})
+	if err != nil {
+		return nil, 0, p.frameGone(fmt.Errorf("create the engine's world in the page: %w", err))
+	}
+	p.mu.Lock()
+	if p.worlds == nil {
+		p.worlds = map[worldKey]runtime.ExecutionContextID{}
+	}
+	p.worlds[key] = res.ExecutionContextID
+	p.mu.Unlock()
+	return sess, res.ExecutionContextID, nil
+}
+
+// forgetWorld drops a world context that no longer exists (its document
+// navigated away), so that the next call creates it afresh.
+func (p *Page) forgetWorld(sess *Session, id runtime.ExecutionContextID) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for k, v := range p.worlds {
+		if k.sess == sess && v == id {
+			delete(p.worlds, k)
+		}
+	}
+}
+
+// worldGone reports whether err says an execution context no longer
+// exists.
+func worldGone(err error) bool {
+	return err != nil && KindOf(err) == KindContextDestroyed
+}
+
+// engineEvaluate runs Runtime.evaluate in the engine's world of the
+// current frame. A context from before a navigation is replaced once.
+func (p *Page) engineEvaluate(ctx context.Context, params runtime.EvaluateParams) (*runtime.EvaluateResult, *Session, error) {
+	for attempt := 0; ; attempt++ {
+		sess, id, err := p.engineExec(ctx)
+		if err != nil {
+			return nil, nil, err
+		}
+		params.ContextID = id
+		res, err := cdp.Call(ctx, sess, runtime.Evaluate, params)
+		if err != nil && attempt == 0 && worldGone(err) {
+			p.forgetWorld(sess, id)
+			continue
+		}
+		return &res, sess, err
+	}
+}
+
+// engineEval is Eval in the engine's world: it evaluates expr, awaits a
+// returned promise and returns the JSON value (null for undefined).
+func (p *Page) engineEval(ctx context.Context, expr string) ([]byte, error) {
+	res, _, err := p.engineEvaluate(ctx, runtime.EvaluateParams{
+		Expression:    expr,
+		ReturnByValue: ptr(true),
+		AwaitPromise:  ptr(true),
+		UserGesture:   ptr(true),
+	})
+	if err != nil {
+		return nil, err
+	}
+	if res.ExceptionDetails != nil {
+		return nil, &JSError{Text: exceptionText(res.ExceptionDetails), Source: expr}
+	}
+	if res.Result == nil || len(res.Result.Value) == 0 {
+		return []byte("null"), nil
+	}
+	return []byte(res.Result.Value), nil
+}
