@@ -53,7 +53,7 @@ const assertActualLimit = 200
 // listing every failed condition with its actual value, when any fails.
 func (p *Page) Assert(ctx context.Context, o AssertOptions) (*AssertResult, error) {
 	if len(o.URL) == 0 && o.Text == nil {
-		return nil, Errorf(KindStepValidation, `assert needs url and/or text: {"assert": {"url": {"contains": "/done"}}} or {"assert": {"text": "Welcome"}}`)
+		return nil, Errorf(KindStepValidation, "assert needs url and/or text: a url check (e.g. contains /done) or a text to find (e.g. Welcome)")
 	}
 	var res AssertResult
 	if len(o.URL) > 0 {

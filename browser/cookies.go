@@ -207,7 +207,7 @@ func (p *Page) cookieURL(ctx context.Context) (string, error) {
 func (c CookieInput) params() (network.SetCookieParams, error) {
 	if strings.TrimSpace(c.Name) == "" {
 		return network.SetCookieParams{}, Errorf(KindStepValidation, "cookies: a cookie to set needs a name").
-			WithHint(`{"cookies": {"set": [{"name": "sid", "value": "abc", "url": "https://example.com"}]}}`)
+			WithHint("give each cookie to set a name, a value and a url (or a domain), e.g. name sid, value abc, url https://example.com")
 	}
 	p := network.SetCookieParams{Name: c.Name, Value: c.Value, URL: c.URL, Domain: c.Domain, Path: c.Path,
 		Secure: ptr(c.Secure), HTTPOnly: ptr(c.HTTPOnly), Expires: cdp.TimeSinceEpoch(c.Expires)}

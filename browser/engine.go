@@ -20,21 +20,37 @@ import (
 //go:embed inpage/*.js
 var inpage embed.FS
 
-var engineFiles = []string{"dom.js", "roles.js", "names.js", "snapshot.js", "refs.js", "api.js", "query.js", "find.js", "act.js", "gesture.js", "forms.js", "frames.js", "capture.js", "serialize.js", "extract.js", "changes.js", "watch.js", "visual.js"}
+var engineFiles = []string{"dom.js", "roles.js", "names.js", "snapshot.js", "refs.js", "api.js", "query.js", "find.js", "act.js", "gesture.js", "forms.js", "frames.js", "capture.js", "serialize.js", "extract.js", "changes.js", "visual.js"}
 
-// engineBuild builds the engine once, on first use (a command handed to
-// the resident process never needs it).
-var engineBuild = sync.OnceValues(buildEngine)
+// watchFiles make the action watch, installed alone in the page's own
+// world (world.go): it wraps the page's timers and fetch, and a copy of
+// the whole engine there would cost every document a second install.
+var watchFiles = []string{"watch.js"}
+
+// bundle is a script installed in a page: its files in one closure that
+// defines the global object global, tagged with a version hash.
+type bundle struct {
+	global  string
+	source  string
+	version string
+}
+
+// engineBundle and watchBundle are built once, on first use (a command
+// handed to the resident process never needs them).
+var (
+	engineBundle = sync.OnceValue(func() bundle { return buildBundle("__cdpSkill", engineFiles) })
+	watchBundle  = sync.OnceValue(func() bundle { return buildBundle("__cdpSkillWatch", watchFiles) })
+)
 
 // engineSource is the engine's installing script.
-func engineSource() string { src, _ := engineBuild(); return src }
+func engineSource() string { return engineBundle().source }
 
 // engineVersion is the hash that tells an installed engine of this build.
-func engineVersion() string { _, v := engineBuild(); return v }
+func engineVersion() string { return engineBundle().version }
 
-func buildEngine() (string, string) {
+func buildBundle(global string, files []string) bundle {
 	var body strings.Builder
-	for _, f := range engineFiles {
+	for _, f := range files {
 		data, err := inpage.ReadFile("inpage/" + f)
 		if err != nil {
 			panic("browser: missing engine file " + f)
@@ -44,11 +60,15 @@ func buildEngine() (string, string) {
 	}
 	sum := sha256.Sum256([]byte(body.String()))
 	version := hex.EncodeToString(sum[:6])
+	prelude := ""
+	if global != "__cdpSkill" {
+		prelude = "const S = {version: VERSION};\n"
+	}
 	src := "(() => {\n'use strict';\nconst VERSION = " + jsString(version) + ";\n" +
-		"if (window.__cdpSkill && window.__cdpSkill.version === VERSION) return true;\n" +
-		body.String() +
-		"Object.defineProperty(window, '__cdpSkill', {value: S, configurable: true, enumerable: false, writable: true});\nreturn true;\n})()"
-	return src, version
+		"if (window." + global + " && window." + global + ".version === VERSION) return true;\n" +
+		prelude + body.String() +
+		"Object.defineProperty(window, '" + global + "', {value: S, configurable: true, enumerable: false, writable: true});\nreturn true;\n})()"
+	return bundle{global: global, source: src, version: version}
 }
 
 const engineMissing = "__cdpSkill_missing__"
@@ -58,22 +78,30 @@ const engineMissing = "__cdpSkill_missing__"
 // when it is missing (one round trip in the common case). Arguments and
 // result go as JSON.
 func (p *Page) engineCall(ctx context.Context, out any, method string, args ...any) error {
-	return p.callEngine(ctx, p.engineEval, out, method, args...)
+	return p.callBundle(ctx, engineBundle(), p.engineEval, out, method, args...)
 }
 
 // pageEngineCall calls a method of the engine's copy in the page's own
-// world: only for what must see the page's JavaScript (the action watch
-// wraps its timers and fetch). Its answers are the page's to forge, so
-// nothing verified is read from it.
+// world, for agent JavaScript that uses it (pageFunction's refs). Its
+// answers are the page's to forge: nothing verified is read from it.
 func (p *Page) pageEngineCall(ctx context.Context, out any, method string, args ...any) error {
-	return p.callEngine(ctx, func(ctx context.Context, expr string) ([]byte, error) {
-		raw, err := p.Eval(ctx, expr)
-		return raw, err
-	}, out, method, args...)
+	return p.callBundle(ctx, engineBundle(), p.pageEval, out, method, args...)
 }
 
-// callEngine calls method through eval, installing the engine when missing.
-func (p *Page) callEngine(ctx context.Context, eval func(context.Context, string) ([]byte, error), out any, method string, args ...any) error {
+// watchCall calls a method of the action watch (watch.js) in the page's
+// own world, where it sees the page's timers and requests.
+func (p *Page) watchCall(ctx context.Context, out any, method string, args ...any) error {
+	return p.callBundle(ctx, watchBundle(), p.pageEval, out, method, args...)
+}
+
+// pageEval is Eval in the page's own world.
+func (p *Page) pageEval(ctx context.Context, expr string) ([]byte, error) {
+	return p.Eval(ctx, expr)
+}
+
+// callBundle calls method of bundle b through eval, installing b when
+// missing.
+func (p *Page) callBundle(ctx context.Context, b bundle, eval func(context.Context, string) ([]byte, error), out any, method string, args ...any) error {
 	var argList []string
 	for _, a := range args {
 		data, err := json.Marshal(a)
@@ -82,14 +110,15 @@ func (p *Page) callEngine(ctx context.Context, eval func(context.Context, string
 		}
 		argList = append(argList, string(data))
 	}
-	expr := "(window.__cdpSkill && window.__cdpSkill.version === " + jsString(engineVersion()) + ") ? window.__cdpSkill." +
+	g := "window." + b.global
+	expr := "(" + g + " && " + g + ".version === " + jsString(b.version) + ") ? " + g + "." +
 		method + "(" + strings.Join(argList, ",") + ") : " + jsString(engineMissing)
 	raw, err := eval(ctx, expr)
 	if err != nil {
 		return p.frameGone(engineError(method, err))
 	}
 	if string(raw) == `"`+engineMissing+`"` {
-		if _, err := eval(ctx, engineSource()); err != nil {
+		if _, err := eval(ctx, b.source); err != nil {
 			return fmt.Errorf("install the page engine: %w", err)
 		}
 		if raw, err = eval(ctx, expr); err != nil {

@@ -18,14 +18,19 @@ import (
 // comparison with NaN or -0, an assignment to a constant, typeof against a
 // string no type has…), fails here instead of in a page.
 func TestEngineParsesWithoutWarnings(t *testing.T) {
-	res := api.Transform(engineSource(), api.TransformOptions{Loader: api.LoaderJS, Target: api.ES2022, Sourcefile: "engine.js", LogLevel: api.LogLevelSilent})
-	for _, msgs := range [][]api.Message{res.Errors, res.Warnings} {
-		for _, m := range msgs {
-			where := ""
-			if m.Location != nil {
-				where = engineFileAt(m.Location.Line) + ": " + strings.TrimSpace(m.Location.LineText)
+	for _, b := range []bundle{engineBundle(), watchBundle()} {
+		res := api.Transform(b.source, api.TransformOptions{Loader: api.LoaderJS, Target: api.ES2022, Sourcefile: b.global + ".js", LogLevel: api.LogLevelSilent})
+		for _, msgs := range [][]api.Message{res.Errors, res.Warnings} {
+			for _, m := range msgs {
+				where := ""
+				if m.Location != nil {
+					where = strings.TrimSpace(m.Location.LineText)
+					if b.global == "__cdpSkill" {
+						where = engineFileAt(m.Location.Line) + ": " + where
+					}
+				}
+				t.Errorf("%s: %s (%s)", b.global, m.Text, where)
 			}
-			t.Errorf("%s (%s)", m.Text, where)
 		}
 	}
 }
@@ -54,7 +59,7 @@ func engineFileAt(line int) string {
 func TestEngineEntryPointsExist(t *testing.T) {
 	defined := map[string]bool{}
 	inS := false
-	for _, line := range strings.Split(engineSource(), "\n") {
+	for _, line := range strings.Split(engineSource()+"\n"+watchBundle().source, "\n") {
 		switch {
 		case strings.HasPrefix(line, "const S = {"):
 			inS = true
@@ -75,7 +80,7 @@ func TestEngineEntryPointsExist(t *testing.T) {
 	files, _ := filepath.Glob("*.go")
 	assign := regexp.MustCompile(`\bS\.([A-Za-z_$][\w$]*)\s*=[^=]`)
 	used := map[string][]string{}
-	call := regexp.MustCompile(`engineCall\(ctx, [^,]+, "([A-Za-z_$][\w$]*)"`)
+	call := regexp.MustCompile(`(?:engineCall|EngineCall|watchCall)\(s?ctx, [^,]+, "([A-Za-z_$][\w$]*)"`)
 	global := regexp.MustCompile(`__cdpSkill\.([A-Za-z_$][\w$]*)`)
 	for _, f := range files {
 		if strings.HasSuffix(f, "_test.go") {

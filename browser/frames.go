@@ -346,7 +346,7 @@ func (p *Page) switchFrameAny(ctx context.Context, s string) (*FrameInfo, []stri
 		return info, w, nil
 	}
 	return nil, nil, Errorf(KindElementNotFound, "no frame matches %q as an iframe selector, a frame name or part of a frame URL", s).
-		WithHint(`list the frames with {"frame": {"list": true}}, or use the iframe's ref from a snapshot`)
+		WithHint("list the frames with the frame step's list option, or use the iframe's ref from a snapshot")
 }
 
 // switchFrameAnywhere switches to a frame named by id or URL substring,
@@ -373,7 +373,7 @@ func (p *Page) switchFrameAnywhere(ctx context.Context, spec FrameSpec) (*FrameI
 			what = fmt.Sprintf("the name %q", spec.Name)
 		}
 		return nil, nil, Errorf(KindElementNotFound, "no frame of the page has %s (the page has %d frames)", what, len(list.Frames)-1).
-			WithHint(`list the frames with {"frame": {"list": true}}`)
+			WithHint("list the frames with the frame step's list option")
 	}
 	var warnings []string
 	if len(matches) > 1 {
@@ -421,7 +421,7 @@ func (p *Page) resolveFrameID(ctx context.Context, spec FrameSpec) (cdp.FrameID,
 			return "", err
 		}
 		if el == nil {
-			return "", Errorf(KindElementNotFound, "no iframe matches %q", spec.Selector).WithHint("list the frames with {\"frame\": {\"list\": true}}")
+			return "", Errorf(KindElementNotFound, "no iframe matches %q", spec.Selector).WithHint("list the frames with the frame step's list option")
 		}
 		defer p.release(el.ObjectID)
 		sess, _ := p.exec()

@@ -101,7 +101,7 @@ func (f *frameRef) describe() string {
 // where it was, instead of CDP's text.
 func frameGoneError(f *frameRef, doing string, err error) error {
 	e := Errorf(KindContextDestroyed, "cannot %s for the frame %s: the frame navigated, was removed or is not laid out", doing, f.describe()).
-		WithHint("take a new snapshot; if you switched frames, switch again with {\"frame\": …}")
+		WithHint("take a new snapshot; if you switched frames, switch again with the frame step")
 	e.Err = err
 	return e
 }
@@ -123,7 +123,7 @@ func (p *Page) frameGone(err error) error {
 		return err
 	}
 	e := Errorf(KindContextDestroyed, "the frame %s this step runs in is gone: it navigated or was removed", f.describe()).
-		WithHint(`switch with {"frame": "top"} (or to another frame) and take a new snapshot`)
+		WithHint("switch to the top frame (or another frame) with the frame step, and take a new snapshot")
 	e.Err = err
 	return e
 }

@@ -193,7 +193,7 @@ func (r ScreenshotRequest) validate() error {
 		return Errorf(KindStepValidation, "screenshot padding applies to an element capture").WithHint("give selector or ref with padding")
 	case r.Region != nil && (r.Region.Width <= 0 || r.Region.Height <= 0):
 		return Errorf(KindStepValidation, "screenshot region needs a positive width and height, got %g×%g", r.Region.Width, r.Region.Height).
-			WithHint(`give {"region": {"x": 0, "y": 0, "width": 800, "height": 600}} in page CSS pixels`)
+			WithHint("give the region's x, y, width and height in page CSS pixels, e.g. 0, 0, 800, 600")
 	}
 	return nil
 }

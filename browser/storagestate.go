@@ -90,7 +90,7 @@ func (p *Page) StorageState(ctx context.Context, r StorageStateRequest) (*Storag
 	switch {
 	case (r.Save == "") == (r.Load == ""):
 		return nil, Errorf(KindStepValidation, "storageState needs one of save or load, a .json file in the output directory").
-			WithHint(`{"storageState": {"save": "auth.json"}}, later {"storageState": {"load": "auth.json"}}`)
+			WithHint("save the state with storageState's save option and a file name (e.g. auth.json), later load it with its load option")
 	case r.Save != "":
 		return p.saveStorageState(ctx, r)
 	}
@@ -208,7 +208,7 @@ func readStateFile(t *OutputTarget, name string) (*StorageState, error) {
 	f, err := t.root.OpenFile(t.rel, os.O_RDONLY|oNoFollow, 0)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, Errorf(KindStepValidation, "storageState: no file %q to load", name).
-			WithHint(`save one first: {"storageState": {"save": %q}}`, name)
+			WithHint("save one first with storageState's save option and the name %q", name)
 	}
 	if err != nil {
 		return nil, Errorf(KindStepValidation, "storageState: cannot open %q: %v", name, err)
@@ -224,7 +224,7 @@ func readStateFile(t *OutputTarget, name string) (*StorageState, error) {
 	var st StorageState
 	if err := json.Unmarshal(data, &st); err != nil {
 		return nil, Errorf(KindStepValidation, "storageState: %q is not a storage-state file (%v)", name, err).
-			WithHint(`it must hold {"cookies": [...], "origins": [...]}, as storageState save or Playwright's storageState() writes`)
+			WithHint("it must hold a cookies list and an origins list, as storageState save or Playwright's storageState() writes")
 	}
 	return &st, nil
 }

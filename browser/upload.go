@@ -288,7 +288,12 @@ func (p *Page) uploadViaChooser(ctx context.Context, t Target, paths []string, o
 	if err != nil {
 		return err
 	}
-	obj, err := cdp.Call(ctx, p.sess, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: ev.BackendNodeID})
+	// The input is handled in the engine's world of its frame.
+	world, err := p.worldIn(ctx, p.sess, ev.FrameID)
+	if err != nil {
+		return err
+	}
+	obj, err := cdp.Call(ctx, p.sess, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: ev.BackendNodeID, ExecutionContextID: world})
 	if err != nil || obj.Object == nil || obj.Object.ObjectID == "" {
 		return Errorf(KindExecution, "upload: the file input of the chooser cannot be reached: %v", err)
 	}

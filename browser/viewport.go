@@ -90,7 +90,7 @@ func (r ViewportRequest) device() (Device, error) {
 	} else {
 		if r.Width == 0 || r.Height == 0 {
 			return d, Errorf(KindStepValidation, "viewport needs a preset name or width and height").
-				WithHint(`give {"viewport": "iphone-14"} or {"viewport": {"width": 1280, "height": 800}}`)
+				WithHint("give a preset name (e.g. iphone-14) or a width and a height (e.g. 1280 and 800)")
 		}
 		d = Device{DeviceScaleFactor: 1, IsLandscape: r.IsLandscape != nil && *r.IsLandscape}
 	}

@@ -75,7 +75,7 @@ type actionWatch struct {
 func (w *actionWatch) rearm(ctx context.Context) {
 	w.presettled = nil
 	w.settling = false
-	w.armed = w.p.pageEngineCall(ctx, nil, "watchArm") == nil
+	w.armed = w.p.watchCall(ctx, nil, "watchArm") == nil
 }
 
 // eventFeed is one subscription and how many of its events were read.
@@ -126,7 +126,7 @@ func (p *Page) watch(ctx context.Context) (*actionWatch, error) {
 	// requests.
 	lifecycle, armed, logging := make(chan error, 1), make(chan bool, 1), make(chan struct{})
 	go func() { lifecycle <- p.enableLifecycle(ctx) }()
-	go func() { armed <- p.pageEngineCall(ctx, nil, "watchArm") == nil }()
+	go func() { armed <- p.watchCall(ctx, nil, "watchArm") == nil }()
 	go func() {
 		// What the action changes is logged in the engine's world, where
 		// the page cannot rewrite it.
@@ -167,7 +167,7 @@ func (w *actionWatch) stop() {
 	if w.armed && !w.settling {
 		w.settling = true
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		w.p.pageEngineCall(ctx, nil, "watchDisarm")
+		w.p.watchCall(ctx, nil, "watchDisarm")
 		cancel()
 	}
 }
@@ -199,7 +199,7 @@ func (w *actionWatch) settlePage(ctx context.Context) <-chan settleReport {
 		sctx, cancel := context.WithTimeout(ctx, settleBound)
 		defer cancel()
 		var rep settleReport
-		rep.err = w.p.pageEngineCall(sctx, &rep, "watchSettle")
+		rep.err = w.p.watchCall(sctx, &rep, "watchSettle")
 		done <- rep
 	}()
 	return done

@@ -45,16 +45,23 @@ func (p *Page) currentFrame() (*Session, cdp.FrameID) {
 // document.
 func (p *Page) engineExec(ctx context.Context) (*Session, runtime.ExecutionContextID, error) {
 	sess, frame := p.currentFrame()
+	id, err := p.worldIn(ctx, sess, frame)
+	return sess, id, err
+}
+
+// worldIn returns the execution context of the engine's world in a frame
+// a session hosts.
+func (p *Page) worldIn(ctx context.Context, sess *Session, frame cdp.FrameID) (runtime.ExecutionContextID, error) {
 	key := worldKey{sess, frame}
 	p.mu.Lock()
 	id, ok := p.worlds[key]
 	p.mu.Unlock()
 	if ok {
-		return sess, id, nil
+		return id, nil
 	}
 	res, err := cdp.Call(ctx, sess, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: frame, WorldName: engineWorldName})
 	if err != nil {
-		return nil, 0, p.frameGone(fmt.Errorf("create the engine's world in the page: %w", err))
+		return 0, p.frameGone(fmt.Errorf("create the engine's world in the page: %w", err))
 	}
 	p.mu.Lock()
 	if p.worlds == nil {
@@ -62,7 +69,7 @@ func (p *Page) engineExec(ctx context.Context) (*Session, runtime.ExecutionConte
 	}
 	p.worlds[key] = res.ExecutionContextID
 	p.mu.Unlock()
-	return sess, res.ExecutionContextID, nil
+	return res.ExecutionContextID, nil
 }
 
 // forgetWorld drops a world context that no longer exists (its document
