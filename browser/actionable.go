@@ -30,6 +30,10 @@ type ActionOptions struct {
 	Stable bool
 	// NoAutoForce fails instead of forcing when the checks time out.
 	NoAutoForce bool
+	// prep asks the check that finds a click's target ready to also read
+	// what the click reports and arm its probe (clickPrep), in the same
+	// round trip: "read" or "arm".
+	prep string
 }
 
 // Actionable is an element ready for an action.
@@ -48,6 +52,9 @@ type Actionable struct {
 	Interceptor map[string]any
 	// Via is "label" when the point is on the label of a hidden checkbox.
 	Via string
+	// Prep is the click's preparation, read with the last check when
+	// asked for (ActionOptions.prep).
+	Prep *clickPrepResult
 }
 
 // checkResult is the engine's answer to check(el, kind).
@@ -62,6 +69,8 @@ type checkResult struct {
 	// Via is "label" when a hidden checkbox or radio is reached through
 	// its label.
 	Via string `json:"via"`
+	// Prep answers ActionOptions.prep when the check passed.
+	Prep *clickPrepResult `json:"prep"`
 }
 
 func (c checkResult) describe() string {
@@ -81,9 +90,13 @@ func (c checkResult) describe() string {
 // check runs the engine's actionability check. coveredBefore counts the
 // earlier checks that found the element covered, so that the engine tries
 // other scroll alignments (a sticky header may hide it at one of them).
-func (p *Page) check(ctx context.Context, el *Element, kind string, coveredBefore int) (checkResult, error) {
+func (p *Page) check(ctx context.Context, el *Element, kind string, coveredBefore int, prep ...string) (checkResult, error) {
 	var c checkResult
-	err := p.CallOn(ctx, el, &c, `(el, kind, attempt) => window.__cdpSkill.check(el, kind, {attempt})`, kind, coveredBefore)
+	pr := ""
+	if len(prep) > 0 {
+		pr = prep[0]
+	}
+	err := p.CallOn(ctx, el, &c, `(el, kind, attempt, prep) => window.__cdpSkill.check(el, kind, {attempt, prep})`, kind, coveredBefore, pr)
 	return c, err
 }
 
@@ -123,7 +136,7 @@ func (p *Page) WaitActionable(ctx context.Context, t Target, kind string, o Acti
 				c, _ := p.check(ctx, el, kind, 0)
 				return &Actionable{El: el, Matched: matched, Point: c.Point, Box: c.Box, Via: c.Via}, nil
 			}
-			last, err = p.check(ctx, el, kind, covered)
+			last, err = p.check(ctx, el, kind, covered, o.prep)
 			if err != nil && KindOf(err) != KindContextDestroyed {
 				return nil, err
 			}
@@ -134,11 +147,11 @@ func (p *Page) WaitActionable(ctx context.Context, t Target, kind string, o Acti
 						goto wait
 					}
 					// The point may have moved during the stability wait.
-					if c, err := p.check(ctx, el, kind, 0); err == nil && c.OK {
+					if c, err := p.check(ctx, el, kind, 0, o.prep); err == nil && c.OK {
 						last = c
 					}
 				}
-				a := &Actionable{El: el, Matched: matched, Point: last.Point, Box: last.Box, Via: last.Via}
+				a := &Actionable{El: el, Matched: matched, Point: last.Point, Box: last.Box, Via: last.Via, Prep: last.Prep}
 				p.revealActionable(ctx, a)
 				return a, nil
 			}

@@ -77,7 +77,12 @@ func (p *Page) Click(ctx context.Context, t Target, o ClickOptions) (*ClickResul
 		}
 		return res, nil
 	}
-	a, err := p.WaitActionable(ctx, t, "click", o.ActionOptions)
+	ao := o.ActionOptions
+	ao.prep = "arm"
+	if o.JSClick {
+		ao.prep = "read"
+	}
+	a, err := p.WaitActionable(ctx, t, "click", ao)
 	if err != nil {
 		return nil, err
 	}
@@ -224,6 +229,14 @@ func (p *Page) jsClick(ctx context.Context, el *Element, double bool) error {
 	return err
 }
 
+// clickPrepResult is the engine's clickPrep: what the answer reports
+// about the element, its checked state, and whether the probe is armed.
+type clickPrepResult struct {
+	Info    map[string]any `json:"info"`
+	Checked checkedInfo    `json:"checked"`
+	Armed   bool           `json:"armed"`
+}
+
 type checkedInfo struct {
 	Checked bool   `json:"checked"`
 	Role    string `json:"role"`
@@ -234,12 +247,11 @@ type checkedInfo struct {
 // element and its checked state (a toggle's, nil for others), and arms the
 // press probe for a mouse click (armed says it did).
 func (p *Page) clickPrep(ctx context.Context, a *Actionable, arm bool) (TargetReport, *checkedInfo, bool) {
-	var prep struct {
-		Info    map[string]any `json:"info"`
-		Checked checkedInfo    `json:"checked"`
-		Armed   bool           `json:"armed"`
-	}
-	if err := p.CallOn(ctx, a.El, &prep, `(el, arm) => window.__cdpSkill.clickPrep(el, arm)`, arm); err != nil {
+	var prep clickPrepResult
+	if a.Prep != nil && (a.Prep.Armed || !arm) {
+		// The last actionability check read it already.
+		prep = *a.Prep
+	} else if err := p.CallOn(ctx, a.El, &prep, `(el, arm) => window.__cdpSkill.clickPrep(el, arm)`, arm); err != nil {
 		return p.targetReport(ctx, a.El, a.AutoForced), p.checkedState(ctx, a.El), false
 	}
 	var before *checkedInfo

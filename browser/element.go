@@ -100,29 +100,28 @@ func (p *Page) resolveRefHere(ctx context.Context, ref string) (*Element, error)
 	if err != nil {
 		return nil, err
 	}
-	res, _, err := p.engineEvaluate(ctx, runtime.EvaluateParams{Expression: expr})
+	// The element and what the lookup found out about it come back in
+	// one round trip.
+	res, infoRes, err := p.engineEvaluateBoth(ctx, runtime.EvaluateParams{Expression: expr},
+		runtime.EvaluateParams{Expression: "window.__cdpSkill && window.__cdpSkill.lastResolve", ReturnByValue: ptr(true)})
 	if err != nil {
 		return nil, err
 	}
 	if res.ExceptionDetails != nil {
 		return nil, &JSError{Text: exceptionText(res.ExceptionDetails)}
 	}
+	var info refResolution
+	if infoRes.ExceptionDetails == nil && infoRes.Result != nil && len(infoRes.Result.Value) > 0 {
+		json.Unmarshal(infoRes.Result.Value, &info)
+	}
 	obj := res.Result
 	if obj.Subtype == "node" && obj.ObjectID != "" {
 		el := &Element{ObjectID: obj.ObjectID, Ref: ref}
-		var info refResolution
-		if raw, err := p.engineEval(ctx, "window.__cdpSkill.lastResolve"); err == nil {
-			json.Unmarshal(raw, &info)
-		}
 		el.ReResolved = info.Status == "reResolved"
 		el.NameChanged = info.NameChanged
 		return el, nil
 	}
-	var info refResolution
 	if obj.ObjectID != "" {
-		if raw, err := p.engineEval(ctx, "window.__cdpSkill.lastResolve"); err == nil {
-			json.Unmarshal(raw, &info)
-		}
 		p.release(obj.ObjectID)
 	}
 	if info.Status == "" || info.Status == "unknown" {

@@ -84,37 +84,43 @@ func (p *Page) isMac() bool {
 	return strings.HasPrefix(p.platform, "Mac")
 }
 
-// click dispatches a full mouse click at the point of the top-level
+// mouseClick dispatches a full mouse click at the point of the top-level
 // viewport: move, press, release (count times for double clicks).
+//
+// The events go out together and their answers are read after: alone, a
+// move waits for the renderer's next animation frame (up to 16 ms), and
+// each answer waits for the renderer to handle its event; queued, they
+// are handled at once, in order, in about one round trip.
 func (p *Page) mouseClick(ctx context.Context, pt Point, button input.MouseButton, count int, mods Modifiers) error {
-	// The move goes out with the press, not before it: alone, a move
-	// waits for the renderer's next animation frame (up to 16 ms); a press
-	// queued behind it has both handled at once, in order.
-	waitMove, err := p.sess.Send(ctx, "Input.dispatchMouseEvent", input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMouseMoved, X: pt.X, Y: pt.Y, Modifiers: int64(mods)})
-	if err != nil {
-		return fmt.Errorf("mouse move: %w", err)
+	type sent struct {
+		what string
+		wait func(context.Context, any) error
 	}
-	moved := false
-	for i := 1; i <= count; i++ {
+	var queue []sent
+	send := func(what string, params input.DispatchMouseEventParams) error {
+		wait, err := p.sess.Send(ctx, "Input.dispatchMouseEvent", params)
+		if err != nil {
+			return fmt.Errorf("mouse %s: %w", what, err)
+		}
+		queue = append(queue, sent{what, wait})
+		return nil
+	}
+	err := send("move", input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMouseMoved, X: pt.X, Y: pt.Y, Modifiers: int64(mods)})
+	for i := 1; i <= count && err == nil; i++ {
 		for _, typ := range []input.DispatchMouseEventType{input.DispatchMouseEventTypeMousePressed, input.DispatchMouseEventTypeMouseReleased} {
-			waitPress, err := p.sess.Send(ctx, "Input.dispatchMouseEvent", input.DispatchMouseEventParams{
+			if err = send(string(typ), input.DispatchMouseEventParams{
 				Type: typ, X: pt.X, Y: pt.Y, Button: button, ClickCount: int64(i), Modifiers: int64(mods), Buttons: buttonsMask(button, typ == input.DispatchMouseEventTypeMousePressed),
-			})
-			if err == nil && !moved {
-				moved = true
-				if merr := waitMove(ctx, nil); merr != nil {
-					err = fmt.Errorf("mouse move: %w", merr)
-				}
-			}
-			if err == nil {
-				err = waitPress(ctx, nil)
-			}
-			if err != nil {
-				return fmt.Errorf("mouse %s: %w", typ, err)
+			}); err != nil {
+				break
 			}
 		}
 	}
-	return nil
+	for _, q := range queue {
+		if werr := q.wait(ctx, nil); werr != nil && err == nil {
+			err = fmt.Errorf("mouse %s: %w", q.what, werr)
+		}
+	}
+	return err
 }
 
 func buttonsMask(b input.MouseButton, down bool) int64 {

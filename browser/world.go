@@ -128,3 +128,33 @@ func (p *Page) engineEval(ctx context.Context, expr string) ([]byte, error) {
 	}
 	return []byte(res.Result.Value), nil
 }
+
+// engineEvaluateBoth sends two evaluations in the engine's world together
+// (the second runs after the first, in one round trip) and returns both
+// results. A context from before a navigation is replaced once.
+func (p *Page) engineEvaluateBoth(ctx context.Context, first, second runtime.EvaluateParams) (r1, r2 runtime.EvaluateResult, err error) {
+	for attempt := 0; ; attempt++ {
+		sess, id, err := p.engineExec(ctx)
+		if err != nil {
+			return r1, r2, err
+		}
+		first.ContextID, second.ContextID = id, id
+		wait1, err := sess.Send(ctx, runtime.CommandEvaluate, first)
+		if err != nil {
+			return r1, r2, err
+		}
+		wait2, err2 := sess.Send(ctx, runtime.CommandEvaluate, second)
+		err = wait1(ctx, &r1)
+		if err2 == nil {
+			err2 = wait2(ctx, &r2)
+		}
+		if err != nil && attempt == 0 && worldGone(err) {
+			p.forgetWorld(sess, id)
+			continue
+		}
+		if err == nil {
+			err = err2
+		}
+		return r1, r2, err
+	}
+}

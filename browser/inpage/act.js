@@ -145,14 +145,22 @@ function shortSelector(el) {
 // for pointer actions, the viewport point to use. It scrolls el into view
 // when it is not.
 S.check = function check(el, kind, opts) {
-  cache = newCache();
   opts = opts || {};
+  const r = checkReady(el, kind, opts);
+  // A click's preparation (clickPrep) comes with a passed check: one round
+  // trip fewer before the press.
+  if (r.ok && opts.prep) r.prep = S.clickPrep(el, opts.prep === 'arm' && !!r.point);
+  return r;
+};
+
+function checkReady(el, kind, opts) {
+  cache = newCache();
   if (!el || !el.isConnected) return { ok: false, reason: 'detached' };
   if (kind === 'click' || kind === 'check') {
     // A hidden checkbox or radio is clicked through its visible label.
     const via = S.clickTarget(el);
     if (via !== el) {
-      const r = S.check(via, 'click-direct', opts);
+      const r = checkReady(via, 'click-direct', opts);
       r.via = 'label';
       return r;
     }
@@ -201,7 +209,7 @@ S.check = function check(el, kind, opts) {
   res.point = pts[0];
   if (firstHit) res.interceptor = describeInterceptor(firstHit);
   return res;
-};
+}
 
 function hiddenWhy(el) {
   for (let e = el; e; e = parentElementComposed(e)) {
