@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -134,20 +135,46 @@ func (p *Page) callBundle(ctx context.Context, b bundle, eval func(context.Conte
 	return nil
 }
 
-// engineError turns an exception thrown by the engine into a validation
-// error when it is the agent's input that is wrong.
+// Engine error codes: the engine throws errors named cdpSkill.<code>
+// (dom.js fail), each one kind of ours.
+var engineErrorKinds = map[string]Kind{
+	"selector":  KindSelector,
+	"not-found": KindElementNotFound,
+	"stale":     KindStaleElement,
+	"input":     KindStepValidation,
+}
+
+// engineErrorCode matches the text of an exception the engine threw with
+// fail: "cdpSkill.<code>: <message>".
+var engineErrorCode = regexp.MustCompile(`^(?:Uncaught )?cdpSkill\.([a-z-]+): `)
+
+// engineError turns an exception thrown by the engine into our typed error
+// by its code; a native exception the engine did not expect is a
+// JavaScript error.
 func engineError(method string, err error) error {
-	if js, ok := err.(*JSError); ok {
-		msg := strings.TrimPrefix(js.Text, "Error: ")
-		switch {
-		case strings.Contains(msg, "invalid CSS selector"), strings.Contains(msg, "SyntaxError"):
-			return Errorf(KindSelector, "%s", msg).WithHint("fix the selector, or target the element by ref or text")
-		case strings.Contains(msg, "matches no element"), strings.Contains(msg, "no element with role"):
-			return Errorf(KindElementNotFound, "%s", msg)
-		}
-		return Errorf(KindJavaScript, "page engine %s failed: %s", method, msg)
+	js, ok := err.(*JSError)
+	if !ok {
+		return err
 	}
-	return err
+	if m := engineErrorCode.FindStringSubmatch(js.Text); m != nil {
+		msg := js.Text[len(m[0]):]
+		e := Errorf(engineErrorKinds[m[1]], "%s", msg)
+		switch m[1] {
+		case "selector":
+			e.WithHint("fix the selector, or target the element by ref or text")
+		case "stale":
+			e.WithHint("take a new snapshot and use its refs")
+		}
+		if _, known := engineErrorKinds[m[1]]; !known {
+			e = Errorf(KindJavaScript, "page engine %s failed: %s", method, msg)
+		}
+		return e
+	}
+	msg := strings.TrimPrefix(js.Text, "Error: ")
+	if strings.HasPrefix(msg, "SyntaxError") {
+		return Errorf(KindSelector, "%s", msg).WithHint("fix the selector, or target the element by ref or text")
+	}
+	return Errorf(KindJavaScript, "page engine %s failed: %s", method, msg)
 }
 
 // seq returns the tab's ref counters, loading them on first use.

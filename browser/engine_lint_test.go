@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -108,6 +109,29 @@ func TestEngineEntryPointsExist(t *testing.T) {
 	for name, where := range used {
 		if name != "version" && !defined[name] {
 			t.Errorf("%s calls the engine's %s, which the engine does not define", strings.Join(where, ", "), name)
+		}
+	}
+}
+
+// TestEngineErrorCodes: the engine's errors are told by their code, not
+// their text.
+func TestEngineErrorCodes(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		kind Kind
+		msg  string
+	}{
+		{`cdpSkill.selector: invalid CSS selector "a[[": bad`, KindSelector, `invalid CSS selector "a[[": bad`},
+		{`Uncaught cdpSkill.not-found: root "#x" matches no element`, KindElementNotFound, `root "#x" matches no element`},
+		{`cdpSkill.stale: ref s1e2 is gone: take a new snapshot`, KindStaleElement, `ref s1e2 is gone: take a new snapshot`},
+		{`cdpSkill.input: unknown output mode "x"`, KindStepValidation, `unknown output mode "x"`},
+		{`cdpSkill.other: something`, KindJavaScript, `page engine m failed: something`},
+		{`SyntaxError: Failed to execute 'querySelector'`, KindSelector, `SyntaxError: Failed to execute 'querySelector'`},
+		{`Error: matches no element`, KindJavaScript, `page engine m failed: matches no element`},
+	} {
+		var e *Error
+		if err := engineError("m", &JSError{Text: c.text}); !errors.As(err, &e) || e.Kind != c.kind || e.Message != c.msg {
+			t.Errorf("%q: got %v", c.text, err)
 		}
 	}
 }

@@ -134,11 +134,6 @@ func (p *Page) handOverRefs(ctx context.Context, refs any) (string, error) {
 	var names []string
 	if err := p.engineCall(ctx, &names, "handOver", list); err != nil {
 		p.pageEngineCall(ctx, nil, "handoverTake")
-		var typed *Error
-		if errors.As(err, &typed) && strings.Contains(typed.Message, "take a new snapshot") {
-			return "", Errorf(KindStaleElement, "%s", strings.TrimPrefix(typed.Message, "page engine handOver failed: ")).
-				WithHint("take a new snapshot and pass its refs")
-		}
 		return "", err
 	}
 	if list == true {

@@ -64,17 +64,28 @@ func TestSerializerTypes(t *testing.T) {
 }
 
 func TestPageFunctionRefsAndTimeout(t *testing.T) {
-	p := loadHTML(t, `<main><button>One</button><button>Two</button></main>`)
+	p := loadHTML(t, `<main><button>One</button><button>Two</button><div id="host"></div></main>
+<script>
+document.querySelector('button').pageTag = 'set by the page';
+document.getElementById('host').attachShadow({mode: 'open'}).innerHTML = '<button>Three</button>';
+</script>`)
 	ctx := testCtx(t)
 	s, _ := p.Snapshot(ctx, SnapshotOptions{})
-	one, two := refOf(t, s.YAML, `"One"`), refOf(t, s.YAML, `"Two"`)
-	raw, err := p.RunFunction(ctx, `(a, b) => a.textContent + b.textContent`, FunctionOptions{Refs: []string{two, one}})
-	if err != nil || string(raw) != `"TwoOne"` {
+	one, two, three := refOf(t, s.YAML, `"One"`), refOf(t, s.YAML, `"Two"`), refOf(t, s.YAML, `"Three"`)
+	// The refs live in the engine's world; the function gets the page's
+	// own elements (what the page set on them is there), in order, shadow
+	// DOM included.
+	raw, err := p.RunFunction(ctx, `(a, b, c) => [a.textContent, b.textContent, b.pageTag, c.textContent, c.getRootNode() !== document]`, FunctionOptions{Refs: []string{two, one, three}})
+	if err != nil || string(raw) != `["Two","One","set by the page","Three",true]` {
 		t.Fatalf("refs list: %s %v", raw, err)
 	}
 	raw, err = p.RunFunction(ctx, `(els) => Object.keys(els).length`, FunctionOptions{Refs: true})
-	if err != nil || string(raw) != "2" {
+	if err != nil || string(raw) != "3" {
 		t.Fatalf("refs map: %s %v", raw, err)
+	}
+	js(t, p, `document.querySelectorAll('button')[1].remove()`)
+	if _, err := p.RunFunction(ctx, `(a) => a.textContent`, FunctionOptions{Refs: []string{two}}); KindOf(err) != KindStaleElement {
+		t.Fatalf("a removed ref's element: %v", err)
 	}
 	_, err = p.RunFunction(ctx, `() => { while (true) {} }`, FunctionOptions{Timeout: 300e6})
 	if err == nil {

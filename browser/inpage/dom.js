@@ -1,6 +1,15 @@
 // dom.js — composed-tree traversal, styles, visibility. Fragment of the
 // in-page engine.
 
+// fail throws an error the Go side tells by its code, not its text
+// (engine.go engineError): selector (an invalid selector), not-found,
+// stale (a ref whose element is gone) or input (a bad option).
+function fail(code, message) {
+  const e = new Error(message);
+  e.name = 'cdpSkill.' + code;
+  throw e;
+}
+
 // cache holds per-call memoization; reset at the start of each API call
 // because the page changes between calls.
 let cache = newCache();

@@ -271,7 +271,7 @@ S.inspect = function inspect(opts) {
     try {
       els = document.querySelectorAll(sel);
     } catch (e) {
-      throw new Error('invalid CSS selector ' + JSON.stringify(sel) + ': ' + e.message);
+      fail('selector', 'invalid CSS selector ' + JSON.stringify(sel) + ': ' + e.message);
     }
     const c = { selector: sel, count: els.length };
     if (opts.limit > 0) c.values = [...els].slice(0, opts.limit).map((e) => truncate(normalizeSpace(e.innerText !== undefined ? e.innerText : e.textContent || ''), 100));

@@ -17,7 +17,7 @@ function selectorMatches(sel, root) {
   try {
     return deepQueryAll(sel, root || document);
   } catch (e) {
-    throw new Error('invalid CSS selector ' + JSON.stringify(sel) + ': ' + e.message);
+    fail('selector', 'invalid CSS selector ' + JSON.stringify(sel) + ': ' + e.message);
   }
 }
 
@@ -295,7 +295,7 @@ S.selectorRead = function selectorRead(sel, what, name) {
     case 'value': return 'value' in el ? el.value : null;
     case 'attr': return el.getAttribute(name);
   }
-  throw new Error('selectorRead: unknown read ' + what);
+  fail('input', 'selectorRead: unknown read ' + what);
 };
 
 // textPresent reports whether the page shows text (case-sensitive, spaces

@@ -50,7 +50,7 @@ function outputOf(el, mode, clean) {
     case 'name': return accessibleName(el);
     case 'role': return effectiveRole(el);
   }
-  throw new Error('unknown output mode ' + JSON.stringify(mode) + ': use text, html, href, value, tag, name, role, or {attributes: [...]}');
+  fail('input', 'unknown output mode ' + JSON.stringify(mode) + ': use text, html, href, value, tag, name, role, or {attributes: [...]}');
 }
 
 function describeOutput(el, output, clean) {
@@ -67,7 +67,7 @@ function describeOutput(el, output, clean) {
     for (const a of attrs) v[a] = el.getAttribute(a);
     return v;
   }
-  throw new Error('output must be a mode, a list of modes, or {attributes: [...]}');
+  fail('input', 'output must be a mode, a list of modes, or {attributes: [...]}');
 }
 
 function metadataOf(el) {
@@ -106,7 +106,7 @@ S.query = function query(opts) {
     try {
       els = [...document.querySelectorAll(opts.selector)];
     } catch (e) {
-      throw new Error('invalid CSS selector ' + JSON.stringify(opts.selector) + ': ' + e.message);
+      fail('selector', 'invalid CSS selector ' + JSON.stringify(opts.selector) + ': ' + e.message);
     }
   }
   const out = { total: els.length, seq: null };

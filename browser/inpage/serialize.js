@@ -165,7 +165,7 @@ S.refElements = function refElements(list) {
   }
   return list.map((r) => {
     const res = resolve(r);
-    if (!res.el) throw new Error('ref ' + r + ' is ' + res.status + ': take a new snapshot');
+    if (!res.el) fail('stale', 'ref ' + r + ' is ' + res.status + ': take a new snapshot');
     return res.el;
   });
 };

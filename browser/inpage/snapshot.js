@@ -500,10 +500,10 @@ function findRoot(spec) {
     const want = spec.slice(5).trim();
     const all = document.querySelectorAll('*');
     for (const el of all) if (roleOf(el) === want && !hiddenForAT(el)) return el;
-    throw new Error('no element with role ' + want + ' in the page');
+    fail('not-found', 'no element with role ' + want + ' in the page');
   }
   const el = selectorQuery(spec);
-  if (!el) throw new Error('root ' + JSON.stringify(spec) + ' matches no element');
+  if (!el) fail('not-found', 'root ' + JSON.stringify(spec) + ' matches no element');
   return el;
 }
 
