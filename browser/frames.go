@@ -69,7 +69,10 @@ func (p *Page) attachFrames(ctx context.Context) (*oopifTracker, error) {
 // autoAttach attaches to the iframe targets under s, and (recursively) to
 // those under each of them: a cross-site frame can hold another.
 func (t *oopifTracker) autoAttach(ctx context.Context, p *Page, s *Session, ready chan struct{}) error {
-	events, _ := s.Subscribe(target.AttachedToTarget.Method)
+	// The subscriptions, on the page's session and on every frame's, end
+	// with the page (Close), not with the connection.
+	events, stopEvents := s.Subscribe(target.AttachedToTarget.Method)
+	p.onClose(stopEvents)
 	go func() {
 		for raw := range events {
 			var ev target.EventAttachedToTarget
@@ -79,6 +82,7 @@ func (t *oopifTracker) autoAttach(ctx context.Context, p *Page, s *Session, read
 			child := p.Browser.conn.Session(ev.SessionID)
 			id := cdp.FrameID(ev.TargetInfo.TargetID)
 			ct := trackContexts(child)
+			p.onClose(ct.stop)
 			t.mu.Lock()
 			if _, seen := t.sessions[id]; !seen {
 				t.order = append(t.order, id)
@@ -100,7 +104,8 @@ func (t *oopifTracker) autoAttach(ctx context.Context, p *Page, s *Session, read
 			}
 		}
 	}()
-	detached, _ := s.Subscribe(target.DetachedFromTarget.Method)
+	detached, stopDetached := s.Subscribe(target.DetachedFromTarget.Method)
+	p.onClose(stopDetached)
 	go func() {
 		// A removed (or navigated away) out-of-process frame's session is
 		// gone: forget it, so the frame is reported gone, not its session.

@@ -68,10 +68,6 @@ func (p *Page) enableLifecycle(ctx context.Context) error {
 	return nil
 }
 
-// CheckURL validates a URL an agent asked to open under the zero policy
-// (no local URL allowed).
-func CheckURL(raw string) (string, error) { return URLPolicy{}.Check(raw) }
-
 // Check validates a URL an agent asked to open: a URL with a scheme (a
 // bare host gets https://), and a local one only where the policy allows.
 func (pol URLPolicy) Check(raw string) (string, error) {

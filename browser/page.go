@@ -65,8 +65,10 @@ type Page struct {
 	// geoOrigins are the origins SetGeolocation granted the permission to
 	// ("" = every origin), for ClearGeolocation to revoke; guarded by mu.
 	geoOrigins []string
-	// stops drop the page's event subscriptions (Close); guarded by mu.
-	stops []func()
+	// stops drop the page's event subscriptions (Close), and closed says
+	// Close ran; guarded by mu.
+	stops  []func()
+	closed bool
 	// urls says which local URLs Navigate may open; guarded by mu.
 	urls URLPolicy
 	// worlds are the engine's isolated world contexts by frame document
@@ -89,8 +91,17 @@ func (p *Page) SetURLPolicy(pol URLPolicy) {
 // onClose registers subscriptions to drop when the page is closed.
 func (p *Page) onClose(stops ...func()) {
 	p.mu.Lock()
-	p.stops = append(p.stops, stops...)
+	closed := p.closed
+	if !closed {
+		p.stops = append(p.stops, stops...)
+	}
 	p.mu.Unlock()
+	if closed {
+		// Subscribed by a goroutine that ran after Close.
+		for _, stop := range stops {
+			stop()
+		}
+	}
 }
 
 // Close drops the page's event subscriptions (contexts, console, dialogs),
@@ -100,7 +111,7 @@ func (p *Page) onClose(stops ...func()) {
 func (p *Page) Close() {
 	p.mu.Lock()
 	stops := p.stops
-	p.stops = nil
+	p.stops, p.closed = nil, true
 	p.mu.Unlock()
 	for _, stop := range stops {
 		stop()

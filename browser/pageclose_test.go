@@ -45,3 +45,39 @@ func TestPageCloseDropsSubscriptions(t *testing.T) {
 		t.Fatalf("the tab after Close reads %q", got)
 	}
 }
+
+// TestPageCloseDropsFrameSubscriptions: the subscriptions a page made to
+// follow its out-of-process frames (attach and detach events, each frame's
+// execution contexts) end with the page too.
+func TestPageCloseDropsFrameSubscriptions(t *testing.T) {
+	p, _, _ := openFrameSite(t)
+	frameSiteSnapshot(t, p) // attaches the cross-site frames
+	p.oopifs.mu.Lock()
+	sessions := map[string]bool{string(p.sess.ID()): true}
+	for _, s := range p.oopifs.sessions {
+		sessions[string(s.ID())] = true
+	}
+	p.oopifs.mu.Unlock()
+	if len(sessions) < 3 {
+		t.Fatalf("the frame site attached %d sessions, want the page's and at least two frames'", len(sessions))
+	}
+	count := func() int {
+		c := p.Browser.conn
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		n := 0
+		for k, list := range c.subs {
+			if sessions[string(k.session)] {
+				n += len(list)
+			}
+		}
+		return n
+	}
+	if count() == 0 {
+		t.Fatal("no subscriptions before Close")
+	}
+	p.Close()
+	if n := count(); n != 0 {
+		t.Fatalf("after Close the page and its frames still hold %d subscriptions", n)
+	}
+}
