@@ -28,6 +28,12 @@ var engineFiles = []string{"dom.js", "roles.js", "names.js", "snapshot.js", "ref
 // the whole engine there would cost every document a second install.
 var watchFiles = []string{"watch.js"}
 
+// pageFiles make the serializer agent JavaScript's values go through
+// (pageFunction, poll), installed in the page's own world where that
+// JavaScript runs; pipelines, which find and fill elements there, install
+// the whole engine.
+var pageFiles = []string{"dom.js", "serialize.js"}
+
 // bundle is a script installed in a page: its files in one closure that
 // defines the global object global, tagged with a version hash.
 type bundle struct {
@@ -41,6 +47,7 @@ type bundle struct {
 var (
 	engineBundle = sync.OnceValue(func() bundle { return buildBundle("__cdpSkill", engineFiles) })
 	watchBundle  = sync.OnceValue(func() bundle { return buildBundle("__cdpSkillWatch", watchFiles) })
+	pageBundle   = sync.OnceValue(func() bundle { return buildBundle("__cdpSkillPage", pageFiles) })
 )
 
 // engineSource is the engine's installing script.
@@ -82,11 +89,11 @@ func (p *Page) engineCall(ctx context.Context, out any, method string, args ...a
 	return p.callBundle(ctx, engineBundle(), p.engineEval, out, method, args...)
 }
 
-// pageEngineCall calls a method of the engine's copy in the page's own
-// world, for agent JavaScript that uses it (pageFunction's refs). Its
-// answers are the page's to forge: nothing verified is read from it.
+// pageEngineCall calls a method of the serializer in the page's own
+// world, for agent JavaScript (pageFunction and its refs). Its answers
+// are the page's to forge: nothing verified is read from it.
 func (p *Page) pageEngineCall(ctx context.Context, out any, method string, args ...any) error {
-	return p.callBundle(ctx, engineBundle(), p.pageEval, out, method, args...)
+	return p.callBundle(ctx, pageBundle(), p.pageEval, out, method, args...)
 }
 
 // watchCall calls a method of the action watch (watch.js) in the page's

@@ -1,9 +1,12 @@
 package browser
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -90,8 +93,8 @@ func (p *Page) runFunctionSource(ctx context.Context, src string, opts FunctionO
 		ser = "(v === undefined ? null : JSON.parse(JSON.stringify(v) ?? 'null'))"
 	}
 	expr := `(async () => {
-const E = window.__cdpSkill;
-if (!E || E.version !== ` + jsString(engineVersion()) + `) return ` + jsString(engineMissing) + `;
+const E = window.__cdpSkillPage;
+if (!E || E.version !== ` + jsString(pageBundle().version) + `) return ` + jsString(engineMissing) + `;
 const v = await (` + src + `)(...` + args + `);
 return ` + ser + `;
 })()`
@@ -101,9 +104,9 @@ return ` + ser + `;
 			return nil, err
 		}
 		if string(raw) != `"`+engineMissing+`"` {
-			return raw, nil
+			return p.withRefs(ctx, raw), nil
 		}
-		if _, err := p.Eval(ctx, engineSource()); err != nil {
+		if _, err := p.Eval(ctx, pageBundle().source); err != nil {
 			return nil, err
 		}
 	}
@@ -143,6 +146,31 @@ func (p *Page) handOverRefs(ctx context.Context, refs any) (string, error) {
 	return "E.handoverTake()", nil
 }
 
+// serializedRef is the placeholder the page's world leaves in a
+// serialized element for its ref (serialize.js serElement).
+var serializedRef = regexp.MustCompile(`,"__cdpSkillRef":([0-9]+)`)
+
+// withRefs fills in the refs of the elements a value serialized in the
+// page's world holds: the elements go to the engine's world (where refs
+// live) by event, and their refs come back. Only values with elements pay
+// the two round trips; an element without a ref keeps none.
+func (p *Page) withRefs(ctx context.Context, raw json.RawMessage) json.RawMessage {
+	if !bytes.Contains(raw, []byte(`"__cdpSkillRef"`)) {
+		return raw
+	}
+	var refs []*string
+	if p.engineCall(ctx, nil, "handoverListen") == nil && p.pageEngineCall(ctx, nil, "handOverSerialized") == nil {
+		p.engineCall(ctx, &refs, "refsOfHandover")
+	}
+	return serializedRef.ReplaceAllFunc(raw, func(m []byte) []byte {
+		i, _ := strconv.Atoi(string(serializedRef.FindSubmatch(m)[1]))
+		if i < len(refs) && refs[i] != nil {
+			return []byte(`,"ref":` + jsString(*refs[i]))
+		}
+		return nil
+	})
+}
+
 // runExpression evaluates a bare expression (its completion value), then
 // serializes the result object in a second call when it is not plain data.
 func (p *Page) runExpression(ctx context.Context, src string, opts FunctionOptions) (json.RawMessage, error) {
@@ -180,8 +208,8 @@ func (p *Page) serializeTyped(ctx context.Context, o *runtime.RemoteObject) (jso
 		return nil, err
 	}
 	var raw json.RawMessage
-	err := p.CallOn(ctx, &Element{ObjectID: o.ObjectID}, &raw, `(v) => window.__cdpSkill.serializeTyped(v)`)
-	return raw, err
+	err := p.CallOn(ctx, &Element{ObjectID: o.ObjectID}, &raw, `(v) => window.__cdpSkillPage.serializeTyped(v)`)
+	return p.withRefs(ctx, raw), err
 }
 
 // serializeRemote turns a remote object into the serializer's JSON (or,
@@ -209,13 +237,13 @@ func (p *Page) serializeRemote(ctx context.Context, o *runtime.RemoteObject, pla
 	if err := p.pageEngineCall(ctx, nil, "ping"); err != nil {
 		return nil, err
 	}
-	fn := `(v) => window.__cdpSkill.serialize(v)`
+	fn := `(v) => window.__cdpSkillPage.serialize(v)`
 	if plain {
 		fn = `(v) => JSON.parse(JSON.stringify(v) ?? 'null')`
 	}
 	var raw json.RawMessage
 	err := p.CallOn(ctx, &Element{ObjectID: o.ObjectID}, &raw, fn)
-	return raw, err
+	return p.withRefs(ctx, raw), err
 }
 
 // evalTimeout is Eval with Runtime.evaluate's own timeout (it stops a busy

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestSerializerTypes(t *testing.T) {
@@ -60,6 +61,31 @@ func TestSerializerTypes(t *testing.T) {
 	}
 	if raw, _ := p.RunFunction(ctx, `() => new Date(0)`, FunctionOptions{Plain: true}); string(raw) != `"1970-01-01T00:00:00.000Z"` {
 		t.Errorf("plain: %s", raw)
+	}
+}
+
+// TestPollSerializesValues: poll's values go through the serializer in
+// the page's world on a fresh document (nothing else installed it).
+func TestPollSerializesValues(t *testing.T) {
+	p := loadHTML(t, `<main><h1>Poll</h1><button>Go</button></main>`)
+	res, err := p.Poll(testCtx(t), `() => document.querySelector('h1')`, 20*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(res.Value), `"type":"Element"`) || !strings.Contains(string(res.Value), `"tag":"h1"`) {
+		t.Fatalf("poll value %s, %v", res.Value, err)
+	}
+	// After a snapshot, elements carry their refs, which live in the
+	// engine's world.
+	s, _ := p.Snapshot(testCtx(t), SnapshotOptions{})
+	ref := refOf(t, s.YAML, `button "Go"`)
+	res, err = p.Poll(testCtx(t), `() => document.querySelector('button')`, 20*time.Millisecond)
+	if err != nil || !strings.Contains(string(res.Value), `"ref":"`+ref+`"`) || strings.Contains(string(res.Value), "__cdpSkill") {
+		t.Fatalf("poll value after a snapshot %s, %v (want ref %s)", res.Value, err, ref)
+	}
+	raw, err := p.RunFunction(testCtx(t), `() => [document.querySelector('button'), document.body]`)
+	if err != nil || !strings.Contains(string(raw), `"ref":"`+ref+`"`) || strings.Count(string(raw), `"ref"`) != 1 || strings.Contains(string(raw), "__cdpSkill") {
+		t.Fatalf("pageFunction value %s, %v (want ref %s on the button only)", raw, err, ref)
 	}
 }
 

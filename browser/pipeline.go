@@ -145,7 +145,9 @@ func (p *Page) RunPipeline(ctx context.Context, ops []PipelineOp, timeout time.D
 	if err != nil {
 		return nil, err
 	}
-	if err := p.pageEngineCall(ctx, nil, "ping"); err != nil {
+	// The pipeline runs in the page's world and finds and fills there with
+	// the whole engine.
+	if err := p.callBundle(ctx, engineBundle(), p.pageEval, nil, "ping"); err != nil {
 		return nil, err
 	}
 	if timeout <= 0 {

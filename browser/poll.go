@@ -69,7 +69,7 @@ const pollJS = `async (interval, budget) => {
   for (;;) {
     let v, err;
     try { v = await pred(); } catch (e) { err = String(e && e.message || e); }
-    const ser = (x) => (window.__cdpSkill && window.__cdpSkill.serialize) ? window.__cdpSkill.serialize(x) : (x === undefined ? null : x);
+    const ser = (x) => (window.__cdpSkillPage && window.__cdpSkillPage.serialize) ? window.__cdpSkillPage.serialize(x) : (x === undefined ? null : x);
     if (err === undefined && v) return {ok: true, value: ser(v)};
     const left = end - performance.now();
     if (left <= 0) return {ok: false, value: err !== undefined ? {error: err} : (v === undefined ? null : ser(v))};
@@ -91,6 +91,9 @@ func (p *Page) Poll(ctx context.Context, src string, interval time.Duration) (*P
 		interval = 100 * time.Millisecond
 	}
 	start := time.Now()
+	// Values come back through the serializer in the page's world (best
+	// effort: without it they come back as JSON has them).
+	p.pageEngineCall(ctx, nil, "ping")
 	fn := strings.Replace(pollJS, "%s", FunctionExpr(src), 1)
 	last := &PollResult{}
 	for {
@@ -144,6 +147,9 @@ func (p *Page) Poll(ctx context.Context, src string, interval time.Duration) (*P
 			continue
 		}
 		last = &PollResult{Resolved: out.OK, Value: out.Value, Elapsed: time.Since(start)}
+		if out.OK {
+			last.Value = p.withRefs(ctx, last.Value)
+		}
 		if out.OK || ctx.Err() != nil {
 			return last, nil
 		}

@@ -24,8 +24,15 @@ function serElement(el) {
   if (text) out.text = truncate(text, 100);
   out.isConnected = el.isConnected;
   out.childCount = el.childElementCount;
-  const ref = S.byEl.get(el);
-  if (ref) out.ref = ref;
+  if (S.byEl) {
+    const ref = S.byEl.get(el);
+    if (ref) out.ref = ref;
+  } else if (S.serialized) {
+    // The page's world does not know refs: the element is handed to the
+    // engine's world, which fills in its ref (function.go withRefs).
+    out.__cdpSkillRef = S.serialized.length;
+    S.serialized.push(el);
+  }
   return out;
 }
 
@@ -110,6 +117,7 @@ function serialize(v, depth, seen) {
 
 S.serialize = function (v) {
   cache = newCache();
+  S.serialized = [];
   return serialize(v, 0, new Set());
 };
 
@@ -152,6 +160,7 @@ function serializeTyped(v, depth, seen) {
 
 S.serializeTyped = function (v) {
   cache = newCache();
+  S.serialized = [];
   return serializeTyped(v, 0, new Set());
 };
 
@@ -209,6 +218,20 @@ S.handOver = function handOver(list) {
     target.dispatchEvent(new Event(HANDOVER_EVENT, { composed: true }));
   }
   return names;
+};
+
+// handOverSerialized sends the elements the last serialization met to the
+// engine's world (in the page's world), and refsOfHandover answers their
+// refs (in the engine's world; null for an element without one).
+S.handOverSerialized = function handOverSerialized() {
+  const els = S.serialized || [];
+  S.serialized = null;
+  for (const el of els) (el.isConnected ? el : document).dispatchEvent(new Event(HANDOVER_EVENT, { composed: true }));
+  return els.length;
+};
+
+S.refsOfHandover = function refsOfHandover() {
+  return S.handoverTake().map((el) => (el && S.byEl.get(el)) || null);
 };
 
 // ping answers true: callers use it to make sure the engine is installed.
