@@ -258,19 +258,30 @@ S.clickPrep = function clickPrep(el, arm) {
   return { info: S.targetInfo(el), checked: S.checkedState(el), armed: arm ? S.armProbe(el) : false };
 };
 
+// The probe counts any event of the click that reaches el: a page that
+// stops the press at window (or el inside a closed shadow root, which
+// window's listeners cannot see into) still gets the click, and a
+// JavaScript click on top of it would run its handler twice.
+const PROBE_EVENTS = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click'];
+
 S.armProbe = function armProbe(el) {
   if (S.probe) S.probe.remove();
   const probe = { received: false, hit: null, el };
-  const handler = (ev) => {
+  const atWindow = (ev) => {
     const path = ev.composedPath();
-    probe.hit = path[0] && path[0].nodeType === 1 ? shortSelector(path[0]) : null;
+    if (probe.hit === null) probe.hit = path[0] && path[0].nodeType === 1 ? shortSelector(path[0]) : null;
     if (path.includes(el) || path.some((n) => n.tagName === 'LABEL' && n.control === el)) probe.received = true;
   };
-  window.addEventListener('pointerdown', handler, true);
-  window.addEventListener('mousedown', handler, true);
+  const atEl = () => { probe.received = true; };
+  for (const type of PROBE_EVENTS) {
+    window.addEventListener(type, atWindow, true);
+    el.addEventListener(type, atEl, true);
+  }
   probe.remove = () => {
-    window.removeEventListener('pointerdown', handler, true);
-    window.removeEventListener('mousedown', handler, true);
+    for (const type of PROBE_EVENTS) {
+      window.removeEventListener(type, atWindow, true);
+      el.removeEventListener(type, atEl, true);
+    }
     S.probe = null;
   };
   S.probe = probe;
