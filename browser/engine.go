@@ -86,20 +86,41 @@ const engineMissing = "__cdpSkill_missing__"
 // when it is missing (one round trip in the common case). Arguments and
 // result go as JSON.
 func (p *Page) engineCall(ctx context.Context, out any, method string, args ...any) error {
-	return p.callBundle(ctx, engineBundle(), p.engineEval, out, method, args...)
+	return p.callBundle(ctx, engineBundle(), p.engineEval, p.installEngine, out, method, args...)
+}
+
+// installEngine installs the engine in the current frame's document and
+// gives it a snapshot number of its own: refs the engine hands out before
+// any snapshot (an error's list of visible buttons, ambiguous candidates)
+// then never repeat the refs of the tab's earlier documents.
+func (p *Page) installEngine(ctx context.Context) error {
+	seq := p.seqForSnapshot(ctx)
+	_, err := p.engineEval(ctx, engineSource()+fmt.Sprintf(";\nwindow.__cdpSkill.seedSeq(%d, %d)", seq.Snap+1, seq.Elem))
+	if err == nil {
+		p.storeSeq(&seqJSON{Snap: seq.Snap + 1, Elem: seq.Elem})
+	}
+	return err
+}
+
+// installIn returns the installer of bundle b through eval.
+func installIn(b bundle, eval func(context.Context, string) ([]byte, error)) func(context.Context) error {
+	return func(ctx context.Context) error {
+		_, err := eval(ctx, b.source)
+		return err
+	}
 }
 
 // pageEngineCall calls a method of the serializer in the page's own
 // world, for agent JavaScript (pageFunction and its refs). Its answers
 // are the page's to forge: nothing verified is read from it.
 func (p *Page) pageEngineCall(ctx context.Context, out any, method string, args ...any) error {
-	return p.callBundle(ctx, pageBundle(), p.pageEval, out, method, args...)
+	return p.callBundle(ctx, pageBundle(), p.pageEval, installIn(pageBundle(), p.pageEval), out, method, args...)
 }
 
 // watchCall calls a method of the action watch (watch.js) in the page's
 // own world, where it sees the page's timers and requests.
 func (p *Page) watchCall(ctx context.Context, out any, method string, args ...any) error {
-	return p.callBundle(ctx, watchBundle(), p.pageEval, out, method, args...)
+	return p.callBundle(ctx, watchBundle(), p.pageEval, installIn(watchBundle(), p.pageEval), out, method, args...)
 }
 
 // pageEval is Eval in the page's own world.
@@ -109,7 +130,7 @@ func (p *Page) pageEval(ctx context.Context, expr string) ([]byte, error) {
 
 // callBundle calls method of bundle b through eval, installing b when
 // missing.
-func (p *Page) callBundle(ctx context.Context, b bundle, eval func(context.Context, string) ([]byte, error), out any, method string, args ...any) error {
+func (p *Page) callBundle(ctx context.Context, b bundle, eval func(context.Context, string) ([]byte, error), install func(context.Context) error, out any, method string, args ...any) error {
 	var argList []string
 	for _, a := range args {
 		data, err := json.Marshal(a)
@@ -126,7 +147,7 @@ func (p *Page) callBundle(ctx context.Context, b bundle, eval func(context.Conte
 		return p.frameGone(engineError(method, err))
 	}
 	if string(raw) == `"`+engineMissing+`"` {
-		if _, err := eval(ctx, b.source); err != nil {
+		if err := install(ctx); err != nil {
 			return fmt.Errorf("install the page engine: %w", err)
 		}
 		if raw, err = eval(ctx, expr); err != nil {

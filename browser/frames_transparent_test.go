@@ -77,6 +77,9 @@ func TestFrameRefsFromTopLevel(t *testing.T) {
 	if !strings.Contains(clicked.Frame, "/form.html") {
 		t.Errorf("click does not say it acted in the form's frame: %+v", clicked.TargetReport)
 	}
+	if clicked.Navigated || clicked.NewURL != "" {
+		t.Errorf("a click that changed a counter in a cross-site frame reports a navigation to %s", clicked.NewURL)
+	}
 	if got := frameJS(t, p, count, `[document.getElementById('count').dataset.n, document.querySelector('[name=terms]').checked, document.querySelector('[name=name]').value]`); got != `["1",true,"Ada Lovelace"]` {
 		t.Fatalf("form state = %s", got)
 	}

@@ -86,3 +86,36 @@ func TestHostilePageCannotForgeActions(t *testing.T) {
 		t.Fatalf("fill on a field the page rewrites reported %+v (verified %v)", fill, fill.Verified != nil && *fill.Verified)
 	}
 }
+
+// TestHostileWatchCannotForgeANavigation: the action watch lives in the
+// page's world, where the page can replace it; what it reports about
+// navigation is not believed (Chrome's events say whether the page
+// navigated).
+func TestHostileWatchCannotForgeANavigation(t *testing.T) {
+	p := openHostile(t, "")
+	ctx := testCtx(t)
+	js(t, p, `setInterval(() => {
+		const w = window.__cdpSkillWatch;
+		if (w && !w.forged) { w.forged = true; w.watchSettle = async () => ({armed: true, url: 'https://bank.example/transfer-done'}); }
+	}, 5)`)
+	s, err := p.Snapshot(ctx, SnapshotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := refOf(t, s.YAML, `button "Sign in"`)
+	for i := 1; i <= 2; i++ {
+		res, err := p.Click(ctx, Target{Ref: ref}, ClickOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Navigated || res.NewURL != "" {
+			t.Fatalf("click %d reports a navigation to %s that did not happen", i, res.NewURL)
+		}
+		if i == 1 {
+			js(t, p, `new Promise((done) => setTimeout(done, 50))`)
+		}
+	}
+	if got := js(t, p, "[window.signins, window.__cdpSkillWatch.forged]"); got != "[2,true]" {
+		t.Fatalf("signins, watch replaced = %s", got)
+	}
+}

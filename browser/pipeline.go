@@ -147,7 +147,7 @@ func (p *Page) RunPipeline(ctx context.Context, ops []PipelineOp, timeout time.D
 	}
 	// The pipeline runs in the page's world and finds and fills there with
 	// the whole engine.
-	if err := p.callBundle(ctx, engineBundle(), p.pageEval, nil, "ping"); err != nil {
+	if err := p.callBundle(ctx, engineBundle(), p.pageEval, installIn(engineBundle(), p.pageEval), nil, "ping"); err != nil {
 		return nil, err
 	}
 	if timeout <= 0 {

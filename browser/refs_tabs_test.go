@@ -2,6 +2,8 @@ package browser
 
 import (
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -95,5 +97,48 @@ func TestCallOnAClosedTabSaysTheTabWasClosed(t *testing.T) {
 		if !errors.As(err, &be) || be.Kind != KindContextDestroyed || !strings.Contains(be.Error(), "tab was closed") || be.Hint == "" {
 			t.Fatalf("action on a closed tab: %v", err)
 		}
+	}
+}
+
+// TestRefsBeforeASnapshotAreTheDocuments: refs an error report hands out
+// before any snapshot (its visible buttons) in one document are not handed
+// out again in the tab's next document, so a ref from the first page
+// cannot click an element of the second.
+func TestRefsBeforeASnapshotAreTheDocuments(t *testing.T) {
+	ctx := testCtx(t)
+	base := servePages(t, map[string]string{
+		"a.html": `<!doctype html><main><button onclick="window.clicks.push('count')">Count here</button></main><script>window.clicks = [];</script>`,
+		"b.html": accountPage,
+	})
+	p := openTestTab(t)
+	visible := func(page string) []string {
+		t.Helper()
+		if _, err := p.Navigate(ctx, base+page, WaitLoad); err != nil {
+			t.Fatal(err)
+		}
+		var refs []string
+		list, _ := p.Diagnose(ctx, "Cuont")["visibleButtons"].([]any)
+		for _, b := range list {
+			if m, ok := b.(map[string]any); ok {
+				refs = append(refs, fmt.Sprint(m["ref"]))
+			}
+		}
+		if len(refs) == 0 {
+			t.Fatalf("%s: the report lists no buttons", page)
+		}
+		return refs
+	}
+	first := visible("a.html")
+	second := visible("b.html")
+	for _, r := range second {
+		if slices.Contains(first, r) {
+			t.Fatalf("ref %s was handed out on both pages (%v, %v)", r, first, second)
+		}
+	}
+	if _, err := p.Click(ctx, Target{Ref: first[0]}, ClickOptions{}); err == nil {
+		t.Error("the first page's ref clicked on the second page")
+	}
+	if got := js(t, p, "window.clicks"); got != `[]` {
+		t.Fatalf("the first page's ref clicked %s", got)
 	}
 }

@@ -203,7 +203,7 @@ func (p *Page) engineObject(ctx context.Context, method string, args ...any) (*r
 			return nil, engineError(method, &JSError{Text: exceptionText(res.ExceptionDetails)})
 		}
 		if res.Result.Type == "string" && string(res.Result.Value) == `"`+engineMissing+`"` {
-			if _, err := p.engineEval(ctx, engineSource()); err != nil {
+			if err := p.installEngine(ctx); err != nil {
 				return nil, fmt.Errorf("install the page engine: %w", err)
 			}
 			continue

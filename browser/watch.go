@@ -52,9 +52,6 @@ type actionWatch struct {
 	urlBefore string
 	armed     bool
 	settling  bool
-	// top says the action ran in the top frame, so the page's settle
-	// report carries the tab's URL.
-	top       bool
 	requested *eventFeed
 	started   *eventFeed
 	lifecycle *eventFeed
@@ -145,8 +142,6 @@ func (p *Page) watch(ctx context.Context) (*actionWatch, error) {
 		close(discovering)
 	}
 	w.urlBefore, _ = p.URL(ctx)
-	_, ctxID := p.exec()
-	w.top = ctxID == 0
 	w.armed = <-armed
 	<-logging
 	<-discovering
@@ -174,11 +169,10 @@ func (w *actionWatch) stop() {
 
 // settleReport is what the in-page watch saw (for debugging and tests).
 type settleReport struct {
-	Armed     bool   `json:"armed"`
-	Ms        int    `json:"ms"`
-	Mutations int    `json:"mutations"`
-	Requests  int    `json:"requests"`
-	URL       string `json:"url"`
+	Armed     bool `json:"armed"`
+	Ms        int  `json:"ms"`
+	Mutations int  `json:"mutations"`
+	Requests  int  `json:"requests"`
 	err       error
 }
 
@@ -228,9 +222,10 @@ func (w *actionWatch) finish(ctx context.Context, grace time.Duration) Effect {
 	if settled == nil {
 		settled = w.settlePage(ctx)
 	}
-	// settledURL is the page's URL when it settled, while nothing
-	// navigated: the answer needs no further round trip for it.
-	settledURL, navigating := "", false
+	// navigating says the main frame navigated (Chrome's events, not the
+	// page's own world, which could claim anything): only then is the URL
+	// read again.
+	navigating := false
 	// navWait is when the wait for a navigation the page requested (to
 	// start, or to open its tab) ends; tabWait, for new tabs' URLs.
 	var navWait, tabWait time.Time
@@ -266,11 +261,8 @@ wait:
 				eff.Warning = "the navigation the action started did not finish loading within the step timeout"
 			}
 			break wait
-		case rep := <-settled:
+		case <-settled:
 			settled, pageDone = nil, true
-			if rep.err == nil && w.top {
-				settledURL = rep.URL
-			}
 			rearm()
 		case <-timer.C:
 			if !crossDoc && pageDone {
@@ -387,7 +379,7 @@ wait:
 		}
 		eff.NewTabs = append(eff.NewTabs, *t)
 	}
-	after := settledURL
+	after := w.urlBefore
 	if navigating || after == "" {
 		rctx, cancel := brief(ctx)
 		defer cancel()

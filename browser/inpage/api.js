@@ -75,7 +75,10 @@ const S = {
     cache = newCache();
     syncSeq(opts.seq);
     S.closedCandidates = [];
-    const snapId = opts.internal ? Math.max(S.snapSeq, 1) : S.snapSeq + 1;
+    // A new snapshot takes the number the Go side reserved for it (one
+    // more than the seq it passes), whatever number this document was
+    // seeded with.
+    const snapId = opts.internal ? Math.max(S.snapSeq, 1) : (opts.seq ? opts.seq.snap : S.snapSeq) + 1;
     const b = newBuild(opts, snapId);
     let { nodes, header } = buildNodes(opts, b);
     if (opts.scope) {
@@ -250,5 +253,12 @@ S.takeClosedCandidates = function takeClosedCandidates() {
 
 S.registerClosedRoot = function registerClosedRoot(host, root) {
   S.closedRoots.set(host, root);
+  return true;
+};
+
+// seedSeq starts a new document's counters at its own snapshot number
+// (engine.go installEngine).
+S.seedSeq = function seedSeq(snap, elem) {
+  syncSeq({ snap, elem });
   return true;
 };

@@ -262,7 +262,7 @@ S.watchSettle = async function watchSettle() {
         if (st.mutations === seen || performance.now() >= until) break;
       }
     }
-    return { armed: true, ms: Math.round(performance.now() - t0), mutations: st.mutations, requests: st.requested, pending: st.timers.size + st.frames.size, url: location.href };
+    return { armed: true, ms: Math.round(performance.now() - t0), mutations: st.mutations, requests: st.requested, pending: st.timers.size + st.frames.size };
   } finally {
     watchDisarm(st);
   }
