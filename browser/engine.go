@@ -148,6 +148,9 @@ func (p *Page) callBundle(ctx context.Context, b bundle, eval func(context.Conte
 	}
 	if string(raw) == `"`+engineMissing+`"` {
 		if err := install(ctx); err != nil {
+			if b.global == pageBundle().global {
+				return serializerBlocked(err)
+			}
 			return fmt.Errorf("install the page engine: %w", err)
 		}
 		if raw, err = eval(ctx, expr); err != nil {

@@ -3,6 +3,7 @@ package browser
 import (
 	"context"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -27,6 +28,11 @@ func (p *Page) findInFrames(ctx context.Context, spec map[string]any) (*Element,
 		return nil, nil
 	}
 	home := p.currentFrameRef()
+	var (
+		found      *Element
+		foundFrame *frameRef
+		frames     []string
+	)
 	for _, d := range p.descendantFrames(ctx) {
 		fr, err := p.chainRefs(ctx, d.Chain, 0)
 		if err != nil {
@@ -35,12 +41,46 @@ func (p *Page) findInFrames(ctx context.Context, spec map[string]any) (*Element,
 		fr.url = d.URL
 		p.setFrameRef(fr)
 		el, err := p.engineElement(ctx, "find", spec)
-		if el != nil || KindOf(err) == KindAmbiguousTarget {
+		if KindOf(err) == KindAmbiguousTarget {
+			if found != nil {
+				p.setFrameRef(foundFrame)
+				p.release(found.ObjectID)
+			}
 			return el, err
+		}
+		if el != nil {
+			// Every frame is looked into: a match in two frames is
+			// ambiguous, as two matches in one document are.
+			frames = append(frames, d.URL)
+			if found == nil {
+				found, foundFrame = el, fr
+			} else {
+				p.release(el.ObjectID)
+			}
 		}
 		p.setFrameRef(home)
 	}
-	return nil, nil
+	if len(frames) > 1 {
+		p.setFrameRef(foundFrame)
+		p.release(found.ObjectID)
+		p.setFrameRef(home)
+		return nil, Errorf(KindAmbiguousTarget, "%s matches in %d frames (%s), so it cannot say which one you meant", describeSpec(spec), len(frames), strings.Join(frames, ", ")).
+			WithHint("target it by ref from a snapshot (refs work in every frame), or move into one frame with the frame step first")
+	}
+	if found != nil {
+		p.setFrameRef(foundFrame)
+	}
+	return found, nil
+}
+
+// describeSpec names a text or label target for a message.
+func describeSpec(spec map[string]any) string {
+	for _, k := range []string{"label", "text"} {
+		if v, ok := spec[k].(string); ok && v != "" {
+			return k + " " + strconv.Quote(v)
+		}
+	}
+	return "the target"
 }
 
 // descendantFrames lists the frames below the current one, in tree order,

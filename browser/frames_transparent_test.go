@@ -460,3 +460,30 @@ func frameSiteSnapshot(t *testing.T, p *Page) *Snapshot {
 	}
 	return s
 }
+
+// TestTextInSeveralFramesIsAmbiguous: a label that three cross-site
+// frames each have is ambiguous (not the first frame's), one that only one
+// frame has is found there and acted on once.
+func TestTextInSeveralFramesIsAmbiguous(t *testing.T) {
+	site := browsertest.NewFrameSite(t)
+	p := openTestTab(t)
+	ctx := testCtx(t)
+	if _, err := p.Navigate(ctx, site.Top+"three.html", WaitLoad); err != nil {
+		t.Fatal(err)
+	}
+	restore := p.FrameScope()
+	_, err := p.Fill(ctx, Target{Label: "Coupon"}, "SAVE10", FillOptions{Clear: true})
+	restore()
+	if KindOf(err) != KindAmbiguousTarget || !strings.Contains(err.Error(), "3 frames") {
+		t.Fatalf("a label in three frames: %v", err)
+	}
+	restore = p.FrameScope()
+	clicked, err := p.Click(ctx, Target{Text: "Add 2.3"}, ClickOptions{})
+	restore()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(clicked.Frame, "card.html?n=2") {
+		t.Fatalf("the click acted in %q", clicked.Frame)
+	}
+}

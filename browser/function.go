@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -82,6 +83,7 @@ func (p *Page) RunFunction(ctx context.Context, src string, o ...FunctionOptions
 // run twice.
 func (p *Page) runFunctionSource(ctx context.Context, src string, opts FunctionOptions) (json.RawMessage, error) {
 	args, err := p.handOverRefs(ctx, opts.Refs)
+	defer p.releaseGroups(handoverGroup)
 	if err != nil {
 		return nil, err
 	}
@@ -107,17 +109,29 @@ return ` + ser + `;
 			return p.withRefs(ctx, raw), nil
 		}
 		if _, err := p.Eval(ctx, pageBundle().source); err != nil {
-			return nil, err
+			return nil, serializerBlocked(err)
 		}
 	}
 	return nil, errors.New("the page engine did not install")
 }
 
+// serializerBlocked is the error for a page whose own JavaScript keeps the
+// serializer from installing in its world (it took the name, or broke a
+// built-in the serializer needs): the agent's code is not at fault.
+func serializerBlocked(err error) error {
+	return Errorf(KindJavaScript, "the page's own JavaScript keeps cdp-skill's value serializer out of its world (%v), so a function's value cannot be passed back", err).
+		WithHint("evaluate an expression that returns a string or number instead, e.g. JSON.stringify(...) of what you need")
+}
+
+// handoverGroup holds the remote objects of a handover until the
+// function ran.
+const handoverGroup = "cdp-skill-handover"
+
 // handOverRefs passes the elements of refs from the engine's world, where
-// refs live, to the page's, where agent JavaScript runs (see handOver in
-// serialize.js), and returns the argument list expression that receives
-// them: one object of every live ref (refs true) or the listed refs'
-// elements in order.
+// refs live, to the page's, where agent JavaScript runs (by backend node
+// id, worldhandover.go), and returns the argument list expression that
+// receives them: one object of every live ref (refs true) or the listed
+// refs' elements in order.
 func (p *Page) handOverRefs(ctx context.Context, refs any) (string, error) {
 	var list any
 	switch r := refs.(type) {
@@ -131,13 +145,48 @@ func (p *Page) handOverRefs(ctx context.Context, refs any) (string, error) {
 	default:
 		return "[]", nil
 	}
-	if err := p.pageEngineCall(ctx, nil, "handoverListen"); err != nil {
-		return "", err
+	data, _ := json.Marshal(list)
+	els, namesRes, err := p.engineEvaluateBoth(ctx,
+		runtime.EvaluateParams{Expression: "window.__cdpSkill.refElementList(" + string(data) + ")", ObjectGroup: handoverGroup},
+		runtime.EvaluateParams{Expression: "window.__cdpSkill.lastHandOver", ReturnByValue: ptr(true)})
+	if err != nil {
+		return "", p.frameGone(err)
+	}
+	if els.ExceptionDetails != nil {
+		return "", engineError("refs", &JSError{Text: exceptionText(els.ExceptionDetails)})
 	}
 	var names []string
-	if err := p.engineCall(ctx, &names, "handOver", list); err != nil {
-		p.pageEngineCall(ctx, nil, "handoverTake")
+	if namesRes.Result != nil {
+		json.Unmarshal(namesRes.Result.Value, &names)
+	}
+	sess, mainCtx := p.exec()
+	items, err := arrayItems(ctx, sess, els.Result.ObjectID)
+	if err != nil {
 		return "", err
+	}
+	moved := moveElements(ctx, sess, items, mainCtx, handoverGroup)
+	for i, m := range moved {
+		if m == "" && i < len(names) {
+			return "", Errorf(KindStaleElement, "ref %s: its element could not be handed to the page's JavaScript", names[i]).
+				WithHint("take a new snapshot and pass its refs")
+		}
+	}
+	if len(moved) > 0 {
+		// The page's serializer takes them (its "this" is the first).
+		if err := p.pageEngineCall(ctx, nil, "ping"); err != nil {
+			return "", err
+		}
+		r, err := cdp.Call(ctx, sess, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
+			FunctionDeclaration: "function(...els) { window.__cdpSkillPage.handed = els; }",
+			ObjectID:            moved[0],
+			Arguments:           objectArgs(moved),
+		})
+		if err == nil && r.ExceptionDetails != nil {
+			err = &JSError{Text: exceptionText(r.ExceptionDetails)}
+		}
+		if err != nil {
+			return "", fmt.Errorf("hand the refs' elements to the page: %w", err)
+		}
 	}
 	if list == true {
 		data, _ := json.Marshal(names)
@@ -151,17 +200,14 @@ func (p *Page) handOverRefs(ctx context.Context, refs any) (string, error) {
 var serializedRef = regexp.MustCompile(`,"__cdpSkillRef":([0-9]+)`)
 
 // withRefs fills in the refs of the elements a value serialized in the
-// page's world holds: the elements go to the engine's world (where refs
-// live) by event, and their refs come back. Only values with elements pay
-// the two round trips; an element without a ref keeps none.
+// page's world holds: those elements go to the engine's world (where refs
+// live) by backend node id, and their refs come back. Only values with
+// elements pay the round trips; an element without a ref keeps none.
 func (p *Page) withRefs(ctx context.Context, raw json.RawMessage) json.RawMessage {
 	if !bytes.Contains(raw, []byte(`"__cdpSkillRef"`)) {
 		return raw
 	}
-	var refs []*string
-	if p.engineCall(ctx, nil, "handoverListen") == nil && p.pageEngineCall(ctx, nil, "handOverSerialized") == nil {
-		p.engineCall(ctx, &refs, "refsOfHandover")
-	}
+	refs := p.refsOfSerialized(ctx)
 	return serializedRef.ReplaceAllFunc(raw, func(m []byte) []byte {
 		i, _ := strconv.Atoi(string(serializedRef.FindSubmatch(m)[1]))
 		if i < len(refs) && refs[i] != nil {
@@ -169,6 +215,45 @@ func (p *Page) withRefs(ctx context.Context, raw json.RawMessage) json.RawMessag
 		}
 		return nil
 	})
+}
+
+// refsOfSerialized answers the refs of the elements the page's serializer
+// met last (nil entries: no ref).
+func (p *Page) refsOfSerialized(ctx context.Context) []*string {
+	defer p.releaseGroups(handoverGroup)
+	sess, mainCtx := p.exec()
+	res, err := cdp.Call(ctx, sess, runtime.Evaluate, runtime.EvaluateParams{Expression: "window.__cdpSkillPage && window.__cdpSkillPage.serialized", ContextID: mainCtx, ObjectGroup: handoverGroup})
+	if err != nil || res.Result == nil || res.Result.ObjectID == "" {
+		return nil
+	}
+	items, err := arrayItems(ctx, sess, res.Result.ObjectID)
+	if err != nil || len(items) == 0 {
+		return nil
+	}
+	_, world, err := p.engineExec(ctx)
+	if err != nil {
+		return nil
+	}
+	moved := moveElements(ctx, sess, items, world, handoverGroup)
+	r, err := cdp.Call(ctx, sess, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
+		FunctionDeclaration: "function(...els) { return window.__cdpSkill && window.__cdpSkill.refsOf ? window.__cdpSkill.refsOf(els) : []; }",
+		ExecutionContextID:  world,
+		Arguments:           objectArgs(moved),
+		ReturnByValue:       ptr(true),
+	})
+	var refs []*string
+	if err == nil && r.Result != nil {
+		json.Unmarshal(r.Result.Value, &refs)
+	}
+	return refs
+}
+
+// releaseGroups frees object groups of the current frame's session.
+func (p *Page) releaseGroups(groups ...string) {
+	sess, _ := p.exec()
+	for _, g := range groups {
+		p.releaseGroup(sess, g)
+	}
 }
 
 // runExpression evaluates a bare expression (its completion value), then

@@ -90,24 +90,34 @@ func TestPollSerializesValues(t *testing.T) {
 }
 
 func TestPageFunctionRefsAndTimeout(t *testing.T) {
-	p := loadHTML(t, `<main><button>One</button><button>Two</button><div id="host"></div></main>
+	p := loadHTML(t, `<main><button>One</button><button>Two</button><div id="host"></div><x-form></x-form></main>
 <script>
 document.querySelector('button').pageTag = 'set by the page';
 document.getElementById('host').attachShadow({mode: 'open'}).innerHTML = '<button>Three</button>';
+customElements.define('x-form', class extends HTMLElement {
+  constructor() { super(); this.attachShadow({mode: 'closed'}).innerHTML = '<input aria-label="Full name">'; }
+});
+// A page that meddles with any event cdp-skill might use to pass elements.
+for (const type of ['__cdpSkillHandover', '__cdpSkillClickMark']) window.addEventListener(type, (e) => e.stopImmediatePropagation(), true);
 </script>`)
 	ctx := testCtx(t)
 	s, _ := p.Snapshot(ctx, SnapshotOptions{})
-	one, two, three := refOf(t, s.YAML, `"One"`), refOf(t, s.YAML, `"Two"`), refOf(t, s.YAML, `"Three"`)
+	one, two, three, name := refOf(t, s.YAML, `"One"`), refOf(t, s.YAML, `"Two"`), refOf(t, s.YAML, `"Three"`), refOf(t, s.YAML, `textbox "Full name"`)
 	// The refs live in the engine's world; the function gets the page's
 	// own elements (what the page set on them is there), in order, shadow
-	// DOM included.
-	raw, err := p.RunFunction(ctx, `(a, b, c) => [a.textContent, b.textContent, b.pageTag, c.textContent, c.getRootNode() !== document]`, FunctionOptions{Refs: []string{two, one, three}})
-	if err != nil || string(raw) != `["Two","One","set by the page","Three",true]` {
+	// DOM included, closed roots too.
+	raw, err := p.RunFunction(ctx, `(a, b, c, d) => [a.textContent, b.textContent, b.pageTag, c.textContent, c.getRootNode() !== document, d.tagName, d.getAttribute('aria-label')]`, FunctionOptions{Refs: []string{two, one, three, name}})
+	if err != nil || string(raw) != `["Two","One","set by the page","Three",true,"INPUT","Full name"]` {
 		t.Fatalf("refs list: %s %v", raw, err)
 	}
 	raw, err = p.RunFunction(ctx, `(els) => Object.keys(els).length`, FunctionOptions{Refs: true})
-	if err != nil || string(raw) != "3" {
+	if err != nil || string(raw) != "4" {
 		t.Fatalf("refs map: %s %v", raw, err)
+	}
+	// Elements a function returns carry their refs, from the engine's world.
+	raw, err = p.RunFunction(ctx, `(d) => d`, FunctionOptions{Refs: []string{name}})
+	if err != nil || !strings.Contains(string(raw), `"ref":"`+name+`"`) {
+		t.Fatalf("a returned element in a closed root: %s %v (want ref %s)", raw, err, name)
 	}
 	js(t, p, `document.querySelectorAll('button')[1].remove()`)
 	if _, err := p.RunFunction(ctx, `(a) => a.textContent`, FunctionOptions{Refs: []string{two}}); KindOf(err) != KindStaleElement {

@@ -119,3 +119,66 @@ func TestHostileWatchCannotForgeANavigation(t *testing.T) {
 		t.Fatalf("signins, watch replaced = %s", got)
 	}
 }
+
+// TestHostilePageCannotForgeItsContext: the tab's title, scroll and
+// viewport in every answer are read where the page cannot redefine them.
+func TestHostilePageCannotForgeItsContext(t *testing.T) {
+	p := openHostile(t, "")
+	js(t, p, `Object.defineProperty(Document.prototype, 'title', {get: () => 'FORGED TITLE', configurable: true}); Object.defineProperty(window, 'innerHeight', {get: () => 1}); 1`)
+	info, err := p.Info(testCtx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Title != "Account" || info.Viewport.Height <= 1 {
+		t.Fatalf("context: %+v", info)
+	}
+}
+
+// TestPageThatBlocksTheSerializerIsNamed: a page that takes the name of
+// the serializer in its world gets a pageFunction error that says so, not
+// one that blames the agent's JavaScript; expressions returning plain
+// values still work.
+func TestPageThatBlocksTheSerializerIsNamed(t *testing.T) {
+	p := openHostile(t, "")
+	ctx := testCtx(t)
+	js(t, p, `Object.defineProperty(window, '__cdpSkillPage', {value: {}, writable: false, configurable: false}); 1`)
+	_, err := p.RunFunction(ctx, `() => 1 + 1`)
+	if KindOf(err) != KindJavaScript || !strings.Contains(err.Error(), "page's own JavaScript keeps") {
+		t.Fatalf("function on a blocking page: %v", err)
+	}
+	if raw, err := p.RunFunction(ctx, `JSON.stringify({a: 1})`); err != nil || string(raw) != `"{\"a\":1}"` {
+		t.Fatalf("expression on a blocking page: %s %v", raw, err)
+	}
+}
+
+// TestPageThatBlocksTheWatchIsSaid: a page that keeps the action watch
+// from arming, or makes it hang, still gets its click once, and the
+// answer says that it may have come early.
+func TestPageThatBlocksTheWatchIsSaid(t *testing.T) {
+	for _, block := range []string{
+		`Object.defineProperty(window, '__cdpSkillWatch', {value: {}, writable: false, configurable: false}); 1`,
+		`setInterval(() => { const w = window.__cdpSkillWatch; if (w && !w.hung) { w.hung = true; w.watchSettle = () => new Promise(() => {}); } }, 5); 1`,
+	} {
+		p := openHostile(t, "")
+		ctx := testCtx(t)
+		js(t, p, block)
+		s, err := p.Snapshot(ctx, SnapshotOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref := refOf(t, s.YAML, `button "Sign in"`)
+		var res *ClickResult
+		for i := 0; i < 2; i++ { // the second click meets a watch replaced after the first
+			if res, err = p.Click(ctx, Target{Ref: ref}, ClickOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			js(t, p, `new Promise((done) => setTimeout(done, 30))`)
+		}
+		if got := js(t, p, "window.signins"); got != "2" {
+			t.Fatalf("%s: the handler ran %s times for two clicks", block, got)
+		}
+		if !strings.Contains(strings.Join(res.Warnings, " "), "kept cdp-skill from watching") {
+			t.Errorf("%s: no warning: %v", block, res.Warnings)
+		}
+	}
+}

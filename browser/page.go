@@ -340,12 +340,20 @@ const infoJS = `() => {
     viewport: {width: innerWidth, height: innerHeight}};
 }`
 
-// Info reads url, title, scroll and viewport of the top document.
+// Info reads url, title, scroll and viewport of the top document, in the
+// engine's world (the page's own could redefine document.title).
 func (p *Page) Info(ctx context.Context) (*Info, error) {
-	res, err := cdp.Call(ctx, p.sess, runtime.Evaluate, runtime.EvaluateParams{
-		Expression:    "(" + infoJS + ")()",
-		ReturnByValue: ptr(true),
-	})
+	params := runtime.EvaluateParams{Expression: "(" + infoJS + ")()", ReturnByValue: ptr(true)}
+	if world, err := p.worldIn(ctx, p.sess, cdp.FrameID(p.TargetID)); err == nil {
+		params.ContextID = world
+	}
+	res, err := cdp.Call(ctx, p.sess, runtime.Evaluate, params)
+	if err != nil && params.ContextID != 0 && worldGone(err) {
+		// The document changed since the world was made: make it again.
+		p.forgetWorld(p.sess, params.ContextID)
+		params.ContextID, _ = p.worldIn(ctx, p.sess, cdp.FrameID(p.TargetID))
+		res, err = cdp.Call(ctx, p.sess, runtime.Evaluate, params)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -51,6 +51,8 @@ type actionWatch struct {
 	p         *Page
 	urlBefore string
 	armed     bool
+	// blocked says the page kept the in-page watch from arming.
+	blocked   bool
 	settling  bool
 	requested *eventFeed
 	started   *eventFeed
@@ -121,9 +123,9 @@ func (p *Page) watch(ctx context.Context) (*actionWatch, error) {
 	// after its target was measured. A page whose engine cannot arm still
 	// gets the events; it only settles without knowing its timers and
 	// requests.
-	lifecycle, armed, logging := make(chan error, 1), make(chan bool, 1), make(chan struct{})
+	lifecycle, armed, logging := make(chan error, 1), make(chan error, 1), make(chan struct{})
 	go func() { lifecycle <- p.enableLifecycle(ctx) }()
-	go func() { armed <- p.watchCall(ctx, nil, "watchArm") == nil }()
+	go func() { armed <- p.watchCall(ctx, nil, "watchArm") }()
 	go func() {
 		// What the action changes is logged in the engine's world, where
 		// the page cannot rewrite it.
@@ -142,7 +144,13 @@ func (p *Page) watch(ctx context.Context) (*actionWatch, error) {
 		close(discovering)
 	}
 	w.urlBefore, _ = p.URL(ctx)
-	w.armed = <-armed
+	armErr := <-armed
+	w.armed = armErr == nil
+	// The page's own JavaScript can keep the watch out of its world (it
+	// lives there to see the page's timers): say so rather than answer
+	// early without a word. A page that navigated away meanwhile is not
+	// such a page.
+	w.blocked = armErr != nil && KindOf(armErr) != KindContextDestroyed && ctx.Err() == nil
 	<-logging
 	<-discovering
 	if err := <-lifecycle; err != nil {
@@ -261,8 +269,11 @@ wait:
 				eff.Warning = "the navigation the action started did not finish loading within the step timeout"
 			}
 			break wait
-		case <-settled:
+		case rep := <-settled:
 			settled, pageDone = nil, true
+			if rep.err != nil && KindOf(rep.err) != KindContextDestroyed && ctx.Err() == nil && !navigating {
+				w.blocked = true
+			}
 			rearm()
 		case <-timer.C:
 			if !crossDoc && pageDone {
@@ -378,6 +389,9 @@ wait:
 			cancel()
 		}
 		eff.NewTabs = append(eff.NewTabs, *t)
+	}
+	if w.blocked && eff.Warning == "" {
+		eff.Warning = "the page's own JavaScript kept cdp-skill from watching what the action set off (its timers and requests), so this answer may come before the page finished reacting; take a snapshot to see the page now"
 	}
 	after := w.urlBefore
 	if navigating || after == "" {

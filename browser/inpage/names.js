@@ -518,7 +518,8 @@ function pseudoEdge(el, which, dir) {
 // deepActiveElement follows focus into shadow roots and same-origin frames.
 function deepActiveElement() {
   let a = document.activeElement;
-  while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+  // Closed roots too (shadowRootOf knows those CDP registered).
+  for (let r = a && shadowRootOf(a); r && r.activeElement; r = shadowRootOf(a)) a = r.activeElement;
   return a;
 }
 

@@ -179,59 +179,27 @@ S.refElements = function refElements(list) {
   });
 };
 
-// Elements go from the engine's world to the page's (pageFunction with
-// refs) as events: the page's world listens (handoverListen), the
-// engine's dispatches one event at each element, in order (handOver; a
-// ref without a connected element is an event at the document), and the
-// listener sees each element as the page's world does (handoverTake).
-const HANDOVER_EVENT = '__cdpSkillHandover';
-let handover = null;
-
-S.handoverListen = function handoverListen() {
-  if (handover) window.removeEventListener(HANDOVER_EVENT, handover.fn, true);
-  const h = { els: [] };
-  h.fn = (e) => {
-    const el = e.composedPath()[0];
-    h.els.push(el && el.nodeType === 1 ? el : null);
-  };
-  handover = h;
-  window.addEventListener(HANDOVER_EVENT, h.fn, true);
-  return true;
+// Elements cross between the engine's world and the page's by backend
+// node id (worldhandover.go). refElementList is the engine's side of a
+// pageFunction's refs: their elements in order (true: every live ref),
+// with the refs in S.lastHandOver. handoverTake is the page's side: the
+// elements Go handed over. refsOf answers, in the engine's world, the
+// refs of elements a page-world value held (null for none).
+S.refElementList = function refElementList(list) {
+  const found = S.refElements(list);
+  const names = list === true ? Object.keys(found) : list.slice();
+  S.lastHandOver = names;
+  return list === true ? names.map((n) => found[n]) : found;
 };
 
 S.handoverTake = function handoverTake() {
-  const h = handover;
-  handover = null;
-  if (!h) return [];
-  window.removeEventListener(HANDOVER_EVENT, h.fn, true);
-  return h.els;
+  const h = S.handed || [];
+  S.handed = null;
+  return h;
 };
 
-// handOver sends the elements of refs (true: every live ref) to the
-// page's world and returns the refs in the order sent.
-S.handOver = function handOver(list) {
-  const found = S.refElements(list);
-  const names = list === true ? Object.keys(found) : list.slice();
-  for (let i = 0; i < names.length; i++) {
-    const el = list === true ? found[names[i]] : found[i];
-    const target = el && el.isConnected ? el : document;
-    target.dispatchEvent(new Event(HANDOVER_EVENT, { composed: true }));
-  }
-  return names;
-};
-
-// handOverSerialized sends the elements the last serialization met to the
-// engine's world (in the page's world), and refsOfHandover answers their
-// refs (in the engine's world; null for an element without one).
-S.handOverSerialized = function handOverSerialized() {
-  const els = S.serialized || [];
-  S.serialized = null;
-  for (const el of els) (el.isConnected ? el : document).dispatchEvent(new Event(HANDOVER_EVENT, { composed: true }));
-  return els.length;
-};
-
-S.refsOfHandover = function refsOfHandover() {
-  return S.handoverTake().map((el) => (el && S.byEl.get(el)) || null);
+S.refsOf = function refsOf(els) {
+  return els.map((el) => (el && S.byEl.get(el)) || null);
 };
 
 // ping answers true: callers use it to make sure the engine is installed.
