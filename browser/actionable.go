@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/chromedp/cdproto/dom"
@@ -74,8 +75,12 @@ type checkResult struct {
 }
 
 func (c checkResult) describe() string {
-	msg := c.Reason
-	if c.Detail != "" {
+	msg := strings.ReplaceAll(c.Reason, "-", " ")
+	switch {
+	case c.Detail == "":
+	case strings.HasPrefix(c.Detail, msg):
+		msg = c.Detail // "not editable (a div)", not "not editable (not editable (a div))"
+	default:
 		msg += " (" + c.Detail + ")"
 	}
 	if c.Reason == "covered" && c.Interceptor != nil {

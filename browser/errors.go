@@ -58,8 +58,8 @@ func (e *Error) Error() string {
 	if msg == "" && e.Err != nil {
 		msg = e.Err.Error()
 	}
-	if e.Hint != "" {
-		msg += ". " + e.Hint
+	if e.Hint != "" && !strings.Contains(msg, e.Hint) {
+		msg = strings.TrimRight(msg, ". ") + ". " + e.Hint
 	}
 	return msg
 }

@@ -174,7 +174,7 @@ S.refElements = function refElements(list) {
   }
   return list.map((r) => {
     const res = resolve(r);
-    if (!res.el) fail('stale', 'ref ' + r + ' is ' + res.status + ': take a new snapshot');
+    if (!res.el) fail('stale', 'ref ' + r + ' is ' + res.status + ' (its element is gone from the page)');
     return res.el;
   });
 };
