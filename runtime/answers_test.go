@@ -101,3 +101,21 @@ func TestChangesOutsideMainAndStatusText(t *testing.T) {
 		t.Errorf("the toast is not in the text changes: %s", jsonString(out.Changes))
 	}
 }
+
+// TestChangesOfARerenderAreWhatChanged: a page that renders its whole view
+// into new nodes on every change reports what a user would notice (the
+// status line), not the heading it rendered again.
+func TestChangesOfARerenderAreWhatChanged(t *testing.T) {
+	out := runJSON(t, `{"steps":[{"openTab":"`+pagesURL(t)+`rerender.html"}]}`)
+	mustOK(t, out)
+	closeTabAfter(t, out)
+	out = runJSON(t, `{"tab":"`+out.Tab+`","steps":[{"click":"#add"}]}`)
+	mustOK(t, out)
+	text := strings.Join(out.Changes.Text, "\n")
+	if !strings.Contains(text, "status: Saved") || strings.Contains(text, "Fruit") || strings.Contains(strings.Join(out.Changes.Transient, "\n"), "Fruit") {
+		t.Fatalf("changes of a re-render: %s", jsonString(out.Changes))
+	}
+	if got := pageJSON(t, out.Tab, "document.querySelectorAll('li').length"); got != "2" {
+		t.Fatalf("the page has %s items", got)
+	}
+}

@@ -204,6 +204,16 @@ function stepLogTake() {
     const line = '- ' + r.role + ': ' + r.text;
     if (!transient.includes(r.text) && ![...added, ...changed].some((l) => l.endsWith(': ' + r.text))) say(removed, line);
   }
+  // A page that renders the same text again (a framework replacing its
+  // nodes) changed nothing a user would notice: the line that left and the
+  // same line that came are both dropped, and so is that text as transient.
+  const body = (l) => l.slice(2);
+  const same = new Set(removed.map(body).filter((b) => added.some((l) => body(l) === b)));
+  const keep = (l) => !same.has(body(l));
+  const sameText = new Set([...same].map((b) => b.slice(b.indexOf(': ') + 2)));
+  added.splice(0, added.length, ...added.filter(keep));
+  removed.splice(0, removed.length, ...removed.filter(keep));
+  transient.splice(0, transient.length, ...transient.filter((t) => !sameText.has(t)));
   const els = log.full ? [] : log.changed.filter((el) => el.isConnected);
   // Alerts first: the summary names the first line.
   const rank = (l) => { const r = l.slice(2, l.indexOf(':')); return r === 'alert' || r === 'alertdialog' ? 0 : r === 'status' ? 1 : r === 'heading' ? 2 : 3; };
