@@ -182,3 +182,15 @@ func TestPageThatBlocksTheWatchIsSaid(t *testing.T) {
 		}
 	}
 }
+
+// TestRegistryGetterThatHangsDoesNotHoldTheSnapshot: the listener
+// registry is read in the page's world, where a getter can loop forever;
+// the snapshot still comes, at once.
+func TestRegistryGetterThatHangsDoesNotHoldTheSnapshot(t *testing.T) {
+	p := openHostile(t, "")
+	js(t, p, `Object.defineProperty(window, '__cdpSkillClicks', {get() { for (;;) {} }, configurable: false}); 1`)
+	s, err := p.Snapshot(testCtx(t), SnapshotOptions{})
+	if err != nil || !strings.Contains(s.YAML, `button "Sign in"`) {
+		t.Fatalf("snapshot: %v\n%v", err, s)
+	}
+}

@@ -18,6 +18,10 @@ var clickTypes = map[string]bool{"click": true, "mousedown": true, "mouseup": tr
 // evaluation asks each element in the page (scanClicksScript).
 const resolveClicksUpTo = 30
 
+// registryTimeout bounds an evaluation of the registry in the page's
+// world, in milliseconds.
+const registryTimeout runtime.TimeDelta = 500
+
 // clickScanGroup is the object group the scan's remote objects live in.
 const clickScanGroup = "cdp-skill-clicks"
 
@@ -114,6 +118,9 @@ func (p *Page) scanClickListeners(ctx context.Context) {
 		Expression:  "window.__cdpSkillClicks ? null : document",
 		ContextID:   ctxID,
 		ObjectGroup: clickScanGroup,
+		// The page's world: a getter that never returns must not hold the
+		// snapshot (V8 stops it).
+		Timeout: registryTimeout,
 	})
 	if err != nil || res.Result == nil || res.Result.ObjectID == "" {
 		return
@@ -133,7 +140,7 @@ func (p *Page) scanClickListeners(ctx context.Context) {
 		}
 	}
 	if len(ids) > resolveClicksUpTo {
-		cdp.Call(ctx, sess, runtime.Evaluate, runtime.EvaluateParams{Expression: scanClicksScript, ContextID: ctxID, IncludeCommandLineAPI: ptr(true), Silent: ptr(true)})
+		cdp.Call(ctx, sess, runtime.Evaluate, runtime.EvaluateParams{Expression: scanClicksScript, ContextID: ctxID, IncludeCommandLineAPI: ptr(true), Silent: ptr(true), Timeout: registryTimeout * 4})
 		return
 	}
 	objs := make([]runtime.RemoteObjectID, len(ids))
