@@ -47,6 +47,8 @@ func (a *app) viaResident(ctx context.Context, sock string, req residentRequest)
 		return res, false, false
 	}
 	req.Cwd = cwd
+	env := runtime.ReadEnvironment()
+	req.Env = &env
 	conn, err := net.DialTimeout("unix", sock, residentDialWait)
 	if err != nil {
 		return res, false, true

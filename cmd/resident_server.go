@@ -175,8 +175,8 @@ func (s *residentServer) handle(conn *net.UnixConn) {
 			s.close()
 		}
 	case residentJSON, residentRecipe:
-		if !s.begin(req.Cwd) {
-			return // closing or busy elsewhere: the client runs the command directly
+		if req.Env == nil || !s.begin(req.Cwd) {
+			return // closing, busy elsewhere or no settings: the client runs the command directly
 		}
 		defer s.end()
 		if writeLine(conn, residentAck{Accepted: true, PID: os.Getpid()}) != nil {
@@ -297,6 +297,7 @@ func (s *residentServer) run(ctx context.Context, req residentRequest) (out *run
 	opts := s.app.runtimeOptions()
 	opts.Pool = s.pool
 	opts.DeferScreenshot = true
+	opts.Environment = req.Env
 	switch req.Kind {
 	case residentJSON:
 		parsed, out := runtime.RunJSON(ctx, req.Input, opts)

@@ -401,3 +401,48 @@ func TestResidentThatStopsAnsweringIsLeft(t *testing.T) {
 		t.Fatal("the CLI waited on a frozen resident process")
 	}
 }
+
+// TestResidentTakesProgramSettingsPerCommand: commands whose capture preset
+// and output dir differ (CDP_SKILL_CAPTURE, CDP_SKILL_OUTPUT_DIR) go
+// through the one resident process, and each answers with its own
+// settings: no second process per value.
+func TestResidentTakesProgramSettingsPerCommand(t *testing.T) {
+	env := residentTestEnv(t)
+	base := browsertest.Serve(t, fstest.MapFS{"counter.html": {Data: []byte(residentCounterPage)}})
+	r := runEnv(t, env, t.TempDir(), `{"steps":[{"openTab":"`+base+`counter.html"}]}`)
+	tab, _ := r.field("tab").(string)
+	if r.code != 0 || tab == "" {
+		t.Fatalf("openTab: %s", r.stdout)
+	}
+	defer runEnv(t, env, t.TempDir(), `{"steps":[{"closeTab":"`+tab+`"}]}`)
+	st := residentOf(t, env)
+	with := func(kv ...string) []string { return append(append([]string{}, env...), kv...) }
+	click := `{"tab":"` + tab + `","steps":[{"click":"#add"}]}`
+	none := runEnv(t, with("CDP_SKILL_CAPTURE=none"), t.TempDir(), click)
+	if none.code != 0 || none.field("screenshot") != nil || none.field("viewportSnapshot") != nil {
+		t.Fatalf("click with CDP_SKILL_CAPTURE=none answered with a capture: %s", none.stdout)
+	}
+	full := runEnv(t, env, t.TempDir(), click)
+	shot, _ := full.field("screenshot").(string)
+	if full.code != 0 || shot == "" {
+		t.Fatalf("click with the default capture names no screenshot: %s", full.stdout)
+	}
+	waitPNG(t, shot)
+	for _, name := range []string{"a", "b"} {
+		out := t.TempDir()
+		r := runEnv(t, with("CDP_SKILL_OUTPUT_DIR="+out, "CDP_SKILL_CAPTURE=none"), t.TempDir(), `{"tab":"`+tab+`","steps":[{"screenshot":"`+name+`.png"}]}`)
+		if r.code != 0 {
+			t.Fatalf("screenshot %s: %s", name, r.stdout)
+		}
+		if _, err := os.Stat(filepath.Join(out, name+".png")); err != nil {
+			t.Fatalf("screenshot %s is not in its command's CDP_SKILL_OUTPUT_DIR: %v (%s)", name, err, r.stdout)
+		}
+	}
+	if got := clicksOf(t, env, tab); got != "2" {
+		t.Fatalf("two clicks ran the handler %s times", got)
+	}
+	after := residentOf(t, env) // exactly one
+	if after.PID != st.PID || after.Commands < st.Commands+5 {
+		t.Fatalf("the commands with other settings did not all go through the one resident process: before %+v, after %+v", st, after)
+	}
+}
