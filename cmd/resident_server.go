@@ -12,8 +12,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gofrs/flock"
-
 	"github.com/cdp-skill/cdp-skill/runtime"
 )
 
@@ -63,11 +61,11 @@ func (a *app) serveResident(ctx context.Context, sock string, idle time.Duration
 	if filepath.Dir(sock) != dir {
 		return fmt.Errorf("resident socket %s is not in %s", sock, dir)
 	}
-	lock := flock.New(sock + ".lock")
-	if ok, err := lock.TryLock(); err != nil || !ok {
+	lock, ok := lockSocket(sock)
+	if !ok {
 		return nil // another resident process serves this socket
 	}
-	defer lock.Unlock()
+	defer lock.release()
 	os.Remove(sock)
 	ln, err := net.Listen("unix", sock)
 	if err != nil {

@@ -245,6 +245,59 @@ func TestResidentOffAndStop(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+	if left, _ := filepath.Glob(filepath.Join(dir, "resident", "*")); len(left) != 0 {
+		t.Fatalf("the resident process ended and left its files: %v", left)
+	}
+}
+
+// TestResidentKilledFilesAreRemoved: a resident process killed outright
+// leaves its socket and lock file; `chrome status` removes them (a live
+// process's files stay), and the next command starts a new process.
+func TestResidentKilledFilesAreRemoved(t *testing.T) {
+	env := residentTestEnv(t)
+	var dir string
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, state.EnvDir+"="); ok {
+			dir = v
+		}
+	}
+	status := `{"steps":[{"chromeStatus":{"autoLaunch":false}}]}`
+	runEnv(t, env, t.TempDir(), status)
+	st := residentOf(t, env)
+	files := func() []string {
+		list, _ := filepath.Glob(filepath.Join(dir, "resident", "*"))
+		return list
+	}
+	if got := files(); len(got) != 2 {
+		t.Fatalf("a live resident process has %v, want its socket and lock file", got)
+	}
+	syscall.Kill(st.PID, syscall.SIGKILL)
+	deadline := time.Now().Add(10 * time.Second)
+	for syscall.Kill(st.PID, 0) == nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("resident process %d survived SIGKILL", st.PID)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if got := files(); len(got) != 2 {
+		t.Fatalf("a killed resident process left %v, want its socket and lock file (the case this test is about)", got)
+	}
+	if r := runEnv(t, env, t.TempDir(), "chrome", "status", "--no-launch"); r.code != 0 || r.field("resident") != nil {
+		t.Fatalf("chrome status after the kill: %s", r.stdout)
+	}
+	if got := files(); len(got) != 0 {
+		t.Fatalf("chrome status left a killed resident process's files: %v", got)
+	}
+	if r := runEnv(t, env, t.TempDir(), status); r.code != 0 {
+		t.Fatalf("command after the kill: %s", r.stdout)
+	}
+	if next := residentOf(t, env); next.PID == st.PID {
+		t.Fatalf("no new resident process after the kill: %+v", next)
+	}
+	runEnv(t, env, t.TempDir(), "chrome", "status", "--no-launch")
+	if got := files(); len(got) != 2 {
+		t.Fatalf("chrome status touched a live resident process's files: %v", got)
+	}
 }
 
 // TestResidentParallelCommandsActOnce runs commands in parallel through the
