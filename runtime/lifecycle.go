@@ -93,6 +93,7 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 	if th.Local(inHookKey) != nil {
 		return nil, fmt.Errorf("%s is an action and cannot run inside a hook; hooks may only read the page (url, exists, text, js, …)", a.Builtin())
 	}
+	h.resolveURLBefore()
 	res := &StepResult{Action: a.Name}
 	if !h.prog.FromJSON {
 		res.At = callerPosition(th)

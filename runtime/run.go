@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -10,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/hashicorp/go-hclog"
 	"go.starlark.net/starlark"
 
@@ -97,6 +99,8 @@ type host struct {
 	modules     map[string]*module
 	predeclared starlark.StringDict
 	urlBefore   string
+	// urlPending reads urlBefore when it was asked for without waiting.
+	urlPending func() string
 	// failed records the step failure that stopped the program.
 	failed *stepFailure
 	// timeout is the program's wall-clock budget.
@@ -232,9 +236,17 @@ func (h *host) run(ctx context.Context) *Output {
 			return out
 		}
 		h.dog.disarm()
-		h.urlBefore = h.pageURL()
+		if h.prog.FromJSON {
+			// A JSON command is only configure() and steps: the URL is
+			// asked for now and read before the first step (see
+			// resolveURLBefore), its round trip hidden behind compiling.
+			h.urlPending = h.askPageURL()
+		} else {
+			h.urlBefore = h.pageURL()
+		}
 	}
 	runErr := h.exec(ctx)
+	h.resolveURLBefore()
 	h.dog.arm(answerBudget, "assembling the answer", 0, "")
 	h.env.EndCommand(ctx)
 	return h.output(runErr)
@@ -303,6 +315,41 @@ type compileError struct{ err error }
 
 func (e *compileError) Error() string { return e.err.Error() }
 func (e *compileError) Unwrap() error { return e.err }
+
+// askPageURL sends the evaluation of the page's URL and returns the wait
+// for it; resolveURLBefore reads the answer before the first step runs, so
+// it is the URL before any step, as when pageURL waits at once.
+func (h *host) askPageURL() func() string {
+	p, err := h.env.Page()
+	if err != nil {
+		return func() string { return "" }
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(h.ctx), 2*time.Second)
+	byValue := true
+	wait, err := p.Session().Send(ctx, cdpruntime.CommandEvaluate, cdpruntime.EvaluateParams{Expression: "location.href", ReturnByValue: &byValue})
+	if err != nil {
+		cancel()
+		return func() string { return "" }
+	}
+	return func() string {
+		defer cancel()
+		var res cdpruntime.EvaluateResult
+		if wait(ctx, &res) != nil || res.Result == nil {
+			return ""
+		}
+		var u string
+		json.Unmarshal(res.Result.Value, &u)
+		return u
+	}
+}
+
+// resolveURLBefore reads the URL asked for by askPageURL, once.
+func (h *host) resolveURLBefore() {
+	if h.urlPending != nil {
+		h.urlBefore = h.urlPending()
+		h.urlPending = nil
+	}
+}
 
 func (h *host) pageURL() string {
 	p, err := h.env.Page()
