@@ -150,6 +150,12 @@ func run(c config) error {
 	if err := interleave(variants, c.n); err != nil {
 		return err
 	}
+	if c.vs != "" {
+		// variants 0 and 3 are this build's default click and no-op
+		// step; 5 and 6 the baseline's.
+		fmt.Printf("this build / baseline, pairwise median: click (default) %.2f×, no-op step %.2f×\n",
+			pairRatio(variants[0], variants[5]), pairRatio(variants[3], variants[6]))
+	}
 	if c.breakdown {
 		return breakdown(ours, tab, c.n)
 	}
@@ -211,6 +217,16 @@ func interleave(vs []variant, n int) error {
 		fmt.Println(line)
 	}
 	return nil
+}
+
+// pairRatio is the median of a's time over b's, round by round.
+func pairRatio(a, b variant) float64 {
+	var ratios []float64
+	for i := range a.times {
+		ratios = append(ratios, float64(a.times[i])/float64(b.times[i]))
+	}
+	sort.Float64s(ratios)
+	return ratios[len(ratios)/2]
 }
 
 // cli runs the cdp-skill binary against the bench's Chrome.
