@@ -26,8 +26,8 @@ import (
 // the same binary, endpoint and process-level settings send their command
 // to it over a unix socket in the state dir, and a command that finds none
 // (or one that refuses or dies before accepting) runs directly, as before.
-// The settings a program reads (runtime.EnvironmentVars: capture, output
-// dir, strict…) travel with each command, so one process serves them all.
+// The settings a program reads (capture, output dir, strict…; see
+// perRequestEnv) travel with each command, so one process serves them all.
 const (
 	// EnvResident set to 0 (or false/no/off) turns the resident process off.
 	EnvResident = "CDP_SKILL_RESIDENT"
@@ -99,20 +99,28 @@ func (a *app) residentSocket() (string, bool) {
 // residentEnv is the process environment a resident process's answers
 // depend on, sorted: the CDP_SKILL_* variables read by the process (state
 // dir, sites dir, downloads…) and those a Chrome it might launch reads.
-// Not among them: the variables each request carries
-// (runtime.EnvironmentVars), CDP_SKILL_LOG (a resident process logs
-// nowhere) and CDP_SKILL_RESIDENT.
+// Not among them: the variables each request carries (perRequestEnv),
+// CDP_SKILL_LOG (a resident process logs nowhere) and CDP_SKILL_RESIDENT.
 func residentEnv() []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(name, "CDP_SKILL_") && name != EnvResident && name != EnvLog && !slices.Contains(runtime.EnvironmentVars, name) ||
+		if strings.HasPrefix(name, "CDP_SKILL_") && name != EnvResident && name != EnvLog && !perRequestEnv(name) ||
 			name == "PATH" || name == "HOME" || name == "TMPDIR" || name == chrome.EnvChromePath {
 			env = append(env, kv)
 		}
 	}
 	slices.Sort(env)
 	return env
+}
+
+// perRequestEnv reports whether a variable is one a resident process takes
+// from each request rather than from its own environment: those of
+// runtime.EnvironmentVars, except the memory limit, which the guard checks
+// against the whole process's heap (commands with another limit get a
+// process of their own).
+func perRequestEnv(name string) bool {
+	return name != runtime.EnvMaxMemory && slices.Contains(runtime.EnvironmentVars, name)
 }
 
 // spawnResident starts a detached resident process on sock. It never fails

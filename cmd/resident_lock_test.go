@@ -3,6 +3,7 @@ package cmd
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -41,5 +42,38 @@ func TestSocketLock(t *testing.T) {
 	removeStale(sock)
 	if left, _ := filepath.Glob(sock + "*"); len(left) != 0 {
 		t.Fatalf("removeStale left %v", left)
+	}
+}
+
+// TestResidentEnvKey: the variables each command carries do not pick
+// another resident process; the process-level ones (state dir, memory
+// limit, downloads) and the Chrome lookup ones do.
+func TestResidentEnvKey(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		inKey bool
+	}{
+		{"CDP_SKILL_CAPTURE", false},
+		{"CDP_SKILL_OUTPUT_DIR", false},
+		{"CDP_SKILL_UPLOAD_DIRS", false},
+		{"CDP_SKILL_FILE_DIRS", false},
+		{"CDP_SKILL_ALLOW_SCHEMES", false},
+		{"CDP_SKILL_STRICT", false},
+		{EnvLog, false},
+		{EnvResident, false},
+		{"CDP_SKILL_MAX_MEMORY_MB", true},
+		{"CDP_SKILL_STATE_DIR", true},
+		{"CDP_SKILL_SITES_DIR", true},
+		{"CDP_SKILL_DOWNLOADS", true},
+		{"CDP_SKILL_NO_DIALOG_KEEPER", true},
+		{"CHROME_PATH", true},
+		{"PATH", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Setenv(c.name, "value-for-the-key-test")
+			if got := slices.Contains(residentEnv(), c.name+"=value-for-the-key-test"); got != c.inKey {
+				t.Errorf("%s in the resident key = %v, want %v", c.name, got, c.inKey)
+			}
+		})
 	}
 }
