@@ -120,6 +120,7 @@ func run(c config) error {
 		{name: "cdp-skill click (none)", argv: ours.argv(click(tabs[2])), env: append(ours.env, "CDP_SKILL_CAPTURE=none")},
 		{name: "cdp-skill no-op step (whole process)", argv: ours.argv(`{"tab":"` + tabs[3] + `","steps":[{"sleep":0}]}`), env: ours.env},
 		{name: "cdp-skill click (default, no resident process)", argv: ours.argv(click(tabs[4])), env: append(ours.env, "CDP_SKILL_RESIDENT=0")},
+		{name: "cdp-skill help (the process alone)", argv: ours.argv("help"), env: ours.env},
 	}
 	if c.vs != "" {
 		theirs := &cli{bin: c.vs, port: port, env: ours.env}
@@ -152,9 +153,9 @@ func run(c config) error {
 	}
 	if c.vs != "" {
 		// variants 0 and 3 are this build's default click and no-op
-		// step; 5 and 6 the baseline's.
+		// step; 6 and 7 the baseline's.
 		fmt.Printf("this build / baseline, pairwise median: click (default) %.2f×, no-op step %.2f×\n",
-			pairRatio(variants[0], variants[5]), pairRatio(variants[3], variants[6]))
+			pairRatio(variants[0], variants[6]), pairRatio(variants[3], variants[7]))
 	}
 	if c.breakdown {
 		return breakdown(ours, tab, c.n)
