@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -11,7 +10,6 @@ import (
 	"sync"
 	"time"
 
-	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/hashicorp/go-hclog"
 	"go.starlark.net/starlark"
 
@@ -316,31 +314,13 @@ type compileError struct{ err error }
 func (e *compileError) Error() string { return e.err.Error() }
 func (e *compileError) Unwrap() error { return e.err }
 
-// askPageURL sends the evaluation of the page's URL and returns the wait
-// for it; resolveURLBefore reads the answer before the first step runs, so
-// it is the URL before any step, as when pageURL waits at once.
+// askPageURL starts reading the page's URL and returns the wait for it;
+// resolveURLBefore reads it before the first step runs, so it is the URL
+// before any step, as when pageURL is called at once.
 func (h *host) askPageURL() func() string {
-	p, err := h.env.Page()
-	if err != nil {
-		return func() string { return "" }
-	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(h.ctx), 2*time.Second)
-	byValue := true
-	wait, err := p.Session().Send(ctx, cdpruntime.CommandEvaluate, cdpruntime.EvaluateParams{Expression: "location.href", ReturnByValue: &byValue})
-	if err != nil {
-		cancel()
-		return func() string { return "" }
-	}
-	return func() string {
-		defer cancel()
-		var res cdpruntime.EvaluateResult
-		if wait(ctx, &res) != nil || res.Result == nil {
-			return ""
-		}
-		var u string
-		json.Unmarshal(res.Result.Value, &u)
-		return u
-	}
+	ch := make(chan string, 1)
+	go func() { ch <- h.pageURL() }()
+	return func() string { return <-ch }
 }
 
 // resolveURLBefore reads the URL asked for by askPageURL, once.
