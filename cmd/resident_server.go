@@ -176,7 +176,8 @@ func (s *residentServer) handle(conn *net.UnixConn) {
 		if req.Env == nil || !s.begin(req.Cwd) {
 			return // closing, busy elsewhere or no settings: the client runs the command directly
 		}
-		defer s.end()
+		end := sync.OnceFunc(s.end)
+		defer end()
 		if writeLine(conn, residentAck{Accepted: true, PID: os.Getpid()}) != nil {
 			return
 		}
@@ -199,6 +200,10 @@ func (s *residentServer) handle(conn *net.UnixConn) {
 			return
 		}
 		answer := out.JSON()
+		// The command is done with the working directory: counted out
+		// before its answer goes, the client's next command (from any
+		// directory) finds the process free.
+		end()
 		if writeLine(conn, residentReply{OK: out.OK(), Steps: steps, Len: len(answer)}) == nil {
 			conn.Write(answer)
 		}
