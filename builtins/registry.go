@@ -3,6 +3,7 @@ package builtins
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"go.starlark.net/starlark"
 
@@ -49,11 +50,22 @@ type ActionFunc func(c *Call) (any, error)
 
 var actions = map[string]ActionFunc{}
 
+// checked verifies, on first use, that every implementation is bound to a
+// catalog action (checking in init would build the catalog in every
+// process, including a command that only forwards to the resident one).
+var checked = sync.OnceFunc(func() {
+	for name := range actions {
+		if _, ok := lang.LookupAction(name); !ok {
+			panic("builtins: " + name + " is not in the lang catalog")
+		}
+	}
+})
+
 // register binds implementations to catalog actions by JSON name.
 func register(impls map[string]ActionFunc) {
 	for name, fn := range impls {
-		if _, ok := lang.LookupAction(name); !ok {
-			panic("builtins: " + name + " is not in the lang catalog")
+		if _, dup := actions[name]; dup {
+			panic("builtins: " + name + " is registered twice")
 		}
 		actions[name] = fn
 	}
@@ -61,6 +73,7 @@ func register(impls map[string]ActionFunc) {
 
 // Lookup returns the implementation of a catalog action.
 func Lookup(name string) (ActionFunc, bool) {
+	checked()
 	fn, ok := actions[name]
 	return fn, ok
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/cdp-skill/cdp-skill/browser/state"
 )
@@ -34,7 +35,9 @@ func codexMCPTable(bin string) string {
 	return "[mcp_servers.cdp-skill]\ncommand = " + string(name) + "\nargs = [\"mcp\"]\n"
 }
 
-var codexTableHeader = regexp.MustCompile(`(?m)^\s*\[\s*mcp_servers\s*\.\s*("?)cdp-skill("?)\s*\]`)
+var codexTableHeader = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^\s*\[\s*mcp_servers\s*\.\s*("?)cdp-skill("?)\s*\]`)
+})
 
 // installCodexMCP adds the server's table to the Codex config at path,
 // keeping what is there; a table already present is left alone.
@@ -44,7 +47,7 @@ func installCodexMCP(path, bin string) (mcpSetup, error) {
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return s, fmt.Errorf("read %s: %w", path, err)
 	}
-	if codexTableHeader.Match(old) {
+	if codexTableHeader().Match(old) {
 		s.Note = "config.toml already has [mcp_servers.cdp-skill]; left as is"
 		return s, nil
 	}

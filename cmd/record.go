@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/cdp-skill/cdp-skill/lang"
@@ -52,7 +53,7 @@ func (a *app) writeMetrics(input, answer []byte, steps int, start time.Time) {
 	}
 }
 
-var logSeq = regexp.MustCompile(`^(\d{3,})-`)
+var logSeq = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\d{3,})-`) })
 
 // writeDebugLog writes {seq}-{tab}-{actions}.{status}.json into dir.
 func writeDebugLog(dir string, input []byte, req *lang.Request, out *runtime.Output) (string, error) {
@@ -62,7 +63,7 @@ func writeDebugLog(dir string, input []byte, req *lang.Request, out *runtime.Out
 	entries, _ := os.ReadDir(dir)
 	next := 1
 	for _, e := range entries {
-		if m := logSeq.FindStringSubmatch(e.Name()); m != nil {
+		if m := logSeq().FindStringSubmatch(e.Name()); m != nil {
 			if n, _ := strconv.Atoi(m[1]); n >= next {
 				next = n + 1
 			}

@@ -16,15 +16,18 @@ import (
 
 	"github.com/cdp-skill/cdp-skill/browser/chrome"
 	"github.com/cdp-skill/cdp-skill/browser/state"
+	"github.com/cdp-skill/cdp-skill/runtime"
 )
 
 // The resident session process keeps a Chrome connection, its attached tab
 // sessions and the engine warm between commands, so a command pays neither
 // the connect, the attach nor the domain enables. It is an optimisation
 // only: the first command starts it (after answering), later commands with
-// the same binary, endpoint and CDP_SKILL_* environment send their command to it over a unix socket in the state dir, and a
-// command that finds none (or one that refuses or dies before accepting)
-// runs directly, as before.
+// the same binary, endpoint and process-level settings send their command
+// to it over a unix socket in the state dir, and a command that finds none
+// (or one that refuses or dies before accepting) runs directly, as before.
+// The settings a program reads (capture, output dir, strict…; see
+// perRequestEnv) travel with each command, so one process serves them all.
 const (
 	// EnvResident set to 0 (or false/no/off) turns the resident process off.
 	EnvResident = "CDP_SKILL_RESIDENT"
@@ -62,9 +65,10 @@ func residentDir() (string, error) {
 
 // residentSocket is the socket of the resident process that may run this
 // invocation's commands: one per binary build, endpoint, headless flag and
-// CDP_SKILL_* environment, so a resident process never answers a command
-// with settings other than the ones it was started with. (The working
-// directory travels with each command; see residentServer.enter.)
+// process-level environment (residentEnv), so a resident process never
+// answers a command with settings other than the ones it was started with.
+// (The working directory and the program's settings travel with each
+// command; see residentServer.begin and residentRequest.Env.)
 // ok is false when the resident process is off or the path would be too
 // long for a unix socket.
 func (a *app) residentSocket() (string, bool) {
@@ -92,20 +96,31 @@ func (a *app) residentSocket() (string, bool) {
 	return sock, len(sock) <= maxSocketPath
 }
 
-// residentEnv is the environment a resident process's answers depend on,
-// sorted. (CDP_SKILL_LOG is not among them: a resident process logs
-// nowhere.)
+// residentEnv is the process environment a resident process's answers
+// depend on, sorted: the CDP_SKILL_* variables read by the process (state
+// dir, sites dir, downloads…) and those a Chrome it might launch reads.
+// Not among them: the variables each request carries (perRequestEnv),
+// CDP_SKILL_LOG (a resident process logs nowhere) and CDP_SKILL_RESIDENT.
 func residentEnv() []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(name, "CDP_SKILL_") && name != EnvResident && name != EnvLog ||
-			name == "PATH" || name == "HOME" || name == "TMPDIR" {
+		if strings.HasPrefix(name, "CDP_SKILL_") && name != EnvResident && name != EnvLog && !perRequestEnv(name) ||
+			name == "PATH" || name == "HOME" || name == "TMPDIR" || name == chrome.EnvChromePath {
 			env = append(env, kv)
 		}
 	}
 	slices.Sort(env)
 	return env
+}
+
+// perRequestEnv reports whether a variable is one a resident process takes
+// from each request rather than from its own environment: those of
+// runtime.EnvironmentVars, except the memory limit, which the guard checks
+// against the whole process's heap (commands with another limit get a
+// process of their own).
+func perRequestEnv(name string) bool {
+	return name != runtime.EnvMaxMemory && slices.Contains(runtime.EnvironmentVars, name)
 }
 
 // spawnResident starts a detached resident process on sock. It never fails

@@ -9,6 +9,8 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/cdp-skill/cdp-skill/runtime"
@@ -47,6 +49,8 @@ func (a *app) viaResident(ctx context.Context, sock string, req residentRequest)
 		return res, false, false
 	}
 	req.Cwd = cwd
+	env := runtime.ReadEnvironment()
+	req.Env = &env
 	conn, err := net.DialTimeout("unix", sock, residentDialWait)
 	if err != nil {
 		return res, false, true
@@ -138,17 +142,25 @@ func (a *app) printResident(res residentResult) {
 }
 
 // residents asks every resident process of the state dir for its state;
-// with stop, it also ends those serving endpoint.
+// with stop, it also ends those serving endpoint. The files of processes
+// that ended without removing them (killed) are removed.
 func residents(endpoint string, stop bool) []residentStatus {
 	dir, err := residentDir()
 	if err != nil {
 		return nil
 	}
 	socks, _ := filepath.Glob(filepath.Join(dir, "*.sock"))
+	locks, _ := filepath.Glob(filepath.Join(dir, "*.sock.lock"))
+	for _, l := range locks {
+		if s := strings.TrimSuffix(l, ".lock"); !slices.Contains(socks, s) {
+			removeStale(s)
+		}
+	}
 	var list []residentStatus
 	for _, sock := range socks {
 		st, ok := pingResident(sock, residentPing)
 		if !ok {
+			removeStale(sock)
 			continue
 		}
 		if stop && st.Endpoint == endpoint {

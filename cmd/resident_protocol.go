@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"time"
+
+	"github.com/cdp-skill/cdp-skill/runtime"
 )
 
 // The resident protocol, one command per connection:
@@ -38,6 +40,9 @@ type residentRequest struct {
 	Input []byte `json:"input,omitempty"`
 	// Recipe is the program to run (kind recipe).
 	Recipe *residentRecipeRun `json:"recipe,omitempty"`
+	// Env is what the client's environment configures for the program
+	// (read in the client, in Cwd); required with kinds json and recipe.
+	Env *runtime.Environment `json:"env,omitempty"`
 }
 
 // residentRecipeRun is a `cdp-skill run` invocation.

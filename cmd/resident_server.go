@@ -12,8 +12,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gofrs/flock"
-
 	"github.com/cdp-skill/cdp-skill/runtime"
 )
 
@@ -63,11 +61,11 @@ func (a *app) serveResident(ctx context.Context, sock string, idle time.Duration
 	if filepath.Dir(sock) != dir {
 		return fmt.Errorf("resident socket %s is not in %s", sock, dir)
 	}
-	lock := flock.New(sock + ".lock")
-	if ok, err := lock.TryLock(); err != nil || !ok {
+	lock, ok := lockSocket(sock)
+	if !ok {
 		return nil // another resident process serves this socket
 	}
-	defer lock.Unlock()
+	defer lock.release()
 	os.Remove(sock)
 	ln, err := net.Listen("unix", sock)
 	if err != nil {
@@ -175,10 +173,11 @@ func (s *residentServer) handle(conn *net.UnixConn) {
 			s.close()
 		}
 	case residentJSON, residentRecipe:
-		if !s.begin(req.Cwd) {
-			return // closing or busy elsewhere: the client runs the command directly
+		if req.Env == nil || !s.begin(req.Cwd) {
+			return // closing, busy elsewhere or no settings: the client runs the command directly
 		}
-		defer s.end()
+		end := sync.OnceFunc(s.end)
+		defer end()
 		if writeLine(conn, residentAck{Accepted: true, PID: os.Getpid()}) != nil {
 			return
 		}
@@ -201,6 +200,10 @@ func (s *residentServer) handle(conn *net.UnixConn) {
 			return
 		}
 		answer := out.JSON()
+		// The command is done with the working directory: counted out
+		// before its answer goes, the client's next command (from any
+		// directory) finds the process free.
+		end()
 		if writeLine(conn, residentReply{OK: out.OK(), Steps: steps, Len: len(answer)}) == nil {
 			conn.Write(answer)
 		}
@@ -297,6 +300,7 @@ func (s *residentServer) run(ctx context.Context, req residentRequest) (out *run
 	opts := s.app.runtimeOptions()
 	opts.Pool = s.pool
 	opts.DeferScreenshot = true
+	opts.Environment = req.Env
 	switch req.Kind {
 	case residentJSON:
 		parsed, out := runtime.RunJSON(ctx, req.Input, opts)

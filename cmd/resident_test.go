@@ -245,6 +245,59 @@ func TestResidentOffAndStop(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+	if left, _ := filepath.Glob(filepath.Join(dir, "resident", "*")); len(left) != 0 {
+		t.Fatalf("the resident process ended and left its files: %v", left)
+	}
+}
+
+// TestResidentKilledFilesAreRemoved: a resident process killed outright
+// leaves its socket and lock file; `chrome status` removes them (a live
+// process's files stay), and the next command starts a new process.
+func TestResidentKilledFilesAreRemoved(t *testing.T) {
+	env := residentTestEnv(t)
+	var dir string
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, state.EnvDir+"="); ok {
+			dir = v
+		}
+	}
+	status := `{"steps":[{"chromeStatus":{"autoLaunch":false}}]}`
+	runEnv(t, env, t.TempDir(), status)
+	st := residentOf(t, env)
+	files := func() []string {
+		list, _ := filepath.Glob(filepath.Join(dir, "resident", "*"))
+		return list
+	}
+	if got := files(); len(got) != 2 {
+		t.Fatalf("a live resident process has %v, want its socket and lock file", got)
+	}
+	syscall.Kill(st.PID, syscall.SIGKILL)
+	deadline := time.Now().Add(10 * time.Second)
+	for syscall.Kill(st.PID, 0) == nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("resident process %d survived SIGKILL", st.PID)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if got := files(); len(got) != 2 {
+		t.Fatalf("a killed resident process left %v, want its socket and lock file (the case this test is about)", got)
+	}
+	if r := runEnv(t, env, t.TempDir(), "chrome", "status", "--no-launch"); r.code != 0 || r.field("resident") != nil {
+		t.Fatalf("chrome status after the kill: %s", r.stdout)
+	}
+	if got := files(); len(got) != 0 {
+		t.Fatalf("chrome status left a killed resident process's files: %v", got)
+	}
+	if r := runEnv(t, env, t.TempDir(), status); r.code != 0 {
+		t.Fatalf("command after the kill: %s", r.stdout)
+	}
+	if next := residentOf(t, env); next.PID == st.PID {
+		t.Fatalf("no new resident process after the kill: %+v", next)
+	}
+	runEnv(t, env, t.TempDir(), "chrome", "status", "--no-launch")
+	if got := files(); len(got) != 2 {
+		t.Fatalf("chrome status touched a live resident process's files: %v", got)
+	}
 }
 
 // TestResidentParallelCommandsActOnce runs commands in parallel through the
@@ -399,5 +452,50 @@ func TestResidentThatStopsAnsweringIsLeft(t *testing.T) {
 		}
 	case <-time.After(40 * time.Second):
 		t.Fatal("the CLI waited on a frozen resident process")
+	}
+}
+
+// TestResidentTakesProgramSettingsPerCommand: commands whose capture preset
+// and output dir differ (CDP_SKILL_CAPTURE, CDP_SKILL_OUTPUT_DIR) go
+// through the one resident process, and each answers with its own
+// settings: no second process per value.
+func TestResidentTakesProgramSettingsPerCommand(t *testing.T) {
+	env := residentTestEnv(t)
+	base := browsertest.Serve(t, fstest.MapFS{"counter.html": {Data: []byte(residentCounterPage)}})
+	r := runEnv(t, env, t.TempDir(), `{"steps":[{"openTab":"`+base+`counter.html"}]}`)
+	tab, _ := r.field("tab").(string)
+	if r.code != 0 || tab == "" {
+		t.Fatalf("openTab: %s", r.stdout)
+	}
+	defer runEnv(t, env, t.TempDir(), `{"steps":[{"closeTab":"`+tab+`"}]}`)
+	st := residentOf(t, env)
+	with := func(kv ...string) []string { return append(append([]string{}, env...), kv...) }
+	click := `{"tab":"` + tab + `","steps":[{"click":"#add"}]}`
+	none := runEnv(t, with("CDP_SKILL_CAPTURE=none"), t.TempDir(), click)
+	if none.code != 0 || none.field("screenshot") != nil || none.field("viewportSnapshot") != nil {
+		t.Fatalf("click with CDP_SKILL_CAPTURE=none answered with a capture: %s", none.stdout)
+	}
+	full := runEnv(t, env, t.TempDir(), click)
+	shot, _ := full.field("screenshot").(string)
+	if full.code != 0 || shot == "" {
+		t.Fatalf("click with the default capture names no screenshot: %s", full.stdout)
+	}
+	waitPNG(t, shot)
+	for _, name := range []string{"a", "b"} {
+		out := t.TempDir()
+		r := runEnv(t, with("CDP_SKILL_OUTPUT_DIR="+out, "CDP_SKILL_CAPTURE=none"), t.TempDir(), `{"tab":"`+tab+`","steps":[{"screenshot":"`+name+`.png"}]}`)
+		if r.code != 0 {
+			t.Fatalf("screenshot %s: %s", name, r.stdout)
+		}
+		if _, err := os.Stat(filepath.Join(out, name+".png")); err != nil {
+			t.Fatalf("screenshot %s is not in its command's CDP_SKILL_OUTPUT_DIR: %v (%s)", name, err, r.stdout)
+		}
+	}
+	if got := clicksOf(t, env, tab); got != "2" {
+		t.Fatalf("two clicks ran the handler %s times", got)
+	}
+	after := residentOf(t, env) // exactly one
+	if after.PID != st.PID || after.Commands < st.Commands+5 {
+		t.Fatalf("the commands with other settings did not all go through the one resident process: before %+v, after %+v", st, after)
 	}
 }

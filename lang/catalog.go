@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"go.starlark.net/starlark"
 )
@@ -166,14 +167,29 @@ var CommonParams = []Param{
 var StepModifiers = []string{"optional", "timeout", "outputPath"}
 
 var (
-	catalog   = map[string]*Action{}
-	byBuiltin = map[string]*Action{}
-	aliases   = map[string]*Action{}
+	catalog   map[string]*Action
+	byBuiltin map[string]*Action
+	aliases   map[string]*Action
+	// pending are the registered actions, built into the maps above on
+	// first use (reflecting over every options struct costs about a
+	// millisecond, which a command forwarded to the resident process
+	// never needs).
+	pending []*Action
+	// built builds the catalog once; it panics on a bad declaration, as
+	// the tests exercise every action.
+	built = sync.OnceFunc(buildCatalog)
 )
 
 // register adds actions to the catalog; each family file calls it from init.
 func register(actions ...*Action) {
-	for _, a := range actions {
+	pending = append(pending, actions...)
+}
+
+// buildCatalog parses every registered action's options and fills the
+// lookup maps.
+func buildCatalog() {
+	catalog, byBuiltin, aliases = map[string]*Action{}, map[string]*Action{}, map[string]*Action{}
+	for _, a := range pending {
 		if _, dup := catalog[a.Name]; dup {
 			panic("lang: duplicate action " + a.Name)
 		}
@@ -199,6 +215,7 @@ func register(actions ...*Action) {
 			aliases[al] = a
 		}
 	}
+	pending = nil
 }
 
 // checkParams refuses an action whose parameters clash: a name (or its
@@ -223,6 +240,7 @@ func checkParams(a *Action) error {
 
 // LookupAction finds an action by JSON name or alias.
 func LookupAction(name string) (*Action, bool) {
+	built()
 	if a, ok := catalog[name]; ok {
 		return a, true
 	}
@@ -232,12 +250,14 @@ func LookupAction(name string) (*Action, bool) {
 
 // ActionForBuiltin finds an action by its Starlark builtin name.
 func ActionForBuiltin(name string) (*Action, bool) {
+	built()
 	a, ok := byBuiltin[name]
 	return a, ok
 }
 
 // Actions returns the catalog sorted by name.
 func Actions() []*Action {
+	built()
 	out := make([]*Action, 0, len(catalog))
 	for _, a := range catalog {
 		out = append(out, a)
@@ -248,6 +268,7 @@ func Actions() []*Action {
 
 // ActionNames lists the valid JSON action keys (aliases included), sorted.
 func ActionNames() []string {
+	built()
 	var names []string
 	for n := range catalog {
 		names = append(names, n)
@@ -294,6 +315,7 @@ func Functions() []*Function {
 
 // IsBuiltin reports whether name is predeclared in recipes.
 func IsBuiltin(name string) bool {
+	built()
 	_, a := byBuiltin[name]
 	_, f := functions[name]
 	return a || f

@@ -70,6 +70,7 @@ func improveResolveMsg(msg string) string {
 }
 
 func builtinNames() []string {
+	built()
 	var out []string
 	for n := range byBuiltin {
 		out = append(out, n)

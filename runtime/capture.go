@@ -143,14 +143,14 @@ func (h *host) capture(out *Output) {
 	switch {
 	case !h.visual || !set.Screenshot:
 		shot <- ""
+	case h.opts.DeferScreenshot:
+		// Whether the last screenshot can be reused is decided after
+		// the answer too: the visual key costs a round trip.
+		shot <- h.deferScreenshot(p)
 	default:
 		key, path, reuse := h.lastScreenshot(ctx, p)
 		if reuse {
 			shot <- path
-			break
-		}
-		if h.opts.DeferScreenshot {
-			shot <- h.deferScreenshot(p, key)
 			break
 		}
 		go func() { shot <- h.screenshot(ctx, p, key) }()
@@ -221,17 +221,24 @@ func (h *host) lastScreenshot(ctx context.Context, p *browser.Page) (key, path s
 	return key, path, err == nil
 }
 
-// deferScreenshot names the tab's screenshot file for the answer, removes
-// the previous command's (so nobody reads it as this one's) and leaves the
-// capture to Output.Finish.
-func (h *host) deferScreenshot(p *browser.Page, key string) string {
+// deferScreenshot names the tab's screenshot file for the answer, moves
+// the previous command's aside with its visual key (so nobody reads it as
+// this one's) and leaves the rest to Output.Finish: when the page's visual
+// key is still the one the previous screenshot was taken under, that file
+// is put back; otherwise a new one is taken.
+func (h *host) deferScreenshot(p *browser.Page) string {
 	name := filepath.Join("screenshots", h.tabName()+".after.png")
+	prev := name + ".prev"
 	root, err := state.OpenRoot()
 	if err != nil {
 		return ""
 	}
+	lastKey, _ := root.ReadFile(name + ".key")
 	root.Remove(name + ".key")
-	root.Remove(name)
+	root.Remove(prev)
+	if root.Rename(name, prev) != nil {
+		lastKey = nil
+	}
 	root.Close()
 	path, err := filepath.Abs(filepath.Join(state.Dir(), name))
 	if err != nil {
@@ -240,9 +247,38 @@ func (h *host) deferScreenshot(p *browser.Page, key string) string {
 	h.deferredShot = func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
+		key, _ := p.VisualKey(ctx)
+		if key != "" && key == string(lastKey) && putBack(prev, name, key) {
+			return
+		}
+		if root, err := state.OpenRoot(); err == nil {
+			root.Remove(prev)
+			root.Close()
+		}
 		h.screenshot(ctx, p, key)
 	}
 	return path
+}
+
+// putBack moves the screenshot set aside at prev back to name, with its
+// visual key, when it is a non-empty regular file.
+func putBack(prev, name, key string) bool {
+	root, err := state.OpenRoot()
+	if err != nil {
+		return false
+	}
+	defer root.Close()
+	if st, err := root.Lstat(prev); err != nil || !st.Mode().IsRegular() || st.Size() == 0 {
+		return false
+	}
+	if _, err := state.WriteFile([]byte(key), name+".key"); err != nil {
+		return false
+	}
+	if root.Rename(prev, name) != nil {
+		root.Remove(name + ".key")
+		return false
+	}
+	return true
 }
 
 // screenshot captures the viewport as the tab's screenshot and remembers

@@ -34,6 +34,12 @@ type Environment struct {
 	URLs browser.URLPolicy
 }
 
+// EnvironmentVars are the variables ReadEnvironment reads. A host that runs
+// programs for other processes (the resident process) takes their values
+// from each request (Options.Environment) instead of its own environment.
+var EnvironmentVars = []string{EnvCapture, EnvMaxMemory, EnvStrict,
+	browser.OutputDirEnv, browser.UploadDirsEnv, browser.FileDirsEnv, browser.AllowSchemesEnv}
+
 // ReadEnvironment reads the process environment.
 func ReadEnvironment() Environment {
 	e := Environment{Capture: strings.TrimSpace(os.Getenv(EnvCapture)), MaxMemoryMB: os.Getenv(EnvMaxMemory)}

@@ -1,8 +1,10 @@
 package runtime
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -39,5 +41,37 @@ func TestReadEnvironment(t *testing.T) {
 	t.Setenv(EnvStrict, "0")
 	if e := ReadEnvironment(); e.OutputDir != "" || e.Strict {
 		t.Errorf("unset: %+v", e)
+	}
+}
+
+// TestEnvironmentVarsAreWhatIsRead: each variable of EnvironmentVars changes
+// what ReadEnvironment returns, and the result survives the JSON trip a
+// resident request takes, so a host that takes the Environment per request
+// answers as one reading its own environment would.
+func TestEnvironmentVarsAreWhatIsRead(t *testing.T) {
+	values := map[string]string{EnvCapture: "compact", EnvMaxMemory: "64", EnvStrict: "1",
+		browser.OutputDirEnv: "shots", browser.UploadDirsEnv: "up", browser.FileDirsEnv: "pages", browser.AllowSchemesEnv: "chrome"}
+	for _, name := range EnvironmentVars {
+		t.Setenv(name, "")
+	}
+	empty := ReadEnvironment()
+	for _, name := range EnvironmentVars {
+		v, ok := values[name]
+		if !ok {
+			t.Fatalf("no test value for %s", name)
+		}
+		t.Setenv(name, v)
+		if reflect.DeepEqual(ReadEnvironment(), empty) {
+			t.Errorf("%s=%s does not change ReadEnvironment", name, v)
+		}
+	}
+	e := ReadEnvironment()
+	b, err := json.Marshal(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Environment
+	if err := json.Unmarshal(b, &back); err != nil || !reflect.DeepEqual(back, e) {
+		t.Errorf("Environment after JSON = %+v (%v), want %+v", back, err, e)
 	}
 }

@@ -280,3 +280,41 @@ func TestDialogBetweenCommandsIsAnsweredByTheKeeperAndReported(t *testing.T) {
 		t.Errorf("reported twice: %s", jsonString(again.Steps[0].Dialogs))
 	}
 }
+
+// TestNavigatedComparesWithTheURLBeforeTheSteps: on an attached tab the
+// URL before the steps is read (for a JSON command, without waiting until
+// the first step) and navigated compares the end URL with it: a step that
+// changes nothing is not a navigation, a goto and a page-run location
+// change are, and a recipe on the tab answers the same.
+func TestNavigatedComparesWithTheURLBeforeTheSteps(t *testing.T) {
+	tab, base := openFeedback(t)
+	for _, c := range []struct {
+		name, command string
+		navigated     bool
+		url           string
+	}{
+		{"sleep", `{"tab":"` + tab + `","capture":"none","steps":[{"sleep":0}]}`, false, base + "feedback.html"},
+		{"goto", `{"tab":"` + tab + `","capture":"none","steps":[{"goto":"` + base + `one.html"}]}`, true, base + "one.html"},
+		{"again", `{"tab":"` + tab + `","capture":"none","steps":[{"sleep":0}]}`, false, base + "one.html"},
+		{"page script", `{"tab":"` + tab + `","capture":"none","steps":[{"pageFunction":"() => { location.href = '` + base + `feedback.html' }"},{"wait":{"url":"feedback"}}]}`, true, base + "feedback.html"},
+	} {
+		out := runJSON(t, c.command)
+		mustOK(t, out)
+		if out.Navigated != c.navigated || out.Context.URL != c.url {
+			t.Errorf("%s: navigated=%v url=%s, want %v %s", c.name, out.Navigated, out.Context.URL, c.navigated, c.url)
+		}
+	}
+	for _, c := range []struct {
+		src       string
+		navigated bool
+	}{
+		{`sleep(0)`, false},
+		{`goto("` + base + `one.html")`, true},
+	} {
+		out := runRecipe(t, Program{Name: "r.star", Source: []byte(c.src), Tab: tab})
+		mustOK(t, out)
+		if out.Navigated != c.navigated {
+			t.Errorf("recipe %s: navigated=%v, want %v", c.src, out.Navigated, c.navigated)
+		}
+	}
+}

@@ -83,8 +83,8 @@ func splitLifecycle(kwargs []starlark.Tuple) (lifecycleArgs, []starlark.Tuple, e
 }
 
 // actionBuiltin wraps an action implementation in the step lifecycle.
-func (h *host) actionBuiltin(a *lang.Action, impl builtins.ActionFunc) *starlark.Builtin {
-	return starlark.NewBuiltin(a.Builtin(), func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func (h *host) actionBuiltin(name string, a *lang.Action, impl builtins.ActionFunc) *starlark.Builtin {
+	return starlark.NewBuiltin(name, func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 		return h.runStep(th, a, impl, args, kwargs)
 	})
 }
@@ -93,6 +93,7 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 	if th.Local(inHookKey) != nil {
 		return nil, fmt.Errorf("%s is an action and cannot run inside a hook; hooks may only read the page (url, exists, text, js, …)", a.Builtin())
 	}
+	h.resolveURLBefore()
 	res := &StepResult{Action: a.Name}
 	if !h.prog.FromJSON {
 		res.At = callerPosition(th)

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	"sync"
 
 	"go.starlark.net/starlark"
 
@@ -9,15 +10,32 @@ import (
 	"github.com/cdp-skill/cdp-skill/lang"
 )
 
+// actionImpl is a catalog action with its implementation and Starlark name.
+type actionImpl struct {
+	action *lang.Action
+	impl   builtins.ActionFunc
+	name   string
+}
+
+// implemented lists the catalog actions that have an implementation, once
+// per process (every program predeclares them all).
+var implemented = sync.OnceValue(func() []actionImpl {
+	var list []actionImpl
+	for _, a := range lang.Actions() {
+		if impl, ok := builtins.Lookup(a.Name); ok {
+			list = append(list, actionImpl{a, impl, a.Builtin()})
+		}
+	}
+	return list
+})
+
 // buildPredeclared assembles the names every recipe sees: each catalog
 // action wrapped in the lifecycle, the getters of package builtins, the
 // language helpers of the runtime, and args.
 func (h *host) buildPredeclared() starlark.StringDict {
-	d := starlark.StringDict{}
-	for _, a := range lang.Actions() {
-		if impl, ok := builtins.Lookup(a.Name); ok {
-			d[a.Builtin()] = h.actionBuiltin(a, impl)
-		}
+	d := make(starlark.StringDict, len(implemented())+len(builtins.Functions())+8)
+	for _, ai := range implemented() {
+		d[ai.name] = h.actionBuiltin(ai.name, ai.action, ai.impl)
 	}
 	for name, fn := range builtins.Functions() {
 		d[name] = fn

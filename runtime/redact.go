@@ -3,12 +3,15 @@ package runtime
 import (
 	"bytes"
 	"regexp"
+	"sync"
 )
 
 // secretParam matches the value of a URL query or fragment parameter named
 // like a password or token (a sign-in form sent with GET puts the password
 // in the page's own URL, which answers print in context.url and newUrl).
-var secretParam = regexp.MustCompile(`(?i)([?&#;](?:password|passwd|pwd|pass|passcode|pin|token|access_token|id_token|refresh_token|auth_token|session_token|secret|client_secret|api_key|apikey|private_key|sig|signature)=)[^&#"\\\s<>]+`)
+var secretParam = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)([?&#;](?:password|passwd|pwd|pass|passcode|pin|token|access_token|id_token|refresh_token|auth_token|session_token|secret|client_secret|api_key|apikey|private_key|sig|signature)=)[^&#"\\\s<>]+`)
+})
 
 // maskedValue replaces a secret parameter's value.
 const maskedValue = "***"
@@ -19,5 +22,5 @@ func maskSecretParams(b []byte) []byte {
 	if !bytes.ContainsRune(b, '=') {
 		return b
 	}
-	return secretParam.ReplaceAll(b, []byte("${1}"+maskedValue))
+	return secretParam().ReplaceAll(b, []byte("${1}"+maskedValue))
 }

@@ -97,6 +97,8 @@ type host struct {
 	modules     map[string]*module
 	predeclared starlark.StringDict
 	urlBefore   string
+	// urlPending reads urlBefore when it was asked for without waiting.
+	urlPending func() string
 	// failed records the step failure that stopped the program.
 	failed *stepFailure
 	// timeout is the program's wall-clock budget.
@@ -232,9 +234,17 @@ func (h *host) run(ctx context.Context) *Output {
 			return out
 		}
 		h.dog.disarm()
-		h.urlBefore = h.pageURL()
+		if h.prog.FromJSON {
+			// A JSON command is only configure() and steps: the URL is
+			// asked for now and read before the first step (see
+			// resolveURLBefore), its round trip hidden behind compiling.
+			h.urlPending = h.askPageURL()
+		} else {
+			h.urlBefore = h.pageURL()
+		}
 	}
 	runErr := h.exec(ctx)
+	h.resolveURLBefore()
 	h.dog.arm(answerBudget, "assembling the answer", 0, "")
 	h.env.EndCommand(ctx)
 	return h.output(runErr)
@@ -303,6 +313,23 @@ type compileError struct{ err error }
 
 func (e *compileError) Error() string { return e.err.Error() }
 func (e *compileError) Unwrap() error { return e.err }
+
+// askPageURL starts reading the page's URL and returns the wait for it;
+// resolveURLBefore reads it before the first step runs, so it is the URL
+// before any step, as when pageURL is called at once.
+func (h *host) askPageURL() func() string {
+	ch := make(chan string, 1)
+	go func() { ch <- h.pageURL() }()
+	return func() string { return <-ch }
+}
+
+// resolveURLBefore reads the URL asked for by askPageURL, once.
+func (h *host) resolveURLBefore() {
+	if h.urlPending != nil {
+		h.urlBefore = h.urlPending()
+		h.urlPending = nil
+	}
+}
 
 func (h *host) pageURL() string {
 	p, err := h.env.Page()

@@ -2,10 +2,12 @@ package runtime
 
 import (
 	"bytes"
+	"context"
 	"net/http"
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cdp-skill/cdp-skill/browser/browsertest"
 )
@@ -89,5 +91,66 @@ func TestScreenshotReusedOnlyWhenNothingChanged(t *testing.T) {
 	step(`{"click":"#draw"}`)
 	if screenshotMarked(t, shot) {
 		t.Errorf("a page with a canvas reused its screenshot")
+	}
+}
+
+// The same with the screenshot deferred past the answer (the resident
+// process): the reuse is decided after the answer, the file is absent
+// until then, and it comes back unchanged only when nothing visual changed.
+func TestDeferredScreenshotReusedOnlyWhenNothingChanged(t *testing.T) {
+	base := browsertest.ServeHandler(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(reusePage))
+	}))
+	o := testOptions(t)
+	o.Pool = NewPool()
+	defer o.Pool.Close()
+	o.DeferScreenshot = true
+	run := func(command string) *Output {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		_, out := RunJSON(ctx, []byte(command), o)
+		mustOK(t, out)
+		return out
+	}
+	open := run(`{"steps":[{"openTab":"` + base + `reuse.html"}]}`)
+	open.Finish()
+	defer func() { run(`{"steps":[{"closeTab":"` + open.Tab + `"}]}`).Finish() }()
+	step := func(steps string) string {
+		t.Helper()
+		out := run(`{"tab":"` + open.Tab + `","capture":"full","steps":[` + steps + `]}`)
+		if out.Screenshot == "" {
+			t.Fatalf("no screenshot: %s", out.JSON())
+		}
+		if _, err := os.Stat(out.Screenshot); err == nil {
+			t.Fatalf("after %s the answer's screenshot file was there before the answer was delivered (an earlier command's)", steps)
+		}
+		out.Finish()
+		deadline := time.Now().Add(20 * time.Second)
+		for {
+			if st, err := os.Stat(out.Screenshot); err == nil && st.Size() > 0 {
+				return out.Screenshot
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("after %s the screenshot never appeared", steps)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	shot := step(`{"click":"#noop"}`)
+	markScreenshot(t, shot)
+	if again := step(`{"click":"#noop"}`); again != shot || !screenshotMarked(t, shot) {
+		t.Errorf("a second click that changed nothing retook the screenshot (%s)", again)
+	}
+	for _, change := range []string{`{"click":"#add"}`, `{"click":"#paint"}`, `{"scroll": {"y": 40}}`, `{"hover":"#noop"}`} {
+		markScreenshot(t, shot)
+		step(change)
+		if screenshotMarked(t, shot) {
+			t.Errorf("after %s the old screenshot was reused", change)
+		}
+	}
+	if got := run(`{"tab":"` + open.Tab + `","capture":"none","steps":[{"pageFunction":"() => [window.noops, window.c]"}]}`); !strings.Contains(string(got.JSON()), `[2,1]`) {
+		t.Errorf("page state = %s", got.JSON())
 	}
 }

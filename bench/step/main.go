@@ -9,6 +9,7 @@
 //
 //	npm i -g agent-browser@0.41.2
 //	go run ./bench/step -n 20 -breakdown
+//	go run ./bench/step -n 30 -vs /tmp/cdp-skill-main   # also a baseline build, same rounds
 //
 // Needs /usr/bin/chromium (or -chrome). The machine's load moves single
 // runs: read the medians, and the pairwise ratios (each round runs every
@@ -43,6 +44,7 @@ type config struct {
 	chrome    string
 	breakdown bool
 	root      string
+	vs        string
 }
 
 func main() {
@@ -52,6 +54,7 @@ func main() {
 	flag.StringVar(&c.ab, "ab", "agent-browser", "agent-browser command (empty: skip it)")
 	flag.StringVar(&c.chrome, "chrome", "/usr/bin/chromium", "Chromium for agent-browser's environment")
 	flag.BoolVar(&c.breakdown, "breakdown", false, "also time the parts of a step in process")
+	flag.StringVar(&c.vs, "vs", "", "a second cdp-skill binary (e.g. main's build) whose default click and no-op step run in the same rounds")
 	flag.Parse()
 	log.SetFlags(0)
 	if err := run(c); err != nil {
@@ -102,7 +105,7 @@ func run(c config) error {
 		return tab, nil
 	}
 	var tabs []string
-	for range 5 {
+	for range 7 {
 		tab, err := newTab()
 		if err != nil {
 			return err
@@ -117,6 +120,13 @@ func run(c config) error {
 		{name: "cdp-skill click (none)", argv: ours.argv(click(tabs[2])), env: append(ours.env, "CDP_SKILL_CAPTURE=none")},
 		{name: "cdp-skill no-op step (whole process)", argv: ours.argv(`{"tab":"` + tabs[3] + `","steps":[{"sleep":0}]}`), env: ours.env},
 		{name: "cdp-skill click (default, no resident process)", argv: ours.argv(click(tabs[4])), env: append(ours.env, "CDP_SKILL_RESIDENT=0")},
+		{name: "cdp-skill help (the process alone)", argv: ours.argv("help"), env: ours.env},
+	}
+	if c.vs != "" {
+		theirs := &cli{bin: c.vs, port: port, env: ours.env}
+		variants = append(variants,
+			variant{name: "baseline click (default capture)", argv: theirs.argv(click(tabs[5])), env: theirs.env},
+			variant{name: "baseline no-op step (whole process)", argv: theirs.argv(`{"tab":"` + tabs[6] + `","steps":[{"sleep":0}]}`), env: theirs.env})
 	}
 	if c.ab != "" {
 		abEnv := append(os.Environ(), "HOME="+filepath.Join(tmp, "abhome"), "AGENT_BROWSER_SESSION=benchstep",
@@ -140,6 +150,12 @@ func run(c config) error {
 	}
 	if err := interleave(variants, c.n); err != nil {
 		return err
+	}
+	if c.vs != "" {
+		// variants 0 and 3 are this build's default click and no-op
+		// step; 6 and 7 the baseline's.
+		fmt.Printf("this build / baseline, pairwise median: click (default) %.2f×, no-op step %.2f×\n",
+			pairRatio(variants[0], variants[6]), pairRatio(variants[3], variants[7]))
 	}
 	if c.breakdown {
 		return breakdown(ours, tab, c.n)
@@ -202,6 +218,16 @@ func interleave(vs []variant, n int) error {
 		fmt.Println(line)
 	}
 	return nil
+}
+
+// pairRatio is the median of a's time over b's, round by round.
+func pairRatio(a, b variant) float64 {
+	var ratios []float64
+	for i := range a.times {
+		ratios = append(ratios, float64(a.times[i])/float64(b.times[i]))
+	}
+	sort.Float64s(ratios)
+	return ratios[len(ratios)/2]
 }
 
 // cli runs the cdp-skill binary against the bench's Chrome.
