@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // deviceKind picks the user agent a preset sends.
@@ -115,8 +116,9 @@ func desktop(name string, w, h int, dsf float64) Device {
 	return Device{Name: name, Width: w, Height: h, DeviceScaleFactor: dsf, kind: kindDesktop}
 }
 
-// devices holds every preset by name.
-var devices = buildDevices()
+// devices holds every preset by name, built on first use (most commands
+// never ask for one).
+var devices = sync.OnceValue(buildDevices)
 
 func buildDevices() map[string]Device {
 	m := map[string]Device{}
@@ -134,8 +136,8 @@ func buildDevices() map[string]Device {
 
 // DeviceNames lists the presets, sorted.
 func DeviceNames() []string {
-	names := make([]string, 0, len(devices))
-	for n := range devices {
+	names := make([]string, 0, len(devices()))
+	for n := range devices() {
 		names = append(names, n)
 	}
 	sort.Strings(names)
@@ -167,7 +169,7 @@ func normalizeDeviceName(name string) string {
 // lists close names.
 func LookupDevice(name string) (Device, error) {
 	n := normalizeDeviceName(name)
-	if d, ok := devices[n]; ok {
+	if d, ok := devices()[n]; ok {
 		return d, nil
 	}
 	e := Errorf(KindStepValidation, "unknown device preset %q", name)

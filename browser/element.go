@@ -171,13 +171,15 @@ func refError(ref string, info refResolution) error {
 		WithHint("take a snapshot of the current page and use its refs")
 }
 
-// release frees a remote object; errors do not matter. It waits at most
-// releaseWait: a page that stopped answering must not hold the command.
+// release frees a remote object; errors do not matter, and nothing waits
+// for it.
 func (p *Page) release(id runtime.RemoteObjectID) {
 	sess, _ := p.exec()
 	ctx, cancel := context.WithTimeout(context.Background(), releaseWait)
 	defer cancel()
-	cdp.Call(ctx, sess, runtime.ReleaseObject, runtime.ReleaseObjectParams{ObjectID: id})
+	// Sent, not waited for: nothing depends on it, and its round trip
+	// would delay every action's answer. Later commands come after it.
+	sess.Send(ctx, runtime.CommandReleaseObject, runtime.ReleaseObjectParams{ObjectID: id})
 }
 
 // releaseWait bounds cleanup calls that run without the step's context.

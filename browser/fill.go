@@ -3,7 +3,6 @@ package browser
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 )
@@ -193,19 +192,19 @@ func (p *Page) readValue(ctx context.Context, el *Element) (string, error) {
 	return v, err
 }
 
-var nonAlnum = regexp.MustCompile(`[^\p{L}\p{N}]+`)
+var nonAlnum = lazyRegexp(`[^\p{L}\p{N}]+`)
 
 // valuesMatch compares the value read back with the value given; a field
 // that formats input (phone masks, thousands separators) still matches when
 // its letters and digits are the same. suffix only checks the end.
 func valuesMatch(got, want string, suffix bool) bool {
 	if suffix {
-		return strings.HasSuffix(got, want) || strings.HasSuffix(nonAlnum.ReplaceAllString(got, ""), nonAlnum.ReplaceAllString(want, ""))
+		return strings.HasSuffix(got, want) || strings.HasSuffix(nonAlnum().ReplaceAllString(got, ""), nonAlnum().ReplaceAllString(want, ""))
 	}
 	if got == want || strings.TrimSpace(got) == strings.TrimSpace(want) {
 		return true
 	}
-	g, w := nonAlnum.ReplaceAllString(got, ""), nonAlnum.ReplaceAllString(want, "")
+	g, w := nonAlnum().ReplaceAllString(got, ""), nonAlnum().ReplaceAllString(want, "")
 	return g != "" && strings.EqualFold(g, w)
 }
 
@@ -289,7 +288,7 @@ func (p *Page) Type(ctx context.Context, t Target, text string, o TypeOptions) (
 		// means the typed text shows up in the field.
 		if el, _, err := p.locate(ctx, t); err == nil && el != nil {
 			if got, err := p.readValue(ctx, el); err == nil {
-				res.Verified = ptr(strings.Contains(nonAlnum.ReplaceAllString(got, ""), nonAlnum.ReplaceAllString(text, "")))
+				res.Verified = ptr(strings.Contains(nonAlnum().ReplaceAllString(got, ""), nonAlnum().ReplaceAllString(text, "")))
 			}
 			p.release(el.ObjectID)
 		}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -36,7 +35,7 @@ type HARResult struct {
 
 // secretName matches header and query parameter names whose values are
 // credentials.
-var secretName = regexp.MustCompile(`(?i)^(cookie|set-cookie|authorization|proxy-authorization|pwd|pass|pin|passcode|sig|signature)$|token|secret|passw|api[-_]?key|private[-_]?key|session|csrf|xsrf|auth`)
+var secretName = lazyRegexp(`(?i)^(cookie|set-cookie|authorization|proxy-authorization|pwd|pass|pin|passcode|sig|signature)$|token|secret|passw|api[-_]?key|private[-_]?key|session|csrf|xsrf|auth`)
 
 const redacted = "[redacted]"
 
@@ -95,7 +94,7 @@ func RedactURL(u string) string {
 	changed := false
 	for i, part := range parts {
 		k, _, ok := strings.Cut(part, "=")
-		if name, err := url.QueryUnescape(k); ok && err == nil && secretName.MatchString(name) {
+		if name, err := url.QueryUnescape(k); ok && err == nil && secretName().MatchString(name) {
 			parts[i], changed = k+"=***", true
 		}
 	}
@@ -115,7 +114,7 @@ func harEntry(r *Request, secrets bool, n *int) map[string]any {
 		q := pu.Query()
 		for _, k := range sortedKeys(q) {
 			for _, v := range q[k] {
-				if !secrets && secretName.MatchString(k) {
+				if !secrets && secretName().MatchString(k) {
 					v = redacted
 					*n++
 				}
@@ -164,7 +163,7 @@ func harHeaders(h network.Headers, secrets bool, n *int) []harNV {
 	out := []harNV{}
 	for _, k := range sortedKeys(h) {
 		v := fmt.Sprint(h[k])
-		if !secrets && secretName.MatchString(k) {
+		if !secrets && secretName().MatchString(k) {
 			v = redacted
 			*n++
 		}

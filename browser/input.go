@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -154,8 +155,9 @@ func (p *Page) mouseButton(ctx context.Context, pt Point, down bool) error {
 	return err
 }
 
-// keyIndex maps key names (Enter, ArrowDown, a, F5, Digit1, …) to kb keys.
-var keyIndex = buildKeyIndex()
+// keyIndex maps key names (Enter, ArrowDown, a, F5, Digit1, …) to kb keys,
+// built on first use.
+var keyIndex = sync.OnceValue(buildKeyIndex)
 
 func buildKeyIndex() map[string]*kb.Key {
 	idx := map[string]*kb.Key{}
@@ -211,11 +213,11 @@ var extraKeys = func() []*kb.Key {
 
 // lookupKey finds a key by name, case-insensitively for named keys.
 func lookupKey(name string) (*kb.Key, bool) {
-	if k, ok := keyIndex[name]; ok {
+	if k, ok := keyIndex()[name]; ok {
 		return k, true
 	}
 	if utf8.RuneCountInString(name) > 1 {
-		for n, k := range keyIndex {
+		for n, k := range keyIndex() {
 			if strings.EqualFold(n, name) {
 				return k, true
 			}
@@ -289,7 +291,7 @@ func (p *Page) ParseKeys(combo string) (KeyCombo, error) {
 // SuggestKey returns the known key name closest to name, or "".
 func SuggestKey(name string) string {
 	best, bestD := "", len(name)/3+2
-	for n := range keyIndex {
+	for n := range keyIndex() {
 		if len(n) < 2 {
 			continue
 		}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"regexp"
 
 	"github.com/chromedp/cdproto/target"
 
@@ -28,10 +27,10 @@ type keptDialogs struct {
 
 // targetIDPattern is the shape of a Chrome target id; anything else never
 // becomes a file name.
-var targetIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+var targetIDPattern = lazyRegexp(`^[A-Za-z0-9_-]{1,64}$`)
 
 func keptPath(id target.ID) (string, error) {
-	if !targetIDPattern.MatchString(string(id)) {
+	if !targetIDPattern().MatchString(string(id)) {
 		return "", errors.New("invalid target id")
 	}
 	return state.Path("dialogs", string(id)+".json")

@@ -18,6 +18,12 @@ var clickTypes = map[string]bool{"click": true, "mousedown": true, "mouseup": tr
 // evaluation asks each element in the page (scanClicksScript).
 const resolveClicksUpTo = 30
 
+// documentKey names a document by its engine world's context.
+type documentKey struct {
+	sess  *Session
+	world runtime.ExecutionContextID
+}
+
 // registryTimeout bounds an evaluation of the registry in the page's
 // world, in milliseconds.
 const registryTimeout runtime.TimeDelta = 500
@@ -113,6 +119,27 @@ const scanClicksScript = `(() => {
 // number of listeners). A document already scanned costs one evaluation.
 // Errors only cost the marks.
 func (p *Page) scanClickListeners(ctx context.Context) {
+	// The engine's world is made once per document: its context names
+	// the document, so a document scanned already costs nothing.
+	wsess, world, err := p.engineExec(ctx)
+	if err != nil {
+		return
+	}
+	key := documentKey{wsess, world}
+	p.mu.Lock()
+	done := p.scanned[key]
+	p.mu.Unlock()
+	if done {
+		return
+	}
+	defer func() {
+		p.mu.Lock()
+		if p.scanned == nil {
+			p.scanned = map[documentKey]bool{}
+		}
+		p.scanned[key] = true
+		p.mu.Unlock()
+	}()
 	sess, ctxID := p.exec()
 	res, err := cdp.Call(ctx, sess, runtime.Evaluate, runtime.EvaluateParams{
 		Expression:  "window.__cdpSkillClicks ? null : document",

@@ -74,6 +74,9 @@ type Page struct {
 	// worlds are the engine's isolated world contexts by frame document
 	// (world.go); guarded by mu.
 	worlds map[worldKey]runtime.ExecutionContextID
+	// scanned are the documents whose click listeners were scanned, by
+	// their engine world (listeners.go); guarded by mu.
+	scanned map[documentKey]bool
 }
 
 func newPage(b *Browser, id target.ID, s *Session) *Page {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -202,9 +201,9 @@ func ParseInches(s string) (float64, error) {
 
 var (
 	// pageObject matches a page dictionary's type, not /Pages.
-	pageObject = regexp.MustCompile(`/Type\s*/Page\b`)
-	pageCount  = regexp.MustCompile(`/Type\s*/Pages\b[^>]*?/Count\s+(\d+)|/Count\s+(\d+)[^>]*?/Type\s*/Pages\b`)
-	objStream  = regexp.MustCompile(`/Type\s*/ObjStm\b`)
+	pageObject = lazyRegexp(`/Type\s*/Page\b`)
+	pageCount  = lazyRegexp(`/Type\s*/Pages\b[^>]*?/Count\s+(\d+)|/Count\s+(\d+)[^>]*?/Type\s*/Pages\b`)
+	objStream  = lazyRegexp(`/Type\s*/ObjStm\b`)
 )
 
 // CheckPDF checks a PDF's structure (header, cross-reference table or
@@ -221,9 +220,9 @@ func CheckPDF(data []byte) (int, error) {
 	case !bytes.Contains(data, []byte("xref")) && !bytes.Contains(data, []byte("/XRef")):
 		return 0, fmt.Errorf("no cross-reference table or stream")
 	}
-	n := len(pageObject.FindAllIndex(data, -1))
+	n := len(pageObject().FindAllIndex(data, -1))
 	for _, s := range objectStreams(data) {
-		n += len(pageObject.FindAllIndex(s, -1))
+		n += len(pageObject().FindAllIndex(s, -1))
 	}
 	if n == 0 {
 		n = declaredPages(data)
@@ -237,7 +236,7 @@ func CheckPDF(data []byte) (int, error) {
 // declaredPages reads the largest /Count of a /Pages node.
 func declaredPages(data []byte) int {
 	best := 0
-	for _, m := range pageCount.FindAllSubmatch(data, -1) {
+	for _, m := range pageCount().FindAllSubmatch(data, -1) {
 		for _, g := range m[1:] {
 			if n, err := strconv.Atoi(string(g)); err == nil && n > best {
 				best = n
@@ -251,7 +250,7 @@ func declaredPages(data []byte) int {
 // streams (/Type /ObjStm), which may hold page dictionaries.
 func objectStreams(data []byte) [][]byte {
 	var out [][]byte
-	for _, loc := range objStream.FindAllIndex(data, -1) {
+	for _, loc := range objStream().FindAllIndex(data, -1) {
 		start := bytes.LastIndex(data[:loc[0]], []byte(" obj"))
 		rel := bytes.Index(data[loc[1]:], []byte("stream"))
 		if start < 0 || rel < 0 {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"regexp"
 	"strings"
 	"time"
 )
@@ -16,12 +15,12 @@ type PollResult struct {
 	Elapsed  time.Duration   `json:"-"`
 }
 
-var functionPattern = regexp.MustCompile(`^\s*(async\s+)?(function\b|[A-Za-z_$][\w$]*\s*=>)`)
+var functionPattern = lazyRegexp(`^\s*(async\s+)?(function\b|[A-Za-z_$][\w$]*\s*=>)`)
 
 // IsFunctionSource reports whether src is a JavaScript function expression
 // (function …, async …, x => …, (a, b) => …) rather than a bare expression.
 func IsFunctionSource(src string) bool {
-	if functionPattern.MatchString(src) {
+	if functionPattern().MatchString(src) {
 		return true
 	}
 	s := strings.TrimSpace(src)

@@ -135,7 +135,7 @@ func (d Device) turned() Device {
 	if d.IsLandscape {
 		name = strings.TrimSuffix(d.Name, "-landscape")
 	}
-	if t, ok := devices[name]; ok {
+	if t, ok := devices()[name]; ok {
 		return t
 	}
 	d.Width, d.Height, d.IsLandscape = d.Height, d.Width, !d.IsLandscape
