@@ -24,6 +24,12 @@ type ConnectOptions struct {
 	AutoLaunch bool
 	// Headless asks for a headless launch.
 	Headless bool
+	// Chrome says which Chrome to launch and whether there is a display.
+	Chrome chrome.Host
+	// AllowDownloads lets pages download files ($CDP_SKILL_DOWNLOADS is
+	// "allow"): they are saved under the state dir and reported; without
+	// it every download is refused.
+	AllowDownloads bool
 }
 
 // Browser is a connection to one Chrome.
@@ -60,14 +66,14 @@ func Connect(ctx context.Context, ep chrome.Endpoint, opts ConnectOptions) (*Bro
 				conn, err := Dial(dctx, c.WebSocketURL)
 				cancel()
 				if err == nil {
-					return &Browser{Endpoint: ep, conn: conn}, nil
+					return &Browser{Endpoint: ep, conn: conn, dl: downloads{allow: opts.AllowDownloads}}, nil
 				}
 			}
 		}
 	}
 	var warnings []string
 	warn := func(w string) { warnings = append(warnings, w) }
-	wsURL, launched, err := chrome.Ensure(ctx, ep, opts.AutoLaunch, chrome.LaunchOptions{Headless: opts.Headless, Warn: warn})
+	wsURL, launched, err := chrome.Ensure(ctx, ep, opts.AutoLaunch, chrome.LaunchOptions{Headless: opts.Headless, Warn: warn, Host: opts.Chrome})
 	if err != nil {
 		return nil, &ConnectionError{Endpoint: ep.String(), Err: err}
 	}
@@ -79,7 +85,7 @@ func Connect(ctx context.Context, ep chrome.Endpoint, opts ConnectOptions) (*Bro
 		data, _ := json.Marshal(endpointCache{WebSocketURL: wsURL})
 		state.WriteFileAtomic(p, data, 0o600)
 	}
-	return &Browser{Endpoint: ep, Launched: launched, Warnings: warnings, conn: conn}, nil
+	return &Browser{Endpoint: ep, Launched: launched, Warnings: warnings, conn: conn, dl: downloads{allow: opts.AllowDownloads}}, nil
 }
 
 // Close closes the connection; Chrome keeps running.

@@ -2,9 +2,7 @@ package browser
 
 import (
 	"context"
-	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
@@ -18,7 +16,8 @@ import (
 // DownloadsEnv names the environment variable that lets pages download
 // files: "allow" saves them in the output directory's downloads/ folder,
 // under the name the page suggested once sanitised (never replacing a
-// file). Unset, every download is refused.
+// file). Unset, every download is refused. The command reads it into
+// ConnectOptions.AllowDownloads.
 const DownloadsEnv = "CDP_SKILL_DOWNLOADS"
 
 // Download is one download a page started during the command.
@@ -110,12 +109,11 @@ func (d *downloads) touch() {
 }
 
 // watchDownloads sets the download behaviour of the browser (deny, or save
-// under the state dir with neutral names when DownloadsEnv is "allow") and
+// under the state dir with neutral names when downloads are allowed) and
 // records the download events this connection receives.
 func (b *Browser) watchDownloads(ctx context.Context) {
 	b.dl.once.Do(func() {
 		b.dl.byGUID = map[string]*Download{}
-		b.dl.allow = strings.EqualFold(strings.TrimSpace(os.Getenv(DownloadsEnv)), "allow")
 		params := cdpbrowser.SetDownloadBehaviorParams{Behavior: cdpbrowser.SetDownloadBehaviorBehaviorDeny, EventsEnabled: ptr(true)}
 		if b.dl.allow {
 			dir, err := downloadDir()

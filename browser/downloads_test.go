@@ -15,8 +15,7 @@ import (
 // downloads folder under its suggested name, a second copy gets a new name,
 // and a hostile suggested name is sanitised and kept inside.
 func TestDownloadLinkClickReportsTheSavedFile(t *testing.T) {
-	t.Setenv(DownloadsEnv, "allow")
-	p, s := openShop(t)
+	p, s := openShopWith(t, ConnectOptions{AllowDownloads: true})
 	out := t.TempDir()
 	for i, want := range []string{"report.csv", "report (1).csv"} {
 		mark := p.DownloadMark()
@@ -58,8 +57,7 @@ func TestDownloadLinkClickReportsTheSavedFile(t *testing.T) {
 // download on its own a moment later: WaitForDownload returns it once it
 // completed, and a second wait finds nothing new.
 func TestWaitForDownloadCoversIndirectDownloads(t *testing.T) {
-	t.Setenv(DownloadsEnv, "allow")
-	p, _ := openShop(t)
+	p, _ := openShopWith(t, ConnectOptions{AllowDownloads: true})
 	out := t.TempDir()
 	since := time.Now()
 	var ok bool
@@ -81,7 +79,6 @@ func TestWaitForDownloadCoversIndirectDownloads(t *testing.T) {
 // TestWaitForDownloadSaysDownloadsAreRefused: by default a download is
 // refused, and the wait says how to allow it.
 func TestWaitForDownloadSaysDownloadsAreRefused(t *testing.T) {
-	t.Setenv(DownloadsEnv, "")
 	p, _ := openShop(t)
 	since := time.Now()
 	clickSel(t, p, "#csv")

@@ -9,15 +9,22 @@ import (
 	"time"
 
 	"github.com/cdp-skill/cdp-skill/browser/browsertest"
+	"github.com/cdp-skill/cdp-skill/browser/state"
 )
 
 // openTestTab opens a fresh tab on the test Chromium; it closes at cleanup.
 func openTestTab(t testing.TB) *Page {
 	t.Helper()
+	return openTestTabWith(t, ConnectOptions{})
+}
+
+// openTestTabWith is openTestTab over a connection made with opts.
+func openTestTabWith(t testing.TB, opts ConnectOptions) *Page {
+	t.Helper()
 	c := browsertest.Require(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	b, err := Connect(ctx, c.Endpoint, ConnectOptions{})
+	b, err := Connect(ctx, c.Endpoint, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,6 +41,12 @@ func openTestTab(t testing.TB) *Page {
 		b.Close()
 	})
 	return p
+}
+
+// useStateDir makes dir the state directory until the test ends.
+func useStateDir(t testing.TB, dir string) {
+	previous := state.SetDir(dir)
+	t.Cleanup(func() { state.SetDir(previous) })
 }
 
 // servePages serves fixed HTML documents by path on loopback.

@@ -107,8 +107,14 @@ func serveShop(t *testing.T) *shopServer {
 // openShop opens the shop and waits until its script listed the products.
 func openShop(t *testing.T) (*Page, *shopServer) {
 	t.Helper()
+	return openShopWith(t, ConnectOptions{})
+}
+
+// openShopWith is openShop over a connection made with opts.
+func openShopWith(t *testing.T, opts ConnectOptions) (*Page, *shopServer) {
+	t.Helper()
 	s := serveShop(t)
-	p := openTestTab(t)
+	p := openTestTabWith(t, opts)
 	if _, err := p.Navigate(testCtx(t), s.base+"/", WaitLoad); err != nil {
 		t.Fatal(err)
 	}

@@ -38,10 +38,12 @@ func NewPool() *Pool { return &Pool{conns: map[string]*poolConn{}} }
 
 // Browser returns the kept connection to the Chrome at ep, connecting (and,
 // for a local endpoint, launching Chrome) when there is none or it ended.
-// Launched is reported on the first hand-out only.
-func (pl *Pool) Browser(ctx context.Context, ep chrome.Endpoint, headless bool) (*Browser, error) {
+// Launched is reported on the first hand-out only. opts apply when it
+// connects; AutoLaunch is set for a local endpoint.
+func (pl *Pool) Browser(ctx context.Context, ep chrome.Endpoint, opts ConnectOptions) (*Browser, error) {
 	ep = ep.Normalize()
-	return pl.connect(ctx, ep, ConnectOptions{AutoLaunch: ep.Local(), Headless: headless})
+	opts.AutoLaunch = ep.Local()
+	return pl.connect(ctx, ep, opts)
 }
 
 // Warm connects to the Chrome at ep ahead of the first program, never

@@ -22,11 +22,11 @@ func TestPoolKeepsConnectionAndPages(t *testing.T) {
 	ctx := testCtx(t)
 	pool := NewPool()
 	defer pool.Close()
-	b, err := pool.Browser(ctx, c.Endpoint, true)
+	b, err := pool.Browser(ctx, c.Endpoint, ConnectOptions{Headless: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if again, _ := pool.Browser(ctx, c.Endpoint, true); again != b {
+	if again, _ := pool.Browser(ctx, c.Endpoint, ConnectOptions{Headless: true}); again != b {
 		t.Fatal("a second Browser call opened another connection")
 	}
 	base := servePages(t, map[string]string{"page.html": `<title>framed</title><iframe name="f" srcdoc="<p>inner</p>"></iframe>`})

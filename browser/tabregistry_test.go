@@ -16,7 +16,7 @@ import (
 // ConnectionError naming the known tabs, a malformed ref a validation
 // error; a tab's lock is held until released.
 func TestResolveTabAndLockTab(t *testing.T) {
-	t.Setenv(state.EnvDir, t.TempDir())
+	useStateDir(t, t.TempDir())
 	reg, err := state.OpenRegistry()
 	if err != nil {
 		t.Fatal(err)

@@ -27,6 +27,11 @@ type Env struct {
 	Endpoint chrome.Endpoint
 	// Headless asks for a headless launch.
 	Headless bool
+	// Chrome says which Chrome to launch and whether there is a display
+	// (read from the environment by the runtime).
+	Chrome chrome.Host
+	// AllowDownloads lets pages download files (CDP_SKILL_DOWNLOADS=allow).
+	AllowDownloads bool
 	// OutputDir receives files the program writes (screenshots, PDFs); ""
 	// is the working directory.
 	OutputDir string
@@ -123,15 +128,21 @@ func (e *Env) Browser(ctx context.Context, ep chrome.Endpoint) (*browser.Browser
 		return b, nil
 	}
 	if e.Pool != nil {
-		return e.Pool.Browser(ctx, ep, e.Headless)
+		return e.Pool.Browser(ctx, ep, e.connectOptions(ep))
 	}
-	b, err := browser.Connect(ctx, ep, browser.ConnectOptions{AutoLaunch: ep.Local(), Headless: e.Headless})
+	b, err := browser.Connect(ctx, ep, e.connectOptions(ep))
 	if err != nil {
 		return nil, err
 	}
 	e.warnings = append(e.warnings, b.Warnings...)
 	e.browsers[ep.String()] = b
 	return b, nil
+}
+
+// connectOptions are the options of a connection to ep: a local endpoint
+// may launch Chrome.
+func (e *Env) connectOptions(ep chrome.Endpoint) browser.ConnectOptions {
+	return browser.ConnectOptions{AutoLaunch: ep.Local(), Headless: e.Headless, Chrome: e.Chrome, AllowDownloads: e.AllowDownloads}
 }
 
 // AttachTab makes the tab named by ref (alias or target id) current, in the

@@ -14,9 +14,10 @@ import (
 // connections and pages from it and leaves them open when it closes; without
 // one, each program connects and attaches on its own.
 type Pool interface {
-	// Browser returns the connection to the Chrome at ep, connecting (and
-	// launching a local Chrome) when there is none or it went away.
-	Browser(ctx context.Context, ep chrome.Endpoint, headless bool) (*browser.Browser, error)
+	// Browser returns the connection to the Chrome at ep, connecting with
+	// opts (and launching a local Chrome) when there is none or it went
+	// away.
+	Browser(ctx context.Context, ep chrome.Endpoint, opts browser.ConnectOptions) (*browser.Browser, error)
 	// Attach returns the page of target id on b: the kept session, resumed
 	// for a new program, or a new one. The caller holds the tab's lock.
 	Attach(ctx context.Context, b *browser.Browser, id target.ID) (*browser.Page, error)

@@ -300,7 +300,11 @@ func (s *residentServer) run(ctx context.Context, req residentRequest) (out *run
 	opts := s.app.runtimeOptions()
 	opts.Pool = s.pool
 	opts.DeferScreenshot = true
-	opts.Environment = req.Env
+	if req.Env != nil {
+		env := *req.Env
+		env.UseOwnProcess()
+		opts.Environment = &env
+	}
 	switch req.Kind {
 	case residentJSON:
 		parsed, out := runtime.RunJSON(ctx, req.Input, opts)

@@ -233,7 +233,8 @@ func TestResidentOffAndStop(t *testing.T) {
 	}
 	// The shared test Chrome must keep running, so stop the resident
 	// process the way `chrome stop` does, without stopping Chrome.
-	t.Setenv(state.EnvDir, dir)
+	previous := state.SetDir(dir)
+	t.Cleanup(func() { state.SetDir(previous) })
 	list := residents(st.Endpoint, true)
 	if len(list) != 1 {
 		t.Fatalf("stop: %+v", list)

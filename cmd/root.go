@@ -41,6 +41,7 @@ type app struct {
 
 // Execute runs the command line and returns the process exit code.
 func Execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	runtime.SetStateDirs()
 	a := &app{stdin: stdin, stdout: stdout, stderr: stderr}
 	args, a.debug = stripDebug(args)
 	root := a.rootCommand()

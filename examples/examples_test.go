@@ -37,7 +37,8 @@ func TestExamples(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	t.Setenv(state.EnvSitesDir, t.TempDir())
+	previous := state.SetSitesDir(t.TempDir())
+	t.Cleanup(func() { state.SetSitesDir(previous) })
 	o := options(t)
 	names, _ := fs.Glob(Files, "*")
 	if len(names) < 8 {

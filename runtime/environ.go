@@ -3,9 +3,12 @@ package runtime
 import (
 	"os"
 	"path/filepath"
+	goruntime "runtime"
 	"strings"
 
 	"github.com/cdp-skill/cdp-skill/browser"
+	"github.com/cdp-skill/cdp-skill/browser/chrome"
+	"github.com/cdp-skill/cdp-skill/browser/state"
 )
 
 // EnvStrict names the variable that turns strict mode on for every command
@@ -14,7 +17,7 @@ const EnvStrict = "CDP_SKILL_STRICT"
 
 // Environment is what the process environment configures for a program.
 // It is read here, once per program, and passed down: package browser
-// reads no environment variable of these.
+// (and chrome, state) reads no environment variable.
 type Environment struct {
 	// OutputDir is where named screenshots and PDFs go
 	// (CDP_SKILL_OUTPUT_DIR, absolute; "" = the working directory).
@@ -32,6 +35,20 @@ type Environment struct {
 	// CDP_SKILL_FILE_DIRS (absolute) and the schemes of
 	// CDP_SKILL_ALLOW_SCHEMES.
 	URLs browser.URLPolicy
+	// Chrome is CHROME_PATH, whether there is a display (DISPLAY,
+	// WAYLAND_DISPLAY) and, on Windows, where programs are installed.
+	Chrome chrome.Host
+	// AllowDownloads is CDP_SKILL_DOWNLOADS=allow: pages may download
+	// files.
+	AllowDownloads bool
+}
+
+// SetStateDirs sets the process's state and site profile directories from
+// CDP_SKILL_STATE_DIR and CDP_SKILL_SITES_DIR (unset: the defaults). The
+// command calls it once before anything reads them.
+func SetStateDirs() {
+	state.SetDir(os.Getenv(state.EnvDir))
+	state.SetSitesDir(os.Getenv(state.EnvSitesDir))
 }
 
 // EnvironmentVars are the variables ReadEnvironment reads. A host that runs
@@ -62,7 +79,36 @@ func ReadEnvironment() Environment {
 	case "1", "true", "yes":
 		e.Strict = true
 	}
+	e.UseOwnProcess()
 	return e
+}
+
+// UseOwnProcess sets what belongs to the process that runs the program
+// rather than to the request: which Chrome it launches (CHROME_PATH, the
+// display Chrome would get) and whether its pages may download
+// (CDP_SKILL_DOWNLOADS). A resident process keeps its own: CHROME_PATH and
+// CDP_SKILL_DOWNLOADS are part of its identity (cmd's residentEnv), and a
+// Chrome it launches gets its display.
+func (e *Environment) UseOwnProcess() {
+	e.AllowDownloads = strings.EqualFold(strings.TrimSpace(os.Getenv(browser.DownloadsEnv)), "allow")
+	e.Chrome = readChromeHost()
+}
+
+// readChromeHost reads which Chrome to launch and whether a display is
+// there (only Linux and FreeBSD may lack one).
+func readChromeHost() chrome.Host {
+	h := chrome.Host{Path: os.Getenv(chrome.EnvChromePath), Display: true}
+	if goruntime.GOOS == "linux" || goruntime.GOOS == "freebsd" {
+		h.Display = os.Getenv("DISPLAY") != "" || os.Getenv("WAYLAND_DISPLAY") != ""
+	}
+	if goruntime.GOOS == "windows" {
+		for _, name := range []string{"LOCALAPPDATA", "PROGRAMFILES", "PROGRAMFILES(X86)"} {
+			if d := os.Getenv(name); d != "" {
+				h.ProgramDirs = append(h.ProgramDirs, d)
+			}
+		}
+	}
+	return h
 }
 
 // absDirs reads a list of directories (separated by os.PathListSeparator)

@@ -5,10 +5,14 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	goruntime "runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/cdp-skill/cdp-skill/browser"
+	"github.com/cdp-skill/cdp-skill/browser/chrome"
+	"github.com/cdp-skill/cdp-skill/browser/state"
 )
 
 // TestReadEnvironment: the variables that configure a program are read in
@@ -24,6 +28,9 @@ func TestReadEnvironment(t *testing.T) {
 	t.Setenv(EnvMaxMemory, "64")
 	t.Setenv(browser.FileDirsEnv, "pages")
 	t.Setenv(browser.AllowSchemesEnv, " chrome, devtools ,")
+	t.Setenv(browser.DownloadsEnv, " Allow ")
+	t.Setenv(chrome.EnvChromePath, "/opt/chrome")
+	t.Setenv("DISPLAY", ":1")
 	e := ReadEnvironment()
 	if e.OutputDir != filepath.Join(wd, "shots") {
 		t.Errorf("OutputDir = %q", e.OutputDir)
@@ -37,10 +44,41 @@ func TestReadEnvironment(t *testing.T) {
 	if !e.Strict || e.Capture != "compact" || maxMemory(e.MaxMemoryMB) != 64<<20 {
 		t.Errorf("Strict %v, Capture %q", e.Strict, e.Capture)
 	}
+	if !e.AllowDownloads || e.Chrome.Path != "/opt/chrome" || !e.Chrome.Display {
+		t.Errorf("AllowDownloads %v, Chrome %+v", e.AllowDownloads, e.Chrome)
+	}
 	t.Setenv(browser.OutputDirEnv, "")
 	t.Setenv(EnvStrict, "0")
-	if e := ReadEnvironment(); e.OutputDir != "" || e.Strict {
+	t.Setenv(browser.DownloadsEnv, "yes")
+	t.Setenv(chrome.EnvChromePath, "")
+	t.Setenv("DISPLAY", "")
+	t.Setenv("WAYLAND_DISPLAY", "")
+	e = ReadEnvironment()
+	if e.OutputDir != "" || e.Strict || e.AllowDownloads || e.Chrome.Path != "" {
 		t.Errorf("unset: %+v", e)
+	}
+	if hasDisplayAlways := goruntime.GOOS != "linux" && goruntime.GOOS != "freebsd"; e.Chrome.Display != hasDisplayAlways {
+		t.Errorf("no DISPLAY on %s: Display = %v", goruntime.GOOS, e.Chrome.Display)
+	}
+}
+
+// TestSetStateDirs: the state and site profile directories come from the
+// environment when the command starts; unset, the defaults.
+func TestSetStateDirs(t *testing.T) {
+	state0, sites0 := state.Dir(), state.SitesDir()
+	t.Cleanup(func() { state.SetDir(state0); state.SetSitesDir(sites0) })
+	dir, sites := t.TempDir(), t.TempDir()
+	t.Setenv(state.EnvDir, dir)
+	t.Setenv(state.EnvSitesDir, sites)
+	SetStateDirs()
+	if state.Dir() != dir || state.SitesDir() != sites {
+		t.Errorf("set: state %q, sites %q", state.Dir(), state.SitesDir())
+	}
+	t.Setenv(state.EnvDir, "")
+	t.Setenv(state.EnvSitesDir, "")
+	SetStateDirs()
+	if state.Dir() != filepath.Join(os.TempDir(), "cdp-skill") || !strings.HasSuffix(state.SitesDir(), filepath.Join(".cdp-skill", "sites")) {
+		t.Errorf("unset: state %q, sites %q", state.Dir(), state.SitesDir())
 	}
 }
 

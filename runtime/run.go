@@ -168,6 +168,7 @@ func Run(ctx context.Context, prog Program, opts Options) *Output {
 		siteDefaults: map[string]hookSet{},
 	}
 	h.env.Headless = opts.Headless
+	h.env.Chrome, h.env.AllowDownloads = environ.Chrome, environ.AllowDownloads
 	h.env.Strict = environ.Strict
 	h.env.OutputDir, h.env.UploadDirs, h.env.URLs = environ.OutputDir, environ.UploadDirs, environ.URLs
 	if opts.Pool != nil {

@@ -24,8 +24,8 @@ import (
 // then the screenshot settings, then a recipe's per-builtin overhead.
 func breakdown(c *cli, tab string, n int) error {
 	for _, kv := range c.env {
-		if v, ok := strings.CutPrefix(kv, "CDP_SKILL_STATE_DIR="); ok {
-			os.Setenv("CDP_SKILL_STATE_DIR", v)
+		if v, ok := strings.CutPrefix(kv, state.EnvDir+"="); ok {
+			state.SetDir(v)
 		}
 	}
 	reg, err := state.OpenRegistry()

@@ -38,6 +38,9 @@ func Main(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
+	// In this process through state; the cdp-skill processes tests start
+	// inherit the variable.
+	state.SetDir(dir)
 	os.Setenv(state.EnvDir, dir)
 	shared = &Chrome{StateDir: dir}
 	shared.err = shared.start()
@@ -50,7 +53,8 @@ func Main(m *testing.M) {
 }
 
 func (c *Chrome) start() error {
-	if _, err := chrome.FindExecutable(); err != nil {
+	host := chrome.Host{Path: os.Getenv(chrome.EnvChromePath)}
+	if _, err := chrome.FindExecutable(host); err != nil {
 		return err
 	}
 	port, err := FreePort()
@@ -59,7 +63,7 @@ func (c *Chrome) start() error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if _, err := chrome.Launch(ctx, port, chrome.LaunchOptions{Headless: true, Timeout: 25 * time.Second}); err != nil {
+	if _, err := chrome.Launch(ctx, port, chrome.LaunchOptions{Headless: true, Timeout: 25 * time.Second, Host: host}); err != nil {
 		return err
 	}
 	c.Port = port

@@ -11,27 +11,28 @@ import (
 // ErrNotInstalled is returned when no Chrome or Chromium executable is found.
 var ErrNotInstalled = errors.New("chrome not found")
 
-// EnvChromePath names the variable that points at a Chrome executable.
+// EnvChromePath names the variable that points at a Chrome executable
+// (read by the command into Host.Path).
 const EnvChromePath = "CHROME_PATH"
 
-// FindExecutable returns the Chrome executable: $CHROME_PATH when it exists,
-// then chromium, chromium-browser, google-chrome (and friends) on PATH and in
-// the usual install locations.
-func FindExecutable() (string, error) {
-	exe, _, err := Find()
+// FindExecutable returns the Chrome executable: h.Path ($CHROME_PATH) when
+// it exists, then chromium, chromium-browser, google-chrome (and friends)
+// on PATH and in the usual install locations.
+func FindExecutable(h Host) (string, error) {
+	exe, _, err := Find(h)
 	return exe, err
 }
 
 // Find is FindExecutable that also says when CHROME_PATH names no file: the
 // normal search is used instead (spec §4) and warning tells why.
-func Find() (exe, warning string, err error) {
-	if p := os.Getenv(EnvChromePath); p != "" {
+func Find(h Host) (exe, warning string, err error) {
+	if p := h.Path; p != "" {
 		if st, err := os.Stat(p); err == nil && !st.IsDir() {
 			return p, "", nil
 		}
 		warning = fmt.Sprintf("CHROME_PATH=%s does not exist, so Chrome was searched for in the usual places; unset CHROME_PATH or point it at a Chrome/Chromium binary", p)
 	}
-	if exe = search(); exe != "" {
+	if exe = search(h.ProgramDirs); exe != "" {
 		if warning != "" {
 			warning += " (found " + exe + ")"
 		}
@@ -44,14 +45,15 @@ func Find() (exe, warning string, err error) {
 	return "", "", fmt.Errorf("%w: %s", ErrNotInstalled, msg)
 }
 
-// search looks for Chrome on PATH and in the usual install locations.
-func search() string {
+// search looks for Chrome on PATH and in the usual install locations
+// (programDirs on Windows).
+func search(programDirs []string) string {
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome"} {
 		if p, err := exec.LookPath(name); err == nil {
 			return p
 		}
 	}
-	for _, p := range locations() {
+	for _, p := range locations(programDirs) {
 		if st, err := os.Stat(p); err == nil && !st.IsDir() {
 			return p
 		}
@@ -62,7 +64,7 @@ func search() string {
 // locations lists the usual install locations (a variable for tests).
 var locations = knownLocations
 
-func knownLocations() []string {
+func knownLocations(programDirs []string) []string {
 	switch runtime.GOOS {
 	case "darwin":
 		return []string{
@@ -72,10 +74,8 @@ func knownLocations() []string {
 		}
 	case "windows":
 		var out []string
-		for _, env := range []string{"LOCALAPPDATA", "PROGRAMFILES", "PROGRAMFILES(X86)"} {
-			if d := os.Getenv(env); d != "" {
-				out = append(out, d+`\Google\Chrome\Application\chrome.exe`, d+`\Chromium\Application\chrome.exe`)
-			}
+		for _, d := range programDirs {
+			out = append(out, d+`\Google\Chrome\Application\chrome.exe`, d+`\Chromium\Application\chrome.exe`)
 		}
 		return out
 	}

@@ -17,7 +17,7 @@ func TestFindFallsBackFromMissingChromePath(t *testing.T) {
 	missing := filepath.Join(dir, "no-such-chrome")
 	saved := locations
 	t.Cleanup(func() { locations = saved })
-	locations = func() []string { return nil }
+	locations = func([]string) []string { return nil }
 
 	tests := []struct {
 		name, chromePath, path string
@@ -31,9 +31,8 @@ func TestFindFallsBackFromMissingChromePath(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			t.Setenv(EnvChromePath, tt.chromePath)
 			t.Setenv("PATH", tt.path)
-			exe, warn, err := Find()
+			exe, warn, err := Find(Host{Path: tt.chromePath})
 			if len(tt.wantErr) > 0 {
 				if !errors.Is(err, ErrNotInstalled) {
 					t.Fatalf("err = %v, want ErrNotInstalled", err)

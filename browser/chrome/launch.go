@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -32,6 +31,8 @@ type LaunchOptions struct {
 	// Warn receives notes on a launch that went ahead anyway (CHROME_PATH
 	// names no file, so the usual places were searched).
 	Warn func(string)
+	// Host says which Chrome to start and whether there is a display.
+	Host Host
 }
 
 // Process describes a Chrome that cdp-skill launched; it is stored in the
@@ -54,15 +55,8 @@ func ProfileDir(port int) string {
 	return filepath.Join(state.Dir(), "chrome-"+strconv.Itoa(port))
 }
 
-// HasDisplay reports whether a graphical display is available.
-func HasDisplay() bool {
-	if runtime.GOOS != "linux" && runtime.GOOS != "freebsd" {
-		return true
-	}
-	return os.Getenv("DISPLAY") != "" || os.Getenv("WAYLAND_DISPLAY") != ""
-}
-
-// Args returns the command-line flags for a Chrome on port.
+// Args returns the command-line flags for a Chrome on port, headless or
+// not.
 func Args(port int, headless bool) []string {
 	args := []string{
 		"--remote-debugging-port=" + strconv.Itoa(port),
@@ -85,7 +79,7 @@ func Args(port int, headless bool) []string {
 	if os.Geteuid() == 0 {
 		args = append(args, "--no-sandbox")
 	}
-	if headless || !HasDisplay() {
+	if headless {
 		args = append(args, "--headless=new", "--hide-scrollbars", "--mute-audio")
 	}
 	return append(args, "about:blank")
@@ -98,7 +92,7 @@ func Detach(cmd *exec.Cmd) { detach(cmd) }
 // Launch starts a detached Chrome with remote debugging on port and waits
 // until its endpoint answers.
 func Launch(ctx context.Context, port int, opts LaunchOptions) (*Process, error) {
-	exe, warning, err := Find()
+	exe, warning, err := Find(opts.Host)
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +111,7 @@ func Launch(ctx context.Context, port int, opts LaunchOptions) (*Process, error)
 		return nil, fmt.Errorf("%w: log file: %v", ErrLaunch, err)
 	}
 	defer logFile.Close()
-	headless := opts.Headless || !HasDisplay()
+	headless := opts.Headless || !opts.Host.Display
 	cmd := exec.Command(exe, Args(port, headless)...)
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	detach(cmd)

@@ -10,18 +10,41 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/gofrs/flock"
 )
 
 // EnvDir names the environment variable that overrides the state directory.
+// Package state reads no variable: the command reads this one and calls
+// SetDir.
 const EnvDir = "CDP_SKILL_STATE_DIR"
 
-// Dir returns the state directory: $CDP_SKILL_STATE_DIR when set, otherwise
-// $TMPDIR/cdp-skill. It does not create it.
+// dirs are the directories the process set (SetDir, SetSitesDir); "" means
+// the default.
+var dirs struct {
+	sync.RWMutex
+	state, sites string
+}
+
+// SetDir sets the state directory for the whole process ("" restores the
+// default) and returns the previous setting, so a test can put it back.
+func SetDir(dir string) (previous string) {
+	dirs.Lock()
+	defer dirs.Unlock()
+	previous, dirs.state = dirs.state, dir
+	return previous
+}
+
+// Dir returns the state directory: the one set with SetDir
+// ($CDP_SKILL_STATE_DIR), otherwise $TMPDIR/cdp-skill. It does not create
+// it.
 func Dir() string {
-	if d := os.Getenv(EnvDir); d != "" {
+	dirs.RLock()
+	d := dirs.state
+	dirs.RUnlock()
+	if d != "" {
 		return d
 	}
 	return filepath.Join(os.TempDir(), "cdp-skill")

@@ -13,15 +13,28 @@ import (
 )
 
 // EnvSitesDir overrides where site profiles live (default
-// ~/.cdp-skill/sites).
+// ~/.cdp-skill/sites). The command reads it and calls SetSitesDir.
 const EnvSitesDir = "CDP_SKILL_SITES_DIR"
 
 // ErrBadDomain is wrapped by errors for domains that cannot name a profile.
 var ErrBadDomain = errors.New("not a valid site domain")
 
-// SitesDir returns the site profile directory.
+// SetSitesDir sets the site profile directory for the whole process (""
+// restores the default) and returns the previous setting.
+func SetSitesDir(dir string) (previous string) {
+	dirs.Lock()
+	defer dirs.Unlock()
+	previous, dirs.sites = dirs.sites, dir
+	return previous
+}
+
+// SitesDir returns the site profile directory: the one set with
+// SetSitesDir ($CDP_SKILL_SITES_DIR), otherwise ~/.cdp-skill/sites.
 func SitesDir() string {
-	if d := os.Getenv(EnvSitesDir); d != "" {
+	dirs.RLock()
+	d := dirs.sites
+	dirs.RUnlock()
+	if d != "" {
 		return d
 	}
 	home, err := os.UserHomeDir()

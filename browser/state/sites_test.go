@@ -31,7 +31,8 @@ func TestNormalizeDomain(t *testing.T) {
 
 func TestWriteReadProfileConcurrently(t *testing.T) {
 	dir := t.TempDir()
-	t.Setenv(EnvSitesDir, dir)
+	previous := SetSitesDir(dir)
+	t.Cleanup(func() { SetSitesDir(previous) })
 	var wg sync.WaitGroup
 	for i := range 20 {
 		wg.Add(1)

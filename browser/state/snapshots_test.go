@@ -10,7 +10,7 @@ import (
 // goroutines at once (as parallel agents on different tabs do): no number
 // is handed out twice.
 func TestReserveSnapshotIsUniqueAcrossTabs(t *testing.T) {
-	t.Setenv(EnvDir, t.TempDir())
+	useDir(t, t.TempDir())
 	var mu sync.Mutex
 	seen := map[int]bool{}
 	var wg sync.WaitGroup
@@ -42,10 +42,16 @@ func TestReserveSnapshotIsUniqueAcrossTabs(t *testing.T) {
 // BenchmarkReserveSnapshot measures what binding refs to tabs adds to a
 // snapshot: a file lock and a counter write.
 func BenchmarkReserveSnapshot(b *testing.B) {
-	b.Setenv(EnvDir, b.TempDir())
+	useDir(b, b.TempDir())
 	for b.Loop() {
 		if _, err := ReserveSnapshot(context.Background(), 0); err != nil {
 			b.Fatal(err)
 		}
 	}
+}
+
+// useDir makes dir the state directory until the test ends.
+func useDir(tb testing.TB, dir string) {
+	previous := SetDir(dir)
+	tb.Cleanup(func() { SetDir(previous) })
 }
