@@ -118,9 +118,21 @@ func TestClickWaitsForLateAndMovingElements(t *testing.T) {
 	if js(t, p, "hits.late") != "true" || res.AutoForced {
 		t.Fatalf("late button: %+v", res)
 	}
+	// A button that never stops moving: without stable the click does not
+	// wait for it to rest, measures it where it is and the press lands.
+	// It moves 20 px a second, so a slow machine's delay between measuring
+	// and pressing (a fast mover can leave the point within 150 ms) does not
+	// decide the outcome.
+	moving := `new Promise((done) => { const b = document.getElementById('mover'), x = b.getBoundingClientRect().x; requestAnimationFrame(() => requestAnimationFrame(() => done(b.getBoundingClientRect().x !== x))); })`
+	if js(t, p, moving) != "true" {
+		t.Fatal("the #mover button does not move between animation frames")
+	}
 	res = click(t, p, Target{Selector: "#mover"}, ClickOptions{NativeOnly: true})
-	if js(t, p, "hits.moved") != "true" {
+	if js(t, p, "hits.moved") != "true" || res.Method != "cdp" || res.AutoForced {
 		t.Fatalf("moving button: %+v", res)
+	}
+	if js(t, p, moving) != "true" {
+		t.Error("the #mover button stopped moving: the click was not tested on a moving element")
 	}
 	// A button sliding into place: stable waits until it stops, then the
 	// mouse click lands on it.

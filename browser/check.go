@@ -176,10 +176,13 @@ func (p *Page) waitElement(ctx context.Context, t Target, timeout time.Duration)
 		if el != nil {
 			return el, nil
 		}
-		delay := retryDelays[min(attempt, len(retryDelays)-1)]
-		if time.Now().Add(delay).After(deadline) {
+		// The last lookup runs at the deadline: an element that appears
+		// in the wait's last moments is found, and "waited" is true.
+		remaining := time.Until(deadline)
+		if remaining <= 0 {
 			return nil, notFound(t, timeout)
 		}
+		delay := min(retryDelays[min(attempt, len(retryDelays)-1)], remaining)
 		if err := Sleep(ctx, delay); err != nil {
 			// The step's context ended first: say how long it really waited.
 			return nil, notFound(t, time.Since(start))

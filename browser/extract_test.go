@@ -164,7 +164,7 @@ func TestInspectCountsAndCustomSelectors(t *testing.T) {
 }
 
 func TestGetDomSmallAndSpilled(t *testing.T) {
-	t.Setenv("CDP_SKILL_STATE_DIR", t.TempDir())
+	useStateDir(t, t.TempDir())
 	p, _ := openFixture(t, "extract.html")
 	ctx := testCtx(t)
 	d, err := p.GetDOM(ctx, DOMOptions{Selector: "#wrapped"})
@@ -423,10 +423,22 @@ func TestAssertPassAndFail(t *testing.T) {
 	if a, _ := e.Details["assertions"].([]Assertion); len(a) != 3 || !a[1].Passed || a[0].Passed {
 		t.Errorf("details: %+v", e.Details)
 	}
+	// A missing element fails the assertion (not the step) once the
+	// step's time is spent, saying how long it waited: about the second
+	// the context gives (less its lookup margin and the setup before the
+	// wait), and no longer than the call took. On a slow machine the
+	// figure is what it really waited, so it is checked against that, not
+	// against a fixed 900ms.
 	text = "x"
-	_, err = p.Assert(shortCtx(t, 430*time.Millisecond), AssertOptions{Text: &text, Selector: "#gone"})
-	if err == nil || err.Error() != `1 of 1 assertion(s) failed: text "x": no element matches selector "#gone" (waited 400ms)` {
-		t.Errorf("missing element: %v", err)
+	began := time.Now()
+	_, err = p.Assert(shortCtx(t, time.Second), AssertOptions{Text: &text, Selector: "#gone"})
+	took := time.Since(began)
+	m := regexp.MustCompile(`^1 of 1 assertion\(s\) failed: text "x": no element matches selector "#gone" \(waited ([0-9.]+m?s)\)$`).FindStringSubmatch(fmt.Sprint(err))
+	if !asError(err, &e) || e.Kind != KindAssertion || m == nil {
+		t.Fatalf("missing element: %v", err)
+	}
+	if waited, _ := time.ParseDuration(m[1]); waited < 500*time.Millisecond || waited > took+50*time.Millisecond || took >= DefaultActionTimeout {
+		t.Errorf("missing element: reported waiting %s, the call took %s (the context allowed 1s)", m[1], took)
 	}
 	if _, err = p.Assert(ctx, AssertOptions{URL: []URLCheck{{"matches", "("}}}); KindOf(err) != KindStepValidation {
 		t.Errorf("bad regexp: %v", err)
@@ -592,11 +604,14 @@ func TestExtractLongTableLaysOutShownRowsOnly(t *testing.T) {
 	}
 }
 
-// later inserts html at the end of <main> after 300 ms.
+// later inserts html at the end of <main> after 300 ms and returns a time
+// taken before the timer was set, so the element appears at least 300 ms
+// after it however long the round trip takes.
 func later(t *testing.T, p *Page, html string) time.Time {
 	t.Helper()
+	start := time.Now()
 	js(t, p, `setTimeout(() => document.querySelector('main').insertAdjacentHTML('beforeend', `+jsString(html)+`), 300)`)
-	return time.Now()
+	return start
 }
 
 func TestReadStepsWaitForLateElements(t *testing.T) {
@@ -654,6 +669,35 @@ func TestReadStepsWaitForLateElements(t *testing.T) {
 	waited("submit", start)
 	if got := js(t, p, "window.lateSubmits"); got != "1" {
 		t.Errorf("the late form's handler ran %s times", got)
+	}
+}
+
+// TestReadStepsWaitTheirWholeBudget: a read step on a missing element
+// looks for it until its time is spent (its last lookup at the deadline,
+// not a retry interval before it) and then answers the typed not-found
+// error. The bound is causal, so a slow machine cannot break it.
+func TestReadStepsWaitTheirWholeBudget(t *testing.T) {
+	p, _ := openFixture(t, "extract.html")
+	reads := []struct {
+		name string
+		read func(ctx context.Context) error
+	}{
+		{"getDom", func(ctx context.Context) error { _, err := p.GetDOM(ctx, DOMOptions{Selector: "#nowhere"}); return err }},
+		{"formState", func(ctx context.Context) error { _, err := p.FormState(ctx, "#nowhere"); return err }},
+		{"extract", func(ctx context.Context) error { _, err := p.Extract(ctx, ExtractOptions{Selector: "#nowhere"}); return err }},
+	}
+	for _, r := range reads {
+		began := time.Now()
+		ctx, cancel := context.WithTimeout(testCtx(t), time.Second)
+		err := r.read(ctx)
+		cancel()
+		took := time.Since(began)
+		if KindOf(err) != KindElementNotFound || !strings.Contains(err.Error(), `no element matches selector "#nowhere" (waited `) {
+			t.Errorf("%s: %v", r.name, err)
+		}
+		if took < time.Second-lookupMargin {
+			t.Errorf("%s gave up after %s of the 1s it had", r.name, took)
+		}
 	}
 }
 
