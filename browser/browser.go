@@ -27,8 +27,7 @@ type ConnectOptions struct {
 	// Chrome says which Chrome to launch and whether there is a display.
 	Chrome chrome.Host
 	// AllowDownloads lets pages download files ($CDP_SKILL_DOWNLOADS is
-	// "allow"): they are saved under the state dir and reported; without
-	// it every download is refused.
+	// "allow", see DownloadsEnv); without it every download is refused.
 	AllowDownloads bool
 }
 

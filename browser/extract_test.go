@@ -684,7 +684,10 @@ func TestReadStepsWaitTheirWholeBudget(t *testing.T) {
 	}{
 		{"getDom", func(ctx context.Context) error { _, err := p.GetDOM(ctx, DOMOptions{Selector: "#nowhere"}); return err }},
 		{"formState", func(ctx context.Context) error { _, err := p.FormState(ctx, "#nowhere"); return err }},
-		{"extract", func(ctx context.Context) error { _, err := p.Extract(ctx, ExtractOptions{Selector: "#nowhere"}); return err }},
+		{"extract", func(ctx context.Context) error {
+			_, err := p.Extract(ctx, ExtractOptions{Selector: "#nowhere"})
+			return err
+		}},
 	}
 	for _, r := range reads {
 		began := time.Now()
