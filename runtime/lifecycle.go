@@ -150,8 +150,7 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 	call.Warnings = append(call.Warnings, h.env.TakeWarnings()...)
 	h.takeDialogs(res)
 	if err != nil {
-		var typed *browser.Error
-		if ctx.Err() != nil && h.ctx.Err() == nil && !(errors.As(err, &typed) && typed.Kind == browser.KindTimeout) {
+		if ctx.Err() != nil && h.ctx.Err() == nil && !answeredInTime(err) {
 			err = &browser.Error{Kind: browser.KindTimeout, Message: fmt.Sprintf("step %d (%s) did not finish within its %s timeout: %s", len(h.steps), a.Name, timeout, waitingFor(err)), Err: err,
 				Hint: "raise the step's timeout if the page is slow, or check that what it waits for can happen"}
 		}
@@ -382,6 +381,26 @@ func brief(v any) string {
 
 // waitingFor says what a step that ran out of time was doing: its error,
 // or, when that is only the bare deadline, that the browser did not answer.
+// answeredInTime says whether an error that came back after the step's
+// time ran out is the browser's own answer to keep: a TimeoutError, or the
+// typed outcome of a wait that ran out (the element was not found, stayed
+// covered or disabled, the assertion failed), which says more than "did
+// not finish in time". An error that only carries the expired context is
+// not.
+func answeredInTime(err error) bool {
+	var typed *browser.Error
+	if !errors.As(err, &typed) {
+		return false
+	}
+	switch typed.Kind {
+	case browser.KindTimeout:
+		return true
+	case browser.KindElementNotFound, browser.KindElementNotEditable, browser.KindElementIntercepted, browser.KindAssertion:
+		return !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled)
+	}
+	return false
+}
+
 func waitingFor(err error) string {
 	if err.Error() == context.DeadlineExceeded.Error() {
 		return "the browser did not answer in time (the page may be busy or hung)"
