@@ -65,7 +65,13 @@ func search(programDirs []string) string {
 var locations = knownLocations
 
 func knownLocations(programDirs []string) []string {
-	switch runtime.GOOS {
+	return locationsOn(runtime.GOOS, programDirs)
+}
+
+// locationsOn lists the usual install locations on goos; on Windows they
+// are under programDirs (Host.ProgramDirs).
+func locationsOn(goos string, programDirs []string) []string {
+	switch goos {
 	case "darwin":
 		return []string{
 			"/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",

@@ -53,3 +53,23 @@ func TestFindFallsBackFromMissingChromePath(t *testing.T) {
 		})
 	}
 }
+
+// TestLocationsOnWindowsUseProgramDirs: on Windows Chrome is looked for
+// under the program directories the command read (Host.ProgramDirs), in
+// their order; elsewhere they play no part.
+func TestLocationsOnWindowsUseProgramDirs(t *testing.T) {
+	got := locationsOn("windows", []string{`C:\Users\ann\AppData\Local`, `C:\Program Files`})
+	want := []string{
+		`C:\Users\ann\AppData\Local\Google\Chrome\Application\chrome.exe`, `C:\Users\ann\AppData\Local\Chromium\Application\chrome.exe`,
+		`C:\Program Files\Google\Chrome\Application\chrome.exe`, `C:\Program Files\Chromium\Application\chrome.exe`,
+	}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("windows: %q, want %q", got, want)
+	}
+	if got := locationsOn("windows", nil); len(got) != 0 {
+		t.Errorf("windows without program dirs: %q", got)
+	}
+	if got := locationsOn("linux", []string{`C:\Program Files`}); len(got) == 0 || strings.Contains(strings.Join(got, "|"), "Program Files") {
+		t.Errorf("linux: %q", got)
+	}
+}
