@@ -131,10 +131,17 @@ func (p *Page) WaitActionable(ctx context.Context, t Target, kind string, o Acti
 	)
 	for {
 		var err error
-		el, matched, err = p.locate(ctx, t)
+		found, foundBy, err := p.locate(ctx, t)
 		if err != nil {
+			if attempt > 0 && ctx.Err() != nil {
+				// The step's time ran out during a lookup: answer what the
+				// wait found (not found, not actionable), not a bare
+				// deadline.
+				break
+			}
 			return nil, err
 		}
+		el, matched = found, foundBy
 		lastLocated = el != nil
 		if el != nil {
 			if o.Force {

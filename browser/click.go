@@ -37,9 +37,12 @@ type ClickResult struct {
 }
 
 type probeResult struct {
-	Received bool   `json:"received"`
-	Hit      string `json:"hit"`
-	Gone     bool   `json:"gone"`
+	Received bool `json:"received"`
+	// Clicked: the click event itself reached the element (a press can
+	// without it, when the element moves before the release).
+	Clicked bool   `json:"clicked"`
+	Hit     string `json:"hit"`
+	Gone    bool   `json:"gone"`
 	// Detached: the element left the DOM during the click (the page
 	// re-rendered it), so the press went to its replacement.
 	Detached bool `json:"detached"`
@@ -132,6 +135,10 @@ func (p *Page) Click(ctx context.Context, t Target, o ClickOptions) (*ClickResul
 				w.stop()
 				return nil, err
 			}
+		} else if !probe.Clicked && !probe.Detached && !probe.Gone {
+			// Not clicked again: the press ran the page's own handlers,
+			// and another click could act twice.
+			res.Warnings = append(res.Warnings, "the press reached the element but the release did not (it moved or changed under the pointer), so no click event fired; take a snapshot to see whether the page acted, before clicking again")
 		}
 	}
 	res.Effect = w.finish(ctx, SettleWindow)
@@ -200,13 +207,14 @@ func (p *Page) cdpClick(ctx context.Context, a *Actionable, w *actionWatch, butt
 	settled := w.settlePage(ctx)
 	sctx, cancel := context.WithTimeout(ctx, settleBound)
 	defer cancel()
-	probe := probeResult{Received: true, Gone: true}
-	raw, err := p.engineEval(sctx, `window.__cdpSkill && window.__cdpSkill.readProbe ? window.__cdpSkill.readProbe() : {received: true, gone: true}`)
+	// Unreadable, the click navigated and the document is gone: it was
+	// received.
+	probe := probeResult{Received: true, Clicked: true, Gone: true}
+	raw, err := p.engineEval(sctx, `window.__cdpSkill && window.__cdpSkill.readProbe ? window.__cdpSkill.readProbe() : {received: true, clicked: true, gone: true}`)
 	if err == nil {
-		// Unreadable: the click navigated and the document is gone, so it
-		// was received.
-		if jsonUnmarshal(raw, &probe) != nil {
-			probe = probeResult{Received: true}
+		var read probeResult
+		if jsonUnmarshal(raw, &read) == nil {
+			probe = read
 		}
 	}
 	if probe.Received {

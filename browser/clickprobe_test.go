@@ -1,6 +1,9 @@
 package browser
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestClickProbeSeesEveryWayTheClickArrives: the press probe counts any
 // event of the click that reaches the element, so a click the page
@@ -42,5 +45,25 @@ customElements.define('x-counter', class extends HTMLElement {
 	}
 	if got := js(t, p, "window.buys"); got != "1" || res.Method != "cdp" {
 		t.Fatalf("a page that stops the press at window: handler ran %s times, method %s (%v)", got, res.Method, res.Warnings)
+	}
+}
+
+// TestPressWithoutAClickIsSaid: a button that jumps away when pressed gets
+// the press but not the click (the release lands elsewhere). The answer
+// says so, and nothing clicks it a second time.
+func TestPressWithoutAClickIsSaid(t *testing.T) {
+	p := loadHTML(t, `<main><h1>Jumpy</h1>
+<button id="b" onmousedown="window.downs = (window.downs || 0) + 1; this.style.position = 'relative'; this.style.left = '300px'" onclick="window.clicks = (window.clicks || 0) + 1">Jump</button>
+</main>`)
+	ctx := testCtx(t)
+	res, err := p.Click(ctx, Target{Selector: "#b"}, ClickOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := js(t, p, "[window.downs, window.clicks || 0]"); got != "[1,0]" {
+		t.Fatalf("downs and clicks = %s (%v)", got, res.Warnings)
+	}
+	if !strings.Contains(strings.Join(res.Warnings, " "), "no click event fired") {
+		t.Fatalf("a press without a click reported no warning: %+v", res)
 	}
 }

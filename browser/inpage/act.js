@@ -261,26 +261,33 @@ S.clickPrep = function clickPrep(el, arm) {
 // The probe counts any event of the click that reaches el: a page that
 // stops the press at window (or el inside a closed shadow root, which
 // window's listeners cannot see into) still gets the click, and a
-// JavaScript click on top of it would run its handler twice.
-const PROBE_EVENTS = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click'];
+// JavaScript click on top of it would run its handler twice. It also
+// records whether the click itself (click, dblclick, auxclick,
+// contextmenu) reached el: a press that did while the release landed
+// elsewhere (el moved or changed under the pointer) fired no click.
+const PROBE_EVENTS = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'dblclick', 'auxclick', 'contextmenu'];
+const PROBE_CLICKS = new Set(['click', 'dblclick', 'auxclick', 'contextmenu']);
 
 S.armProbe = function armProbe(el) {
   if (S.probe) S.probe.remove();
-  const probe = { received: false, hit: null, el };
+  const probe = { received: false, clicked: false, hit: null, el };
+  const reached = (ev) => {
+    probe.received = true;
+    if (PROBE_CLICKS.has(ev.type)) probe.clicked = true;
+  };
   const atWindow = (ev) => {
     const path = ev.composedPath();
     if (probe.hit === null) probe.hit = path[0] && path[0].nodeType === 1 ? shortSelector(path[0]) : null;
-    if (path.includes(el) || path.some((n) => n.tagName === 'LABEL' && n.control === el)) probe.received = true;
+    if (path.includes(el) || path.some((n) => n.tagName === 'LABEL' && n.control === el)) reached(ev);
   };
-  const atEl = () => { probe.received = true; };
   for (const type of PROBE_EVENTS) {
     window.addEventListener(type, atWindow, true);
-    el.addEventListener(type, atEl, true);
+    el.addEventListener(type, reached, true);
   }
   probe.remove = () => {
     for (const type of PROBE_EVENTS) {
       window.removeEventListener(type, atWindow, true);
-      el.removeEventListener(type, atEl, true);
+      el.removeEventListener(type, reached, true);
     }
     S.probe = null;
   };
@@ -290,9 +297,9 @@ S.armProbe = function armProbe(el) {
 
 S.readProbe = function readProbe() {
   const p = S.probe;
-  if (!p) return { received: true, gone: true };
+  if (!p) return { received: true, clicked: true, gone: true };
   p.remove();
-  return { received: p.received, hit: p.hit, detached: !p.el.isConnected };
+  return { received: p.received, clicked: p.clicked, hit: p.hit, detached: !p.el.isConnected };
 };
 
 // ---- fill ----
