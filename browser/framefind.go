@@ -34,12 +34,10 @@ func (p *Page) findInFrames(ctx context.Context, spec map[string]any) (*Element,
 		frames     []string
 	)
 	for _, d := range p.descendantFrames(ctx) {
-		fr, err := p.chainRefs(ctx, d.Chain, 0)
-		if err != nil {
+		fr := p.enterDescendant(ctx, d)
+		if fr == nil {
 			continue
 		}
-		fr.url = d.URL
-		p.setFrameRef(fr)
 		el, err := p.engineElement(ctx, "find", spec)
 		if KindOf(err) == KindAmbiguousTarget {
 			if found != nil {
@@ -114,6 +112,18 @@ func (p *Page) descendantFrames(ctx context.Context) []FrameRefsInfo {
 	return out
 }
 
+// enterDescendant makes a frame below the current one the page's frame,
+// and returns it (nil when it cannot be reached).
+func (p *Page) enterDescendant(ctx context.Context, d FrameRefsInfo) *frameRef {
+	fr, err := p.chainRefs(ctx, d.Chain, 0)
+	if err != nil {
+		return nil
+	}
+	fr.url = d.URL
+	p.setFrameRef(fr)
+	return fr
+}
+
 // FrameRefsInfo names a frame by its chain of frame ids, with its URL.
 type FrameRefsInfo struct {
 	Chain []string
@@ -126,12 +136,10 @@ func (p *Page) searchFrames(ctx context.Context, args func() any, limit int, r *
 	home := p.currentFrameRef()
 	defer p.setFrameRef(home)
 	for _, f := range p.descendantFrames(ctx) {
-		fr, err := p.chainRefs(ctx, f.Chain, 0)
-		if err != nil {
+		fr := p.enterDescendant(ctx, f)
+		if fr == nil {
 			continue
 		}
-		fr.url = f.URL
-		p.setFrameRef(fr)
 		var sub SearchResult
 		if err := p.engineCall(ctx, &sub, "search", args()); err != nil {
 			continue
@@ -160,11 +168,9 @@ func (p *Page) textInFrames(ctx context.Context, text string) bool {
 	home := p.currentFrameRef()
 	defer p.setFrameRef(home)
 	for _, f := range p.descendantFrames(ctx) {
-		fr, err := p.chainRefs(ctx, f.Chain, 0)
-		if err != nil {
+		if p.enterDescendant(ctx, f) == nil {
 			continue
 		}
-		p.setFrameRef(fr)
 		var found bool
 		if p.engineCall(ctx, &found, "textPresent", text) == nil && found {
 			return true
