@@ -19,7 +19,7 @@ import (
 // comparison with NaN or -0, an assignment to a constant, typeof against a
 // string no type has…), fails here instead of in a page.
 func TestEngineParsesWithoutWarnings(t *testing.T) {
-	for _, b := range []bundle{engineBundle(), watchBundle()} {
+	for _, b := range []bundle{engineBundle(), watchBundle(), pageBundle()} {
 		res := api.Transform(b.source, api.TransformOptions{Loader: api.LoaderJS, Target: api.ES2022, Sourcefile: b.global + ".js", LogLevel: api.LogLevelSilent})
 		for _, msgs := range [][]api.Message{res.Errors, res.Warnings} {
 			for _, m := range msgs {
