@@ -19,7 +19,6 @@ import (
 	"flag"
 	"fmt"
 	"log"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -28,6 +27,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/cdp-skill/cdp-skill/bench/internal/benchcli"
 )
 
 type config struct {
@@ -79,7 +80,7 @@ func run(c config) error {
 		return err
 	}
 	defer stop()
-	port, err := freePort()
+	port, err := benchcli.FreePort()
 	if err != nil {
 		return err
 	}
@@ -188,9 +189,7 @@ type cli struct {
 }
 
 func (c *cli) run(args ...string) ([]byte, error) {
-	cmd := exec.Command(c.bin, append([]string{"--port", strconv.Itoa(c.port)}, args...)...)
-	cmd.Env = c.env
-	return cmd.Output()
+	return benchcli.Run(c.bin, c.port, c.env, args...)
 }
 
 // raw runs a command and returns its answer as printed.
@@ -278,15 +277,11 @@ func (a *abCLI) run(args ...string) ([]byte, error) {
 }
 
 func serve() (string, func(), error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", nil, err
-	}
 	byName := map[string]string{}
 	for _, p := range pages() {
 		byName["/"+p.name+".html"] = chrome(p)
 	}
-	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return benchcli.Serve(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		html, ok := byName[r.URL.Path]
 		if !ok {
 			http.NotFound(w, r)
@@ -294,16 +289,5 @@ func serve() (string, func(), error) {
 		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Write([]byte(html))
-	})}
-	go srv.Serve(ln)
-	return "http://" + ln.Addr().String() + "/", func() { srv.Close() }, nil
-}
-
-func freePort() (int, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
+	}))
 }

@@ -21,7 +21,6 @@ import (
 	"flag"
 	"fmt"
 	"log"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -31,6 +30,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/cdp-skill/cdp-skill/bench/internal/benchcli"
 )
 
 const pageHTML = `<!doctype html><html><head><title>Bench</title></head><body><main><h1>Bench</h1>
@@ -81,7 +82,7 @@ func run(c config) error {
 		return err
 	}
 	defer stopServer()
-	port, err := freePort()
+	port, err := benchcli.FreePort()
 	if err != nil {
 		return err
 	}
@@ -242,9 +243,7 @@ func (c *cli) argv(args ...string) []string {
 }
 
 func (c *cli) run(args ...string) ([]byte, error) {
-	cmd := exec.Command(c.bin, append([]string{"--port", strconv.Itoa(c.port)}, args...)...)
-	cmd.Env = c.env
-	return cmd.Output()
+	return benchcli.Run(c.bin, c.port, c.env, args...)
 }
 
 func (c *cli) json(command string) (map[string]any, error) {
@@ -260,25 +259,11 @@ func (c *cli) json(command string) (map[string]any, error) {
 }
 
 func serve() (string, func(), error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", nil, err
-	}
-	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	base, stop, err := benchcli.Serve(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Write([]byte(pageHTML))
-	})}
-	go srv.Serve(ln)
-	return "http://" + ln.Addr().String() + "/index.html", func() { srv.Close() }, nil
-}
-
-func freePort() (int, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
+	}))
+	return base + "index.html", stop, err
 }
 
 func median(ds []time.Duration) time.Duration { s := sorted(ds); return s[len(s)/2] }

@@ -1,0 +1,41 @@
+// Package benchcli holds what the benchmarks under bench/ share: running
+// the cdp-skill binary against one Chrome, a free loopback port, and a
+// loopback server for their pages.
+package benchcli
+
+import (
+	"net"
+	"net/http"
+	"os/exec"
+	"strconv"
+)
+
+// Run runs bin with --port port and args in the environment env, and
+// returns what it printed on standard output.
+func Run(bin string, port int, env []string, args ...string) ([]byte, error) {
+	cmd := exec.Command(bin, append([]string{"--port", strconv.Itoa(port)}, args...)...)
+	cmd.Env = env
+	return cmd.Output()
+}
+
+// FreePort returns a loopback TCP port nothing listens on now.
+func FreePort() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
+}
+
+// Serve serves h on a loopback port and returns its base URL
+// ("http://127.0.0.1:N/") and the function that stops it.
+func Serve(h http.Handler) (string, func(), error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
+	}
+	srv := &http.Server{Handler: h}
+	go srv.Serve(ln)
+	return "http://" + ln.Addr().String() + "/", func() { srv.Close() }, nil
+}
