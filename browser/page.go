@@ -77,6 +77,9 @@ type Page struct {
 	// scanned are the documents whose click listeners were scanned, by
 	// their engine world (listeners.go); guarded by mu.
 	scanned map[documentKey]bool
+	// startURL is the URL read sent along as the page was handed to a
+	// program (pageurl.go); guarded by mu.
+	startURL urlRead
 }
 
 func newPage(b *Browser, id target.ID, s *Session) *Page {
@@ -368,19 +371,6 @@ func (p *Page) Info(ctx context.Context) (*Info, error) {
 		return nil, fmt.Errorf("decode page info: %w", err)
 	}
 	return &info, nil
-}
-
-// URL returns the top document's URL.
-func (p *Page) URL(ctx context.Context) (string, error) {
-	res, err := cdp.Call(ctx, p.sess, runtime.Evaluate, runtime.EvaluateParams{Expression: "location.href", ReturnByValue: ptr(true)})
-	if err != nil {
-		return "", err
-	}
-	var u string
-	if res.Result != nil {
-		json.Unmarshal(res.Result.Value, &u)
-	}
-	return u, nil
 }
 
 // BringToFront makes the tab the active one of its window, so that it is

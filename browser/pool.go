@@ -117,7 +117,9 @@ func (pl *Pool) Attach(ctx context.Context, b *Browser, id target.ID) (*Page, er
 	pl.mu.Unlock()
 	if kept != nil {
 		// The detach event of a tab closed a moment ago may still be on
-		// its way: ask Chrome (one cheap round trip) before reusing.
+		// its way: ask Chrome (one cheap round trip) before reusing. The
+		// program's first read of the URL goes out with it.
+		kept.readAheadURL(ctx)
 		if _, err := cdp.Call(ctx, b.Session(), target.GetTargetInfo, target.GetTargetInfoParams{TargetID: id}); err == nil {
 			kept.Resume()
 			return kept, nil

@@ -57,40 +57,65 @@ func defaultCapture(v string) CaptureSettings {
 // setCapture applies configure(capture = …): a preset name or a dict of
 // the settings (missing keys keep their current value).
 func (h *host) setCapture(v starlark.Value) error {
+	var data any
 	if s, ok := starlark.AsString(v); ok {
+		data = s
+	} else {
+		var err error
+		if data, err = builtins.FromStarlark(v); err != nil {
+			return fmt.Errorf("capture: %w", err)
+		}
+	}
+	set, err := applyCapture(h.captureSet, data)
+	if err != nil {
+		return err
+	}
+	h.captureSet = set
+	return nil
+}
+
+// applyCapture returns base changed by a capture setting as a JSON
+// command gives it: a preset name, or an object of settings (missing keys
+// keep base's value).
+func applyCapture(base CaptureSettings, v any) (CaptureSettings, error) {
+	if s, ok := v.(string); ok {
 		p, found := capturePresets[s]
 		if !found {
-			return fmt.Errorf("capture preset %q is not one of full, compact, minimal, none", s)
+			return base, fmt.Errorf("capture preset %q is not one of full, compact, minimal, none", s)
 		}
-		h.captureSet = p
-		return nil
+		return p, nil
 	}
-	data, err := builtins.FromStarlark(v)
+	raw, err := json.Marshal(v)
 	if err != nil {
-		return fmt.Errorf("capture: %w", err)
+		return base, fmt.Errorf("capture: %w", err)
 	}
-	raw, _ := json.Marshal(data)
 	var keys map[string]any
-	json.Unmarshal(raw, &keys)
+	if err := json.Unmarshal(raw, &keys); err != nil {
+		return base, fmt.Errorf("capture must be a preset name or an object of settings")
+	}
+	set := base
 	for k, val := range keys {
 		if k == "preset" {
 			p, found := capturePresets[fmt.Sprint(val)]
 			if !found {
-				return fmt.Errorf("capture preset %v is not one of full, compact, minimal, none", val)
+				return base, fmt.Errorf("capture preset %v is not one of full, compact, minimal, none", val)
 			}
-			h.captureSet = p
+			set = p
 			continue
 		}
 		if _, isBool := val.(bool); !isBool {
-			return fmt.Errorf("capture.%s must be true or false", k)
+			return base, fmt.Errorf("capture.%s must be true or false", k)
 		}
 		switch k {
 		case "screenshot", "viewportSnapshot", "fullSnapshot", "diff", "console":
 		default:
-			return fmt.Errorf("capture has no setting %q; settings: screenshot, viewportSnapshot, fullSnapshot, diff, console, preset", k)
+			return base, fmt.Errorf("capture has no setting %q; settings: screenshot, viewportSnapshot, fullSnapshot, diff, console, preset", k)
 		}
 	}
-	return json.Unmarshal(raw, &h.captureSet)
+	if err := json.Unmarshal(raw, &set); err != nil {
+		return base, fmt.Errorf("capture: %w", err)
+	}
+	return set, nil
 }
 
 // beforeVisual takes the viewport state before the first visual step of
@@ -100,19 +125,68 @@ func (h *host) beforeVisual() {
 		return
 	}
 	h.visual = true
+	ahead := h.takeBeforeAhead()
 	if !h.captureSet.Diff {
 		return
 	}
-	p, err := h.env.Page()
-	if err != nil {
-		return
+	c := ahead
+	if c == nil {
+		c = h.readBefore()
 	}
-	ctx, cancel := context.WithTimeout(h.ctx, 5*time.Second)
-	defer cancel()
-	if c, err := p.PostCapture(ctx, browser.CaptureOptions{Viewport: true}); err == nil && c.Viewport != nil {
+	if c != nil && c.Viewport != nil {
 		h.before = c.Viewport.Elements
 		h.beforeURL = c.Context.URL
 	}
+}
+
+// readBefore reads the viewport state the diff compares with.
+func (h *host) readBefore() *browser.Capture {
+	p, err := h.env.Page()
+	if err != nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(h.ctx, 5*time.Second)
+	defer cancel()
+	c, err := p.PostCapture(ctx, browser.CaptureOptions{Viewport: true})
+	if err != nil {
+		return nil
+	}
+	return c
+}
+
+// readBeforeAhead starts reading the diff's baseline as a JSON command
+// starts, when its first step is visual and its capture asks for a diff:
+// the read then goes out with the URL's and overlaps compiling, instead of
+// costing the first step a round trip. Nothing runs in the page between
+// the two moments (the first step is the first thing the program does).
+func (h *host) readBeforeAhead() {
+	if !h.prog.FirstStepVisual {
+		return
+	}
+	set := h.captureSet
+	if h.prog.Capture != nil {
+		var err error
+		if set, err = applyCapture(set, h.prog.Capture); err != nil {
+			return
+		}
+	}
+	if !set.Diff {
+		return
+	}
+	ch := make(chan *browser.Capture, 1)
+	go func() { ch <- h.readBefore() }()
+	h.beforeAhead = func() *browser.Capture { return <-ch }
+}
+
+// takeBeforeAhead waits for the baseline readBeforeAhead started (nil when
+// none was), once.
+func (h *host) takeBeforeAhead() *browser.Capture {
+	if h.beforeAhead == nil {
+		return nil
+	}
+	c := h.beforeAhead()
+	h.beforeAhead = nil
+	return c
 }
 
 // capture adds the page state after the command: context always; after

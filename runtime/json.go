@@ -28,6 +28,10 @@ func RunJSON(ctx context.Context, input []byte, opts Options) (*lang.Request, *O
 		FromJSON:    true,
 		Tab:         req.Tab,
 		StepTimeout: time.Duration(req.TimeoutMS) * time.Millisecond,
+		Capture:     req.Capture,
+	}
+	if len(req.Steps) > 0 && req.Steps[0].Action != nil {
+		prog.FirstStepVisual = req.Steps[0].Action.Visual
 	}
 	return req, Run(ctx, prog, opts)
 }

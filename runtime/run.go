@@ -55,6 +55,12 @@ type Program struct {
 	Timeout time.Duration
 	// MaxSteps bounds Starlark execution steps (0 = 5,000,000).
 	MaxSteps uint64
+	// FirstStepVisual and Capture tell the host of a JSON command, before
+	// it runs, whether its first step can change the screen and what
+	// capture it sets (as given; configure() applies it when the program
+	// runs), so the diff's baseline is read while the program compiles.
+	FirstStepVisual bool
+	Capture         any
 }
 
 // Options configure the host.
@@ -99,6 +105,9 @@ type host struct {
 	urlBefore   string
 	// urlPending reads urlBefore when it was asked for without waiting.
 	urlPending func() string
+	// beforeAhead waits for the diff's baseline read as the command
+	// started (readBeforeAhead).
+	beforeAhead func() *browser.Capture
 	// failed records the step failure that stopped the program.
 	failed *stepFailure
 	// timeout is the program's wall-clock budget.
@@ -240,12 +249,14 @@ func (h *host) run(ctx context.Context) *Output {
 			// asked for now and read before the first step (see
 			// resolveURLBefore), its round trip hidden behind compiling.
 			h.urlPending = h.askPageURL()
+			h.readBeforeAhead()
 		} else {
 			h.urlBefore = h.pageURL()
 		}
 	}
 	runErr := h.exec(ctx)
 	h.resolveURLBefore()
+	h.takeBeforeAhead()
 	h.dog.arm(answerBudget, "assembling the answer", 0, "")
 	h.env.EndCommand(ctx)
 	return h.output(runErr)
@@ -339,7 +350,7 @@ func (h *host) pageURL() string {
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(h.ctx), 2*time.Second)
 	defer cancel()
-	u, _ := p.URL(ctx)
+	u, _ := p.StartURL(ctx)
 	return u
 }
 

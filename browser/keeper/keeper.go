@@ -18,7 +18,6 @@ import (
 	"context"
 	"fmt"
 	"os/exec"
-	"regexp"
 	"strconv"
 	"sync"
 	"time"
@@ -244,7 +243,7 @@ func ours(id target.ID) bool {
 
 // tryTab takes the tab's command lock when no command holds it.
 func tryTab(ctx context.Context, id target.ID) func() {
-	if !validID.MatchString(string(id)) {
+	if !state.IsTargetID(string(id)) {
 		return nil
 	}
 	p, err := state.Path("locks", string(id)+".lock")
@@ -259,10 +258,6 @@ func tryTab(ctx context.Context, id target.ID) func() {
 	}
 	return unlock
 }
-
-// validID is the shape of a Chrome target id; anything else never becomes
-// a file name.
-var validID = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 
 // pacer slows the answers of a dialog storm (a page that opens dialog
 // after dialog) to one per 100 ms.

@@ -1,0 +1,63 @@
+package browser
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/chromedp/cdproto/runtime"
+)
+
+// urlRead is a pending read of the top document's URL: its request went
+// out, its reply is waited for on first use.
+type urlRead func(ctx context.Context, res any) error
+
+// URL returns the top document's URL.
+func (p *Page) URL(ctx context.Context) (string, error) {
+	return p.awaitURL(ctx, p.sendURLRead(ctx))
+}
+
+// StartURL returns the top document's URL as the program that was just
+// handed the page starts: the read Pool.Attach sent along with its check
+// that the tab is still there, when there is one (it costs no round trip
+// of its own), else a read now.
+func (p *Page) StartURL(ctx context.Context) (string, error) {
+	p.mu.Lock()
+	r := p.startURL
+	p.startURL = nil
+	p.mu.Unlock()
+	if r == nil {
+		return p.URL(ctx)
+	}
+	return p.awaitURL(ctx, r)
+}
+
+// readAheadURL sends the URL read StartURL takes.
+func (p *Page) readAheadURL(ctx context.Context) {
+	r := p.sendURLRead(ctx)
+	p.mu.Lock()
+	p.startURL = r
+	p.mu.Unlock()
+}
+
+// sendURLRead sends the read of the top document's URL (in the page's
+// world: location is unforgeable there too) without waiting for its reply.
+func (p *Page) sendURLRead(ctx context.Context) urlRead {
+	wait, err := p.sess.Send(ctx, runtime.CommandEvaluate, runtime.EvaluateParams{Expression: "location.href", ReturnByValue: ptr(true)})
+	if err != nil {
+		return func(context.Context, any) error { return err }
+	}
+	return wait
+}
+
+// awaitURL waits for the reply of a URL read.
+func (p *Page) awaitURL(ctx context.Context, r urlRead) (string, error) {
+	var res runtime.EvaluateResult
+	if err := r(ctx, &res); err != nil {
+		return "", err
+	}
+	var u string
+	if res.Result != nil {
+		json.Unmarshal(res.Result.Value, &u)
+	}
+	return u, nil
+}
