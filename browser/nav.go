@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"iter"
 	"net/url"
 	"strings"
 	"time"
@@ -105,6 +104,43 @@ func (p *Page) Navigate(ctx context.Context, u string, wait WaitUntil) (*NavResu
 	if err != nil {
 		return nil, err
 	}
+	return p.navigateAndWait(ctx, "navigation to "+u, wait, func() (string, error) {
+		res, err := cdp.Call(ctx, p.sess, page.Navigate, page.NavigateParams{URL: u})
+		if err != nil {
+			return "", navError(u, err)
+		}
+		if res.IsDownload {
+			// The URL is a file to download (reported on the step), not
+			// a page: the tab stays where it was.
+			return "", errNothingToWait
+		}
+		if res.ErrorText == "net::ERR_ABORTED" && p.sess.waitCrash(ctx, crashWait(u)) {
+			return "", crashError("")
+		}
+		if res.ErrorText != "" {
+			return "", Errorf(KindNavigation, "navigation to %s failed: %s", u, res.ErrorText).
+				WithHint("check that the server is running and the URL is right")
+		}
+		if res.LoaderID == "" || wait == WaitCommit {
+			// A same-document navigation, or committed already.
+			return "", errNothingToWait
+		}
+		return string(res.LoaderID), nil
+	})
+}
+
+// errNothingToWait is what a navigation's start returns when it is done
+// already (a download, a same-document navigation, waitUntil commit).
+var errNothingToWait = errors.New("nothing to wait for")
+
+// navigateAndWait is the one wait of the navigations a step asks for (goto,
+// reload, back, forward): it listens before start runs, then waits until
+// the top frame's new document reaches wait. start returns that document's
+// loader when Chrome names it (Page.navigate); when it does not (history,
+// reload), a same-document navigation or a page restored from the
+// back/forward cache also ends the wait. what names the navigation in
+// errors. A navigation that runs out of time is stopped (stopOnTimeout).
+func (p *Page) navigateAndWait(ctx context.Context, what string, wait WaitUntil, start func() (loader string, err error)) (*NavResult, error) {
 	if wait == "" {
 		wait = WaitLoad
 	}
@@ -114,71 +150,105 @@ func (p *Page) Navigate(ctx context.Context, u string, wait WaitUntil) (*NavResu
 	if err := p.enableLifecycle(ctx); err != nil {
 		return nil, err
 	}
-	lctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	events := cdp.Events(lctx, p.sess, page.LifecycleEvent)
-	res, err := cdp.Call(ctx, p.sess, page.Navigate, page.NavigateParams{URL: u})
-	if err != nil {
-		return nil, p.stopOnTimeout(ctx, navError(u, err), u, wait)
-	}
-	if res.IsDownload {
-		// The URL is a file to download (reported on the step), not a
-		// page: the tab stays where it was.
+	lifecycle, stopL := p.sess.Subscribe(page.LifecycleEvent.Method)
+	defer stopL()
+	sameDoc, stopS := p.sess.Subscribe(page.NavigatedWithinDocument.Method)
+	defer stopS()
+	navigated, stopN := p.sess.Subscribe(page.FrameNavigated.Method)
+	defer stopN()
+	loader, err := start()
+	if errors.Is(err, errNothingToWait) {
 		return p.navResult(ctx)
 	}
-	if res.ErrorText == "net::ERR_ABORTED" && p.sess.waitCrash(ctx, crashWait(u)) {
-		return nil, crashError("")
+	if err != nil {
+		return nil, p.stopOnTimeout(ctx, err, what, wait)
 	}
-	if res.ErrorText != "" {
-		return nil, Errorf(KindNavigation, "navigation to %s failed: %s", u, res.ErrorText).
-			WithHint("check that the server is running and the URL is right")
-	}
-	if res.LoaderID != "" && wait != WaitCommit {
-		if err := waitLifecycle(ctx, events, res.FrameID, string(res.LoaderID), wait, u); err != nil {
-			return nil, p.stopOnTimeout(ctx, err, u, wait)
+	load := &loadWait{frame: cdp.FrameID(p.TargetID), loader: loader, want: wait.lifecycleName()}
+	named := loader != ""
+	for {
+		select {
+		case <-ctx.Done():
+			return nil, p.stopOnTimeout(ctx, load.timeout(what, wait), what, wait)
+		case _, ok := <-sameDoc:
+			if !ok {
+				return nil, navClosed(what)
+			}
+			if !named {
+				return p.navResult(ctx)
+			}
+		case raw, ok := <-navigated:
+			if !ok {
+				return nil, navClosed(what)
+			}
+			var ev page.EventFrameNavigated
+			if named || decode(raw, &ev) != nil || ev.Frame == nil || ev.Frame.ParentID != "" {
+				continue
+			}
+			if ev.Type == page.NavigationTypeBackForwardCacheRestore || wait == WaitCommit {
+				return p.navResult(ctx)
+			}
+		case raw, ok := <-lifecycle:
+			if !ok {
+				return nil, navClosed(what)
+			}
+			var ev page.EventLifecycleEvent
+			if decode(raw, &ev) == nil && load.see(ev) {
+				return p.navResult(ctx)
+			}
 		}
 	}
-	return p.navResult(ctx)
 }
 
-// waitLifecycle waits for the lifecycle event of wait on the frame's loader.
-// A new loader on the same frame (a redirect by script before load) is
-// followed rather than reported as an abort.
-func waitLifecycle(ctx context.Context, events iter.Seq2[page.EventLifecycleEvent, error], frame cdp.FrameID, loader string, wait WaitUntil, u string) error {
-	want := wait.lifecycleName()
-	reached := ""
-	for ev, err := range events {
-		if err != nil {
-			if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
-				msg := fmt.Sprintf("navigation to %s did not reach %q in time", u, wait)
-				if reached != "" {
-					msg += fmt.Sprintf(" (last reached: %s)", reached)
-				}
-				e := Errorf(KindTimeout, "%s", msg)
-				if wait == WaitNetworkIdle {
-					e.WithHint(`the page keeps the network busy; use waitUntil "load" instead`)
-				}
-				return e
-			}
-			return err
-		}
-		if ev.FrameID != frame {
-			continue
-		}
-		if ev.Name == "init" && string(ev.LoaderID) != loader {
-			loader = string(ev.LoaderID)
-			reached = ""
-			continue
-		}
-		if string(ev.LoaderID) != loader {
-			continue
-		}
-		reached = ev.Name
-		if ev.Name == want {
-			return nil
-		}
+// loadWait follows the loads of one frame towards a lifecycle event: the
+// loader waited for (given, or, when empty, any until a new document
+// starts), and a new loader on the same frame (a redirect by script before
+// load) is followed rather than reported as an abort. Page navigations and
+// the navigations an action sets off (watch.go) both wait with it.
+type loadWait struct {
+	frame   cdp.FrameID
+	loader  string
+	want    string
+	reached string
+}
+
+// see takes a lifecycle event and reports whether the load reached want.
+func (l *loadWait) see(ev page.EventLifecycleEvent) bool {
+	if ev.FrameID != l.frame {
+		return false
 	}
-	return Errorf(KindPageCrashed, "the tab closed or crashed while loading %s", u)
+	if ev.Name == "init" && string(ev.LoaderID) != l.loader {
+		l.loader, l.reached = string(ev.LoaderID), "commit"
+		return false
+	}
+	if l.loader != "" && string(ev.LoaderID) != l.loader {
+		return false
+	}
+	switch ev.Name {
+	case "init":
+		l.reached = "commit"
+	case "DOMContentLoaded", "load", "networkAlmostIdle", "networkIdle":
+		// (The paint events say nothing an agent waits for.)
+		l.reached = ev.Name
+	}
+	return ev.Name == l.want
+}
+
+// timeout is the error of a load that did not reach its event in time.
+func (l *loadWait) timeout(what string, wait WaitUntil) error {
+	msg := fmt.Sprintf("%s did not reach %q in time", what, wait)
+	if l.reached != "" {
+		msg += fmt.Sprintf(" (last reached: %s)", l.reached)
+	}
+	e := Errorf(KindTimeout, "%s", msg)
+	if wait == WaitNetworkIdle {
+		e.WithHint(`the page keeps the network busy; use waitUntil "load" instead`)
+	}
+	return e
+}
+
+// navClosed is the error of a navigation whose tab went away.
+func navClosed(what string) error {
+	return Errorf(KindPageCrashed, "the tab closed or crashed during the %s", what)
 }
 
 // crashWait is how long an aborted navigation waits for a renderer crash
@@ -193,7 +263,7 @@ func crashWait(u string) time.Duration {
 // stopOnTimeout stops a load that ran out of time (Page.stopLoading), so a
 // server that never answers does not leave the tab loading, and says what
 // the navigation waited for.
-func (p *Page) stopOnTimeout(ctx context.Context, err error, u string, wait WaitUntil) error {
+func (p *Page) stopOnTimeout(ctx context.Context, err error, what string, wait WaitUntil) error {
 	if ctx.Err() == nil && KindOf(err) != KindTimeout {
 		return err
 	}
@@ -202,7 +272,7 @@ func (p *Page) stopOnTimeout(ctx context.Context, err error, u string, wait Wait
 	_, serr := cdp.Call(sctx, p.sess, page.StopLoading, cdp.Empty{})
 	var e *Error
 	if !errors.As(err, &e) {
-		e = Errorf(KindTimeout, "navigation to %s did not reach %q in time (the server sent no answer)", u, wait)
+		e = Errorf(KindTimeout, "%s did not reach %q in time (the server sent no answer)", what, wait)
 	}
 	if serr == nil {
 		e.Hint = joinHint(e.Hint, "the load was stopped and the tab is usable; check that the server answers, or raise the step timeout")
@@ -235,9 +305,9 @@ func (p *Page) navResult(ctx context.Context) (*NavResult, error) {
 
 // Reload reloads the page and waits for wait.
 func (p *Page) Reload(ctx context.Context, wait WaitUntil, ignoreCache bool) (*NavResult, error) {
-	return p.historyNav(ctx, wait, func() error {
+	return p.navigateAndWait(ctx, "reload", wait, func() (string, error) {
 		_, err := cdp.Call(ctx, p.sess, page.Reload, page.ReloadParams{IgnoreCache: ptr(ignoreCache)})
-		return err
+		return "", err
 	})
 }
 
@@ -256,64 +326,19 @@ func (p *Page) goHistory(ctx context.Context, delta int, wait WaitUntil) (*NavRe
 	if err != nil {
 		return nil, err
 	}
+	dir := "back"
+	if delta > 0 {
+		dir = "forward"
+	}
 	i := int(h.CurrentIndex) + delta
 	if i < 0 || i >= len(h.Entries) {
-		dir := "back"
-		if delta > 0 {
-			dir = "forward"
-		}
 		return nil, Errorf(KindNavigation, "cannot go %s: no history entry", dir)
 	}
 	entry := h.Entries[i]
-	return p.historyNav(ctx, wait, func() error {
+	return p.navigateAndWait(ctx, "going "+dir+" to "+entry.URL, wait, func() (string, error) {
 		_, err := cdp.Call(ctx, p.sess, page.NavigateToHistoryEntry, page.NavigateToHistoryEntryParams{EntryID: entry.ID})
-		return err
+		return "", err
 	})
-}
-
-// historyNav runs a navigation whose loader id is not known in advance and
-// waits for it: a same-document change, a new document reaching wait, or a
-// page restored from the back/forward cache.
-func (p *Page) historyNav(ctx context.Context, wait WaitUntil, start func() error) (*NavResult, error) {
-	if wait == "" {
-		wait = WaitLoad
-	}
-	if err := p.recoverFault(ctx); err != nil {
-		return nil, err
-	}
-	if err := p.enableLifecycle(ctx); err != nil {
-		return nil, err
-	}
-	lctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	lifecycle, stopL := p.sess.Subscribe(page.LifecycleEvent.Method)
-	defer stopL()
-	sameDoc, stopS := p.sess.Subscribe(page.NavigatedWithinDocument.Method)
-	defer stopS()
-	navigated, stopN := p.sess.Subscribe(page.FrameNavigated.Method)
-	defer stopN()
-	if err := start(); err != nil {
-		return nil, err
-	}
-	want := wait.lifecycleName()
-	for {
-		select {
-		case <-lctx.Done():
-			return nil, Errorf(KindTimeout, "history navigation did not reach %q in time", wait)
-		case <-sameDoc:
-			return p.navResult(ctx)
-		case raw := <-navigated:
-			var ev page.EventFrameNavigated
-			if decode(raw, &ev) == nil && ev.Frame != nil && ev.Frame.ParentID == "" && ev.Type == page.NavigationTypeBackForwardCacheRestore {
-				return p.navResult(ctx)
-			}
-		case raw := <-lifecycle:
-			var ev page.EventLifecycleEvent
-			if decode(raw, &ev) == nil && ev.Name == want && ev.FrameID == cdp.FrameID(p.TargetID) {
-				return p.navResult(ctx)
-			}
-		}
-	}
 }
 
 // Sleep waits d or until ctx ends.

@@ -220,7 +220,8 @@ func (w *actionWatch) finish(ctx context.Context, grace time.Duration) Effect {
 	p := w.p
 	main := cdp.FrameID(p.TargetID)
 	var eff Effect
-	loader := ""
+	// load follows the document a cross-document navigation loads.
+	var load *loadWait
 	crossDoc := false
 	newTabs := map[target.ID]*NewTab{}
 	var order []target.ID
@@ -310,7 +311,8 @@ wait:
 			case "sameDocument", "historySameDocument":
 			default:
 				navWait = time.Time{}
-				crossDoc, loader = true, string(ev.LoaderID)
+				crossDoc = true
+				load = &loadWait{frame: main, loader: string(ev.LoaderID), want: "load"}
 				if loadDeadline == nil {
 					loadDeadline = time.After(30 * time.Second)
 				}
@@ -318,13 +320,7 @@ wait:
 		case raw := <-w.lifecycle.ch:
 			raw = w.lifecycle.next(raw)
 			var ev page.EventLifecycleEvent
-			if decode(raw, &ev) != nil || ev.FrameID != main {
-				continue
-			}
-			if ev.Name == "init" && crossDoc {
-				loader = string(ev.LoaderID)
-			}
-			if crossDoc && ev.Name == "load" && (loader == "" || string(ev.LoaderID) == loader) {
+			if crossDoc && decode(raw, &ev) == nil && load.see(ev) {
 				break wait
 			}
 		case raw := <-w.sameDoc.ch:
