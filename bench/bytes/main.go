@@ -63,11 +63,8 @@ func run(c config) error {
 	}
 	defer os.RemoveAll(tmp)
 	if c.bin == "" {
-		c.bin = filepath.Join(tmp, "cdp-skill")
-		build := exec.Command("go", "build", "-o", c.bin, "./cmd/cdp-skill")
-		build.Stdout, build.Stderr = os.Stderr, os.Stderr
-		if err := build.Run(); err != nil {
-			return fmt.Errorf("build cdp-skill (run from the repository root): %w", err)
+		if c.bin, err = benchcli.Build(tmp); err != nil {
+			return err
 		}
 	}
 	if d := os.Getenv("BENCH_BYTES_PAGES"); d != "" {

@@ -4,11 +4,26 @@
 package benchcli
 
 import (
+	"fmt"
 	"net"
 	"net/http"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 )
+
+// Build builds ./cmd/cdp-skill into dir (run from the repository root)
+// and returns the binary's path.
+func Build(dir string) (string, error) {
+	bin := filepath.Join(dir, "cdp-skill")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/cdp-skill")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		return "", fmt.Errorf("build cdp-skill (run from the repository root): %w", err)
+	}
+	return bin, nil
+}
 
 // Run runs bin with --port port and args in the environment env, and
 // returns what it printed on standard output.
