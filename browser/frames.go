@@ -96,6 +96,7 @@ func (t *oopifTracker) autoAttach(ctx context.Context, p *Page, s *Session, read
 				cctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 				defer cancel()
 				cdp.Call(cctx, child, runtime.Enable, cdp.Empty{})
+				followFrameLoads(cctx, child)
 				t.autoAttach(cctx, p, child, ready)
 			}()
 			select {

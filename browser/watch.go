@@ -31,6 +31,9 @@ type Effect struct {
 	Navigated bool     `json:"navigated,omitempty"`
 	NewURL    string   `json:"newUrl,omitempty"`
 	NewTabs   []NewTab `json:"newTabs,omitempty"`
+	// FramesNavigated are the URLs the action's iframes went to (a link
+	// or form inside a frame); the top document's is NewURL.
+	FramesNavigated []string `json:"framesNavigated,omitempty"`
 	// Warning notes a navigation that did not finish loading in time.
 	Warning string `json:"-"`
 	// Settled is how long the action waited for what it started (for
@@ -61,7 +64,12 @@ type actionWatch struct {
 	created   *eventFeed
 	changed   *eventFeed
 	download  *eventFeed
-	stops     []func()
+	// frameNav and attached are the page's frames' new documents and its
+	// out-of-process frames' attaching; frames follows them.
+	frameNav *eventFeed
+	attached *eventFeed
+	frames   *frameWatch
+	stops    []func()
 	// presettled holds the page's settle report when the action already
 	// settled in its own last round trip (a click reads its probe and
 	// settles at once).
@@ -92,7 +100,7 @@ func (f *eventFeed) next(raw jsonv2.Value) jsonv2.Value {
 
 // unread reports events that arrived but were not read yet.
 func (w *actionWatch) unread() bool {
-	for _, f := range []*eventFeed{w.requested, w.started, w.lifecycle, w.sameDoc, w.created, w.changed, w.download} {
+	for _, f := range []*eventFeed{w.requested, w.started, w.lifecycle, w.sameDoc, w.created, w.changed, w.download, w.frameNav, w.attached} {
 		if f.received() > f.read {
 			return true
 		}
@@ -119,6 +127,10 @@ func (p *Page) watch(ctx context.Context) (*actionWatch, error) {
 	w.created = sub(p.Browser.Session(), "Target.targetCreated")
 	w.changed = sub(p.Browser.Session(), "Target.targetInfoChanged")
 	w.download = sub(p.Browser.Session(), "Browser.downloadWillBegin")
+	w.frameNav = sub(p.sess, page.FrameNavigated.Method)
+	w.attached = sub(p.sess, target.AttachedToTarget.Method)
+	w.frames = newFrameWatch(cdp.FrameID(p.TargetID))
+	w.stops = append(w.stops, w.frames.watchOOPIFs(p))
 	// The calls go out together: every round trip here delays the action
 	// after its target was measured. A page whose engine cannot arm still
 	// gets the events; it only settles without knowing its timers and
@@ -284,6 +296,13 @@ wait:
 					timer.Reset(time.Millisecond)
 					continue
 				}
+				if left, ok := w.frames.waiting(); ok {
+					timer.Reset(left)
+					continue
+				}
+				if len(w.frames.loading) > 0 && eff.Warning == "" {
+					eff.Warning = "a frame the action navigated was still loading; take a snapshot to see it now"
+				}
 				break wait
 			}
 		case <-loadDeadline:
@@ -292,7 +311,11 @@ wait:
 		case raw := <-w.requested.ch:
 			raw = w.requested.next(raw)
 			var ev page.EventFrameRequestedNavigation
-			if decode(raw, &ev) != nil || ev.FrameID != main {
+			if decode(raw, &ev) != nil {
+				continue
+			}
+			if ev.FrameID != main {
+				w.frames.requested(ev)
 				continue
 			}
 			if strings.HasPrefix(ev.URL, "javascript:") || ev.Disposition == page.ClientNavigationDispositionCurrentTab && !Navigated(w.urlBefore, ev.URL) && strings.Contains(ev.URL, "#") {
@@ -303,7 +326,14 @@ wait:
 		case raw := <-w.started.ch:
 			raw = w.started.next(raw)
 			var ev page.EventFrameStartedNavigating
-			if decode(raw, &ev) != nil || ev.FrameID != main || downloads[ev.URL] {
+			if decode(raw, &ev) != nil {
+				continue
+			}
+			if ev.FrameID != main {
+				w.frames.started(ev)
+				continue
+			}
+			if downloads[ev.URL] {
 				continue // (a navigation read after it became a download)
 			}
 			navigating = true
@@ -320,11 +350,25 @@ wait:
 		case raw := <-w.lifecycle.ch:
 			raw = w.lifecycle.next(raw)
 			var ev page.EventLifecycleEvent
-			if crossDoc && decode(raw, &ev) == nil && load.see(ev) {
+			if decode(raw, &ev) != nil {
+				continue
+			}
+			if ev.FrameID != main {
+				if w.frames.lifecycle(ev) {
+					rearm()
+				}
+				continue
+			}
+			if crossDoc && load.see(ev) {
 				break wait
 			}
 		case raw := <-w.sameDoc.ch:
-			w.sameDoc.next(raw)
+			raw = w.sameDoc.next(raw)
+			var ev page.EventNavigatedWithinDocument
+			if decode(raw, &ev) == nil && w.frames.sameDocument(ev.FrameID) {
+				rearm()
+				continue
+			}
 			// The URL is read below. A same-document navigation ends the
 			// wait for a requested one.
 			navWait, navigating = time.Time{}, true
@@ -343,6 +387,22 @@ wait:
 			// commit or load, so there is nothing more to wait for.
 			crossDoc, navWait, loadDeadline = false, time.Time{}, nil
 			rearm()
+		case raw := <-w.frameNav.ch:
+			raw = w.frameNav.next(raw)
+			var ev page.EventFrameNavigated
+			if decode(raw, &ev) == nil {
+				w.frames.navigated(ev)
+			}
+		case raw := <-w.attached.ch:
+			raw = w.attached.next(raw)
+			var ev target.EventAttachedToTarget
+			if decode(raw, &ev) == nil && w.frames.attached(ev) {
+				rearm()
+			}
+		case ev := <-w.frames.events:
+			if w.frames.oopif(ev) {
+				rearm()
+			}
 		case raw := <-w.created.ch:
 			raw = w.created.next(raw)
 			var ev target.EventTargetCreated
@@ -367,6 +427,7 @@ wait:
 			if decode(raw, &ev) != nil || ev.TargetInfo == nil {
 				continue
 			}
+			w.frames.targetChanged(ev.TargetInfo)
 			if t, ok := newTabs[ev.TargetInfo.TargetID]; ok {
 				t.URL, t.Title = ev.TargetInfo.URL, ev.TargetInfo.Title
 				tabsLoaded()
@@ -405,6 +466,10 @@ wait:
 		}
 	} else if crossDoc {
 		eff.Navigated = true
+	}
+	if !eff.Navigated {
+		// (The frames of a new top document are that document's.)
+		eff.FramesNavigated = w.frames.report(ctx, p.Browser)
 	}
 	return eff
 }
