@@ -24,46 +24,36 @@ func frameCheckout(t *testing.T) (top string) {
 		return `<!doctype html><html><head><title>` + title + `</title></head><body>` + body + `</body></html>`
 	}
 	payPages := map[string]string{
-		"/card.html":   page("Card", `<h2>Card details</h2><form action="/verify.html"><label>Card number <input name="n" value="4242"></label><button>Pay</button></form>`),
-		"/verify.html": page("Verify", `<h2>Verify your payment</h2><img src="/slow.svg" alt="Bank logo">`),
+		"card.html":   page("Card", `<h2>Card details</h2><form action="/verify.html"><label>Card number <input name="n" value="4242"></label><button>Pay</button></form>`),
+		"verify.html": page("Verify", `<h2>Verify your payment</h2><img src="/slow.svg" alt="Bank logo">`),
 	}
 	pay := browsertest.ServeOn(t, "127.0.0.2", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/slow.svg" {
 			slowImage(w, r)
 			return
 		}
-		serveMap(w, r, payPages)
+		writePage(w, r, payPages)
 	}))
 	shopPages := map[string]string{
-		"/checkout.html": page("Checkout", `<header><nav><a href="/cart.html">Cart</a></nav></header>
+		"checkout.html": page("Checkout", `<header><nav><a href="/cart.html">Cart</a></nav></header>
 <aside><h2>Your order</h2><p>1 desk lamp</p></aside>
 <main><h1>Checkout</h1>
 <iframe id="steps" src="/address.html" width="500" height="220"></iframe>
 <iframe id="pay" src="`+pay+`card.html" width="500" height="220"></iframe>
 <a href="/cart.html">Back to cart</a></main>`),
-		"/address.html": page("Address", `<h2>Address</h2><a href="/shipping.html">Continue to shipping</a>
+		"address.html": page("Address", `<h2>Address</h2><a href="/shipping.html">Continue to shipping</a>
 <a href="#help">Help</a><p id="help">Ask us</p>
 <button onclick="this.textContent = 'Saved'">Save address</button>`),
-		"/shipping.html": page("Shipping", `<h2>Shipping</h2><img src="/slow.svg" alt="Van">`),
-		"/cart.html":     page("Cart", `<h1>Cart</h1><iframe src="/address.html"></iframe>`),
+		"shipping.html": page("Shipping", `<h2>Shipping</h2><img src="/slow.svg" alt="Van">`),
+		"cart.html":     page("Cart", `<h1>Cart</h1><iframe src="/address.html"></iframe>`),
 	}
 	return browsertest.ServeHandler(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/slow.svg" {
 			slowImage(w, r)
 			return
 		}
-		serveMap(w, r, shopPages)
+		writePage(w, r, shopPages)
 	})) + "checkout.html"
-}
-
-func serveMap(w http.ResponseWriter, r *http.Request, pages map[string]string) {
-	body, ok := pages[r.URL.Path]
-	if !ok {
-		http.NotFound(w, r)
-		return
-	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Write([]byte(body))
 }
 
 // TestActionInFrameReportsWhereTheFrameWent: a click that navigates an

@@ -53,14 +53,20 @@ func useStateDir(t testing.TB, dir string) {
 func servePages(t testing.TB, pages map[string]string) string {
 	t.Helper()
 	return browsertest.ServeHandler(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, ok := pages[strings.TrimPrefix(r.URL.Path, "/")]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Write([]byte(body))
+		writePage(w, r, pages)
 	}))
+}
+
+// writePage answers r with the HTML document pages holds for its path
+// (without the leading slash), or 404.
+func writePage(w http.ResponseWriter, r *http.Request, pages map[string]string) {
+	body, ok := pages[strings.TrimPrefix(r.URL.Path, "/")]
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Write([]byte(body))
 }
 
 // loadHTML opens html in a fresh tab (served over HTTP from loopback).

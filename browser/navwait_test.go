@@ -24,11 +24,11 @@ func navSite(t *testing.T) string {
 <main>` + main + `</main><footer>© Shop</footer></body></html>`
 	}
 	pages := map[string]string{
-		"/home": layout("Home", `<h1>Welcome</h1><button id="more" onclick="history.pushState({}, '', '/home?page=2')">More</button>`),
-		"/product": layout("Lamp", `<h1>Desk lamp</h1><img src="/stall.png" alt="Lamp photo"><button>Add to cart</button>
+		"home": layout("Home", `<h1>Welcome</h1><button id="more" onclick="history.pushState({}, '', '/home?page=2')">More</button>`),
+		"product": layout("Lamp", `<h1>Desk lamp</h1><img src="/stall.png" alt="Lamp photo"><button>Add to cart</button>
 <script>addEventListener('pageshow', e => { window.restored = e.persisted })</script>`),
-		"/old-checkout": layout("Moved", `<script>location.replace('/checkout')</script><p>Moved</p>`),
-		"/checkout":     layout("Checkout", `<h1>Checkout</h1>`),
+		"old-checkout": layout("Moved", `<script>location.replace('/checkout')</script><p>Moved</p>`),
+		"checkout":     layout("Checkout", `<h1>Checkout</h1>`),
 	}
 	return browsertest.ServeHandler(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/stall.png" {
@@ -38,14 +38,7 @@ func navSite(t *testing.T) string {
 			}
 			return
 		}
-		body, ok := pages[r.URL.Path]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Header().Set("Cache-Control", "no-store")
-		w.Write([]byte(body))
+		writePage(w, r, pages)
 	}))
 }
 
