@@ -41,6 +41,9 @@ type Effect struct {
 	Settled time.Duration `json:"-"`
 }
 
+// NavigatedFrames returns the URLs the action's iframes went to.
+func (e Effect) NavigatedFrames() []string { return e.FramesNavigated }
+
 // NewTab is a tab an action opened (target=_blank, window.open).
 type NewTab struct {
 	Tab      string `json:"tab,omitempty"`

@@ -257,6 +257,7 @@ func (h *host) capture(out *Output) {
 	if c.Viewport != nil && set.Diff && h.before != nil && !browser.Navigated(h.beforeURL, pc.URL) {
 		out.Changes = diffElements(h.before, c.Viewport.Elements, h.verb, refSet(c.Fresh, c.Fresh == nil), refSet(c.Present, false))
 		out.Changes = withText(out.Changes, c.Text, c.Transient, h.verb)
+		out.Changes = withFrames(out.Changes, h.framesNavigated, h.verb)
 	}
 	if c.Full != nil {
 		if path, err := h.spill("snapshots", "after.yaml", []byte(c.Full.YAML)); err == nil {

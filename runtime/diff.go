@@ -198,13 +198,6 @@ func withText(ch *Changes, text, transient []string, verb string) *Changes {
 	if len(text) == 0 && len(transient) == 0 {
 		return ch
 	}
-	if ch == nil {
-		ch = &Changes{Summary: verb + "."}
-		if verb == "" {
-			ch.Summary = ""
-		}
-	}
-	ch.Text, ch.Transient = text, transient
 	var news []string
 	if len(text) > 0 {
 		news = append(news, textNews(text[0]))
@@ -212,16 +205,44 @@ func withText(ch *Changes, text, transient []string, verb string) *Changes {
 	if len(transient) > 0 {
 		news = append(news, fmt.Sprintf("Transient: %q.", transient[0]))
 	}
-	if ch.Summary == "" {
-		ch.Summary = strings.Join(news, " ")
+	// The news goes right after the verb: "Clicked. Alert: "…". 2 added…".
+	ch = withNews(ch, strings.Join(news, " "), verb)
+	ch.Text, ch.Transient = text, transient
+	return ch
+}
+
+// withFrames names, in the summary, the iframes the command's actions took
+// to another page: their elements' refs changed because the frame did
+// ("Clicked. Frame went to https://…/step2. 2 removed …").
+func withFrames(ch *Changes, urls []string, verb string) *Changes {
+	if len(urls) == 0 {
 		return ch
 	}
-	// The news goes right after the verb: "Clicked. Alert: "…". 2 added…".
+	news := fmt.Sprintf("Frame went to %s.", urls[0])
+	if len(urls) > 1 {
+		news = fmt.Sprintf("%d frames went elsewhere (first: %s).", len(urls), urls[0])
+	}
+	return withNews(ch, news, verb)
+}
+
+// withNews puts news right after the summary's verb ("Clicked. News. 2
+// added…"), making a diff when there was none.
+func withNews(ch *Changes, news, verb string) *Changes {
+	if ch == nil {
+		ch = &Changes{Summary: verb + "."}
+		if verb == "" {
+			ch.Summary = ""
+		}
+	}
+	if ch.Summary == "" {
+		ch.Summary = news
+		return ch
+	}
 	head, rest, _ := strings.Cut(ch.Summary, ". ")
 	if !strings.HasSuffix(head, ".") {
 		head += "."
 	}
-	ch.Summary = strings.TrimSpace(head + " " + strings.Join(news, " ") + " " + rest)
+	ch.Summary = strings.TrimSpace(head + " " + news + " " + rest)
 	return ch
 }
 

@@ -88,3 +88,28 @@ func TestFramesTransparentJSON(t *testing.T) {
 		t.Fatalf("submissions = %q", got)
 	}
 }
+
+// TestFrameNavigationInTheAnswer: a click on a link inside an iframe says
+// where the frame went, in the step's output and in the summary, and the
+// answer's snapshot shows the frame's new page.
+func TestFrameNavigationInTheAnswer(t *testing.T) {
+	out := runJSON(t, `{"steps":[{"openTab":"`+pagesURL(t)+`framed.html"},{"snapshot":{}}]}`)
+	mustOK(t, out)
+	closeTabAfter(t, out)
+	yaml, _ := stepOutput(t, out, 1)["yaml"].(string)
+	review := refIn(t, yaml, `link "Review order"`)
+	act := runJSON(t, `{"tab":"`+out.Tab+`","capture":"compact","steps":[{"click":"`+review+`"}]}`)
+	mustOK(t, act)
+	if got := jsonString(stepOutput(t, act, 0)["framesNavigated"]); !strings.Contains(got, "framed-review.html") {
+		t.Errorf("the click's output does not say where the frame went: %s", jsonString(act.Steps[0]))
+	}
+	if act.Navigated {
+		t.Errorf("a frame's navigation reported as the tab's: %s", act.JSON())
+	}
+	if act.Changes == nil || !strings.HasPrefix(act.Changes.Summary, "Clicked. Frame went to ") || !strings.Contains(act.Changes.Summary, "framed-review.html") {
+		t.Errorf("summary: %s", jsonString(act.Changes))
+	}
+	if !strings.Contains(act.ViewportSnap, `button "Place order"`) {
+		t.Errorf("the answer's snapshot does not show the frame's new page:\n%s", act.ViewportSnap)
+	}
+}

@@ -163,6 +163,9 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 	}
 	h.noteDownloads(ctx, a, res, dlMark)
 	h.noteNavigation(a, out)
+	if e, ok := out.(interface{ NavigatedFrames() []string }); ok {
+		h.framesNavigated = append(h.framesNavigated, e.NavigatedFrames()...)
+	}
 	if ti, ok := out.(builtins.TabInfo); ok && a.Name == "connectTab" {
 		// Attaching to a tab is not navigating it: navigated compares
 		// against the URL the tab had when connected.

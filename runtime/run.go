@@ -132,6 +132,8 @@ type host struct {
 	// dialogPage and dialogMark track which dialogs were reported already.
 	dialogPage *browser.Page
 	dialogMark int
+	// framesNavigated are the URLs the command's actions took iframes to.
+	framesNavigated []string
 	// before is the viewport's elements before the first visual step.
 	before    []browser.SnapElement
 	beforeURL string
