@@ -109,7 +109,11 @@ func (c *Conn) readLoop() {
 		c.noteHealth(msg)
 		subs := c.subs[subKey{msg.SessionID, string(msg.Method)}]
 		for _, s := range subs {
-			s.push(msg.Params)
+			if s.tagged {
+				s.push(tagEvent(string(msg.Method), msg.Params))
+			} else {
+				s.push(msg.Params)
+			}
 		}
 		if msg.Method == "Target.detachedFromTarget" {
 			c.detachSubscriptions(msg.Params)
@@ -232,6 +236,65 @@ func (c *Conn) forget(id int64) {
 	c.mu.Unlock()
 }
 
+// subscribeAll is one feed of several events of a session, in the order
+// Chrome sent them, each tagged with its method (see untagEvent).
+func (c *Conn) subscribeAll(session target.SessionID, methods []string) (<-chan jsonv2.Value, func()) {
+	s := newSubscription()
+	s.tagged = true
+	c.mu.Lock()
+	if c.err != nil {
+		c.mu.Unlock()
+		s.finish()
+		return s.out, func() {}
+	}
+	for _, m := range methods {
+		k := subKey{session, m}
+		c.subs[k] = append(c.subs[k], s)
+	}
+	c.mu.Unlock()
+	var once sync.Once
+	return s.out, func() {
+		once.Do(func() {
+			c.mu.Lock()
+			for _, m := range methods {
+				k := subKey{session, m}
+				list := c.subs[k]
+				for i, x := range list {
+					if x == s {
+						c.subs[k] = append(list[:i:i], list[i+1:]...)
+						break
+					}
+				}
+			}
+			c.mu.Unlock()
+			s.stop()
+		})
+	}
+}
+
+// taggedEvent is an event of a feed of several methods.
+type taggedEvent struct {
+	Method string       `json:"method"`
+	Params jsonv2.Value `json:"params"`
+}
+
+func tagEvent(method string, params jsonv2.Value) jsonv2.Value {
+	if len(params) == 0 {
+		params = jsonv2.Value("{}")
+	}
+	raw, _ := jsonv2.Marshal(taggedEvent{Method: method, Params: params})
+	return raw
+}
+
+// untagEvent splits an event of a subscribeAll feed.
+func untagEvent(raw jsonv2.Value) (method string, params jsonv2.Value) {
+	var ev taggedEvent
+	if jsonv2.Unmarshal(raw, &ev) != nil {
+		return "", nil
+	}
+	return ev.Method, ev.Params
+}
+
 func (c *Conn) subscribe(session target.SessionID, method string) (<-chan jsonv2.Value, func()) {
 	ch, _, stop := c.subscribeCounted(session, method)
 	return ch, stop
@@ -314,6 +377,12 @@ func (s *Session) Send(ctx context.Context, method string, params any) (func(ctx
 	return s.conn.send(ctx, s.id, method, params)
 }
 
+// SubscribeAll buffers the events of several methods on this session in
+// one feed, in the order Chrome sent them (read each with untagEvent).
+func (s *Session) SubscribeAll(methods ...string) (<-chan jsonv2.Value, func()) {
+	return s.conn.subscribeAll(s.id, methods)
+}
+
 // Subscribe buffers the events of method on this session.
 func (s *Session) Subscribe(method string) (<-chan jsonv2.Value, func()) {
 	return s.conn.subscribe(s.id, method)
@@ -330,14 +399,16 @@ func (s *Session) SubscribeCounted(method string) (<-chan jsonv2.Value, func() i
 // subscription is an unbounded event queue: the read loop never blocks on a
 // slow consumer.
 type subscription struct {
-	mu    sync.Mutex
-	count int64
-	queue []jsonv2.Value
-	wake  chan struct{}
-	done  chan struct{}
-	out   chan jsonv2.Value
-	once  sync.Once
-	final sync.Once
+	// tagged subscriptions take several methods (subscribeAll).
+	tagged bool
+	mu     sync.Mutex
+	count  int64
+	queue  []jsonv2.Value
+	wake   chan struct{}
+	done   chan struct{}
+	out    chan jsonv2.Value
+	once   sync.Once
+	final  sync.Once
 }
 
 func newSubscription() *subscription {

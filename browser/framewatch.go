@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -18,46 +19,89 @@ const frameLoadBound = 5 * time.Second
 
 // frameWatch follows the iframes an action navigates (a link inside a
 // frame, a form that posts into one, a script that sets a frame's src):
-// where each went, for the answer (Effect.FramesNavigated), and, for the
-// frames the page's own renderer hosts, their loads, so the answer shows
-// the frame's new document rather than a frame half-way through loading.
-// The top document's own navigation is actionWatch's.
+// where each went, for the answer (Effect.FramesNavigated), and their new
+// documents' loads up to DOMContentLoaded, so the answer shows the frame's
+// new document rather than the old one or a blank frame. The top
+// document's own navigation is actionWatch's.
 type frameWatch struct {
 	main cdp.FrameID
 	// loading are the frames whose new document has not loaded yet.
 	loading  map[cdp.FrameID]*loadWait
 	deadline time.Time
-	// urls are where the frames went, in order; oopifs, the out-of-process
-	// frames whose document changed and whose URL is still to be read.
-	urls   []string
-	oopifs []cdp.FrameID
-	// oopifURL is the last URL Chrome gave each out-of-process frame
-	// during the action.
+	// went is each frame's new document, order the frames in the order
+	// they first went; committed says a frame's new document is there.
+	went      map[cdp.FrameID]string
+	order     []cdp.FrameID
+	committed map[cdp.FrameID]bool
+	// paths are the paths each frame navigated to during the action: a
+	// frame that loads the same path again (a rotating ad) navigates on its
+	// own, and is neither awaited nor reported (selfDriven).
+	paths      map[cdp.FrameID][]string
+	selfDriven map[cdp.FrameID]bool
+	// fresh are the frames the action added: their first document is no
+	// navigation (it is awaited, not reported).
+	fresh map[cdp.FrameID]bool
+	// failed are the frames whose navigation ended on Chrome's error page.
+	failed int
+	// oopifs are the out-of-process frames whose document changed, and
+	// oopifURL the last URL Chrome gave each during the action.
+	oopifs   []cdp.FrameID
 	oopifURL map[cdp.FrameID]string
 	// events are the out-of-process frames' (see watchOOPIFs).
 	events chan oopifEvent
 }
 
 func newFrameWatch(main cdp.FrameID) *frameWatch {
-	return &frameWatch{main: main, loading: map[cdp.FrameID]*loadWait{}, oopifURL: map[cdp.FrameID]string{}, events: make(chan oopifEvent, 64)}
+	return &frameWatch{main: main, loading: map[cdp.FrameID]*loadWait{}, went: map[cdp.FrameID]string{},
+		committed: map[cdp.FrameID]bool{}, paths: map[cdp.FrameID][]string{}, selfDriven: map[cdp.FrameID]bool{},
+		fresh: map[cdp.FrameID]bool{}, oopifURL: map[cdp.FrameID]string{}, events: make(chan oopifEvent, 64)}
 }
 
-// requested takes a navigation a frame in the page's renderer asked for:
-// its load is awaited from now (a javascript: URL or another tab's
-// navigation loads nothing here).
+// frameWant is what a frame's new document is awaited to reach: its
+// structure is there (the snapshot shows it); images may still load.
+const frameWant = "DOMContentLoaded"
+
+// requested takes a navigation a frame asked for: its new document is
+// awaited from now (a javascript: URL or another tab's navigation loads
+// nothing here).
 func (f *frameWatch) requested(ev page.EventFrameRequestedNavigation) {
-	if ev.FrameID == f.main || strings.HasPrefix(ev.URL, "javascript:") || ev.Disposition != page.ClientNavigationDispositionCurrentTab {
+	if ev.FrameID == f.main || f.selfDriven[ev.FrameID] || strings.HasPrefix(ev.URL, "javascript:") || ev.Disposition != page.ClientNavigationDispositionCurrentTab {
 		return
 	}
 	if _, ok := f.loading[ev.FrameID]; !ok {
-		f.await(&loadWait{frame: ev.FrameID, want: "load"})
+		f.await(&loadWait{frame: ev.FrameID, want: frameWant, newDocument: true})
 	}
+}
+
+// started takes a navigation Chrome started in a frame.
+func (f *frameWatch) started(ev page.EventFrameStartedNavigating) {
+	id := ev.FrameID
+	if id == f.main || ev.NavigationType == "sameDocument" || ev.NavigationType == "historySameDocument" || f.selfDriven[id] {
+		return
+	}
+	path := ev.URL
+	if u, err := url.Parse(ev.URL); err == nil {
+		path = u.Host + u.Path
+	}
+	if slices.Contains(f.paths[id], path) {
+		f.selfDriven[id] = true
+		delete(f.loading, id)
+		return
+	}
+	f.paths[id] = append(f.paths[id], path)
+	delete(f.committed, id)
+	f.await(&loadWait{frame: id, loader: string(ev.LoaderID), want: frameWant})
 }
 
 // sameDocument takes a same-document navigation: a frame whose requested
 // navigation was one (a fragment link) loads nothing.
 func (f *frameWatch) sameDocument(id cdp.FrameID) bool {
-	if _, ok := f.loading[id]; !ok || id == f.main {
+	return f.done(id)
+}
+
+// done stops awaiting frame id, reporting whether it was awaited.
+func (f *frameWatch) done(id cdp.FrameID) bool {
+	if _, ok := f.loading[id]; !ok {
 		return false
 	}
 	delete(f.loading, id)
@@ -71,36 +115,61 @@ func (f *frameWatch) await(l *loadWait) {
 	}
 }
 
-// started takes a navigation Chrome started in the page's renderer.
-func (f *frameWatch) started(ev page.EventFrameStartedNavigating) {
-	if ev.FrameID == f.main || ev.NavigationType == "sameDocument" || ev.NavigationType == "historySameDocument" {
-		return
-	}
-	f.await(&loadWait{frame: ev.FrameID, loader: string(ev.LoaderID), want: "load"})
-}
-
-// lifecycle takes a lifecycle event and reports whether a frame's load
-// finished with it.
+// lifecycle takes a lifecycle event and reports whether a frame's new
+// document arrived with it.
 func (f *frameWatch) lifecycle(ev page.EventLifecycleEvent) bool {
 	l, ok := f.loading[ev.FrameID]
 	if !ok || !l.see(ev) {
 		return false
 	}
-	delete(f.loading, ev.FrameID)
-	return true
+	return f.done(ev.FrameID)
 }
 
-// navigated takes a frame's new document in the page's renderer.
+// stopped takes a frame that stopped loading: before its new document
+// committed, the navigation ended without one (a 204 answer, a download,
+// a cancelled load).
+func (f *frameWatch) stopped(id cdp.FrameID) bool {
+	if f.committed[id] {
+		return false
+	}
+	return f.done(id)
+}
+
+// navigated takes a frame's new document.
 func (f *frameWatch) navigated(ev page.EventFrameNavigated) {
-	if ev.Frame == nil || ev.Frame.ParentID == "" || ev.Type == page.NavigationTypeBackForwardCacheRestore {
+	fr := ev.Frame
+	if fr == nil || fr.ParentID == "" || ev.Type == page.NavigationTypeBackForwardCacheRestore {
 		return
 	}
-	f.add(ev.Frame.URL)
+	f.committed[fr.ID] = true
+	if strings.HasPrefix(fr.URL, "chrome-error:") {
+		f.failed++
+		f.done(fr.ID)
+		return
+	}
+	f.wentTo(fr.ID, fr.URL)
+}
+
+func (f *frameWatch) wentTo(id cdp.FrameID, u string) {
+	if _, seen := f.went[id]; !seen {
+		f.order = append(f.order, id)
+	}
+	f.went[id] = u
+}
+
+// frameAttached takes a frame the action added.
+func (f *frameWatch) frameAttached(id cdp.FrameID) { f.fresh[id] = true }
+
+// detached takes a frame that left the page: nothing of it is awaited
+// or reported.
+func (f *frameWatch) detached(id cdp.FrameID) bool {
+	delete(f.went, id)
+	return f.done(id)
 }
 
 // attached takes an iframe target that attached during the action: a
-// frame that navigated to another site moved to a renderer of its own,
-// whose load is not followed here.
+// frame that navigated to another site moved to a renderer of its own;
+// its events come from its own session from now on.
 func (f *frameWatch) attached(ev target.EventAttachedToTarget) bool {
 	if ev.TargetInfo == nil || ev.TargetInfo.Type != "iframe" {
 		return false
@@ -109,10 +178,9 @@ func (f *frameWatch) attached(ev target.EventAttachedToTarget) bool {
 	if _, ok := f.loading[id]; !ok {
 		return false
 	}
-	delete(f.loading, id)
 	f.oopifURL[id] = ev.TargetInfo.URL
-	f.oopifs = append(f.oopifs, id)
-	return true
+	f.documentCleared(id)
+	return f.done(id)
 }
 
 // targetChanged keeps an out-of-process frame's latest URL.
@@ -129,14 +197,8 @@ func (f *frameWatch) documentCleared(id cdp.FrameID) {
 	}
 }
 
-func (f *frameWatch) add(u string) {
-	if u != "" && !slices.Contains(f.urls, u) {
-		f.urls = append(f.urls, u)
-	}
-}
-
-// waiting reports whether a frame's load is still awaited, and for how
-// long at most.
+// waiting reports whether a frame's document is still awaited, and for
+// how long at most.
 func (f *frameWatch) waiting() (time.Duration, bool) {
 	if len(f.loading) == 0 {
 		return 0, false
@@ -145,10 +207,14 @@ func (f *frameWatch) waiting() (time.Duration, bool) {
 	return left, left > 0
 }
 
-// report returns where the frames went: the out-of-process frames' URLs
-// are the last Chrome gave during the action, or read now.
-func (f *frameWatch) report(ctx context.Context, b *Browser) []string {
+// report returns where the frames went (the out-of-process frames' URLs
+// are the last Chrome gave during the action, or read now), and a warning
+// when a frame ended on an error page or is still loading.
+func (f *frameWatch) report(ctx context.Context, b *Browser) ([]string, string) {
 	for _, id := range f.oopifs {
+		if _, seen := f.went[id]; seen {
+			continue
+		}
 		u := f.oopifURL[id]
 		if u == "" {
 			rctx, cancel := brief(ctx)
@@ -157,9 +223,26 @@ func (f *frameWatch) report(ctx context.Context, b *Browser) []string {
 			}
 			cancel()
 		}
-		f.add(u)
+		if strings.HasPrefix(u, "chrome-error:") {
+			f.failed++
+		} else if u != "" {
+			f.wentTo(id, u)
+		}
 	}
-	return f.urls
+	var urls []string
+	for _, id := range f.order {
+		if u, ok := f.went[id]; ok && !f.fresh[id] && !f.selfDriven[id] && !slices.Contains(urls, u) {
+			urls = append(urls, u)
+		}
+	}
+	warning := ""
+	switch {
+	case f.failed > 0:
+		warning = "a frame the action navigated shows Chrome's error page: the site refuses to be shown in a frame, or could not be reached"
+	case len(f.loading) > 0:
+		warning = "a frame the action navigated was still loading; take a snapshot to see it now"
+	}
+	return urls, warning
 }
 
 // oopifEvent is an event of an out-of-process frame's session.
@@ -170,7 +253,7 @@ type oopifEvent struct {
 }
 
 // oopifMethods are the events followed in out-of-process frames' sessions.
-var oopifMethods = []string{page.FrameRequestedNavigation.Method, "Page.frameStartedNavigating", page.LifecycleEvent.Method, page.FrameNavigated.Method, "Runtime.executionContextsCleared"}
+var oopifMethods = []string{page.FrameRequestedNavigation.Method, "Page.frameStartedNavigating", page.LifecycleEvent.Method, page.FrameNavigated.Method, page.FrameStoppedLoading.Method, page.FrameDetached.Method, "Runtime.executionContextsCleared"}
 
 // watchOOPIFs forwards, until stop, the navigation events of p's
 // out-of-process frames to f.events.
@@ -189,19 +272,20 @@ func (f *frameWatch) watchOOPIFs(p *Page) (stop func()) {
 		if s == nil {
 			continue
 		}
-		for _, method := range oopifMethods {
-			ch, unsubscribe := s.Subscribe(method)
-			stops = append(stops, unsubscribe)
-			go func() {
-				for raw := range ch {
-					select {
-					case f.events <- oopifEvent{frame: id, method: method, raw: raw}:
-					case <-done:
-						return
-					}
+		// One feed per session keeps Chrome's order: a frame's stop
+		// before its new document means no document came.
+		ch, unsubscribe := s.SubscribeAll(oopifMethods...)
+		stops = append(stops, unsubscribe)
+		go func() {
+			for raw := range ch {
+				method, params := untagEvent(raw)
+				select {
+				case f.events <- oopifEvent{frame: id, method: method, raw: params}:
+				case <-done:
+					return
 				}
-			}()
-		}
+			}
+		}()
 	}
 	return func() {
 		for _, s := range stops {
@@ -232,6 +316,12 @@ func (f *frameWatch) oopif(ev oopifEvent) bool {
 		if decode(ev.raw, &e) == nil {
 			f.navigated(e)
 		}
+	case page.FrameStoppedLoading.Method:
+		var e page.EventFrameStoppedLoading
+		return decode(ev.raw, &e) == nil && f.stopped(e.FrameID)
+	case page.FrameDetached.Method:
+		var e page.EventFrameDetached
+		return decode(ev.raw, &e) == nil && f.detached(e.FrameID)
 	default: // its document went away
 		f.documentCleared(ev.frame)
 	}

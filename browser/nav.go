@@ -117,6 +117,9 @@ func (p *Page) Navigate(ctx context.Context, u string, wait WaitUntil) (*NavResu
 		if res.ErrorText == "net::ERR_ABORTED" && p.sess.waitCrash(ctx, crashWait(u)) {
 			return "", crashError("")
 		}
+		if res.ErrorText == "net::ERR_ABORTED" {
+			return "", Errorf(KindNavigation, "navigation to %s was aborted: the server answered with no page to show (such as 204 No Content), or another navigation replaced it; the tab stays where it was", u)
+		}
 		if res.ErrorText != "" {
 			return "", Errorf(KindNavigation, "navigation to %s failed: %s", u, res.ErrorText).
 				WithHint("check that the server is running and the URL is right")
@@ -163,8 +166,18 @@ func (p *Page) navigateAndWait(ctx context.Context, what string, wait WaitUntil,
 	if err != nil {
 		return nil, p.stopOnTimeout(ctx, err, what, wait)
 	}
-	load := &loadWait{frame: cdp.FrameID(p.TargetID), loader: loader, want: wait.lifecycleName()}
 	named := loader != ""
+	load := &loadWait{frame: cdp.FrameID(p.TargetID), loader: loader, newDocument: !named, want: wait.lifecycleName()}
+	// A history entry can be an iframe's (a link followed inside it): when
+	// a frame, not the top document, gets the new document, that is the
+	// navigation. Out-of-process frames say so on their own sessions.
+	frames := newFrameWatch(load.frame)
+	stopFrames := func() {}
+	if !named {
+		stopFrames = frames.watchOOPIFs(p)
+	}
+	defer stopFrames()
+	topCommitted := false
 	for {
 		select {
 		case <-ctx.Done():
@@ -176,14 +189,25 @@ func (p *Page) navigateAndWait(ctx context.Context, what string, wait WaitUntil,
 			if !named {
 				return p.navResult(ctx)
 			}
+		case ev := <-frames.events:
+			if ev.method == page.FrameNavigated.Method && !topCommitted {
+				return p.navResult(ctx)
+			}
 		case raw, ok := <-navigated:
 			if !ok {
 				return nil, navClosed(what)
 			}
 			var ev page.EventFrameNavigated
-			if named || decode(raw, &ev) != nil || ev.Frame == nil || ev.Frame.ParentID != "" {
+			if named || decode(raw, &ev) != nil || ev.Frame == nil {
 				continue
 			}
+			if ev.Frame.ParentID != "" {
+				if !topCommitted {
+					return p.navResult(ctx) // the entry was this frame's
+				}
+				continue
+			}
+			topCommitted = true
 			if ev.Type == page.NavigationTypeBackForwardCacheRestore || wait == WaitCommit {
 				return p.navResult(ctx)
 			}
@@ -205,10 +229,13 @@ func (p *Page) navigateAndWait(ctx context.Context, what string, wait WaitUntil,
 // load) is followed rather than reported as an abort. Page navigations and
 // the navigations an action sets off (watch.go) both wait with it.
 type loadWait struct {
-	frame   cdp.FrameID
-	loader  string
-	want    string
-	reached string
+	frame  cdp.FrameID
+	loader string
+	// newDocument, with no loader given, takes no event before a new
+	// document starts (the old one's late events are not the new one's).
+	newDocument bool
+	want        string
+	reached     string
 }
 
 // see takes a lifecycle event and reports whether the load reached want.
@@ -220,7 +247,7 @@ func (l *loadWait) see(ev page.EventLifecycleEvent) bool {
 		l.loader, l.reached = string(ev.LoaderID), "commit"
 		return false
 	}
-	if l.loader != "" && string(ev.LoaderID) != l.loader {
+	if l.loader == "" && l.newDocument || l.loader != "" && string(ev.LoaderID) != l.loader {
 		return false
 	}
 	switch ev.Name {
@@ -236,12 +263,15 @@ func (l *loadWait) see(ev page.EventLifecycleEvent) bool {
 // timeout is the error of a load that did not reach its event in time.
 func (l *loadWait) timeout(what string, wait WaitUntil) error {
 	msg := fmt.Sprintf("%s did not reach %q in time", what, wait)
-	if l.reached != "" {
+	switch l.reached {
+	case "":
+		msg += " (no new page started: the server sent no answer)"
+	default:
 		msg += fmt.Sprintf(" (last reached: %s)", l.reached)
 	}
 	e := Errorf(KindTimeout, "%s", msg)
-	if wait == WaitNetworkIdle {
-		e.WithHint(`the page keeps the network busy; use waitUntil "load" instead`)
+	if wait == WaitNetworkIdle && (l.reached == "load" || l.reached == "networkAlmostIdle") {
+		e.WithHint(`the page loaded but keeps the network busy; use waitUntil "load" instead`)
 	}
 	return e
 }

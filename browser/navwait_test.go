@@ -2,8 +2,10 @@ package browser
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -140,5 +142,88 @@ func TestHistoryWaitsForWhatWasAsked(t *testing.T) {
 	var title string
 	if err := p.CallInto(ctx, &title, `() => document.title`); err != nil || title != "Checkout" {
 		t.Fatalf("landed on %q (%v), want Checkout", title, err)
+	}
+}
+
+// TestBackOverAFramesHistory: a link followed inside an iframe (same-site
+// or cross-site) makes a history entry of that frame; back returns the
+// frame, not the tab, and the wait ends when the frame has its document.
+func TestBackOverAFramesHistory(t *testing.T) {
+	p := openTestTab(t)
+	ctx := testCtx(t)
+	if _, err := p.Navigate(ctx, frameCheckout(t), WaitLoad); err != nil {
+		t.Fatal(err)
+	}
+	s := frameSiteSnapshot(t, p)
+	next, pay := refOf(t, s.YAML, `link "Continue to shipping"`), refOf(t, s.YAML, `button "Pay"`)
+	for _, ref := range []string{next, pay} {
+		restore := p.FrameScope()
+		if _, err := p.Click(ctx, Target{Ref: ref}, ClickOptions{NativeOnly: true}); err != nil {
+			t.Fatal(err)
+		}
+		restore()
+	}
+	bctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if _, err := p.Back(bctx, WaitLoad); err != nil {
+		t.Fatalf("back over the cross-site frame's entry: %v", err)
+	}
+	if got := frameJS(t, p, pay, `document.querySelector('h2').textContent`); got != `"Card details"` {
+		t.Errorf("the cross-site frame after back: %s", got)
+	}
+	if _, err := p.Back(bctx, WaitLoad); err != nil {
+		t.Fatalf("back over the same-site frame's entry: %v", err)
+	}
+	if got := js(t, p, `[document.title, document.getElementById('steps').contentDocument.querySelector('h2').textContent]`); got != `["Checkout","Address"]` {
+		t.Errorf("the page after the second back: %s", got)
+	}
+}
+
+// TestReloadWaitsForTheNewDocument: the old document's late load event
+// is not the reloaded page's; and a link to a 204 answer is no
+// navigation (the click answers at once, the page stays).
+func TestReloadWaitsForTheNewDocument(t *testing.T) {
+	var hits atomic.Int32
+	base := browsertest.ServeHandler(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/pixel.gif":
+			time.Sleep(800 * time.Millisecond)
+			return
+		case "/no-content":
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		n := hits.Add(1)
+		img := `<img src="/pixel.gif" alt="">`
+		if n > 1 {
+			time.Sleep(2 * time.Second) // the reload's answer is slow
+			img = ""
+		}
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprintf(w, `<!doctype html><title>visit %d</title><h1>Orders</h1><a id="nothing" href="/no-content">Refresh badge</a>%s`, n, img)
+	}))
+	p := openTestTab(t)
+	ctx := testCtx(t)
+	if _, err := p.Navigate(ctx, base+"orders", WaitCommit); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Reload(ctx, WaitLoad, false); err != nil {
+		t.Fatal(err)
+	}
+	if got := js(t, p, `[document.title, document.readyState]`); got != `["visit 2","complete"]` {
+		t.Fatalf("after reload: %s", got)
+	}
+	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	res, err := p.Click(cctx, Target{Selector: "#nothing"}, ClickOptions{NativeOnly: true})
+	if err != nil || res.Navigated || res.Warning != "" {
+		t.Fatalf("a link to a 204 answer: %+v %v", res, err)
+	}
+	if got := js(t, p, `document.title`); got != `"visit 2"` {
+		t.Errorf("the page after the 204 link: %s", got)
+	}
+	_, err = p.Navigate(ctx, base+"no-content", WaitLoad)
+	if KindOf(err) != KindNavigation || !strings.Contains(err.Error(), "no page to show") {
+		t.Errorf("goto a 204 answer: %v", err)
 	}
 }

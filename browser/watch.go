@@ -71,8 +71,13 @@ type actionWatch struct {
 	// out-of-process frames' attaching; frames follows them.
 	frameNav *eventFeed
 	attached *eventFeed
-	frames   *frameWatch
-	stops    []func()
+	// stopped, frameAdded and frameGone are the page's frames' loads
+	// ending and frames coming and going.
+	stopped    *eventFeed
+	frameAdded *eventFeed
+	frameGone  *eventFeed
+	frames     *frameWatch
+	stops      []func()
 	// presettled holds the page's settle report when the action already
 	// settled in its own last round trip (a click reads its probe and
 	// settles at once).
@@ -103,7 +108,7 @@ func (f *eventFeed) next(raw jsonv2.Value) jsonv2.Value {
 
 // unread reports events that arrived but were not read yet.
 func (w *actionWatch) unread() bool {
-	for _, f := range []*eventFeed{w.requested, w.started, w.lifecycle, w.sameDoc, w.created, w.changed, w.download, w.frameNav, w.attached} {
+	for _, f := range []*eventFeed{w.requested, w.started, w.lifecycle, w.sameDoc, w.created, w.changed, w.download, w.frameNav, w.attached, w.stopped, w.frameAdded, w.frameGone} {
 		if f.received() > f.read {
 			return true
 		}
@@ -132,6 +137,9 @@ func (p *Page) watch(ctx context.Context) (*actionWatch, error) {
 	w.download = sub(p.Browser.Session(), "Browser.downloadWillBegin")
 	w.frameNav = sub(p.sess, page.FrameNavigated.Method)
 	w.attached = sub(p.sess, target.AttachedToTarget.Method)
+	w.stopped = sub(p.sess, page.FrameStoppedLoading.Method)
+	w.frameAdded = sub(p.sess, page.FrameAttached.Method)
+	w.frameGone = sub(p.sess, page.FrameDetached.Method)
 	w.frames = newFrameWatch(cdp.FrameID(p.TargetID))
 	w.stops = append(w.stops, w.frames.watchOOPIFs(p))
 	// The calls go out together: every round trip here delays the action
@@ -235,9 +243,10 @@ func (w *actionWatch) finish(ctx context.Context, grace time.Duration) Effect {
 	p := w.p
 	main := cdp.FrameID(p.TargetID)
 	var eff Effect
-	// load follows the document a cross-document navigation loads.
+	// load follows the document a cross-document navigation loads;
+	// committed says it is there.
 	var load *loadWait
-	crossDoc := false
+	crossDoc, committed := false, false
 	newTabs := map[target.ID]*NewTab{}
 	var order []target.ID
 	// downloads are the URLs of navigations that became downloads.
@@ -277,6 +286,40 @@ func (w *actionWatch) finish(ctx context.Context, grace time.Duration) Effect {
 		tabWait = time.Time{}
 	}
 	loadDeadline := (<-chan time.Time)(nil)
+	onStarted := func(raw jsonv2.Value) {
+		var ev page.EventFrameStartedNavigating
+		if decode(raw, &ev) != nil {
+			return
+		}
+		if ev.FrameID != main {
+			w.frames.started(ev)
+			return
+		}
+		if downloads[ev.URL] {
+			return // (a navigation read after it became a download)
+		}
+		navigating = true
+		switch ev.NavigationType {
+		case "sameDocument", "historySameDocument":
+		default:
+			navWait = time.Time{}
+			crossDoc, committed = true, false
+			load = &loadWait{frame: main, loader: string(ev.LoaderID), want: "load"}
+			if loadDeadline == nil {
+				loadDeadline = time.After(30 * time.Second)
+			}
+		}
+	}
+	onNavigated := func(raw jsonv2.Value) {
+		var ev page.EventFrameNavigated
+		if decode(raw, &ev) != nil || ev.Frame == nil {
+			return
+		}
+		if ev.Frame.ID == main {
+			committed = true
+		}
+		w.frames.navigated(ev)
+	}
 wait:
 	for {
 		select {
@@ -303,9 +346,6 @@ wait:
 					timer.Reset(left)
 					continue
 				}
-				if len(w.frames.loading) > 0 && eff.Warning == "" {
-					eff.Warning = "a frame the action navigated was still loading; take a snapshot to see it now"
-				}
 				break wait
 			}
 		case <-loadDeadline:
@@ -327,29 +367,7 @@ wait:
 			navWait, navigating = time.Now().Add(navStartBound), true
 			rearm()
 		case raw := <-w.started.ch:
-			raw = w.started.next(raw)
-			var ev page.EventFrameStartedNavigating
-			if decode(raw, &ev) != nil {
-				continue
-			}
-			if ev.FrameID != main {
-				w.frames.started(ev)
-				continue
-			}
-			if downloads[ev.URL] {
-				continue // (a navigation read after it became a download)
-			}
-			navigating = true
-			switch ev.NavigationType {
-			case "sameDocument", "historySameDocument":
-			default:
-				navWait = time.Time{}
-				crossDoc = true
-				load = &loadWait{frame: main, loader: string(ev.LoaderID), want: "load"}
-				if loadDeadline == nil {
-					loadDeadline = time.After(30 * time.Second)
-				}
-			}
+			onStarted(w.started.next(raw))
 		case raw := <-w.lifecycle.ch:
 			raw = w.lifecycle.next(raw)
 			var ev page.EventLifecycleEvent
@@ -382,7 +400,13 @@ wait:
 				FrameID cdp.FrameID `json:"frameId"`
 				URL     string      `json:"url"`
 			}
-			if decode(raw, &ev) != nil || ev.FrameID != main {
+			if decode(raw, &ev) != nil {
+				continue
+			}
+			if ev.FrameID != main {
+				if w.frames.done(ev.FrameID) {
+					rearm()
+				}
 				continue
 			}
 			downloads[ev.URL] = true
@@ -391,10 +415,45 @@ wait:
 			crossDoc, navWait, loadDeadline = false, time.Time{}, nil
 			rearm()
 		case raw := <-w.frameNav.ch:
-			raw = w.frameNav.next(raw)
-			var ev page.EventFrameNavigated
+			onNavigated(w.frameNav.next(raw))
+		case raw := <-w.stopped.ch:
+			raw = w.stopped.next(raw)
+			var ev page.EventFrameStoppedLoading
+			if decode(raw, &ev) != nil {
+				continue
+			}
+			// A frame's navigation and new document, when it has them,
+			// came before its stop: read them first (the feeds are read
+			// in any order).
+			for w.started.received() > w.started.read {
+				onStarted(w.started.next(<-w.started.ch))
+			}
+			for w.frameNav.received() > w.frameNav.read {
+				onNavigated(w.frameNav.next(<-w.frameNav.ch))
+			}
+			if ev.FrameID != main {
+				if w.frames.stopped(ev.FrameID) {
+					rearm()
+				}
+				continue
+			}
+			if crossDoc && !committed {
+				// The navigation ended without a new document (a 204
+				// answer, a cancelled load): the page stays.
+				crossDoc, loadDeadline = false, nil
+				rearm()
+			}
+		case raw := <-w.frameAdded.ch:
+			raw = w.frameAdded.next(raw)
+			var ev page.EventFrameAttached
 			if decode(raw, &ev) == nil {
-				w.frames.navigated(ev)
+				w.frames.frameAttached(ev.FrameID)
+			}
+		case raw := <-w.frameGone.ch:
+			raw = w.frameGone.next(raw)
+			var ev page.EventFrameDetached
+			if decode(raw, &ev) == nil && w.frames.detached(ev.FrameID) {
+				rearm()
 			}
 		case raw := <-w.attached.ch:
 			raw = w.attached.next(raw)
@@ -472,7 +531,11 @@ wait:
 	}
 	if !eff.Navigated {
 		// (The frames of a new top document are that document's.)
-		eff.FramesNavigated = w.frames.report(ctx, p.Browser)
+		var warning string
+		eff.FramesNavigated, warning = w.frames.report(ctx, p.Browser)
+		if eff.Warning == "" {
+			eff.Warning = warning
+		}
 	}
 	return eff
 }

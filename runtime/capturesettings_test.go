@@ -42,3 +42,21 @@ func TestApplyCapture(t *testing.T) {
 		})
 	}
 }
+
+// TestNoDiffAcrossTabs: a command that moves to another tab (here one on
+// the same URL) compares no page with another: its changes never list the
+// first tab's elements as removed.
+func TestNoDiffAcrossTabs(t *testing.T) {
+	base := pagesURL(t)
+	first := runJSON(t, `{"steps":[{"openTab":"`+base+`feedback.html"}]}`)
+	mustOK(t, first)
+	closeTabAfter(t, first)
+	second := runJSON(t, `{"steps":[{"openTab":"`+base+`feedback.html"}]}`)
+	mustOK(t, second)
+	closeTabAfter(t, second)
+	out := runJSON(t, `{"tab":"`+first.Tab+`","capture":"compact","steps":[{"connectTab":"`+second.Tab+`"},{"pageFunction":"() => document.title"}]}`)
+	mustOK(t, out)
+	if out.Changes != nil && len(out.Changes.Removed) > 0 {
+		t.Errorf("changes across tabs: %s", jsonString(out.Changes))
+	}
+}

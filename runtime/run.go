@@ -137,6 +137,7 @@ type host struct {
 	// before is the viewport's elements before the first visual step.
 	before    []browser.SnapElement
 	beforeURL string
+	beforeTab string
 	// resultValue is the recipe's global `result`, reported as result.
 	resultValue starlark.Value
 	// dog answers for the command when a phase runs past its deadline.
