@@ -2,12 +2,14 @@ package browser
 
 import (
 	"context"
+	"errors"
 	"hash/fnv"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
@@ -69,14 +71,18 @@ func (p *Page) spliceFrames(ctx context.Context, s *Snapshot, key string, sub Sn
 		if slot >= 0 && slot < len(refs) {
 			ref = refs[slot]
 		}
-		fs, err := p.frameSnapshot(ctx, parent, ref, sub, depth)
+		fs, err := p.boundedFrameSnapshot(ctx, parent, ref, sub, depth)
 		last := len(out) - 1
 		head := strings.TrimSuffix(out[last], ":")
 		if fs != nil && fs.URL != "" {
 			head += " [url=" + clipURL(fs.URL) + "]"
 		}
 		if err != nil || fs == nil {
-			out[last] = head + " [not loaded]"
+			mark := " [not loaded]"
+			if errors.Is(err, errFrameBusy) {
+				mark = " [loading]"
+			}
+			out[last] = head + mark
 			continue
 		}
 		body := strings.TrimRight(fs.YAML, "\n")
@@ -100,6 +106,51 @@ func clipURL(u string) string {
 		return u
 	}
 	return u[:frameURLLimit-1] + "…"
+}
+
+// Bounds of one frame's snapshot. Chrome holds every call into an
+// out-of-process frame while a navigation in it is pending (until the new
+// document commits, however long its server takes): a snapshot shows
+// such a frame as loading instead of waiting for it. A frame that was
+// busy at the last snapshot of the page gets the short bound.
+const (
+	frameSnapshotBound     = 2 * time.Second
+	busyFrameSnapshotBound = 300 * time.Millisecond
+)
+
+// errFrameBusy says a frame did not answer within its snapshot's bound.
+var errFrameBusy = errors.New("the frame did not answer in time (it is loading a new page)")
+
+// boundedFrameSnapshot is frameSnapshot within the frame's bound.
+func (p *Page) boundedFrameSnapshot(ctx context.Context, parent *frameRef, probe frameProbe, sub SnapshotOptions, depth int) (*Snapshot, error) {
+	if probe.err != nil || probe.ref == nil {
+		return p.frameSnapshot(ctx, parent, probe, sub, depth)
+	}
+	id := probe.ref.id
+	bound := frameSnapshotBound
+	p.mu.Lock()
+	if p.busyFrames[id] {
+		bound = busyFrameSnapshotBound
+	}
+	p.mu.Unlock()
+	fctx, cancel := context.WithTimeout(ctx, bound)
+	defer cancel()
+	fs, err := p.frameSnapshot(fctx, parent, probe, sub, depth)
+	busy := err != nil && fctx.Err() != nil && ctx.Err() == nil
+	p.mu.Lock()
+	if busy {
+		if p.busyFrames == nil {
+			p.busyFrames = map[cdp.FrameID]bool{}
+		}
+		p.busyFrames[id] = true
+	} else if err == nil {
+		delete(p.busyFrames, id)
+	}
+	p.mu.Unlock()
+	if busy {
+		return fs, errFrameBusy
+	}
+	return fs, err
 }
 
 // frameSnapshot snapshots the frame id, a child of parent, through its own

@@ -1,8 +1,10 @@
 package browser
 
 import (
+	"context"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -225,5 +227,58 @@ func TestFrameNavigationsTheActionDidNotCause(t *testing.T) {
 	res = clickOnce("#refused")
 	if !strings.Contains(res.Warning, "error page") {
 		t.Errorf("a frame that refuses to be framed: %+v", res.Effect)
+	}
+}
+
+// TestSnapshotShowsAFrameThatIsLoading: while a cross-site frame waits for
+// a slow server, Chrome holds every call into it; the snapshot shows the
+// frame as loading instead of waiting (before, each capture waited 5 to
+// 15 s), and shows its page once it has come.
+func TestSnapshotShowsAFrameThatIsLoading(t *testing.T) {
+	release := make(chan struct{})
+	var once sync.Once
+	free := func() { once.Do(func() { close(release) }) }
+	t.Cleanup(free)
+	partner := browsertest.ServeOn(t, "127.0.0.2", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/statement.html" {
+			select {
+			case <-release:
+			case <-r.Context().Done():
+				return
+			}
+		}
+		writePage(w, r, map[string]string{
+			"widget.html":    `<!doctype html><p>Balance</p><button>Show statement</button>`,
+			"statement.html": `<!doctype html><h2>Statement</h2><p>March: 12 €</p>`,
+		})
+	}))
+	p := loadHTML(t, `<!doctype html><title>Bank</title><main><h1>Accounts</h1><iframe id="w" src="`+partner+`widget.html"></iframe></main>`)
+	ctx := testCtx(t)
+	if s := frameSiteSnapshot(t, p); !strings.Contains(s.YAML, `button "Show statement"`) {
+		t.Fatalf("the widget before: %s", s.YAML)
+	}
+	var set bool
+	if err := p.CallInto(ctx, &set, `(u) => { document.getElementById('w').src = u; return true }`, partner+"statement.html"); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		sctx, cancel := context.WithTimeout(ctx, 8*time.Second)
+		s, err := p.Snapshot(sctx, SnapshotOptions{})
+		cancel()
+		if err != nil || !strings.Contains(s.YAML, "[loading]") || !strings.Contains(s.YAML, `heading "Accounts"`) {
+			t.Fatalf("snapshot %d while the frame loads: %v\n%v", i+1, err, s)
+		}
+	}
+	free()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		s := frameSiteSnapshot(t, p)
+		if strings.Contains(s.YAML, `heading "Statement"`) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the frame's page never showed: %s", s.YAML)
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }

@@ -41,6 +41,8 @@ type Page struct {
 	// slowFrames had no JavaScript context when a snapshot looked (not
 	// waited for again).
 	slowFrames map[cdp.FrameID]bool
+	// busyFrames did not answer a snapshot in time (framesnap.go).
+	busyFrames map[cdp.FrameID]bool
 	// frameSearchAt is when a lookup last searched the frames.
 	frameSearchAt time.Time
 	// contexts tracks the default execution context of each frame the
