@@ -2,6 +2,7 @@ package builtins
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -170,11 +171,29 @@ func openTab(c *Call) (any, error) {
 		nav, err := p.Navigate(c.Ctx, u, wait)
 		if err != nil {
 			c.Env.DiscardTab(c.Ctx)
-			return nil, fmt.Errorf("openTab closed the tab it opened (%s), because %w", tab.Alias, err)
+			return nil, openTabFailed(tab.Alias, err)
 		}
 		out.URL, out.Title = nav.URL, nav.Title
 	}
 	return out, nil
+}
+
+// openTabFailed is the error of an openTab whose page did not load: the
+// tab is gone, so the navigation's own advice about the tab (usable,
+// stopped) no longer holds.
+func openTabFailed(alias string, err error) error {
+	var be *browser.Error
+	if !errors.As(err, &be) {
+		return fmt.Errorf("openTab closed the tab it opened (%s), because %w", alias, err)
+	}
+	msg := be.Message
+	if msg == "" && be.Err != nil {
+		msg = be.Err.Error()
+	}
+	e := *be
+	e.Message = fmt.Sprintf("openTab closed the tab it opened (%s), because %s", alias, msg)
+	e.Hint = "check that the server answers; a page that is slow to finish loading opens sooner with waitUntil \"domcontentloaded\""
+	return &e
 }
 
 func connectTab(c *Call) (any, error) {
