@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/target"
+
 	"github.com/cdp-skill/cdp-skill/browser/browsertest"
 )
 
@@ -226,4 +228,30 @@ func TestReloadWaitsForTheNewDocument(t *testing.T) {
 	if KindOf(err) != KindNavigation || !strings.Contains(err.Error(), "no page to show") {
 		t.Errorf("goto a 204 answer: %v", err)
 	}
+}
+
+// TestNewTabOfASlowPageNamesItsURL: a link that opens a tab on a page
+// whose server is slow to answer names that page's URL in newTabs, not
+// an empty one.
+func TestNewTabOfASlowPageNamesItsURL(t *testing.T) {
+	base := browsertest.ServeHandler(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/invoice.pdf.html" {
+			time.Sleep(3 * time.Second)
+		}
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte(`<!doctype html><title>Billing</title><h1>Billing</h1><a id="inv" href="/invoice.pdf.html" target="_blank">Open invoice</a>`))
+	}))
+	p := openTestTab(t)
+	ctx := testCtx(t)
+	if _, err := p.Navigate(ctx, base+"billing", WaitLoad); err != nil {
+		t.Fatal(err)
+	}
+	res, err := p.Click(ctx, Target{Selector: "#inv"}, ClickOptions{NativeOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.NewTabs) != 1 || !strings.HasSuffix(res.NewTabs[0].URL, "/invoice.pdf.html") {
+		t.Fatalf("new tabs: %+v", res.NewTabs)
+	}
+	p.Browser.CloseTab(ctx, target.ID(res.NewTabs[0].TargetID))
 }
