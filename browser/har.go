@@ -46,13 +46,13 @@ type harNV struct {
 
 // WriteHAR writes the tab's requests since r.Since to a HAR 1.2 file in the
 // output directory.
-func (p *Page) WriteHAR(ctx context.Context, r HARRequest) (*HARResult, error) {
+func (n *Network) WriteHAR(ctx context.Context, r HARRequest) (*HARResult, error) {
 	out, err := OutputFile{Path: r.Path, Dir: r.Dir, Kind: "har", Ext: ".har", Exts: []string{".har", ".json"}}.Open()
 	if err != nil {
 		return nil, err
 	}
 	defer out.Close()
-	reqs, err := p.NetworkRequests(ctx, NetworkFilter{Since: r.Since})
+	reqs, err := n.Requests(ctx, NetworkFilter{Since: r.Since})
 	if err != nil {
 		return nil, err
 	}

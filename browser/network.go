@@ -59,6 +59,14 @@ type Request struct {
 // Failed reports an HTTP error status (≥ 400) or a network error.
 func (r *Request) Failed() bool { return r.Status >= 400 || r.Failure != "" }
 
+// Network is a tab's network: the log of its requests, the routes that
+// intercept them, and the HAR export of the log. Reach it by Page.Network.
+type Network struct {
+	sess   *Session
+	log    netLog
+	routes routes
+}
+
 // netLog records the requests of one page session.
 type netLog struct {
 	mu     sync.Mutex
@@ -113,32 +121,32 @@ func (l *netLog) add(r *Request) *Request {
 	return r
 }
 
-// trackNetwork subscribes to the Network domain's request events before
+// track subscribes to the Network domain's request events before
 // the domain is enabled (enableDomains enables it). Each event stream is
 // read by its own goroutine; the streams are counted, so that a read of
-// the log can first take in every event Chrome already sent (syncNetwork).
-func (p *Page) trackNetwork() {
-	p.net.byID = map[network.RequestID]*Request{}
-	p.net.routed = map[network.RequestID]string{}
-	p.net.changed = make(chan struct{})
+// the log can first take in every event Chrome already sent (sync).
+func (n *Network) track(onClose func(...func())) {
+	n.log.byID = map[network.RequestID]*Request{}
+	n.log.routed = map[network.RequestID]string{}
+	n.log.changed = make(chan struct{})
 	for method, handle := range map[string]func(jsonv2.Value){
-		"Network.requestWillBeSent":          p.net.sent,
-		"Network.responseReceived":           p.net.response,
-		"Network.loadingFinished":            p.net.finished,
-		"Network.loadingFailed":              p.net.failed,
-		"Network.requestServedFromCache":     p.net.cached,
-		"Network.requestWillBeSentExtraInfo": p.net.requestExtra,
-		"Network.responseReceivedExtraInfo":  p.net.responseExtra,
+		"Network.requestWillBeSent":          n.log.sent,
+		"Network.responseReceived":           n.log.response,
+		"Network.loadingFinished":            n.log.finished,
+		"Network.loadingFailed":              n.log.failed,
+		"Network.requestServedFromCache":     n.log.cached,
+		"Network.requestWillBeSentExtraInfo": n.log.requestExtra,
+		"Network.responseReceivedExtraInfo":  n.log.responseExtra,
 	} {
-		ch, received, stop := p.sess.SubscribeCounted(method)
-		p.onClose(stop)
+		ch, received, stop := n.sess.SubscribeCounted(method)
+		onClose(stop)
 		f := &netFeed{received: received}
-		p.net.feeds = append(p.net.feeds, f)
+		n.log.feeds = append(n.log.feeds, f)
 		go func() {
 			for raw := range ch {
 				handle(raw)
 				f.read.Add(1)
-				p.net.poke()
+				n.log.poke()
 			}
 		}()
 	}
@@ -167,20 +175,20 @@ func (l *netLog) poke() {
 	l.mu.Unlock()
 }
 
-// syncNetwork makes the log current: after a round trip to the tab when
+// sync makes the log current: after a round trip to the tab when
 // roundTrip (Chrome sends the events of requests made before it ahead of
 // its answer), it waits until every event received has been recorded. It
 // gives up quietly after a second: the log is then as current as it can
 // be.
-func (p *Page) syncNetwork(ctx context.Context, roundTrip bool) {
+func (n *Network) sync(ctx context.Context, roundTrip bool) {
 	ctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
 	if roundTrip {
-		cdp.Call(ctx, p.sess, page.GetNavigationHistory, cdp.Empty{})
+		cdp.Call(ctx, n.sess, page.GetNavigationHistory, cdp.Empty{})
 	}
 	for {
-		changed := p.net.watch()
-		if p.net.drained() {
+		changed := n.log.watch()
+		if n.log.drained() {
 			return
 		}
 		select {
@@ -367,14 +375,14 @@ func (l *netLog) markRouted(id network.RequestID, how string) {
 	}
 }
 
-// enableNetwork turns on the Network domain (request events).
-func (p *Page) enableNetwork(ctx context.Context) error {
-	if _, err := cdp.Call(ctx, p.sess, network.Enable, network.EnableParams{}); err != nil {
+// enable turns on the Network domain (request events).
+func (n *Network) enable(ctx context.Context) error {
+	if _, err := cdp.Call(ctx, n.sess, network.Enable, network.EnableParams{}); err != nil {
 		return fmt.Errorf("Network.enable: %w", err)
 	}
-	p.net.mu.Lock()
-	p.net.on = true
-	p.net.mu.Unlock()
+	n.log.mu.Lock()
+	n.log.on = true
+	n.log.mu.Unlock()
 	return nil
 }
 
@@ -460,10 +468,10 @@ func statusMatches(filter string, status int64) bool {
 	return status/100 == int64(filter[0]-'0')
 }
 
-// NetworkRequests returns copies of the requests of the log that match f,
+// Requests returns copies of the requests of the log that match f,
 // oldest first. URLs are as sent: pass them through RedactURL before
 // showing them.
-func (p *Page) NetworkRequests(ctx context.Context, f NetworkFilter) ([]Request, error) {
+func (n *Network) Requests(ctx context.Context, f NetworkFilter) ([]Request, error) {
 	m, err := NewURLMatcher(f.URL, f.URLRegex)
 	if err != nil {
 		return nil, err
@@ -474,11 +482,11 @@ func (p *Page) NetworkRequests(ctx context.Context, f NetworkFilter) ([]Request,
 	if err := CheckResourceTypes(f.Types); err != nil {
 		return nil, err
 	}
-	p.syncNetwork(ctx, true)
-	p.net.mu.Lock()
-	defer p.net.mu.Unlock()
+	n.sync(ctx, true)
+	n.log.mu.Lock()
+	defer n.log.mu.Unlock()
 	var out []Request
-	for _, r := range p.net.reqs {
+	for _, r := range n.log.reqs {
 		if r.URL == "" || r.at.Before(f.Since) || !m.Match(r.URL) || !statusMatches(f.Status, r.Status) {
 			continue
 		}
@@ -520,36 +528,36 @@ func containsFold(list []string, s string) bool {
 	return false
 }
 
-// ClearNetwork forgets the requests recorded so far.
-func (p *Page) ClearNetwork() {
-	p.net.mu.Lock()
-	defer p.net.mu.Unlock()
-	p.net.reqs = nil
-	p.net.byID = map[network.RequestID]*Request{}
-	p.net.routed = map[network.RequestID]string{}
-	p.net.claimed = nil
+// Clear forgets the requests recorded so far.
+func (n *Network) Clear() {
+	n.log.mu.Lock()
+	defer n.log.mu.Unlock()
+	n.log.reqs = nil
+	n.log.byID = map[network.RequestID]*Request{}
+	n.log.routed = map[network.RequestID]string{}
+	n.log.claimed = nil
 }
 
-// NetworkOn reports whether the tab's requests are being recorded.
-func (p *Page) NetworkOn() bool {
-	p.net.mu.Lock()
-	defer p.net.mu.Unlock()
-	return p.net.on
+// Recording reports whether the tab's requests are being recorded.
+func (n *Network) Recording() bool {
+	n.log.mu.Lock()
+	defer n.log.mu.Unlock()
+	return n.log.on
 }
 
 // diagnosedTypes are the resource types whose failures the answer reports.
 var diagnosedTypes = map[string]bool{"document": true, "script": true, "xhr": true, "fetch": true}
 
-// FailedRequests returns the failed requests sent since since that an
+// Failed returns the failed requests sent since since that an
 // agent should hear of: the document, scripts, XHR and fetch; not the
 // browser's own favicon request, not requests a route aborted, not
 // requests the page itself cancelled (a navigation away, a download).
-func (p *Page) FailedRequests(ctx context.Context, since time.Time) []Request {
-	p.syncNetwork(ctx, false)
-	p.net.mu.Lock()
-	defer p.net.mu.Unlock()
+func (n *Network) Failed(ctx context.Context, since time.Time) []Request {
+	n.sync(ctx, false)
+	n.log.mu.Lock()
+	defer n.log.mu.Unlock()
 	var out []Request
-	for _, r := range p.net.reqs {
+	for _, r := range n.log.reqs {
 		if r.at.Before(since) || !r.Failed() || !diagnosedTypes[r.Type] || r.Routed != "" || isFavicon(r.URL) {
 			continue
 		}
@@ -585,7 +593,7 @@ type ResponseResult struct {
 // WaitForResponse waits for a request of the tab matching w whose response
 // has fully arrived (or that failed), sent since w.Since and not returned
 // by an earlier WaitForResponse, and returns it, with its body when asked.
-func (p *Page) WaitForResponse(ctx context.Context, w ResponseWait) (*ResponseResult, error) {
+func (n *Network) WaitForResponse(ctx context.Context, w ResponseWait) (*ResponseResult, error) {
 	m, err := NewURLMatcher(w.URL, w.URLRegex)
 	if err != nil {
 		return nil, err
@@ -593,21 +601,21 @@ func (p *Page) WaitForResponse(ctx context.Context, w ResponseWait) (*ResponseRe
 	if err := CheckStatusFilter(w.Status); err != nil {
 		return nil, err
 	}
-	if !p.NetworkOn() {
+	if !n.Recording() {
 		return nil, Errorf(KindStepValidation, "the tab's network events are off, so no response can be awaited")
 	}
 	for {
-		changed := p.net.watch()
-		if r := p.claimResponse(m, w); r != nil {
+		changed := n.log.watch()
+		if r := n.claimResponse(m, w); r != nil {
 			res := &ResponseResult{Request: *r}
 			if w.Body > 0 && r.Failure == "" {
-				p.readBody(ctx, res, w.Body)
+				n.readBody(ctx, res, w.Body)
 			}
 			return res, nil
 		}
 		select {
 		case <-ctx.Done():
-			return nil, Errorf(KindTimeout, "no response to a URL matching %s arrived: %s", describeMatch(w), p.seenURLs(m, w.Since)).
+			return nil, Errorf(KindTimeout, "no response to a URL matching %s arrived: %s", describeMatch(w), n.seenURLs(m, w.Since)).
 				WithHint("check the pattern against the network step's list; the response must arrive during this command")
 		case <-changed:
 		}
@@ -636,12 +644,12 @@ func describeMatch(w ResponseWait) string {
 
 // seenURLs lists a few URLs requested during the wait, for the timeout
 // message.
-func (p *Page) seenURLs(m *URLMatcher, since time.Time) string {
-	p.net.mu.Lock()
-	defer p.net.mu.Unlock()
+func (n *Network) seenURLs(m *URLMatcher, since time.Time) string {
+	n.log.mu.Lock()
+	defer n.log.mu.Unlock()
 	var urls []string
-	for i := len(p.net.reqs) - 1; i >= 0 && len(urls) < 5; i-- {
-		if r := p.net.reqs[i]; !r.at.Before(since) && r.URL != "" {
+	for i := len(n.log.reqs) - 1; i >= 0 && len(urls) < 5; i-- {
+		if r := n.log.reqs[i]; !r.at.Before(since) && r.URL != "" {
 			urls = append(urls, clipText(r.URL, 120))
 		}
 	}
@@ -651,20 +659,20 @@ func (p *Page) seenURLs(m *URLMatcher, since time.Time) string {
 	return "latest requests: " + strings.Join(urls, ", ")
 }
 
-func (p *Page) claimResponse(m *URLMatcher, w ResponseWait) *Request {
-	p.net.mu.Lock()
-	defer p.net.mu.Unlock()
-	if p.net.claimed == nil {
-		p.net.claimed = map[int]bool{}
+func (n *Network) claimResponse(m *URLMatcher, w ResponseWait) *Request {
+	n.log.mu.Lock()
+	defer n.log.mu.Unlock()
+	if n.log.claimed == nil {
+		n.log.claimed = map[int]bool{}
 	}
-	for _, r := range p.net.reqs {
-		if r.Pending || r.URL == "" || r.RedirectedTo != "" || p.net.claimed[r.seq] || r.at.Before(w.Since) {
+	for _, r := range n.log.reqs {
+		if r.Pending || r.URL == "" || r.RedirectedTo != "" || n.log.claimed[r.seq] || r.at.Before(w.Since) {
 			continue
 		}
 		if !m.Match(r.URL) || !statusMatches(w.Status, r.Status) || (w.Method != "" && !strings.EqualFold(w.Method, r.Method)) {
 			continue
 		}
-		p.net.claimed[r.seq] = true
+		n.log.claimed[r.seq] = true
 		c := *r
 		return &c
 	}
@@ -672,8 +680,8 @@ func (p *Page) claimResponse(m *URLMatcher, w ResponseWait) *Request {
 }
 
 // readBody fetches a finished response's body, cut to limit bytes.
-func (p *Page) readBody(ctx context.Context, res *ResponseResult, limit int) {
-	body, err := cdp.Call(ctx, p.sess, network.GetResponseBody, network.GetResponseBodyParams{RequestID: res.id})
+func (n *Network) readBody(ctx context.Context, res *ResponseResult, limit int) {
+	body, err := cdp.Call(ctx, n.sess, network.GetResponseBody, network.GetResponseBodyParams{RequestID: res.id})
 	if err != nil {
 		return
 	}

@@ -153,7 +153,7 @@ func eventually(t *testing.T, p *Page, f NetworkFilter, ok func([]Request) bool)
 	t.Helper()
 	ctx := testCtx(t)
 	for {
-		reqs, err := p.NetworkRequests(testCtx(t), f)
+		reqs, err := p.Network().Requests(testCtx(t), f)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -161,7 +161,7 @@ func eventually(t *testing.T, p *Page, f NetworkFilter, ok func([]Request) bool)
 			return reqs
 		}
 		select {
-		case <-p.net.watch():
+		case <-p.net.log.watch():
 		case <-ctx.Done():
 		}
 	}
@@ -212,7 +212,7 @@ func TestNetworkLogRecordsTheTabsRequests(t *testing.T) {
 	if broken.Type != "script" || broken.Status != 500 || missing.Status != 404 {
 		t.Errorf("failures: %+v %+v", broken, missing)
 	}
-	failed, _ := p.NetworkRequests(testCtx(t), NetworkFilter{Failed: true})
+	failed, _ := p.Network().Requests(testCtx(t), NetworkFilter{Failed: true})
 	failed = withoutFavicon(failed)
 	if len(failed) != 2 || findReq(failed, "/broken.js") == nil || findReq(failed, "/api/missing") == nil {
 		t.Errorf("failed only: want broken.js and /api/missing, got %+v", failed)
@@ -228,7 +228,7 @@ func TestNetworkLogRecordsTheTabsRequests(t *testing.T) {
 		{NetworkFilter{Status: "4xx"}, []string{"/api/missing"}},
 		{NetworkFilter{Status: "500"}, []string{"/broken.js"}},
 	} {
-		got, err := p.NetworkRequests(testCtx(t), tc.f)
+		got, err := p.Network().Requests(testCtx(t), tc.f)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -247,17 +247,17 @@ func TestNetworkLogRecordsTheTabsRequests(t *testing.T) {
 			}
 		}
 	}
-	if _, err := p.NetworkRequests(testCtx(t), NetworkFilter{URLRegex: "(("}); KindOf(err) != KindStepValidation {
+	if _, err := p.Network().Requests(testCtx(t), NetworkFilter{URLRegex: "(("}); KindOf(err) != KindStepValidation {
 		t.Errorf("a bad regex: want a validation error, got %v", err)
 	}
-	if _, err := p.NetworkRequests(testCtx(t), NetworkFilter{Types: []string{"js"}}); KindOf(err) != KindStepValidation || !strings.Contains(err.Error(), "script") {
+	if _, err := p.Network().Requests(testCtx(t), NetworkFilter{Types: []string{"js"}}); KindOf(err) != KindStepValidation || !strings.Contains(err.Error(), "script") {
 		t.Errorf("an unknown type: want a validation error listing the types, got %v", err)
 	}
-	if _, err := p.NetworkRequests(testCtx(t), NetworkFilter{Status: "6xx"}); KindOf(err) != KindStepValidation {
+	if _, err := p.Network().Requests(testCtx(t), NetworkFilter{Status: "6xx"}); KindOf(err) != KindStepValidation {
 		t.Errorf("a bad status: want a validation error, got %v", err)
 	}
-	p.ClearNetwork()
-	if got, _ := p.NetworkRequests(testCtx(t), NetworkFilter{}); len(got) != 0 {
+	p.Network().Clear()
+	if got, _ := p.Network().Requests(testCtx(t), NetworkFilter{}); len(got) != 0 {
 		t.Errorf("after clear: %+v", got)
 	}
 }
@@ -279,7 +279,7 @@ func TestNetworkLogReportsConnectionFailures(t *testing.T) {
 	if len(reqs) != 1 || !strings.Contains(reqs[0].Failure, "ERR_CONNECTION_REFUSED") || !reqs[0].Failed() {
 		t.Fatalf("a refused connection: %+v", reqs)
 	}
-	failed := p.FailedRequests(testCtx(t), time.Time{})
+	failed := p.Network().Failed(testCtx(t), time.Time{})
 	if findReq(failed, "/gone") == nil {
 		t.Errorf("the refused fetch is not among the failed requests: %+v", failed)
 	}
@@ -303,7 +303,7 @@ func TestFailedRequestsLeaveOutBrowserNoise(t *testing.T) {
 		}
 		return png && ico
 	})
-	failed := p.FailedRequests(testCtx(t), time.Time{})
+	failed := p.Network().Failed(testCtx(t), time.Time{})
 	if findReq(failed, "/broken.js") == nil {
 		t.Errorf("the broken script is not reported: %+v", failed)
 	}
@@ -325,7 +325,7 @@ func TestWaitForResponseReturnsStatusAndBody(t *testing.T) {
 	p, _ := openShop(t)
 	since := time.Now()
 	clickSel(t, p, "#slow")
-	res, err := p.WaitForResponse(testCtx(t), ResponseWait{URL: "/api/items?page=2", Since: since, Body: 10})
+	res, err := p.Network().WaitForResponse(testCtx(t), ResponseWait{URL: "/api/items?page=2", Since: since, Body: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -336,7 +336,7 @@ func TestWaitForResponseReturnsStatusAndBody(t *testing.T) {
 	// The page's first load of /api/items happened before since.
 	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
 	defer cancel()
-	_, err = p.WaitForResponse(ctx, ResponseWait{URL: "/api/items", Since: since})
+	_, err = p.Network().WaitForResponse(ctx, ResponseWait{URL: "/api/items", Since: since})
 	if err == nil {
 		// page=2 was returned already; nothing else matched.
 		t.Fatal("a response returned twice")
@@ -345,7 +345,7 @@ func TestWaitForResponseReturnsStatusAndBody(t *testing.T) {
 		t.Errorf("the timeout should name the requests seen: %v", err)
 	}
 	clickSel(t, p, "#reload")
-	res, err = p.WaitForResponse(testCtx(t), ResponseWait{URLRegex: `/api/items$`, Since: since, Body: 4000, Status: "2xx"})
+	res, err = p.Network().WaitForResponse(testCtx(t), ResponseWait{URLRegex: `/api/items$`, Since: since, Body: 4000, Status: "2xx"})
 	if err != nil || res.Body != `[{"name":"Kettle"},{"name":"Teapot"}]` || res.BodyTruncated {
 		t.Fatalf("the reload's response: %+v %v", res, err)
 	}
@@ -361,14 +361,14 @@ func TestRouteFulfillsAbortsAndChangesRequests(t *testing.T) {
 	before := len(s.saw("/api/items"))
 	ctx := testCtx(t)
 	m, _ := NewURLMatcher("/api/items", "")
-	if err := p.AddRoute(ctx, &Route{Match: m, Decision: RouteDecision{Action: RouteFulfill, Status: 200,
+	if err := p.Network().AddRoute(ctx, &Route{Match: m, Decision: RouteDecision{Action: RouteFulfill, Status: 200,
 		Headers: map[string]string{"Content-Type": "application/json"}, Body: []byte(`[{"name":"Mocked mug"}]`)}}); err != nil {
 		t.Fatal(err)
 	}
 	track, _ := NewURLMatcher("/api/track", "")
-	p.AddRoute(ctx, &Route{Match: track, Decision: RouteDecision{Action: RouteAbort, Reason: "BlockedByClient"}})
+	p.Network().AddRoute(ctx, &Route{Match: track, Decision: RouteDecision{Action: RouteAbort, Reason: "BlockedByClient"}})
 	me, _ := NewURLMatcher("*/api/me", "")
-	p.AddRoute(ctx, &Route{Match: me, Decision: RouteDecision{Action: RouteContinue, Headers: map[string]string{"X-Test": "routed"}}})
+	p.Network().AddRoute(ctx, &Route{Match: me, Decision: RouteDecision{Action: RouteContinue, Headers: map[string]string{"X-Test": "routed"}}})
 
 	clickSel(t, p, "#reload")
 	waitText(t, p, "#msg", "1 items")
@@ -397,10 +397,10 @@ func TestRouteFulfillsAbortsAndChangesRequests(t *testing.T) {
 	if routed["/api/items"] != RouteFulfill || routed["/api/track"] != RouteAbort || routed["/api/me"] != RouteContinue {
 		t.Errorf("the log should say what the routes did: %v", routed)
 	}
-	if f := p.FailedRequests(testCtx(t), time.Time{}); findReq(f, "/api/track") != nil {
+	if f := p.Network().Failed(testCtx(t), time.Time{}); findReq(f, "/api/track") != nil {
 		t.Errorf("a request a route blocked is reported as a failure: %+v", f)
 	}
-	p.ClearRoutes(ctx)
+	p.Network().ClearRoutes(ctx)
 	clickSel(t, p, "#reload")
 	waitText(t, p, "#msg", "2 items")
 	if n := len(s.saw("/api/items")); n != before+1 {
@@ -416,7 +416,7 @@ func TestRouteDecideAndTimes(t *testing.T) {
 	var asked []string
 	var mu sync.Mutex
 	all, _ := NewURLMatcher("", "")
-	p.AddRoute(ctx, &Route{Match: all, Types: []string{"fetch"}, Decide: func(_ context.Context, r RouteRequest) (*RouteDecision, error) {
+	p.Network().AddRoute(ctx, &Route{Match: all, Types: []string{"fetch"}, Decide: func(_ context.Context, r RouteRequest) (*RouteDecision, error) {
 		mu.Lock()
 		asked = append(asked, r.Method+" "+r.URL[strings.Index(r.URL, "/api"):])
 		mu.Unlock()
@@ -425,8 +425,9 @@ func TestRouteDecideAndTimes(t *testing.T) {
 		}
 		return nil, nil
 	}})
+
 	items, _ := NewURLMatcher("/api/items", "")
-	p.AddRoute(ctx, &Route{Match: items, Times: 1, Decision: RouteDecision{Action: RouteFulfill, Body: []byte(`[]`)}})
+	p.Network().AddRoute(ctx, &Route{Match: items, Times: 1, Decision: RouteDecision{Action: RouteFulfill, Body: []byte(`[]`)}})
 	clickSel(t, p, "#reload")
 	waitText(t, p, "#msg", "0 items")
 	clickSel(t, p, "#reload")
@@ -451,7 +452,7 @@ func TestHARRecordsTrafficWithSecretsRedacted(t *testing.T) {
 	clickSel(t, p, "#secret")
 	waitText(t, p, "#msg", "me:")
 	dir := t.TempDir()
-	res, err := p.WriteHAR(testCtx(t), HARRequest{Path: "shop", Dir: dir})
+	res, err := p.Network().WriteHAR(testCtx(t), HARRequest{Path: "shop", Dir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -492,13 +493,13 @@ func TestHARRecordsTrafficWithSecretsRedacted(t *testing.T) {
 	if strings.Contains(string(data), "s3cr3t-token") || strings.Contains(string(data), "cookie-value-42") || res.Redacted < 2 {
 		t.Errorf("secrets leaked into the HAR (%d redacted)", res.Redacted)
 	}
-	res, err = p.WriteHAR(testCtx(t), HARRequest{Path: "raw.har", Dir: dir, Secrets: true})
+	res, err = p.Network().WriteHAR(testCtx(t), HARRequest{Path: "raw.har", Dir: dir, Secrets: true})
 	data, _ = os.ReadFile(filepath.Join(dir, "raw.har"))
 	if err != nil || !strings.Contains(string(data), "s3cr3t-token") || !strings.Contains(string(data), `"name": "sid",`) || !strings.Contains(string(data), "cookie-value-42") {
 		t.Errorf("secrets: true should keep the token and the cookie: %v", err)
 	}
 	for _, bad := range []string{"../out.har", "/etc/x.har", ".git/x.har", "x.txt"} {
-		if _, err := p.WriteHAR(testCtx(t), HARRequest{Path: bad, Dir: dir}); KindOf(err) != KindStepValidation {
+		if _, err := p.Network().WriteHAR(testCtx(t), HARRequest{Path: bad, Dir: dir}); KindOf(err) != KindStepValidation {
 			t.Errorf("path %q: want a refusal, got %v", bad, err)
 		}
 	}

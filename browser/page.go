@@ -54,9 +54,8 @@ type Page struct {
 	dlg dialogs
 	// console buffers console messages, exceptions and log entries.
 	console consoleLog
-	// net records the tab's requests; routes intercepts them.
-	net    netLog
-	routes routes
+	// net records the tab's requests and intercepts them (routes).
+	net Network
 	// Warnings are notes about the tab for the command's answer.
 	Warnings []string
 	// platform is navigator.platform, read on first need.
@@ -85,8 +84,13 @@ type Page struct {
 }
 
 func newPage(b *Browser, id target.ID, s *Session) *Page {
-	return &Page{Browser: b, TargetID: id, sess: s}
+	p := &Page{Browser: b, TargetID: id, sess: s}
+	p.net.sess = s
+	return p
 }
+
+// Network returns the tab's network: its request log, routes and HAR.
+func (p *Page) Network() *Network { return &p.net }
 
 // SetURLPolicy sets which local URLs (file:, chrome:, …) Navigate may
 // open; a new page allows none.
@@ -140,7 +144,7 @@ func (p *Page) init(ctx context.Context) error {
 	p.contexts = trackContexts(p.sess)
 	p.onClose(p.contexts.stop)
 	p.trackConsole()
-	p.trackNetwork()
+	p.net.track(p.onClose)
 	p.handleDialogs()
 	p.dlg.seen = append(p.dlg.seen, takeKeptDialogs(p.TargetID)...)
 	if err := p.sess.Call(ctx, "Inspector.enable", nil, nil); err != nil {
@@ -192,7 +196,7 @@ func (p *Page) enableDomains(ctx context.Context, limit time.Duration) error {
 	go func() { _, err := cdp.Call(ctx, p.sess, page.Enable, page.EnableParams{}); errs <- err }()
 	go func() { _, err := cdp.Call(ctx, p.sess, runtime.Enable, cdp.Empty{}); errs <- err }()
 	go func() { errs <- p.enableLog(ctx) }()
-	go func() { errs <- p.enableNetwork(ctx) }()
+	go func() { errs <- p.net.enable(ctx) }()
 	var first error
 	for range 4 {
 		if err := <-errs; err != nil && first == nil {

@@ -124,27 +124,27 @@ func ReadRouteFile(path string, dirs []string) ([]byte, string, error) {
 
 // AddRoute starts intercepting the requests that match r (the Fetch
 // domain, enabled on the first route). Later routes take precedence.
-func (p *Page) AddRoute(ctx context.Context, r *Route) error {
-	p.routes.mu.Lock()
-	first := p.routes.stop == nil
-	p.routes.list = append(p.routes.list, r)
-	p.routes.mu.Unlock()
+func (n *Network) AddRoute(ctx context.Context, r *Route) error {
+	n.routes.mu.Lock()
+	first := n.routes.stop == nil
+	n.routes.list = append(n.routes.list, r)
+	n.routes.mu.Unlock()
 	if !first {
 		return nil
 	}
-	paused, stop := p.sess.Subscribe("Fetch.requestPaused")
-	p.routes.mu.Lock()
-	p.routes.stop = stop
-	p.routes.mu.Unlock()
-	if _, err := cdp.Call(ctx, p.sess, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*"}}}); err != nil {
-		p.ClearRoutes(ctx)
+	paused, stop := n.sess.Subscribe("Fetch.requestPaused")
+	n.routes.mu.Lock()
+	n.routes.stop = stop
+	n.routes.mu.Unlock()
+	if _, err := cdp.Call(ctx, n.sess, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*"}}}); err != nil {
+		n.ClearRoutes(ctx)
 		return fmt.Errorf("route: Fetch.enable: %w", err)
 	}
 	go func() {
 		for raw := range paused {
 			var ev fetch.EventRequestPaused
 			if decode(raw, &ev) == nil && ev.Request != nil {
-				go p.handlePaused(&ev)
+				go n.handlePaused(&ev)
 			}
 		}
 	}()
@@ -152,43 +152,43 @@ func (p *Page) AddRoute(ctx context.Context, r *Route) error {
 }
 
 // ClearRoutes stops intercepting: requests go to the network again.
-func (p *Page) ClearRoutes(ctx context.Context) {
-	p.routes.mu.Lock()
-	stop := p.routes.stop
-	p.routes.list, p.routes.stop = nil, nil
-	p.routes.mu.Unlock()
+func (n *Network) ClearRoutes(ctx context.Context) {
+	n.routes.mu.Lock()
+	stop := n.routes.stop
+	n.routes.list, n.routes.stop = nil, nil
+	n.routes.mu.Unlock()
 	if stop == nil {
 		return
 	}
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
 	defer cancel()
-	cdp.Call(cctx, p.sess, fetch.Disable, cdp.Empty{})
+	cdp.Call(cctx, n.sess, fetch.Disable, cdp.Empty{})
 	stop()
 }
 
 // HasRoutes reports whether routes are active.
-func (p *Page) HasRoutes() bool {
-	p.routes.mu.Lock()
-	defer p.routes.mu.Unlock()
-	return p.routes.stop != nil
+func (n *Network) HasRoutes() bool {
+	n.routes.mu.Lock()
+	defer n.routes.mu.Unlock()
+	return n.routes.stop != nil
 }
 
 // TakeRouteErrors returns the failures of route callables so far.
-func (p *Page) TakeRouteErrors() []string {
-	p.routes.mu.Lock()
-	defer p.routes.mu.Unlock()
-	e := p.routes.errs
-	p.routes.errs = nil
+func (n *Network) TakeRouteErrors() []string {
+	n.routes.mu.Lock()
+	defer n.routes.mu.Unlock()
+	e := n.routes.errs
+	n.routes.errs = nil
 	return e
 }
 
 // pick returns the newest route that matches the request and counts the
 // hit.
-func (p *Page) pick(req RouteRequest) *Route {
-	p.routes.mu.Lock()
-	defer p.routes.mu.Unlock()
-	for i := len(p.routes.list) - 1; i >= 0; i-- {
-		r := p.routes.list[i]
+func (n *Network) pick(req RouteRequest) *Route {
+	n.routes.mu.Lock()
+	defer n.routes.mu.Unlock()
+	for i := len(n.routes.list) - 1; i >= 0; i-- {
+		r := n.routes.list[i]
 		if r.Times > 0 && r.hits >= r.Times {
 			continue
 		}
@@ -213,42 +213,42 @@ func routeTypeMatch(types []string, t string) bool {
 
 // handlePaused answers one paused request: every paused request gets an
 // answer, whatever a callable does, or the page would wait forever.
-func (p *Page) handlePaused(ev *fetch.EventRequestPaused) {
+func (n *Network) handlePaused(ev *fetch.EventRequestPaused) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	req := RouteRequest{URL: ev.Request.URL, Method: ev.Request.Method, Type: strings.ToLower(string(ev.ResourceType)), Headers: map[string]string{}}
 	for k, v := range ev.Request.Headers {
 		req.Headers[k] = fmt.Sprint(v)
 	}
-	d, matched := p.decide(ctx, req)
+	d, matched := n.decide(ctx, req)
 	if matched {
-		p.net.markRouted(ev.NetworkID, d.Action)
+		n.log.markRouted(ev.NetworkID, d.Action)
 	}
 	var err error
 	switch d.Action {
 	case RouteFulfill:
-		_, err = cdp.Call(ctx, p.sess, fetch.FulfillRequest, fulfillParams(ev.RequestID, d))
+		_, err = cdp.Call(ctx, n.sess, fetch.FulfillRequest, fulfillParams(ev.RequestID, d))
 	case RouteAbort:
 		reason, _ := CheckAbortReason(d.Reason)
-		_, err = cdp.Call(ctx, p.sess, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReason(reason)})
+		_, err = cdp.Call(ctx, n.sess, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReason(reason)})
 	default:
 		params := fetch.ContinueRequestParams{RequestID: ev.RequestID}
 		if len(d.Headers) > 0 {
 			params.Headers = mergeHeaders(req.Headers, d.Headers)
 		}
-		_, err = cdp.Call(ctx, p.sess, fetch.ContinueRequest, params)
+		_, err = cdp.Call(ctx, n.sess, fetch.ContinueRequest, params)
 	}
 	if err != nil && d.Action != RouteContinue {
 		// A bad answer (a malformed header) must not leave the request
 		// hanging: let it go on.
-		cdp.Call(ctx, p.sess, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: ev.RequestID})
+		cdp.Call(ctx, n.sess, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: ev.RequestID})
 	}
 }
 
 // decide returns what the newest matching route does with req (continue
 // when none matches, or when its callable fails, noting the failure).
-func (p *Page) decide(ctx context.Context, req RouteRequest) (*RouteDecision, bool) {
-	r := p.pick(req)
+func (n *Network) decide(ctx context.Context, req RouteRequest) (*RouteDecision, bool) {
+	r := n.pick(req)
 	if r == nil {
 		return &RouteDecision{Action: RouteContinue}, false
 	}
@@ -257,11 +257,11 @@ func (p *Page) decide(ctx context.Context, req RouteRequest) (*RouteDecision, bo
 	}
 	got, err := r.Decide(ctx, req)
 	if err != nil {
-		p.routes.mu.Lock()
-		if len(p.routes.errs) < 10 {
-			p.routes.errs = append(p.routes.errs, fmt.Sprintf("route handler failed for %s (the request went on unchanged): %v", clipText(RedactURL(req.URL), 200), err))
+		n.routes.mu.Lock()
+		if len(n.routes.errs) < 10 {
+			n.routes.errs = append(n.routes.errs, fmt.Sprintf("route handler failed for %s (the request went on unchanged): %v", clipText(RedactURL(req.URL), 200), err))
 		}
-		p.routes.mu.Unlock()
+		n.routes.mu.Unlock()
 		return &RouteDecision{Action: RouteContinue}, true
 	}
 	if got == nil {

@@ -212,7 +212,7 @@ func (p *Page) trackRequests(ctx context.Context) *requestTracker {
 	r.ended = []<-chan jsonv2.Value{sub("Network.loadingFinished"), sub("Network.loadingFailed")}
 	// The tab's network log keeps the domain on; only a tab without it
 	// enables it here (and disables it again when done).
-	if !p.NetworkOn() {
+	if !p.Network().Recording() {
 		if _, err := cdp.Call(ctx, p.sess, network.Enable, network.EnableParams{}); err == nil {
 			r.enabled = true
 		}

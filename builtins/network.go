@@ -49,12 +49,12 @@ func networkStep(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	reqs, err := p.NetworkRequests(c.Ctx, f)
+	reqs, err := p.Network().Requests(c.Ctx, f)
 	if err != nil {
 		return nil, err
 	}
 	if clear {
-		p.ClearNetwork()
+		p.Network().Clear()
 	}
 	for i := range reqs {
 		reqs[i].URL = browser.RedactURL(reqs[i].URL)
@@ -163,7 +163,7 @@ func waitForResponse(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := p.WaitForResponse(c.Ctx, w)
+	res, err := p.Network().WaitForResponse(c.Ctx, w)
 	if err != nil {
 		return nil, err
 	}
@@ -197,7 +197,7 @@ func har(c *Call) (any, error) {
 	}
 	check.Close()
 	c.Env.AtEnd(func(ctx context.Context) {
-		if _, err := p.WriteHAR(ctx, r); err != nil {
+		if _, err := p.Network().WriteHAR(ctx, r); err != nil {
 			c.Env.Warn("har: the recording was not written: " + err.Error())
 		}
 	})

@@ -24,22 +24,22 @@ func route(c *Call) (any, error) {
 		if len(c.Args.Keywords()) > 1 {
 			return nil, invalid("route: clear removes every route and takes no other parameter")
 		}
-		p.ClearRoutes(c.Ctx)
+		p.Network().ClearRoutes(c.Ctx)
 		return map[string]any{"cleared": true}, nil
 	}
 	r, how, err := routeFromArgs(c)
 	if err != nil {
 		return nil, err
 	}
-	if !p.HasRoutes() {
+	if !p.Network().HasRoutes() {
 		c.Env.AtEnd(func(ctx context.Context) {
-			for _, e := range p.TakeRouteErrors() {
+			for _, e := range p.Network().TakeRouteErrors() {
 				c.Env.Warn(e)
 			}
-			p.ClearRoutes(ctx)
+			p.Network().ClearRoutes(ctx)
 		})
 	}
-	if err := p.AddRoute(c.Ctx, r); err != nil {
+	if err := p.Network().AddRoute(c.Ctx, r); err != nil {
 		return nil, err
 	}
 	return map[string]any{"routing": how, "until": "the end of this command"}, nil
