@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -32,8 +33,13 @@ type Dialog struct {
 	BetweenCommands bool `json:"betweenCommands,omitempty"`
 }
 
-// dialogs answers dialogs as they open and remembers them.
-type dialogs struct {
+// Dialogs answers a tab's JavaScript dialogs as they open, by a policy,
+// and logs them. Reach it by Page.Dialogs.
+type Dialogs struct {
+	sess *Session
+	// parked is the page's: no program holds it (see Page.Park).
+	parked *atomic.Bool
+
 	mu     sync.Mutex
 	policy DialogPolicy
 	seen   []Dialog
@@ -56,11 +62,11 @@ const (
 	stormPace   = 100 * time.Millisecond
 )
 
-// handleDialogs runs for the life of the session: every dialog is answered
-// at once by the current policy.
-func (p *Page) handleDialogs() {
-	events, stop := p.sess.Subscribe(page.JavascriptDialogOpening.Method)
-	p.onClose(stop)
+// handle runs for the life of the session: every dialog is answered at
+// once by the current policy. onClose registers the unsubscribe.
+func (d *Dialogs) handle(onClose func(...func())) {
+	events, stop := d.sess.Subscribe(page.JavascriptDialogOpening.Method)
+	onClose(stop)
 	go func() {
 		defer stop()
 		for raw := range events {
@@ -68,7 +74,7 @@ func (p *Page) handleDialogs() {
 			if decode(raw, &ev) != nil {
 				continue
 			}
-			p.answerDialog(ev)
+			d.answer(ev)
 		}
 	}()
 }
@@ -77,20 +83,20 @@ func (p *Page) handleDialogs() {
 // keeper before answering it itself.
 const keeperGrace = 2 * time.Second
 
-// answerDialog answers one dialog by the policy, or as part of a storm. A
+// answer answers one dialog by the policy, or as part of a storm. A
 // parked page (no program holds it) leaves the dialog to the dialog keeper,
 // which records it for whichever command comes next; it answers only when
 // the dialog is still open after keeperGrace (no keeper runs) or a program
 // took the page meanwhile.
-func (p *Page) answerDialog(ev page.EventJavascriptDialogOpening) {
-	if p.parked.Load() && p.leftToKeeper() {
+func (d *Dialogs) answer(ev page.EventJavascriptDialogOpening) {
+	if d.parked.Load() && d.leftToKeeper() {
 		return
 	}
-	p.dlg.mu.Lock()
-	pol := p.dlg.policy
-	storm := p.dlg.noteOpening(time.Now())
-	p.dlg.mu.Unlock()
-	d := Dialog{Type: string(ev.Type), Message: ev.Message, Default: ev.DefaultPrompt, Action: "accepted", BetweenCommands: p.parked.Load()}
+	d.mu.Lock()
+	pol := d.policy
+	storm := d.noteOpening(time.Now())
+	d.mu.Unlock()
+	dl := Dialog{Type: string(ev.Type), Message: ev.Message, Default: ev.DefaultPrompt, Action: "accepted", BetweenCommands: d.parked.Load()}
 	params := page.HandleJavaScriptDialogParams{Accept: !pol.Dismiss}
 	switch {
 	case storm:
@@ -99,45 +105,45 @@ func (p *Page) answerDialog(ev page.EventJavascriptDialogOpening) {
 			params.Accept = true
 		}
 	case pol.Dismiss:
-		d.Action = "dismissed"
+		dl.Action = "dismissed"
 	case ev.Type == page.DialogTypePrompt:
 		params.PromptText = pol.PromptText
 		if params.PromptText == "" {
 			params.PromptText = ev.DefaultPrompt
 		}
-		d.PromptText = params.PromptText
+		dl.PromptText = params.PromptText
 	}
-	if d.BetweenCommands {
+	if dl.BetweenCommands {
 		// No program waits on it: answer first, and record it only if
 		// this answer closed it (the keeper may have, a moment ago).
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		_, err := cdp.Call(ctx, p.sess, page.HandleJavaScriptDialog, params)
+		_, err := cdp.Call(ctx, d.sess, page.HandleJavaScriptDialog, params)
 		cancel()
 		if err == nil {
-			p.dlg.mu.Lock()
-			p.dlg.record(d, storm)
-			p.dlg.mu.Unlock()
+			d.mu.Lock()
+			d.record(dl, storm)
+			d.mu.Unlock()
 		}
 		return
 	}
 	// Record before answering: the action blocked by the dialog returns
 	// right after the answer and must see it.
-	p.dlg.mu.Lock()
-	first := p.dlg.record(d, storm)
-	p.dlg.mu.Unlock()
+	d.mu.Lock()
+	first := d.record(dl, storm)
+	d.mu.Unlock()
 	if storm && !first {
 		time.Sleep(stormPace)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	cdp.Call(ctx, p.sess, page.HandleJavaScriptDialog, params)
+	cdp.Call(ctx, d.sess, page.HandleJavaScriptDialog, params)
 	cancel()
 }
 
 // leftToKeeper waits, on a parked page, until the open dialog is closed by
 // someone else (true) or keeperGrace passes or a program resumes the page
 // (false: answer it here).
-func (p *Page) leftToKeeper() bool {
-	closed, stop := p.sess.Subscribe(page.JavascriptDialogClosed.Method)
+func (d *Dialogs) leftToKeeper() bool {
+	closed, stop := d.sess.Subscribe(page.JavascriptDialogClosed.Method)
 	defer stop()
 	deadline := time.After(keeperGrace)
 	tick := time.NewTicker(50 * time.Millisecond)
@@ -149,7 +155,7 @@ func (p *Page) leftToKeeper() bool {
 		case <-deadline:
 			return false
 		case <-tick.C:
-			if !p.parked.Load() {
+			if !d.parked.Load() {
 				return false
 			}
 		}
@@ -158,7 +164,7 @@ func (p *Page) leftToKeeper() bool {
 
 // noteOpening records a dialog's opening and reports whether the page is
 // storming. d.mu is held.
-func (d *dialogs) noteOpening(now time.Time) bool {
+func (d *Dialogs) noteOpening(now time.Time) bool {
 	last := d.lastOpened
 	d.lastOpened = now
 	if d.stormed > 0 && now.Sub(last) < stormWindow {
@@ -174,7 +180,7 @@ func (d *dialogs) noteOpening(now time.Time) bool {
 
 // record appends a dialog to the log; during a storm one summary entry
 // counts them. It reports whether the storm just began. d.mu is held.
-func (d *dialogs) record(dl Dialog, storm bool) bool {
+func (d *Dialogs) record(dl Dialog, storm bool) bool {
 	if !storm {
 		d.seen = append(d.seen, dl)
 		return false
@@ -195,29 +201,29 @@ func (d *dialogs) record(dl Dialog, storm bool) bool {
 	return false
 }
 
-// SetDialogPolicy sets how later dialogs are answered and returns the
-// previous policy.
-func (p *Page) SetDialogPolicy(pol DialogPolicy) DialogPolicy {
-	p.dlg.mu.Lock()
-	defer p.dlg.mu.Unlock()
-	old := p.dlg.policy
-	p.dlg.policy = pol
+// SetPolicy sets how later dialogs are answered and returns the previous
+// policy.
+func (d *Dialogs) SetPolicy(pol DialogPolicy) DialogPolicy {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	old := d.policy
+	d.policy = pol
 	return old
 }
 
-// DialogMark returns a position in the dialog log.
-func (p *Page) DialogMark() int {
-	p.dlg.mu.Lock()
-	defer p.dlg.mu.Unlock()
-	return len(p.dlg.seen)
+// Mark returns a position in the dialog log.
+func (d *Dialogs) Mark() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return len(d.seen)
 }
 
-// DialogsSince returns the dialogs answered after mark.
-func (p *Page) DialogsSince(mark int) []Dialog {
-	p.dlg.mu.Lock()
-	defer p.dlg.mu.Unlock()
-	if mark >= len(p.dlg.seen) {
+// Since returns the dialogs answered after mark.
+func (d *Dialogs) Since(mark int) []Dialog {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if mark >= len(d.seen) {
 		return nil
 	}
-	return append([]Dialog(nil), p.dlg.seen[mark:]...)
+	return append([]Dialog(nil), d.seen[mark:]...)
 }

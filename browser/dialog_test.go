@@ -7,9 +7,9 @@ import (
 // clickDialog clicks the target and returns the dialogs the click opened.
 func clickDialog(t *testing.T, p *Page, sel string) []Dialog {
 	t.Helper()
-	mark := p.DialogMark()
+	mark := p.Dialogs().Mark()
 	click(t, p, Target{Selector: sel}, ClickOptions{})
-	return p.DialogsSince(mark)
+	return p.Dialogs().Since(mark)
 }
 
 func TestDialogAlertIsAccepted(t *testing.T) {
@@ -29,8 +29,8 @@ func TestDialogConfirmAcceptedByDefaultAndDismissed(t *testing.T) {
 	if len(d) != 1 || d[0].Type != "confirm" || d[0].Action != "accepted" || js(t, p, "window.confirmed") != "true" {
 		t.Fatalf("default: %+v confirmed=%s", d, js(t, p, "window.confirmed"))
 	}
-	old := p.SetDialogPolicy(DialogPolicy{Dismiss: true})
-	defer p.SetDialogPolicy(old)
+	old := p.Dialogs().SetPolicy(DialogPolicy{Dismiss: true})
+	defer p.Dialogs().SetPolicy(old)
 	d = clickDialog(t, p, "#confirm")
 	if len(d) != 1 || d[0].Action != "dismissed" || js(t, p, "window.confirmed") != "false" {
 		t.Fatalf("dismiss: %+v confirmed=%s", d, js(t, p, "window.confirmed"))
@@ -43,12 +43,12 @@ func TestDialogPrompt(t *testing.T) {
 	if len(d) != 1 || d[0].Default != "nobody" || js(t, p, "window.answer") != `"nobody"` {
 		t.Fatalf("default answer: %+v answer=%s", d, js(t, p, "window.answer"))
 	}
-	p.SetDialogPolicy(DialogPolicy{PromptText: "Ada Lovelace"})
+	p.Dialogs().SetPolicy(DialogPolicy{PromptText: "Ada Lovelace"})
 	d = clickDialog(t, p, "#prompt")
 	if len(d) != 1 || d[0].Type != "prompt" || d[0].Message != "Your name?" || d[0].PromptText != "Ada Lovelace" || js(t, p, "window.answer") != `"Ada Lovelace"` {
 		t.Fatalf("promptText: %+v answer=%s", d, js(t, p, "window.answer"))
 	}
-	p.SetDialogPolicy(DialogPolicy{Dismiss: true})
+	p.Dialogs().SetPolicy(DialogPolicy{Dismiss: true})
 	clickDialog(t, p, "#prompt")
 	if got := js(t, p, "window.answer"); got != "null" {
 		t.Fatalf("dismissed prompt returned %s", got)
@@ -60,9 +60,9 @@ func TestDialogBeforeUnloadDoesNotHang(t *testing.T) {
 	// The click also gives the page the user activation Chromium requires
 	// before it shows a beforeunload dialog.
 	click(t, p, Target{Selector: "#guard"}, ClickOptions{})
-	mark := p.DialogMark()
+	mark := p.Dialogs().Mark()
 	res := click(t, p, Target{Selector: "#leave"}, ClickOptions{})
-	d := p.DialogsSince(mark)
+	d := p.Dialogs().Since(mark)
 	if !res.Navigated || len(d) != 1 || d[0].Type != "beforeunload" || d[0].Action != "accepted" {
 		t.Fatalf("link away from a guarded page: %+v dialogs %+v", res, d)
 	}
@@ -74,11 +74,11 @@ func TestDialogBeforeUnloadDoesNotHang(t *testing.T) {
 		t.Fatal(err)
 	}
 	click(t, p, Target{Selector: "#guard"}, ClickOptions{})
-	mark = p.DialogMark()
+	mark = p.Dialogs().Mark()
 	if _, err := p.Navigate(testCtx(t), base+"act/other.html", WaitLoad); err != nil {
 		t.Fatalf("navigate away from a guarded page: %v", err)
 	}
-	if d := p.DialogsSince(mark); len(d) != 1 || d[0].Type != "beforeunload" {
+	if d := p.Dialogs().Since(mark); len(d) != 1 || d[0].Type != "beforeunload" {
 		t.Fatalf("goto away from a guarded page: dialogs %+v", d)
 	}
 	if got := js(t, p, "document.title"); got != `"Other page"` {
@@ -91,7 +91,7 @@ func TestDialogAlertOnLoadDoesNotHang(t *testing.T) {
 	if got := js(t, p, "[document.title, window.greeted]"); got != `["Greeting",true]` {
 		t.Fatalf("page = %s", got)
 	}
-	d := p.DialogsSince(0)
+	d := p.Dialogs().Since(0)
 	if len(d) != 1 || d[0].Type != "alert" || d[0].Message != "Welcome!" {
 		t.Fatalf("dialogs = %+v", d)
 	}

@@ -51,7 +51,7 @@ type Page struct {
 	// oopifs are the sessions of out-of-process iframes, by frame id.
 	oopifs *oopifTracker
 	// dlg answers JavaScript dialogs.
-	dlg dialogs
+	dlg Dialogs
 	// console buffers console messages, exceptions and log entries.
 	console consoleLog
 	// net records the tab's requests and intercepts them (routes).
@@ -86,8 +86,13 @@ type Page struct {
 func newPage(b *Browser, id target.ID, s *Session) *Page {
 	p := &Page{Browser: b, TargetID: id, sess: s}
 	p.net.sess = s
+	p.dlg.sess, p.dlg.parked = s, &p.parked
 	return p
 }
+
+// Dialogs returns the tab's JavaScript dialogs: how they are answered and
+// the log of those that opened.
+func (p *Page) Dialogs() *Dialogs { return &p.dlg }
 
 // Network returns the tab's network: its request log, routes and HAR.
 func (p *Page) Network() *Network { return &p.net }
@@ -145,7 +150,7 @@ func (p *Page) init(ctx context.Context) error {
 	p.onClose(p.contexts.stop)
 	p.trackConsole()
 	p.net.track(p.onClose)
-	p.handleDialogs()
+	p.dlg.handle(p.onClose)
 	p.dlg.seen = append(p.dlg.seen, takeKeptDialogs(p.TargetID)...)
 	if err := p.sess.Call(ctx, "Inspector.enable", nil, nil); err != nil {
 		return err

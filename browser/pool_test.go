@@ -74,7 +74,7 @@ func TestPoolKeepsConnectionAndPages(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	p.SetDialogPolicy(DialogPolicy{Dismiss: true})
+	p.Dialogs().SetPolicy(DialogPolicy{Dismiss: true})
 	again, err := pool.Attach(ctx, b, ids[0])
 	if err != nil || again != p {
 		t.Fatalf("attach again: same page %v, %v", again == p, err)
@@ -83,7 +83,7 @@ func TestPoolKeepsConnectionAndPages(t *testing.T) {
 	if err := again.CallInto(ctx, &where, "() => document.title"); err != nil || where != "framed" {
 		t.Errorf("a resumed page runs in %q (%v), want the top document", where, err)
 	}
-	if old := again.SetDialogPolicy(DialogPolicy{}); old.Dismiss {
+	if old := again.Dialogs().SetPolicy(DialogPolicy{}); old.Dismiss {
 		t.Error("a resumed page kept the dismiss policy of the previous program")
 	}
 

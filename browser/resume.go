@@ -16,7 +16,7 @@ func (p *Page) Resume() {
 	p.seqLoaded = false
 	p.Warnings = nil
 	p.mu.Unlock()
-	p.SetDialogPolicy(DialogPolicy{})
+	p.Dialogs().SetPolicy(DialogPolicy{})
 	// Dialogs the keeper answered while the page was parked.
 	if kept := takeKeptDialogs(p.TargetID); len(kept) > 0 {
 		p.dlg.mu.Lock()

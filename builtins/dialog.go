@@ -69,8 +69,8 @@ func applyDialog(c *Call, p *browser.Page) error {
 	if err != nil {
 		return err
 	}
-	old := p.SetDialogPolicy(pol)
-	c.OnDone(func() { p.SetDialogPolicy(old) })
+	old := p.Dialogs().SetPolicy(pol)
+	c.OnDone(func() { p.Dialogs().SetPolicy(old) })
 	return nil
 }
 
@@ -100,7 +100,7 @@ func dialogStep(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.SetDialogPolicy(pol)
+	p.Dialogs().SetPolicy(pol)
 	out := map[string]any{"dialogs": map[bool]string{false: "accept", true: "dismiss"}[pol.Dismiss]}
 	if pol.PromptText != "" {
 		out["promptText"] = pol.PromptText

@@ -288,13 +288,13 @@ func (h *host) takeDialogs(res *StepResult) {
 		h.opts.Pool.setDialogMark(h.dialogPage, h.dialogMark)
 		h.dialogPage, h.dialogMark = pg, h.opts.Pool.dialogMark(pg)
 	}
-	if d := pg.DialogsSince(h.dialogMark); len(d) > 0 {
+	if d := pg.Dialogs().Since(h.dialogMark); len(d) > 0 {
 		if had, ok := res.Dialogs.([]browser.Dialog); ok {
 			d = append(had, d...)
 		}
 		res.Dialogs = d
 	}
-	h.dialogMark = pg.DialogMark()
+	h.dialogMark = pg.Dialogs().Mark()
 }
 
 // diagnosedKinds are the failures where seeing the page helps the agent
