@@ -39,13 +39,16 @@ type StackFrame struct {
 	Column   int64  `json:"column"`
 }
 
-// consoleLog buffers the messages of a session.
-type consoleLog struct {
+// Console buffers a tab's console calls, uncaught exceptions and browser
+// log entries from the time the session attached. Reach it by
+// Page.Console.
+type Console struct {
+	sess *Session
 	mu   sync.Mutex
 	msgs []ConsoleMessage
 }
 
-func (l *consoleLog) add(m ConsoleMessage) {
+func (l *Console) add(m ConsoleMessage) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if len(l.msgs) >= maxConsole {
@@ -61,13 +64,13 @@ func (l *consoleLog) add(m ConsoleMessage) {
 	l.msgs = slices.Insert(l.msgs, i, m)
 }
 
-// trackConsole subscribes to console calls, exceptions and log entries
+// track subscribes to console calls, exceptions and log entries
 // before the domains are enabled.
-func (p *Page) trackConsole() {
-	calls, stopC := p.sess.Subscribe("Runtime.consoleAPICalled")
-	exceptions, stopE := p.sess.Subscribe("Runtime.exceptionThrown")
-	entries, stopL := p.sess.Subscribe("Log.entryAdded")
-	p.onClose(stopC, stopE, stopL)
+func (c *Console) track(onClose func(...func())) {
+	calls, stopC := c.sess.Subscribe("Runtime.consoleAPICalled")
+	exceptions, stopE := c.sess.Subscribe("Runtime.exceptionThrown")
+	entries, stopL := c.sess.Subscribe("Log.entryAdded")
+	onClose(stopC, stopE, stopL)
 	go func() {
 		for {
 			select {
@@ -77,7 +80,7 @@ func (p *Page) trackConsole() {
 				}
 				var ev runtime.EventConsoleAPICalled
 				if decode(raw, &ev) == nil {
-					p.console.add(consoleCall(&ev))
+					c.add(consoleCall(&ev))
 				}
 			case raw, ok := <-exceptions:
 				if !ok {
@@ -85,7 +88,7 @@ func (p *Page) trackConsole() {
 				}
 				var ev runtime.EventExceptionThrown
 				if decode(raw, &ev) == nil && ev.ExceptionDetails != nil {
-					p.console.add(consoleException(&ev))
+					c.add(consoleException(&ev))
 				}
 			case raw, ok := <-entries:
 				if !ok {
@@ -93,7 +96,7 @@ func (p *Page) trackConsole() {
 				}
 				var ev logdom.EventEntryAdded
 				if decode(raw, &ev) == nil && ev.Entry != nil && !faviconMiss(ev.Entry) {
-					p.console.add(consoleEntry(ev.Entry))
+					c.add(consoleEntry(ev.Entry))
 				}
 			}
 		}
@@ -193,13 +196,13 @@ func clipText(s string, n int) string {
 	return s[:n] + "…"
 }
 
-// Console returns the messages captured since the session started that
+// Since returns the messages captured since the session started that
 // happened at or after since.
-func (p *Page) Console(since time.Time) []ConsoleMessage {
-	p.console.mu.Lock()
-	defer p.console.mu.Unlock()
+func (c *Console) Since(since time.Time) []ConsoleMessage {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	var out []ConsoleMessage
-	for _, m := range p.console.msgs {
+	for _, m := range c.msgs {
 		if !m.at.Before(since) {
 			out = append(out, m)
 		}
@@ -207,27 +210,27 @@ func (p *Page) Console(since time.Time) []ConsoleMessage {
 	return out
 }
 
-// takeConsole returns the captured messages and empties the buffer in one
+// take returns the captured messages and empties the buffer in one
 // locked step, so a message arriving meanwhile is either returned or kept
 // for the next read, never dropped.
-func (p *Page) takeConsole() []ConsoleMessage {
-	p.console.mu.Lock()
-	defer p.console.mu.Unlock()
-	out := p.console.msgs
-	p.console.msgs = nil
+func (c *Console) take() []ConsoleMessage {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := c.msgs
+	c.msgs = nil
 	return out
 }
 
-// ClearConsole forgets the captured messages.
-func (p *Page) ClearConsole() {
-	p.console.mu.Lock()
-	p.console.msgs = nil
-	p.console.mu.Unlock()
+// Clear forgets the captured messages.
+func (c *Console) Clear() {
+	c.mu.Lock()
+	c.msgs = nil
+	c.mu.Unlock()
 }
 
-// enableLog turns on the Log domain (browser-side messages).
-func (p *Page) enableLog(ctx context.Context) error {
-	if _, err := cdp.Call(ctx, p.sess, logdom.Enable, cdp.Empty{}); err != nil {
+// enable turns on the Log domain (browser-side messages).
+func (c *Console) enable(ctx context.Context) error {
+	if _, err := cdp.Call(ctx, c.sess, logdom.Enable, cdp.Empty{}); err != nil {
 		return fmt.Errorf("Log.enable: %w", err)
 	}
 	return nil

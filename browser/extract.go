@@ -6,10 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
-
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/runtime"
 )
 
 // readElement finds the element a read step is for, a ref or a CSS
@@ -382,91 +378,4 @@ func (p *Page) ElementsNear(ctx context.Context, pt Point, o NearOptions) (*Near
 		a.Elements = []PointElement{}
 	}
 	return &Nearby{Center: pt, Radius: o.Radius, Count: len(a.Elements), Elements: a.Elements, Truncated: a.Total > len(a.Elements)}, nil
-}
-
-// ConsoleOptions filter ReadConsole (spec §11.14).
-type ConsoleOptions struct {
-	// Limit keeps the most recent messages (default 50).
-	Limit int
-	// Level keeps one level: error, warning (or warn), info, log, debug.
-	Level string
-	// Type keeps one type: console, exception or log.
-	Type string
-	// Since keeps messages after this time (milliseconds since the epoch).
-	Since float64
-	// StackTrace keeps the messages' stack traces.
-	StackTrace bool
-	// Clear empties the buffer after reading it.
-	Clear bool
-}
-
-// ConsoleRead is the answer of ReadConsole.
-type ConsoleRead struct {
-	Total    int              `json:"total"`
-	Showing  int              `json:"showing"`
-	Messages []ConsoleMessage `json:"messages"`
-}
-
-var consoleLevels = map[string]string{"error": "error", "warning": "warning", "warn": "warning", "info": "info", "log": "log", "debug": "debug"}
-
-// ReadConsole returns the console messages captured since the session
-// attached (each invocation starts empty), filtered, most recent last.
-func (p *Page) ReadConsole(ctx context.Context, o ConsoleOptions) (*ConsoleRead, error) {
-	level, ok := consoleLevels[strings.ToLower(o.Level)]
-	if o.Level != "" && !ok {
-		return nil, Errorf(KindStepValidation, "console level %q is not one of error, warning, info, log, debug", o.Level)
-	}
-	switch o.Type {
-	case "", "console", "exception", "log":
-	default:
-		return nil, Errorf(KindStepValidation, "console type %q is not one of console, exception, log", o.Type)
-	}
-	if o.Limit <= 0 {
-		o.Limit = 50
-	}
-	p.consoleBarrier(ctx)
-	var all []ConsoleMessage
-	if o.Clear {
-		all = p.takeConsole()
-	} else {
-		all = p.Console(time.Time{})
-	}
-	msgs := filterConsole(all, level, o)
-	out := &ConsoleRead{Total: len(msgs), Messages: msgs[max(0, len(msgs)-o.Limit):]}
-	out.Showing = len(out.Messages)
-	if out.Messages == nil {
-		out.Messages = []ConsoleMessage{}
-	}
-	return out, nil
-}
-
-// filterConsole keeps the messages of level (normalized) and o's type and
-// time, with stacks only when asked.
-func filterConsole(all []ConsoleMessage, level string, o ConsoleOptions) []ConsoleMessage {
-	var msgs []ConsoleMessage
-	for _, m := range all {
-		if (level == "" || m.Level == level) && (o.Type == "" || m.Type == o.Type) && m.Time > o.Since {
-			if !o.StackTrace {
-				m.Stack = nil
-			}
-			msgs = append(msgs, m)
-		}
-	}
-	return msgs
-}
-
-// consoleBarrier lets console events the page sent before now reach the
-// buffer: a round trip on the page's session (events are read before the
-// answer), then a moment for the buffering goroutine to catch up.
-func (p *Page) consoleBarrier(ctx context.Context) {
-	cdp.Call(ctx, p.sess, runtime.Evaluate, runtime.EvaluateParams{Expression: "0"})
-	n := len(p.Console(time.Time{}))
-	for range 3 {
-		time.Sleep(time.Millisecond)
-		m := len(p.Console(time.Time{}))
-		if m == n {
-			return
-		}
-		n = m
-	}
 }

@@ -454,7 +454,7 @@ func TestConsoleLevelsLimitStackAndClear(t *testing.T) {
 	js(t, p, `console.log('one'); console.warn('two'); console.error('three', 3); console.info('four'); logDeep()`)
 	read := func(o ConsoleOptions) *ConsoleRead {
 		t.Helper()
-		r, err := p.ReadConsole(ctx, o)
+		r, err := p.Console().Read(ctx, o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -502,7 +502,7 @@ func TestConsoleLevelsLimitStackAndClear(t *testing.T) {
 	if r := read(ConsoleOptions{}); r.Total != 0 || r.Messages == nil {
 		t.Errorf("after clear: %s", jsonOf(t, r))
 	}
-	if _, err := p.ReadConsole(ctx, ConsoleOptions{Level: "loud"}); KindOf(err) != KindStepValidation {
+	if _, err := p.Console().Read(ctx, ConsoleOptions{Level: "loud"}); KindOf(err) != KindStepValidation {
 		t.Errorf("bad level: %v", err)
 	}
 }
@@ -805,7 +805,7 @@ func TestConsoleClearLosesNothing(t *testing.T) {
 			finished = true
 		default:
 		}
-		r, err := p.ReadConsole(ctx, ConsoleOptions{Clear: true, Limit: 10000})
+		r, err := p.Console().Read(ctx, ConsoleOptions{Clear: true, Limit: 10000})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -53,7 +53,7 @@ type Page struct {
 	// dlg answers JavaScript dialogs.
 	dlg Dialogs
 	// console buffers console messages, exceptions and log entries.
-	console consoleLog
+	console Console
 	// net records the tab's requests and intercepts them (routes).
 	net Network
 	// Warnings are notes about the tab for the command's answer.
@@ -87,8 +87,13 @@ func newPage(b *Browser, id target.ID, s *Session) *Page {
 	p := &Page{Browser: b, TargetID: id, sess: s}
 	p.net.sess = s
 	p.dlg.sess, p.dlg.parked = s, &p.parked
+	p.console.sess = s
 	return p
 }
+
+// Console returns the tab's console messages, exceptions and browser log
+// entries.
+func (p *Page) Console() *Console { return &p.console }
 
 // Dialogs returns the tab's JavaScript dialogs: how they are answered and
 // the log of those that opened.
@@ -148,7 +153,7 @@ func (p *Page) Session() *Session { return p.sess }
 func (p *Page) init(ctx context.Context) error {
 	p.contexts = trackContexts(p.sess)
 	p.onClose(p.contexts.stop)
-	p.trackConsole()
+	p.console.track(p.onClose)
 	p.net.track(p.onClose)
 	p.dlg.handle(p.onClose)
 	p.dlg.seen = append(p.dlg.seen, takeKeptDialogs(p.TargetID)...)
@@ -200,7 +205,7 @@ func (p *Page) enableDomains(ctx context.Context, limit time.Duration) error {
 	errs := make(chan error, 4)
 	go func() { _, err := cdp.Call(ctx, p.sess, page.Enable, page.EnableParams{}); errs <- err }()
 	go func() { _, err := cdp.Call(ctx, p.sess, runtime.Enable, cdp.Empty{}); errs <- err }()
-	go func() { errs <- p.enableLog(ctx) }()
+	go func() { errs <- p.console.enable(ctx) }()
 	go func() { errs <- p.net.enable(ctx) }()
 	var first error
 	for range 4 {

@@ -463,5 +463,5 @@ func consoleStep(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p.ReadConsole(c.Ctx, o)
+	return p.Console().Read(c.Ctx, o)
 }

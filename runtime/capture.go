@@ -269,7 +269,7 @@ func (h *host) capture(out *Output) {
 	}
 	if set.Console {
 		out.FailedReqs = failedRequests(p.Network().Failed(ctx, h.start))
-		out.Console = consoleSummary(withoutFailedLoads(p.Console(h.start), out.FailedReqs))
+		out.Console = consoleSummary(withoutFailedLoads(p.Console().Since(h.start), out.FailedReqs))
 	}
 	out.Screenshot = <-shot
 }
