@@ -207,40 +207,48 @@ func (d *downloads) progress(ev cdpbrowser.EventDownloadProgress) {
 	}
 }
 
-// Downloads returns the downloads the page's frames started while this
-// connection watched; the completed ones are placed in the output
-// directory (outDir, "" = the working directory).
-func (p *Page) Downloads(ctx context.Context, outDir string) []Download {
-	return p.pageDownloads(ctx, outDir, func(*Download) bool { return true })
+// Downloads are the downloads one tab's frames start: a view of those its
+// browser connection watches. Reach it by Page.Downloads.
+type Downloads struct {
+	all  *downloads
+	sess *Session
+	top  cdp.FrameID
 }
 
-// DownloadMark is a point in the connection's downloads: AwaitDownloads
-// reports those begun after it.
-func (p *Page) DownloadMark() int {
-	d := &p.Browser.dl
+// List returns the downloads the page's frames started while this
+// connection watched; the completed ones are placed in the output
+// directory (outDir, "" = the working directory).
+func (t *Downloads) List(ctx context.Context, outDir string) []Download {
+	return t.collect(ctx, outDir, func(*Download) bool { return true })
+}
+
+// Mark is a point in the connection's downloads: AwaitAfter reports those
+// begun after it.
+func (t *Downloads) Mark() int {
+	d := t.all
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return len(d.order)
 }
 
-// AwaitDownloads waits (while ctx lasts) for the downloads the page began
+// AwaitAfter waits (while ctx lasts) for the downloads the page began
 // after mark to complete, places them in the output directory and returns
-// them (WaitForDownload does not return them again); none begun, it
-// returns nil at once.
-func (p *Page) AwaitDownloads(ctx context.Context, mark int, outDir string) []Download {
-	p.Browser.dl.settle(ctx)
-	if p.DownloadMark() <= mark {
+// them (WaitNext does not return them again); none begun, it returns nil
+// at once.
+func (t *Downloads) AwaitAfter(ctx context.Context, mark int, outDir string) []Download {
+	t.all.settle(ctx)
+	if t.Mark() <= mark {
 		return nil
 	}
 	for {
-		changed := p.Browser.dl.watch()
-		list := p.pageDownloads(ctx, outDir, func(dl *Download) bool { return dl.seq > mark })
+		changed := t.all.watch()
+		list := t.collect(ctx, outDir, func(dl *Download) bool { return dl.seq > mark })
 		done := true
 		for _, dl := range list {
 			done = done && dl.terminal()
 		}
 		if done || ctx.Err() != nil {
-			d := &p.Browser.dl
+			d := t.all
 			d.mu.Lock()
 			for _, dl := range list {
 				d.byGUID[dl.guid].waited = true
@@ -255,15 +263,15 @@ func (p *Page) AwaitDownloads(ctx context.Context, mark int, outDir string) []Do
 	}
 }
 
-// WaitForDownload waits for a download the page began since since and
-// that neither an earlier WaitForDownload nor AwaitDownloads returned, until it completes, and
-// returns it placed in the output directory.
-func (p *Page) WaitForDownload(ctx context.Context, since time.Time, outDir string) (*Download, error) {
-	d := &p.Browser.dl
+// WaitNext waits for a download the page began since since and that
+// neither an earlier WaitNext nor AwaitAfter returned, until it
+// completes, and returns it placed in the output directory.
+func (t *Downloads) WaitNext(ctx context.Context, since time.Time, outDir string) (*Download, error) {
+	d := t.all
 	for {
 		changed := d.watch()
 		var pick *Download
-		p.pageDownloads(ctx, outDir, func(dl *Download) bool {
+		t.collect(ctx, outDir, func(dl *Download) bool {
 			if pick == nil && !dl.waited && !dl.at.Before(since) {
 				pick = dl
 			}
@@ -273,7 +281,7 @@ func (p *Page) WaitForDownload(ctx context.Context, since time.Time, outDir stri
 			d.mu.Lock()
 			pick.waited = true
 			d.mu.Unlock()
-			list := p.AwaitDownloads(ctx, pick.seq-1, outDir)
+			list := t.AwaitAfter(ctx, pick.seq-1, outDir)
 			for _, dl := range list {
 				if dl.seq == pick.seq {
 					return downloadOutcome(&dl)
@@ -305,18 +313,18 @@ func downloadOutcome(dl *Download) (*Download, error) {
 		WithHint("raise the step timeout for a large file")
 }
 
-// pageDownloads returns copies of the downloads of the page's frames that
+// collect returns copies of the downloads of the page's frames that
 // keep accepts (called with the lock held), placing completed ones.
-func (p *Page) pageDownloads(ctx context.Context, outDir string, keep func(*Download) bool) []Download {
-	d := &p.Browser.dl
+func (t *Downloads) collect(ctx context.Context, outDir string, keep func(*Download) bool) []Download {
+	d := t.all
 	d.mu.Lock()
 	empty := len(d.order) == 0
 	d.mu.Unlock()
 	if empty {
 		return nil
 	}
-	frames := map[cdp.FrameID]bool{cdp.FrameID(p.TargetID): true}
-	if tree, err := cdp.Call(ctx, p.sess, page.GetFrameTree, cdp.Empty{}); err == nil && tree.FrameTree != nil {
+	frames := map[cdp.FrameID]bool{t.top: true}
+	if tree, err := cdp.Call(ctx, t.sess, page.GetFrameTree, cdp.Empty{}); err == nil && tree.FrameTree != nil {
 		collectFrames(tree.FrameTree, frames)
 	}
 	d.mu.Lock()

@@ -18,12 +18,12 @@ func TestDownloadLinkClickReportsTheSavedFile(t *testing.T) {
 	p, s := openShopWith(t, ConnectOptions{AllowDownloads: true})
 	out := t.TempDir()
 	for i, want := range []string{"report.csv", "report (1).csv"} {
-		mark := p.DownloadMark()
+		mark := p.Downloads().Mark()
 		res := clickSel(t, p, "#csv")
 		if res.Navigated || res.Warning != "" {
 			t.Errorf("click %d on a download link: navigated %v, warning %q", i+1, res.Navigated, res.Warning)
 		}
-		list := p.AwaitDownloads(testCtx(t), mark, out)
+		list := p.Downloads().AwaitAfter(testCtx(t), mark, out)
 		if len(list) != 1 || list[0].State != "completed" || list[0].SuggestedFilename != "report.csv" {
 			t.Fatalf("download %d: %+v", i+1, list)
 		}
@@ -36,9 +36,9 @@ func TestDownloadLinkClickReportsTheSavedFile(t *testing.T) {
 	if n := len(s.saw("/export.csv")); n != 2 {
 		t.Errorf("the server sent the file %d times, want 2", n)
 	}
-	mark := p.DownloadMark()
+	mark := p.Downloads().Mark()
 	clickSel(t, p, "#evil")
-	list := p.AwaitDownloads(testCtx(t), mark, out)
+	list := p.Downloads().AwaitAfter(testCtx(t), mark, out)
 	if len(list) != 1 || list[0].State != "completed" {
 		t.Fatalf("the hostile download: %+v", list)
 	}
@@ -54,7 +54,7 @@ func TestDownloadLinkClickReportsTheSavedFile(t *testing.T) {
 }
 
 // TestWaitForDownloadCoversIndirectDownloads lets the page start a
-// download on its own a moment later: WaitForDownload returns it once it
+// download on its own a moment later: Downloads.WaitNext returns it once it
 // completed, and a second wait finds nothing new.
 func TestWaitForDownloadCoversIndirectDownloads(t *testing.T) {
 	p, _ := openShopWith(t, ConnectOptions{AllowDownloads: true})
@@ -62,7 +62,7 @@ func TestWaitForDownloadCoversIndirectDownloads(t *testing.T) {
 	since := time.Now()
 	var ok bool
 	p.CallInto(testCtx(t), &ok, `() => { setTimeout(() => document.getElementById('csv').click(), 200); return true }`)
-	dl, err := p.WaitForDownload(testCtx(t), since, out)
+	dl, err := p.Downloads().WaitNext(testCtx(t), since, out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func TestWaitForDownloadCoversIndirectDownloads(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(testCtx(t), time.Second)
 	defer cancel()
-	if _, err := p.WaitForDownload(ctx, since, out); KindOf(err) != KindTimeout {
+	if _, err := p.Downloads().WaitNext(ctx, since, out); KindOf(err) != KindTimeout {
 		t.Errorf("a second wait: want a timeout, got %v", err)
 	}
 }
@@ -82,7 +82,7 @@ func TestWaitForDownloadSaysDownloadsAreRefused(t *testing.T) {
 	p, _ := openShop(t)
 	since := time.Now()
 	clickSel(t, p, "#csv")
-	_, err := p.WaitForDownload(testCtx(t), since, t.TempDir())
+	_, err := p.Downloads().WaitNext(testCtx(t), since, t.TempDir())
 	if KindOf(err) != KindStepValidation || !strings.Contains(err.Error(), "refused") || !strings.Contains(err.Error(), DownloadsEnv+"=allow") {
 		t.Errorf("want a refusal naming %s, got %v", DownloadsEnv, err)
 	}

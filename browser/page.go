@@ -56,6 +56,8 @@ type Page struct {
 	console Console
 	// net records the tab's requests and intercepts them (routes).
 	net Network
+	// dls are the downloads the tab's frames start.
+	dls Downloads
 	// Warnings are notes about the tab for the command's answer.
 	Warnings []string
 	// platform is navigator.platform, read on first need.
@@ -88,12 +90,16 @@ func newPage(b *Browser, id target.ID, s *Session) *Page {
 	p.net.sess = s
 	p.dlg.sess, p.dlg.parked = s, &p.parked
 	p.console.sess = s
+	p.dls = Downloads{all: &b.dl, sess: s, top: cdp.FrameID(id)}
 	return p
 }
 
 // Console returns the tab's console messages, exceptions and browser log
 // entries.
 func (p *Page) Console() *Console { return &p.console }
+
+// Downloads returns the downloads the tab's frames start.
+func (p *Page) Downloads() *Downloads { return &p.dls }
 
 // Dialogs returns the tab's JavaScript dialogs: how they are answered and
 // the log of those that opened.

@@ -210,5 +210,5 @@ func waitForDownload(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p.WaitForDownload(c.Ctx, c.Env.Started, c.Env.OutputDir)
+	return p.Downloads().WaitNext(c.Ctx, c.Env.Started, c.Env.OutputDir)
 }

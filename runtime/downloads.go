@@ -14,7 +14,7 @@ func (h *host) downloadMark() int {
 	if err != nil {
 		return -1
 	}
-	return p.DownloadMark()
+	return p.Downloads().Mark()
 }
 
 // noteDownloads reports on the step the downloads it began, once they
@@ -28,7 +28,7 @@ func (h *host) noteDownloads(ctx context.Context, a *lang.Action, res *StepResul
 	if err != nil {
 		return
 	}
-	list := p.AwaitDownloads(ctx, mark, h.env.OutputDir)
+	list := p.Downloads().AwaitAfter(ctx, mark, h.env.OutputDir)
 	switch len(list) {
 	case 0:
 	case 1:
