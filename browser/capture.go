@@ -155,8 +155,8 @@ func (p *Page) CaptureImage(ctx context.Context, o ScreenshotOptions) ([]byte, e
 		params.CaptureBeyondViewport = ptr(true)
 	}
 	if o.OmitBackground && params.Format != page.CaptureScreenshotFormatJpeg {
-		if err := p.setTransparentBackground(ctx, true); err == nil {
-			defer p.setTransparentBackground(context.WithoutCancel(ctx), false)
+		if err := p.emu.setTransparentBackground(ctx, true); err == nil {
+			defer p.emu.setTransparentBackground(context.WithoutCancel(ctx), false)
 		}
 	}
 	res, err := cdp.Call(ctx, p.sess, page.CaptureScreenshot, params)

@@ -98,7 +98,7 @@ func TestScreenshotViewportAndFullPage(t *testing.T) {
 	}
 
 	// The device scale factor multiplies the pixels.
-	if _, err := p.SetViewport(testCtx(t), ViewportRequest{Width: 800, Height: 600, DeviceScaleFactor: 2}); err != nil {
+	if _, err := p.Emulation().SetViewport(testCtx(t), ViewportRequest{Width: 800, Height: 600, DeviceScaleFactor: 2}); err != nil {
 		t.Fatal(err)
 	}
 	hidpi := shoot(t, p, ScreenshotRequest{OutputDir: dir, FullPage: true})
@@ -399,7 +399,7 @@ func TestViewportPresetEmulatesDevice(t *testing.T) {
 	p, _ := openFixture(t, "mobile.html")
 	ctx := testCtx(t)
 	before := js(t, p, "[innerWidth, devicePixelRatio, navigator.userAgent]")
-	res, err := p.SetViewport(ctx, ViewportRequest{Preset: "iPhone_14"})
+	res, err := p.Emulation().SetViewport(ctx, ViewportRequest{Preset: "iPhone_14"})
 	if err != nil || res.Name != "iphone-14" || res.Width != 390 || res.Height != 844 || res.DeviceScaleFactor != 3 || !res.Mobile || !res.HasTouch {
 		t.Fatalf("iphone-14: %+v %v", res, err)
 	}
@@ -411,7 +411,7 @@ func TestViewportPresetEmulatesDevice(t *testing.T) {
 		t.Errorf("iphone-14 screenshot is %d×%d", shot.Width, shot.Height)
 	}
 	for _, r := range []ViewportRequest{{Preset: "iphone-14-landscape"}, {Preset: "iphone-14", IsLandscape: ptr(true)}} {
-		res, err = p.SetViewport(ctx, r)
+		res, err = p.Emulation().SetViewport(ctx, r)
 		if err != nil || res.Width != 844 || res.Height != 390 || !res.IsLandscape || res.Name != "iphone-14-landscape" {
 			t.Fatalf("%+v: %+v %v", r, res, err)
 		}
@@ -419,13 +419,13 @@ func TestViewportPresetEmulatesDevice(t *testing.T) {
 			t.Errorf("landscape: the page sees %s", got)
 		}
 	}
-	if _, err = p.SetViewport(ctx, ViewportRequest{Width: 500, Height: 400, DeviceScaleFactor: 2}); err != nil {
+	if _, err = p.Emulation().SetViewport(ctx, ViewportRequest{Width: 500, Height: 400, DeviceScaleFactor: 2}); err != nil {
 		t.Fatal(err)
 	}
 	if got := js(t, p, "[innerWidth, innerHeight, devicePixelRatio, /iPhone/.test(navigator.userAgent)]"); got != "[500,400,2,false]" {
 		t.Errorf("custom viewport: the page sees %s", got)
 	}
-	if res, err = p.SetViewport(ctx, ViewportRequest{Reset: true}); err != nil || !res.Reset {
+	if res, err = p.Emulation().SetViewport(ctx, ViewportRequest{Reset: true}); err != nil || !res.Reset {
 		t.Fatalf("reset: %+v %v", res, err)
 	}
 	if got := js(t, p, "[innerWidth, devicePixelRatio, navigator.userAgent]"); got != before {
@@ -458,7 +458,7 @@ func TestViewportPresetsAndErrors(t *testing.T) {
 	}
 	p := openTestTab(t)
 	for _, r := range []ViewportRequest{{Width: 100}, {Width: 100000, Height: 10}, {Preset: "nokia-3310"}} {
-		if _, err := p.SetViewport(testCtx(t), r); KindOf(err) != KindStepValidation {
+		if _, err := p.Emulation().SetViewport(testCtx(t), r); KindOf(err) != KindStepValidation {
 			t.Errorf("%+v: %v", r, err)
 		}
 	}
@@ -471,14 +471,14 @@ const geoJS = `new Promise((resolve) => navigator.geolocation.getCurrentPosition
 func TestGeolocationOverride(t *testing.T) {
 	p, base := openFixture(t, "mobile.html")
 	ctx := testCtx(t)
-	res, err := p.SetGeolocation(ctx, Geolocation{Latitude: 48.8584, Longitude: 2.2945, Accuracy: 25})
+	res, err := p.Emulation().SetGeolocation(ctx, Geolocation{Latitude: 48.8584, Longitude: 2.2945, Accuracy: 25})
 	if err != nil || res.Permission != "granted" || res.Origin != strings.TrimSuffix(base, "/") {
 		t.Fatalf("set: %+v %v", res, err)
 	}
 	if got := js(t, p, geoJS); got != `{"acc":25,"lat":48.8584,"lon":2.2945}` {
 		t.Fatalf("the page located itself at %s", got)
 	}
-	if _, err := p.ClearGeolocation(ctx); err != nil {
+	if _, err := p.Emulation().ClearGeolocation(ctx); err != nil {
 		t.Fatal(err)
 	}
 	var after map[string]any
@@ -486,7 +486,7 @@ func TestGeolocationOverride(t *testing.T) {
 	if after["lat"] != nil || after["error"] == nil {
 		t.Errorf("after clear the page got %v", after)
 	}
-	if _, err := p.SetGeolocation(ctx, Geolocation{Latitude: 91, Longitude: 0}); KindOf(err) != KindStepValidation {
+	if _, err := p.Emulation().SetGeolocation(ctx, Geolocation{Latitude: 91, Longitude: 0}); KindOf(err) != KindStepValidation {
 		t.Errorf("latitude 91: %v", err)
 	}
 
@@ -494,7 +494,7 @@ func TestGeolocationOverride(t *testing.T) {
 	// another origin than the one cleared above).
 	other := browsertest.Serve(t, os.DirFS("testdata"))
 	blank := openTestTab(t)
-	res, err = blank.SetGeolocation(ctx, Geolocation{Latitude: -33.8568, Longitude: 151.2153})
+	res, err = blank.Emulation().SetGeolocation(ctx, Geolocation{Latitude: -33.8568, Longitude: 151.2153})
 	if err != nil || res.Origin != "*" || *res.Accuracy != DefaultGeoAccuracy {
 		t.Fatalf("blank tab: %+v %v", res, err)
 	}
@@ -618,14 +618,14 @@ func TestGeolocationClearRevokesTheGrantOfABlankTab(t *testing.T) {
 	first := browsertest.Serve(t, os.DirFS("testdata"))
 	second := browsertest.Serve(t, os.DirFS("testdata"))
 	p := openTestTab(t)
-	res, err := p.SetGeolocation(ctx, Geolocation{Latitude: 48.8584, Longitude: 2.2945})
+	res, err := p.Emulation().SetGeolocation(ctx, Geolocation{Latitude: 48.8584, Longitude: 2.2945})
 	if err != nil || res.Origin != "*" {
 		t.Fatalf("set on a blank tab: %+v %v", res, err)
 	}
 	if _, err := p.Navigate(ctx, first+"act/mobile.html", WaitLoad); err != nil {
 		t.Fatal(err)
 	}
-	cleared, err := p.ClearGeolocation(ctx)
+	cleared, err := p.Emulation().ClearGeolocation(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -666,7 +666,7 @@ func TestGeolocationRefusesToGuessTheOrigin(t *testing.T) {
 	if _, err := cdp.Call(ctx, p.Browser.Session(), target.DetachFromTarget, target.DetachFromTargetParams{SessionID: p.sess.ID()}); err != nil {
 		t.Fatal(err)
 	}
-	if res, err := p.SetGeolocation(ctx, Geolocation{Latitude: 1, Longitude: 2}); err == nil {
+	if res, err := p.Emulation().SetGeolocation(ctx, Geolocation{Latitude: 1, Longitude: 2}); err == nil {
 		t.Fatalf("set without a readable URL: %+v", res)
 	}
 	if got := js(t, watch, geoPermissionJS); got == `"granted"` {

@@ -43,26 +43,26 @@ type GeolocationResult struct {
 // geolocation permission, so the page gets the position without a prompt.
 // The permission is for the page's origin, or for every origin while the
 // tab shows no web page (so a page loaded next gets it). Both last as long
-// as this connection to the tab. The origins granted are remembered for the
-// Page, so that ClearGeolocation revokes them.
-func (p *Page) SetGeolocation(ctx context.Context, g Geolocation) (*GeolocationResult, error) {
+// as this connection to the tab. The origins granted are remembered, so
+// that ClearGeolocation revokes them.
+func (e *Emulation) SetGeolocation(ctx context.Context, g Geolocation) (*GeolocationResult, error) {
 	if err := g.check(); err != nil {
 		return nil, err
 	}
 	if g.Accuracy == 0 {
 		g.Accuracy = DefaultGeoAccuracy
 	}
-	origin, err := p.pageOrigin(ctx)
+	origin, err := e.pageOrigin(ctx)
 	if err != nil {
 		return nil, err
 	}
-	p.noteGeoGrant(origin)
-	p.noteOverride(func(o *commandOverrides) { o.geolocation = true })
-	if err := p.setGeoPermission(ctx, cdpbrowser.PermissionSettingGranted, origin); err != nil {
+	e.noteGeoGrant(origin)
+	e.p.noteOverride(func(o *commandOverrides) { o.geolocation = true })
+	if err := e.setGeoPermission(ctx, cdpbrowser.PermissionSettingGranted, origin); err != nil {
 		return nil, err
 	}
 	params := emulation.SetGeolocationOverrideParams{Latitude: &g.Latitude, Longitude: &g.Longitude, Accuracy: &g.Accuracy}
-	if _, err := cdp.Call(ctx, p.sess, emulation.SetGeolocationOverride, params); err != nil {
+	if _, err := cdp.Call(ctx, e.p.sess, emulation.SetGeolocationOverride, params); err != nil {
 		return nil, fmt.Errorf("geolocation: %w", err)
 	}
 	return &GeolocationResult{Latitude: &g.Latitude, Longitude: &g.Longitude, Accuracy: &g.Accuracy, Permission: "granted", Origin: geoOriginName(origin)}, nil
@@ -72,22 +72,22 @@ func (p *Page) SetGeolocation(ctx context.Context, g Geolocation) (*GeolocationR
 // permission to prompting: for every origin SetGeolocation granted through
 // this Page (the tab may have navigated since), or, when it granted none,
 // for the page's origin.
-func (p *Page) ClearGeolocation(ctx context.Context) (*GeolocationResult, error) {
-	if _, err := cdp.Call(ctx, p.sess, emulation.ClearGeolocationOverride, cdp.Empty{}); err != nil {
+func (e *Emulation) ClearGeolocation(ctx context.Context) (*GeolocationResult, error) {
+	if _, err := cdp.Call(ctx, e.p.sess, emulation.ClearGeolocationOverride, cdp.Empty{}); err != nil {
 		return nil, fmt.Errorf("geolocation clear: %w", err)
 	}
-	origins := p.takeGeoGrants()
+	origins := e.takeGeoGrants()
 	if len(origins) == 0 {
-		origin, err := p.pageOrigin(ctx)
+		origin, err := e.pageOrigin(ctx)
 		if err != nil {
 			return nil, err
 		}
 		origins = []string{origin}
 	}
 	for i, origin := range origins {
-		if err := p.setGeoPermission(ctx, cdpbrowser.PermissionSettingPrompt, origin); err != nil {
+		if err := e.setGeoPermission(ctx, cdpbrowser.PermissionSettingPrompt, origin); err != nil {
 			for _, o := range origins[i:] {
-				p.noteGeoGrant(o) // still granted: a later clear retries
+				e.noteGeoGrant(o) // still granted: a later clear retries
 			}
 			return nil, err
 		}
@@ -99,22 +99,22 @@ func (p *Page) ClearGeolocation(ctx context.Context) (*GeolocationResult, error)
 	return &GeolocationResult{Permission: "prompt", Origin: strings.Join(shown, " "), Cleared: true}, nil
 }
 
-// noteGeoGrant records that origin was granted through p.
-func (p *Page) noteGeoGrant(origin string) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if !slices.Contains(p.geoOrigins, origin) {
-		p.geoOrigins = append(p.geoOrigins, origin)
+// noteGeoGrant records that origin was granted through this tab.
+func (e *Emulation) noteGeoGrant(origin string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if !slices.Contains(e.geoOrigins, origin) {
+		e.geoOrigins = append(e.geoOrigins, origin)
 	}
 }
 
 // takeGeoGrants returns the origins granted through p, oldest first, and
 // forgets them.
-func (p *Page) takeGeoGrants() []string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	origins := p.geoOrigins
-	p.geoOrigins = nil
+func (e *Emulation) takeGeoGrants() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	origins := e.geoOrigins
+	e.geoOrigins = nil
 	return origins
 }
 
@@ -133,15 +133,15 @@ func (g Geolocation) check() error {
 
 // setGeoPermission sets the geolocation permission of origin ("" = every
 // origin) in the tab's browser context.
-func (p *Page) setGeoPermission(ctx context.Context, setting cdpbrowser.PermissionSetting, origin string) error {
-	bc, err := p.browserContextID(ctx)
+func (e *Emulation) setGeoPermission(ctx context.Context, setting cdpbrowser.PermissionSetting, origin string) error {
+	bc, err := e.p.browserContextID(ctx)
 	if err != nil {
 		return fmt.Errorf("geolocation: %w", err)
 	}
 	params := cdpbrowser.SetPermissionParams{
 		Permission: &cdpbrowser.PermissionDescriptor{Name: "geolocation"}, Setting: setting, Origin: origin, BrowserContextID: bc,
 	}
-	if _, err := cdp.Call(ctx, p.Browser.Session(), cdpbrowser.SetPermission, params); err != nil {
+	if _, err := cdp.Call(ctx, e.p.Browser.Session(), cdpbrowser.SetPermission, params); err != nil {
 		return fmt.Errorf("geolocation: set the permission of %s to %s: %w", geoOriginName(origin), setting, err)
 	}
 	return nil
@@ -158,8 +158,8 @@ func geoOriginName(origin string) string {
 // pageOrigin returns the top document's origin, or "" when it has none
 // (about:blank, data: URLs). A URL that cannot be read is an error, not
 // "no origin": that would grant every origin.
-func (p *Page) pageOrigin(ctx context.Context) (string, error) {
-	raw, err := p.URL(ctx)
+func (e *Emulation) pageOrigin(ctx context.Context) (string, error) {
+	raw, err := e.p.URL(ctx)
 	if err != nil {
 		return "", fmt.Errorf("geolocation: read the page's URL for its origin: %w", err)
 	}

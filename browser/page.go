@@ -65,9 +65,8 @@ type Page struct {
 	// seqState holds the tab's ref counters (see state.TabState).
 	seqState  state.TabState
 	seqLoaded bool
-	// geoOrigins are the origins SetGeolocation granted the permission to
-	// ("" = every origin), for ClearGeolocation to revoke; guarded by mu.
-	geoOrigins []string
+	// emu is what the tab emulates (viewport, geolocation).
+	emu Emulation
 	// stops drop the page's event subscriptions (Close), and closed says
 	// Close ran; guarded by mu.
 	stops  []func()
@@ -90,6 +89,7 @@ func newPage(b *Browser, id target.ID, s *Session) *Page {
 	p.net.sess = s
 	p.dlg.sess, p.dlg.parked = s, &p.parked
 	p.console.sess = s
+	p.emu.p = p
 	p.dls = Downloads{all: &b.dl, sess: s, top: cdp.FrameID(id)}
 	return p
 }
@@ -100,6 +100,9 @@ func (p *Page) Console() *Console { return &p.console }
 
 // Downloads returns the downloads the tab's frames start.
 func (p *Page) Downloads() *Downloads { return &p.dls }
+
+// Emulation returns what the tab emulates: viewport, geolocation.
+func (p *Page) Emulation() *Emulation { return &p.emu }
 
 // Dialogs returns the tab's JavaScript dialogs: how they are answered and
 // the log of those that opened.

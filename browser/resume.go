@@ -43,10 +43,10 @@ func (p *Page) Park(ctx context.Context, keepEmulation bool) {
 	}
 	p.mu.Unlock()
 	if viewport && !keepEmulation {
-		p.ResetViewport(ctx)
+		p.Emulation().ResetViewport(ctx)
 	}
 	if geo && !keepEmulation {
-		p.ClearGeolocation(ctx)
+		p.Emulation().ClearGeolocation(ctx)
 	}
 	p.parked.Store(true)
 }

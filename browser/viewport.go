@@ -46,31 +46,31 @@ type ViewportResult struct {
 // SetViewport emulates a device or a viewport size (device metrics, touch,
 // and for phone and tablet presets a mobile user agent), or clears the
 // emulation. The emulation lasts as long as this connection to the tab.
-func (p *Page) SetViewport(ctx context.Context, r ViewportRequest) (*ViewportResult, error) {
+func (e *Emulation) SetViewport(ctx context.Context, r ViewportRequest) (*ViewportResult, error) {
 	if r.Reset {
-		return p.ResetViewport(ctx)
+		return e.ResetViewport(ctx)
 	}
 	d, err := r.device()
 	if err != nil {
 		return nil, err
 	}
-	p.noteOverride(func(o *commandOverrides) { o.viewport = true })
+	e.p.noteOverride(func(o *commandOverrides) { o.viewport = true })
 	chrome := ""
 	if d.kind == kindAndroidPhone || d.kind == kindAndroidTablet {
-		chrome = p.chromeMajor(ctx)
+		chrome = e.chromeMajor(ctx)
 	}
 	ua, platform, hints := d.userAgent(chrome)
 	if r.UserAgent != "" {
 		ua, platform, hints = r.UserAgent, "", nil
 	}
-	if err := p.emulateDevice(ctx, d, r.IsLandscape != nil || d.Mobile); err != nil {
+	if err := e.emulateDevice(ctx, d, r.IsLandscape != nil || d.Mobile); err != nil {
 		return nil, err
 	}
-	if err := p.setUserAgent(ctx, ua, platform, hints); err != nil {
+	if err := e.setUserAgent(ctx, ua, platform, hints); err != nil {
 		return nil, err
 	}
 	res := &ViewportResult{Device: d, UserAgent: ua}
-	if ua != "" && p.servedPage(ctx) {
+	if ua != "" && e.servedPage(ctx) {
 		res.Warnings = append(res.Warnings, "the user agent applies to requests from now on: reload (or goto) for the site to serve its mobile pages")
 	}
 	return res, nil
@@ -146,7 +146,7 @@ func (d Device) turned() Device {
 // The tab's view keeps its size (dontSetVisibleSize): an override that
 // resized it would leave a headless tab at the emulated size after the
 // connection ends, while the rest of the emulation is gone.
-func (p *Page) emulateDevice(ctx context.Context, d Device, orient bool) error {
+func (e *Emulation) emulateDevice(ctx context.Context, d Device, orient bool) error {
 	params := emulation.SetDeviceMetricsOverrideParams{
 		Width: int64(d.Width), Height: int64(d.Height), DeviceScaleFactor: d.DeviceScaleFactor, Mobile: d.Mobile,
 		ScreenWidth: int64(d.Width), ScreenHeight: int64(d.Height), DontSetVisibleSize: ptr(true),
@@ -157,26 +157,26 @@ func (p *Page) emulateDevice(ctx context.Context, d Device, orient bool) error {
 			params.ScreenOrientation = &emulation.ScreenOrientation{Type: emulation.ScreenOrientationTypeLandscapePrimary, Angle: 90}
 		}
 	}
-	if _, err := cdp.Call(ctx, p.sess, emulation.SetDeviceMetricsOverride, params); err != nil {
+	if _, err := cdp.Call(ctx, e.p.sess, emulation.SetDeviceMetricsOverride, params); err != nil {
 		return fmt.Errorf("viewport: set device metrics: %w", err)
 	}
 	touch := emulation.SetTouchEmulationEnabledParams{Enabled: d.HasTouch}
 	if d.HasTouch {
 		touch.MaxTouchPoints = 5
 	}
-	if _, err := cdp.Call(ctx, p.sess, emulation.SetTouchEmulationEnabled, touch); err != nil {
+	if _, err := cdp.Call(ctx, e.p.sess, emulation.SetTouchEmulationEnabled, touch); err != nil {
 		return fmt.Errorf("viewport: set touch emulation: %w", err)
 	}
 	return nil
 }
 
 // setUserAgent overrides the user agent, or clears the override (ua "").
-func (p *Page) setUserAgent(ctx context.Context, ua, platform string, hints *uaHints) error {
+func (e *Emulation) setUserAgent(ctx context.Context, ua, platform string, hints *uaHints) error {
 	params := emulation.SetUserAgentOverrideParams{UserAgent: ua, Platform: platform}
 	if hints != nil {
 		params.UserAgentMetadata = hints.metadata()
 	}
-	if _, err := cdp.Call(ctx, p.sess, emulation.SetUserAgentOverride, params); err != nil {
+	if _, err := cdp.Call(ctx, e.p.sess, emulation.SetUserAgentOverride, params); err != nil {
 		return fmt.Errorf("viewport: set the user agent: %w", err)
 	}
 	return nil
@@ -192,14 +192,14 @@ func (h *uaHints) metadata() *emulation.UserAgentMetadata {
 
 // ResetViewport clears the device emulation, touch and user agent
 // overrides, and reports the tab's own viewport.
-func (p *Page) ResetViewport(ctx context.Context) (*ViewportResult, error) {
-	if _, err := cdp.Call(ctx, p.sess, emulation.ClearDeviceMetricsOverride, cdp.Empty{}); err != nil {
+func (e *Emulation) ResetViewport(ctx context.Context) (*ViewportResult, error) {
+	if _, err := cdp.Call(ctx, e.p.sess, emulation.ClearDeviceMetricsOverride, cdp.Empty{}); err != nil {
 		return nil, fmt.Errorf("viewport reset: %w", err)
 	}
-	if _, err := cdp.Call(ctx, p.sess, emulation.SetTouchEmulationEnabled, emulation.SetTouchEmulationEnabledParams{}); err != nil {
+	if _, err := cdp.Call(ctx, e.p.sess, emulation.SetTouchEmulationEnabled, emulation.SetTouchEmulationEnabledParams{}); err != nil {
 		return nil, fmt.Errorf("viewport reset: touch: %w", err)
 	}
-	if err := p.setUserAgent(ctx, "", "", nil); err != nil {
+	if err := e.setUserAgent(ctx, "", "", nil); err != nil {
 		return nil, err
 	}
 	var v struct {
@@ -207,7 +207,7 @@ func (p *Page) ResetViewport(ctx context.Context) (*ViewportResult, error) {
 		H   int     `json:"h"`
 		DPR float64 `json:"dpr"`
 	}
-	if err := p.topInto(ctx, `({w: innerWidth, h: innerHeight, dpr: devicePixelRatio})`, &v); err != nil {
+	if err := e.topInto(ctx, `({w: innerWidth, h: innerHeight, dpr: devicePixelRatio})`, &v); err != nil {
 		return nil, fmt.Errorf("viewport reset: read the viewport: %w", err)
 	}
 	return &ViewportResult{Device: Device{Width: v.W, Height: v.H, DeviceScaleFactor: v.DPR}, Reset: true}, nil
@@ -215,8 +215,8 @@ func (p *Page) ResetViewport(ctx context.Context) (*ViewportResult, error) {
 
 // chromeMajor returns the browser's major version for user agents
 // ("148"), or a recent one when it cannot be read.
-func (p *Page) chromeMajor(ctx context.Context) string {
-	product, err := p.Browser.Version(ctx)
+func (e *Emulation) chromeMajor(ctx context.Context) string {
+	product, err := e.p.Browser.Version(ctx)
 	if err != nil {
 		return "148"
 	}
@@ -230,15 +230,15 @@ func (p *Page) chromeMajor(ctx context.Context) string {
 
 // servedPage reports whether the top document came from a server (not
 // about:blank or a data: URL).
-func (p *Page) servedPage(ctx context.Context) bool {
-	u, err := p.URL(ctx)
+func (e *Emulation) servedPage(ctx context.Context) bool {
+	u, err := e.p.URL(ctx)
 	return err == nil && (strings.HasPrefix(u, "http:") || strings.HasPrefix(u, "https:"))
 }
 
 // topInto evaluates an expression in the top document (whatever frame
 // actions run in) and decodes its value into out.
-func (p *Page) topInto(ctx context.Context, expr string, out any) error {
-	res, err := cdp.Call(ctx, p.sess, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, ReturnByValue: ptr(true)})
+func (e *Emulation) topInto(ctx context.Context, expr string, out any) error {
+	res, err := cdp.Call(ctx, e.p.sess, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, ReturnByValue: ptr(true)})
 	if err != nil {
 		return err
 	}

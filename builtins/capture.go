@@ -216,7 +216,7 @@ func viewport(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := p.SetViewport(c.Ctx, r)
+	res, err := p.Emulation().SetViewport(c.Ctx, r)
 	if err != nil {
 		return nil, err
 	}
@@ -293,12 +293,12 @@ func geolocation(c *Call) (any, error) {
 		if o.Latitude != nil || o.Longitude != nil {
 			return nil, invalid("geolocation: clear takes no coordinates")
 		}
-		return p.ClearGeolocation(c.Ctx)
+		return p.Emulation().ClearGeolocation(c.Ctx)
 	}
 	if o.Latitude == nil || o.Longitude == nil {
 		return nil, invalid(`geolocation needs latitude and longitude: {"geolocation": {"latitude": 48.8584, "longitude": 2.2945}}, or "clear"`)
 	}
-	return p.SetGeolocation(c.Ctx, browser.Geolocation{Latitude: *o.Latitude, Longitude: *o.Longitude, Accuracy: o.Accuracy})
+	return p.Emulation().SetGeolocation(c.Ctx, browser.Geolocation{Latitude: *o.Latitude, Longitude: *o.Longitude, Accuracy: o.Accuracy})
 }
 
 // cookieFilterJSON is the object form of get and clear.
