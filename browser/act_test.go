@@ -206,7 +206,7 @@ func TestClickButtonsAndModifiers(t *testing.T) {
 	p, _ := openFixture(t, "click.html")
 	click(t, p, Target{Selector: "#dbl"}, ClickOptions{Double: true})
 	click(t, p, Target{Selector: "#ctx"}, ClickOptions{Button: input.MouseButtonRight})
-	mods, _ := p.ParseModifiers([]string{"Control", "Shift"})
+	mods, _ := p.Input().ParseModifiers([]string{"Control", "Shift"})
 	click(t, p, Target{Selector: "#mods"}, ClickOptions{Modifiers: mods})
 	if got := js(t, p, "[hits.dbl, hits.ctx, hits.mods]"); got != "[1,true,[true,true,false,false]]" {
 		t.Fatalf("double/right/modifiers = %s", got)

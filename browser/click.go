@@ -70,7 +70,7 @@ func (p *Page) Click(ctx context.Context, t Target, o ClickOptions) (*ClickResul
 			w.stop()
 			return nil, err
 		}
-		if err := p.mouseClick(ctx, pt, button, count, o.Modifiers); err != nil {
+		if err := p.in.mouseClick(ctx, pt, button, count, o.Modifiers); err != nil {
 			w.stop()
 			return nil, err
 		}
@@ -198,7 +198,7 @@ func (p *Page) cdpClick(ctx context.Context, a *Actionable, w *actionWatch, butt
 	if err != nil {
 		return probeResult{}, err
 	}
-	if err := p.mouseClick(ctx, pt, button, count, mods); err != nil {
+	if err := p.in.mouseClick(ctx, pt, button, count, mods); err != nil {
 		return probeResult{}, err
 	}
 	// The page settles (in its own world) while the probe is read (in the

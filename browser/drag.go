@@ -317,10 +317,10 @@ func (p *Page) pointerDrag(ctx context.Context, srcEl *Element, from, to Point, 
 	if err := p.dragMark(ctx, srcEl, from, to); err != nil {
 		return err
 	}
-	if err := p.mouseMove(ctx, d.top(from), 0); err != nil {
+	if err := p.in.mouseMove(ctx, d.top(from), 0); err != nil {
 		return err
 	}
-	if err := p.mouseButton(ctx, d.top(from), true); err != nil {
+	if err := p.in.mouseButton(ctx, d.top(from), true); err != nil {
 		return fmt.Errorf("drag: press: %w", err)
 	}
 	delay := o.Delay
@@ -413,7 +413,7 @@ func (d *dragRun) abort(at Point) {
 	if d.data != nil {
 		d.p.dispatchDrag(ctx, input.DispatchDragEventTypeDragCancel, d.top(at), d.data)
 	}
-	d.p.mouseButton(ctx, d.top(at), false)
+	d.p.in.mouseButton(ctx, d.top(at), false)
 	d.p.engineCall(ctx, nil, "dragReport")
 }
 
@@ -509,7 +509,7 @@ func (d *dragRun) finish(ctx context.Context, from, to Point, res *DragResult) e
 			return err
 		}
 	}
-	if err := p.mouseButton(ctx, d.top(to), false); err != nil {
+	if err := p.in.mouseButton(ctx, d.top(to), false); err != nil {
 		return fmt.Errorf("drag: release: %w", err)
 	}
 	var rep struct {

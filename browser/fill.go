@@ -172,11 +172,11 @@ func (p *Page) typeInto(ctx context.Context, el *Element, value string, clear bo
 	if value == "" {
 		if clear {
 			k, _ := lookupKey("Delete")
-			if err := p.Press(ctx, KeyCombo{Key: k, Name: "Delete"}); err != nil {
+			if err := p.in.Press(ctx, KeyCombo{Key: k, Name: "Delete"}); err != nil {
 				return err
 			}
 		}
-	} else if err := p.InsertText(ctx, value); err != nil {
+	} else if err := p.in.InsertText(ctx, value); err != nil {
 		return err
 	}
 	return p.CallOn(ctx, el, nil, `(el) => window.__cdpSkill.fireChange(el)`)
@@ -277,7 +277,7 @@ func (p *Page) Type(ctx context.Context, t Target, text string, o TypeOptions) (
 	if err != nil {
 		return nil, err
 	}
-	if err := p.TypeText(ctx, text, o.Delay); err != nil {
+	if err := p.in.TypeText(ctx, text, o.Delay); err != nil {
 		w.stop()
 		return nil, err
 	}
@@ -329,7 +329,7 @@ func (p *Page) PressKeys(ctx context.Context, t Target, combo KeyCombo, times in
 		return nil, err
 	}
 	for range times {
-		if err := p.Press(ctx, combo); err != nil {
+		if err := p.in.Press(ctx, combo); err != nil {
 			w.stop()
 			return nil, err
 		}

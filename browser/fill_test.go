@@ -95,28 +95,28 @@ func TestTypeAndPress(t *testing.T) {
 	if got := js(t, p, "[document.getElementById('keys').value, window.downs >= 4]"); got != `["h\u00e9llo",true]` {
 		t.Fatalf("typed = %s", got)
 	}
-	combo, _ := p.ParseKeys("Control+a")
+	combo, _ := p.Input().ParseKeys("Control+a")
 	if _, err := p.PressKeys(ctx, Target{Selector: "#keys"}, combo, 1); err != nil {
 		t.Fatal(err)
 	}
-	bs, _ := p.ParseKeys("Backspace")
+	bs, _ := p.Input().ParseKeys("Backspace")
 	p.PressKeys(ctx, Target{}, bs, 1)
 	if got := js(t, p, "document.getElementById('keys').value"); got != `""` {
 		t.Fatalf("select-all + backspace left %s", got)
 	}
 	fill(t, p, Target{Selector: "#email"}, "x@y.z", FillOptions{Clear: true})
-	enter, _ := p.ParseKeys("Enter")
+	enter, _ := p.Input().ParseKeys("Enter")
 	if _, err := p.PressKeys(ctx, Target{Selector: "#email"}, enter, 1); err != nil {
 		t.Fatal(err)
 	}
 	if got := js(t, p, "window.submitted"); got != `"x@y.z"` {
 		t.Fatalf("Enter did not submit: %s", got)
 	}
-	unknown, _ := p.ParseKeys("Entr")
+	unknown, _ := p.Input().ParseKeys("Entr")
 	if !unknown.Unknown || SuggestKey("Entr") != "Enter" {
 		t.Errorf("unknown key: %+v suggest %q", unknown, SuggestKey("Entr"))
 	}
-	if _, err := p.ParseKeys("Hyperr+a"); KindOf(err) != KindStepValidation {
+	if _, err := p.Input().ParseKeys("Hyperr+a"); KindOf(err) != KindStepValidation {
 		t.Errorf("bad modifier: %v", err)
 	}
 }

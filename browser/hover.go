@@ -71,7 +71,7 @@ func (p *Page) Hover(ctx context.Context, t Target, o HoverOptions) (*HoverResul
 		w.stop()
 		return nil, fmt.Errorf("hover: locate the frame: %w", err)
 	}
-	if err := p.mouseMove(ctx, top, 0); err != nil {
+	if err := p.in.mouseMove(ctx, top, 0); err != nil {
 		w.stop()
 		return nil, err
 	}

@@ -29,15 +29,26 @@ func ParseButton(s string) (input.MouseButton, error) {
 	return "", Errorf(KindStepValidation, "button %q is not left, right or middle", s)
 }
 
+// Input is a tab's keyboard and mouse: it reads key combos and modifier
+// names and dispatches trusted key and mouse events to the top-level
+// viewport. Reach it by Page.Input.
+type Input struct {
+	p *Page
+	// platform is navigator.platform, read on first need; guarded by mu
+	// (not the page's lock: reading it evaluates in the page).
+	mu       sync.Mutex
+	platform string
+}
+
 // Modifiers is a bit set of Alt=1, Control=2, Meta=4, Shift=8.
 type Modifiers int64
 
 // ParseModifiers reads modifier names (Control, Ctrl, Alt, Option, Meta,
 // Cmd, Command, Shift, ControlOrMeta).
-func (p *Page) ParseModifiers(names []string) (Modifiers, error) {
+func (in *Input) ParseModifiers(names []string) (Modifiers, error) {
 	var m Modifiers
 	for _, n := range names {
-		bit, ok := p.modifierBit(n)
+		bit, ok := in.modifierBit(n)
 		if !ok {
 			return 0, Errorf(KindStepValidation, "unknown modifier %q: use Control, Alt, Meta, Shift or ControlOrMeta", n)
 		}
@@ -46,7 +57,7 @@ func (p *Page) ParseModifiers(names []string) (Modifiers, error) {
 	return m, nil
 }
 
-func (p *Page) modifierBit(name string) (Modifiers, bool) {
+func (in *Input) modifierBit(name string) (Modifiers, bool) {
 	switch strings.TrimSuffix(strings.TrimSuffix(strings.ToLower(name), "left"), "right") {
 	case "alt", "option":
 		return 1, true
@@ -57,7 +68,7 @@ func (p *Page) modifierBit(name string) (Modifiers, bool) {
 	case "shift":
 		return 8, true
 	case "controlormeta", "mod":
-		if p.isMac() {
+		if in.isMac() {
 			return 4, true
 		}
 		return 2, true
@@ -66,13 +77,13 @@ func (p *Page) modifierBit(name string) (Modifiers, bool) {
 }
 
 // isMac reports whether the page's platform is macOS (for ControlOrMeta).
-func (p *Page) isMac() bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.platform == "" {
+func (in *Input) isMac() bool {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.platform == "" {
 		var plat string
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		raw, err := p.Eval(ctx, "navigator.platform")
+		raw, err := in.p.Eval(ctx, "navigator.platform")
 		cancel()
 		if err == nil {
 			plat = strings.Trim(string(raw), `"`)
@@ -80,9 +91,9 @@ func (p *Page) isMac() bool {
 		if plat == "" {
 			plat = "unknown"
 		}
-		p.platform = plat
+		in.platform = plat
 	}
-	return strings.HasPrefix(p.platform, "Mac")
+	return strings.HasPrefix(in.platform, "Mac")
 }
 
 // mouseClick dispatches a full mouse click at the point of the top-level
@@ -92,14 +103,14 @@ func (p *Page) isMac() bool {
 // move waits for the renderer's next animation frame (up to 16 ms), and
 // each answer waits for the renderer to handle its event; queued, they
 // are handled at once, in order, in about one round trip.
-func (p *Page) mouseClick(ctx context.Context, pt Point, button input.MouseButton, count int, mods Modifiers) error {
+func (in *Input) mouseClick(ctx context.Context, pt Point, button input.MouseButton, count int, mods Modifiers) error {
 	type sent struct {
 		what string
 		wait func(context.Context, any) error
 	}
 	var queue []sent
 	send := func(what string, params input.DispatchMouseEventParams) error {
-		wait, err := p.sess.Send(ctx, "Input.dispatchMouseEvent", params)
+		wait, err := in.p.sess.Send(ctx, "Input.dispatchMouseEvent", params)
 		if err != nil {
 			return fmt.Errorf("mouse %s: %w", what, err)
 		}
@@ -137,8 +148,8 @@ func buttonsMask(b input.MouseButton, down bool) int64 {
 	return 1
 }
 
-func (p *Page) mouseMove(ctx context.Context, pt Point, mods Modifiers) error {
-	_, err := cdp.Call(ctx, p.sess, input.DispatchMouseEvent, input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMouseMoved, X: pt.X, Y: pt.Y, Modifiers: int64(mods)})
+func (in *Input) mouseMove(ctx context.Context, pt Point, mods Modifiers) error {
+	_, err := cdp.Call(ctx, in.p.sess, input.DispatchMouseEvent, input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMouseMoved, X: pt.X, Y: pt.Y, Modifiers: int64(mods)})
 	if err != nil {
 		return fmt.Errorf("mouse move: %w", err)
 	}
@@ -146,12 +157,12 @@ func (p *Page) mouseMove(ctx context.Context, pt Point, mods Modifiers) error {
 }
 
 // mouseButton presses or releases a button at a point (for drags).
-func (p *Page) mouseButton(ctx context.Context, pt Point, down bool) error {
+func (in *Input) mouseButton(ctx context.Context, pt Point, down bool) error {
 	typ := input.DispatchMouseEventTypeMouseReleased
 	if down {
 		typ = input.DispatchMouseEventTypeMousePressed
 	}
-	_, err := cdp.Call(ctx, p.sess, input.DispatchMouseEvent, input.DispatchMouseEventParams{Type: typ, X: pt.X, Y: pt.Y, Button: input.MouseButtonLeft, ClickCount: 1, Buttons: buttonsMask(input.MouseButtonLeft, down)})
+	_, err := cdp.Call(ctx, in.p.sess, input.DispatchMouseEvent, input.DispatchMouseEventParams{Type: typ, X: pt.X, Y: pt.Y, Button: input.MouseButtonLeft, ClickCount: 1, Buttons: buttonsMask(input.MouseButtonLeft, down)})
 	return err
 }
 
@@ -255,7 +266,7 @@ type KeyCombo struct {
 
 // ParseKeys parses "Control+Shift+p". An unknown key is reported as an
 // error listing the accepted names.
-func (p *Page) ParseKeys(combo string) (KeyCombo, error) {
+func (in *Input) ParseKeys(combo string) (KeyCombo, error) {
 	if combo == "" {
 		return KeyCombo{}, Errorf(KindStepValidation, "empty key")
 	}
@@ -266,7 +277,7 @@ func (p *Page) ParseKeys(combo string) (KeyCombo, error) {
 	}
 	var c KeyCombo
 	for _, m := range parts[:len(parts)-1] {
-		bit, ok := p.modifierBit(strings.TrimSpace(m))
+		bit, ok := in.modifierBit(strings.TrimSpace(m))
 		if !ok {
 			return c, Errorf(KindStepValidation, "unknown modifier %q in %q: use Control, Alt, Meta, Shift or ControlOrMeta", m, combo)
 		}
@@ -324,13 +335,13 @@ func editDistance(a, b string) int {
 
 // Press dispatches a key combo: modifiers down, key down (char for text
 // when no command modifier is held), key up, modifiers up.
-func (p *Page) Press(ctx context.Context, c KeyCombo) error {
+func (in *Input) Press(ctx context.Context, c KeyCombo) error {
 	var held Modifiers
 	for _, m := range c.ModKeys {
-		bit, _ := p.modifierBit(m)
+		bit, _ := in.modifierBit(m)
 		held |= bit
 		k, _ := lookupKey(m)
-		if err := p.keyEvent(ctx, kb.KeyRawDown, k, held, ""); err != nil {
+		if err := in.keyEvent(ctx, kb.KeyRawDown, k, held, ""); err != nil {
 			return err
 		}
 	}
@@ -348,27 +359,27 @@ func (p *Page) Press(ctx context.Context, c KeyCombo) error {
 	// real keyboard (shiftKey is true in the keydown of Shift).
 	down := held
 	if isModifierCode(k.Code) {
-		bit, _ := p.modifierBit(k.Key)
+		bit, _ := in.modifierBit(k.Key)
 		down |= bit
 	}
-	if err := p.keyEvent(ctx, kb.KeyDown, k, down, text); err != nil {
+	if err := in.keyEvent(ctx, kb.KeyDown, k, down, text); err != nil {
 		return err
 	}
-	if err := p.keyEvent(ctx, kb.KeyUp, k, held, ""); err != nil {
+	if err := in.keyEvent(ctx, kb.KeyUp, k, held, ""); err != nil {
 		return err
 	}
 	for i := len(c.ModKeys) - 1; i >= 0; i-- {
-		bit, _ := p.modifierBit(c.ModKeys[i])
+		bit, _ := in.modifierBit(c.ModKeys[i])
 		held &^= bit
 		mk, _ := lookupKey(c.ModKeys[i])
-		if err := p.keyEvent(ctx, kb.KeyUp, mk, held, ""); err != nil {
+		if err := in.keyEvent(ctx, kb.KeyUp, mk, held, ""); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (p *Page) keyEvent(ctx context.Context, typ input.DispatchKeyEventType, k *kb.Key, mods Modifiers, text string) error {
+func (in *Input) keyEvent(ctx context.Context, typ input.DispatchKeyEventType, k *kb.Key, mods Modifiers, text string) error {
 	params := input.DispatchKeyEventParams{
 		Type:                  typ,
 		Modifiers:             int64(mods),
@@ -384,7 +395,7 @@ func (p *Page) keyEvent(ctx context.Context, typ input.DispatchKeyEventType, k *
 	if typ == kb.KeyDown && text == "" {
 		params.Type = kb.KeyRawDown
 	}
-	if _, err := cdp.Call(ctx, p.sess, input.DispatchKeyEvent, params); err != nil {
+	if _, err := cdp.Call(ctx, in.p.sess, input.DispatchKeyEvent, params); err != nil {
 		return fmt.Errorf("key %s %s: %w", k.Key, typ, err)
 	}
 	return nil
@@ -417,7 +428,7 @@ func isModifierCode(code string) bool {
 // character a keyDown carrying its text, then a keyUp, as a real keyboard
 // does, so a page that cancels the keydown does not get the character.
 // Characters with no key on a US keyboard are inserted as text.
-func (p *Page) TypeText(ctx context.Context, text string, delay time.Duration) error {
+func (in *Input) TypeText(ctx context.Context, text string, delay time.Duration) error {
 	for i, r := range text {
 		if i > 0 && delay > 0 {
 			if err := Sleep(ctx, delay); err != nil {
@@ -429,12 +440,12 @@ func (p *Page) TypeText(ctx context.Context, text string, delay time.Duration) e
 		}
 		k, ok := kb.Keys[r]
 		if !ok {
-			if err := p.InsertText(ctx, string(r)); err != nil {
+			if err := in.InsertText(ctx, string(r)); err != nil {
 				return err
 			}
 			continue
 		}
-		if err := p.typeKey(ctx, r, k); err != nil {
+		if err := in.typeKey(ctx, r, k); err != nil {
 			return fmt.Errorf("type %q: %w", r, err)
 		}
 	}
@@ -443,7 +454,7 @@ func (p *Page) TypeText(ctx context.Context, text string, delay time.Duration) e
 
 // typeKey sends the keyDown (with the character's text when it prints)
 // and keyUp of one character.
-func (p *Page) typeKey(ctx context.Context, r rune, k *kb.Key) error {
+func (in *Input) typeKey(ctx context.Context, r rune, k *kb.Key) error {
 	var mods Modifiers
 	if k.Shift {
 		mods = 8
@@ -463,7 +474,7 @@ func (p *Page) typeKey(ctx context.Context, r rune, k *kb.Key) error {
 	up := down
 	up.Type, up.Text, up.UnmodifiedText = input.DispatchKeyEventTypeKeyUp, "", ""
 	for _, ev := range []input.DispatchKeyEventParams{down, up} {
-		if _, err := cdp.Call(ctx, p.sess, input.DispatchKeyEvent, ev); err != nil {
+		if _, err := cdp.Call(ctx, in.p.sess, input.DispatchKeyEvent, ev); err != nil {
 			return err
 		}
 	}
@@ -471,8 +482,8 @@ func (p *Page) typeKey(ctx context.Context, r rune, k *kb.Key) error {
 }
 
 // InsertText inserts text at the caret as an IME would (one input event).
-func (p *Page) InsertText(ctx context.Context, text string) error {
-	_, err := cdp.Call(ctx, p.sess, input.InsertText, input.InsertTextParams{Text: text})
+func (in *Input) InsertText(ctx context.Context, text string) error {
+	_, err := cdp.Call(ctx, in.p.sess, input.InsertText, input.InsertTextParams{Text: text})
 	return err
 }
 

@@ -42,7 +42,7 @@ func TestPressModifierLocation(t *testing.T) {
 	p, _ := openFixture(t, "keys.html")
 	ctx := testCtx(t)
 	for _, k := range []string{"Control+a", "Shift+Tab", "ShiftRight", "ControlRight", "AltLeft", "Numpad5", "Enter"} {
-		combo, err := p.ParseKeys(k)
+		combo, err := p.Input().ParseKeys(k)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -72,5 +72,28 @@ for (const type of ['pointerover', 'mouseover', 'pointermove', 'mousemove', 'poi
 	click(t, p, Target{Selector: "#b"}, ClickOptions{})
 	if got := js(t, p, "window.order.join(' ')"); got != `"pointerover mouseover pointermove mousemove pointerdown mousedown pointerup mouseup click"` {
 		t.Fatalf("events: %s", got)
+	}
+}
+
+// TestControlOrMetaSelectsAll presses ControlOrMeta+a in a field on
+// Linux, where it is Control: the page sees Control held with a (select
+// all), and the key combo is read without blocking on the page's lock
+// while the platform is looked up.
+func TestControlOrMetaSelectsAll(t *testing.T) {
+	p := loadHTML(t, `<!doctype html><input id="f" value="hello"><script>
+window.keys = [];
+document.getElementById('f').addEventListener('keydown', (e) => window.keys.push(e.key + ':' + e.ctrlKey + ':' + e.metaKey));
+</script>`)
+	ctx := testCtx(t)
+	combo, err := p.Input().ParseKeys("ControlOrMeta+a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.PressKeys(ctx, Target{Selector: "#f"}, combo, 1); err != nil {
+		t.Fatal(err)
+	}
+	got := js(t, p, `[window.keys.join(' '), document.getElementById('f').selectionStart, document.getElementById('f').selectionEnd]`)
+	if want := `["Control:true:false a:true:false",0,5]`; got != want {
+		t.Fatalf("keys and selection = %s, want %s", got, want)
 	}
 }

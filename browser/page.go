@@ -60,8 +60,8 @@ type Page struct {
 	dls Downloads
 	// Warnings are notes about the tab for the command's answer.
 	Warnings []string
-	// platform is navigator.platform, read on first need.
-	platform string
+	// in is the tab's keyboard and mouse.
+	in Input
 	// seqState holds the tab's ref counters (see state.TabState).
 	seqState  state.TabState
 	seqLoaded bool
@@ -90,6 +90,7 @@ func newPage(b *Browser, id target.ID, s *Session) *Page {
 	p.dlg.sess, p.dlg.parked = s, &p.parked
 	p.console.sess = s
 	p.emu.p = p
+	p.in.p = p
 	p.dls = Downloads{all: &b.dl, sess: s, top: cdp.FrameID(id)}
 	return p
 }
@@ -100,6 +101,9 @@ func (p *Page) Console() *Console { return &p.console }
 
 // Downloads returns the downloads the tab's frames start.
 func (p *Page) Downloads() *Downloads { return &p.dls }
+
+// Input returns the tab's keyboard and mouse.
+func (p *Page) Input() *Input { return &p.in }
 
 // Emulation returns what the tab emulates: viewport, geolocation.
 func (p *Page) Emulation() *Emulation { return &p.emu }

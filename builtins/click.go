@@ -76,7 +76,7 @@ func modifiersArg(v starlark.Value, p *browser.Page) (browser.Modifiers, error) 
 			return 0, err
 		}
 	}
-	return p.ParseModifiers(names)
+	return p.Input().ParseModifiers(names)
 }
 
 // registerNewTabs gives the tabs an action opened aliases, so the agent can

@@ -220,7 +220,7 @@ func press(c *Call) (any, error) {
 	if key == "" {
 		return nil, invalid(`press needs a key: {"press": "Enter"} or {"press": "Control+a"}`)
 	}
-	combo, err := p.ParseKeys(key)
+	combo, err := p.Input().ParseKeys(key)
 	if err != nil {
 		return nil, err
 	}
