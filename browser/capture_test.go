@@ -331,23 +331,24 @@ func TestCookieSetGetClear(t *testing.T) {
 	p, base := openFixture(t, "mobile.html")
 	ctx := testCtx(t)
 	// Cookies are per host, not per port: start from none on 127.0.0.1.
-	if _, err := p.Cookies(ctx, CookieRequest{Clear: &CookieFilter{}}); err != nil {
+	if _, err := p.Storage().Cookies(ctx, CookieRequest{Clear: &CookieFilter{}}); err != nil {
 		t.Fatal(err)
 	}
 	long := strings.Repeat("v", 300)
-	res, err := p.Cookies(ctx, CookieRequest{Set: []CookieInput{
+	res, err := p.Storage().Cookies(ctx, CookieRequest{Set: []CookieInput{
 		{Name: "sid", Value: "abc"},
 		{Name: "secret", Value: "hidden", HTTPOnly: true, SameSite: "lax"},
 		{Name: "long", Value: long},
 		{Name: "elsewhere", Value: "x", URL: "http://other.test/"},
 	}})
+
 	if err != nil || res.Set != 4 {
 		t.Fatalf("set: %+v %v", res, err)
 	}
 	if got := js(t, p, "document.cookie"); !strings.Contains(got, "sid=abc") || strings.Contains(got, "secret") || strings.Contains(got, "elsewhere") {
 		t.Fatalf("document.cookie = %s", got)
 	}
-	mine, err := p.Cookies(ctx, CookieRequest{})
+	mine, err := p.Storage().Cookies(ctx, CookieRequest{})
 	if err != nil || *mine.Count != 3 {
 		t.Fatalf("get: %+v %v", mine, err)
 	}
@@ -361,35 +362,35 @@ func TestCookieSetGetClear(t *testing.T) {
 	if c := byName["long"]; !c.Truncated || len([]rune(c.Value)) != MaxCookieValue+1 || c.Size != 304 {
 		t.Errorf("long cookie: truncated=%v len=%d size=%d", c.Truncated, len(c.Value), c.Size)
 	}
-	other, _ := p.Cookies(ctx, CookieRequest{Get: &CookieFilter{URLs: []string{"http://other.test/"}}})
+	other, _ := p.Storage().Cookies(ctx, CookieRequest{Get: &CookieFilter{URLs: []string{"http://other.test/"}}})
 	if *other.Count != 1 || other.Cookies[0].Name != "elsewhere" {
 		t.Errorf("get by url: %+v", other)
 	}
-	named, _ := p.Cookies(ctx, CookieRequest{Get: &CookieFilter{Name: "sid"}})
+	named, _ := p.Storage().Cookies(ctx, CookieRequest{Get: &CookieFilter{Name: "sid"}})
 	if *named.Count != 1 || named.Cookies[0].Value != "abc" {
 		t.Errorf("get by name: %+v", named)
 	}
-	cleared, err := p.Cookies(ctx, CookieRequest{Clear: &CookieFilter{}, Get: &CookieFilter{}})
+	cleared, err := p.Storage().Cookies(ctx, CookieRequest{Clear: &CookieFilter{}, Get: &CookieFilter{}})
 	if err != nil || cleared.Cleared != 3 || *cleared.Count != 0 || js(t, p, "document.cookie") != `""` {
 		t.Fatalf("clear: %+v %v cookie=%s", cleared, err, js(t, p, "document.cookie"))
 	}
-	dom, _ := p.Cookies(ctx, CookieRequest{Clear: &CookieFilter{Domain: "other.test"}, Get: &CookieFilter{URLs: []string{"http://other.test/"}}})
+	dom, _ := p.Storage().Cookies(ctx, CookieRequest{Clear: &CookieFilter{Domain: "other.test"}, Get: &CookieFilter{URLs: []string{"http://other.test/"}}})
 	if dom.Cleared != 1 || *dom.Count != 0 {
 		t.Errorf("clear by domain: %+v", dom)
 	}
 	for _, bad := range []CookieInput{{Value: "no name"}, {Name: "x", SameSite: "sometimes"}} {
-		if _, err := p.Cookies(ctx, CookieRequest{Set: []CookieInput{bad}}); KindOf(err) != KindStepValidation {
+		if _, err := p.Storage().Cookies(ctx, CookieRequest{Set: []CookieInput{bad}}); KindOf(err) != KindStepValidation {
 			t.Errorf("bad cookie %+v: %v", bad, err)
 		}
 	}
 	blank := openTestTab(t)
-	if _, err := blank.Cookies(ctx, CookieRequest{Set: []CookieInput{{Name: "a", Value: "b"}}}); KindOf(err) != KindStepValidation || !strings.Contains(err.Error(), "url") {
+	if _, err := blank.Storage().Cookies(ctx, CookieRequest{Set: []CookieInput{{Name: "a", Value: "b"}}}); KindOf(err) != KindStepValidation || !strings.Contains(err.Error(), "url") {
 		t.Errorf("a cookie without url on a blank tab: %v", err)
 	}
-	if res, err := blank.Cookies(ctx, CookieRequest{Set: []CookieInput{{Name: "a", Value: "b", URL: base}}, Get: &CookieFilter{URLs: []string{base}}}); err != nil || *res.Count != 1 {
+	if res, err := blank.Storage().Cookies(ctx, CookieRequest{Set: []CookieInput{{Name: "a", Value: "b", URL: base}}, Get: &CookieFilter{URLs: []string{base}}}); err != nil || *res.Count != 1 {
 		t.Errorf("a cookie with url on a blank tab: %+v %v", res, err)
 	}
-	if res, err := blank.Cookies(ctx, CookieRequest{Clear: &CookieFilter{URLs: []string{base}}}); err != nil || res.Cleared != 1 {
+	if res, err := blank.Storage().Cookies(ctx, CookieRequest{Clear: &CookieFilter{URLs: []string{base}}}); err != nil || res.Cleared != 1 {
 		t.Errorf("clear by url: %+v %v", res, err)
 	}
 }

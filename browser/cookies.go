@@ -8,7 +8,6 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/storage"
-	"github.com/chromedp/cdproto/target"
 )
 
 // MaxCookieValue is the longest cookie value shown in full; longer ones
@@ -79,27 +78,34 @@ type CookiesResult struct {
 	Cleared int  `json:"cleared,omitempty"`
 }
 
+// Storage is a tab's stored state: the cookies of its browser context and
+// the sign-in state saved to and loaded from a file. Reach it by
+// Page.Storage.
+type Storage struct {
+	p *Page
+}
+
 // Cookies clears, sets and reads cookies of the tab's browser context.
-func (p *Page) Cookies(ctx context.Context, r CookieRequest) (*CookiesResult, error) {
+func (s *Storage) Cookies(ctx context.Context, r CookieRequest) (*CookiesResult, error) {
 	if r.Clear == nil && r.Set == nil && r.Get == nil {
 		r.Get = &CookieFilter{}
 	}
 	res := &CookiesResult{}
 	if r.Clear != nil {
-		n, err := p.clearCookies(ctx, *r.Clear)
+		n, err := s.clearCookies(ctx, *r.Clear)
 		if err != nil {
 			return nil, err
 		}
 		res.Cleared = n
 	}
 	if len(r.Set) > 0 {
-		if err := p.setCookies(ctx, r.Set); err != nil {
+		if err := s.setCookies(ctx, r.Set); err != nil {
 			return nil, err
 		}
 		res.Set = len(r.Set)
 	}
 	if r.Get != nil {
-		list, err := p.findCookies(ctx, *r.Get)
+		list, err := s.findCookies(ctx, *r.Get)
 		if err != nil {
 			return nil, err
 		}
@@ -113,20 +119,20 @@ func (p *Page) Cookies(ctx context.Context, r CookieRequest) (*CookiesResult, er
 }
 
 // findCookies returns the cookies the filter selects.
-func (p *Page) findCookies(ctx context.Context, f CookieFilter) ([]*network.Cookie, error) {
+func (s *Storage) findCookies(ctx context.Context, f CookieFilter) ([]*network.Cookie, error) {
 	var list []*network.Cookie
 	if f.All || f.Domain != "" {
-		bc, err := p.browserContextID(ctx)
+		bc, err := s.p.browserContextID(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("cookies: %w", err)
 		}
-		res, err := cdp.Call(ctx, p.Browser.Session(), storage.GetCookies, storage.GetCookiesParams{BrowserContextID: bc})
+		res, err := cdp.Call(ctx, s.p.Browser.Session(), storage.GetCookies, storage.GetCookiesParams{BrowserContextID: bc})
 		if err != nil {
 			return nil, fmt.Errorf("cookies: read all: %w", err)
 		}
 		list = res.Cookies
 	} else {
-		res, err := cdp.Call(ctx, p.sess, network.GetCookies, network.GetCookiesParams{URLs: f.URLs})
+		res, err := cdp.Call(ctx, s.p.sess, network.GetCookies, network.GetCookiesParams{URLs: f.URLs})
 		if err != nil {
 			return nil, fmt.Errorf("cookies: read: %w", err)
 		}
@@ -151,14 +157,14 @@ func domainMatches(cookieDomain, domain string) bool {
 
 // clearCookies deletes the cookies the filter selects and returns how
 // many there were.
-func (p *Page) clearCookies(ctx context.Context, f CookieFilter) (int, error) {
-	list, err := p.findCookies(ctx, f)
+func (s *Storage) clearCookies(ctx context.Context, f CookieFilter) (int, error) {
+	list, err := s.findCookies(ctx, f)
 	if err != nil {
 		return 0, err
 	}
 	for _, c := range list {
 		params := network.DeleteCookiesParams{Name: c.Name, Domain: c.Domain, Path: c.Path, PartitionKey: c.PartitionKey}
-		if _, err := cdp.Call(ctx, p.sess, network.DeleteCookies, params); err != nil {
+		if _, err := cdp.Call(ctx, s.p.sess, network.DeleteCookies, params); err != nil {
 			return 0, fmt.Errorf("cookies: delete %s (%s): %w", c.Name, c.Domain, err)
 		}
 	}
@@ -166,7 +172,7 @@ func (p *Page) clearCookies(ctx context.Context, f CookieFilter) (int, error) {
 }
 
 // setCookies sets each cookie, one call each so a refused cookie is named.
-func (p *Page) setCookies(ctx context.Context, in []CookieInput) error {
+func (s *Storage) setCookies(ctx context.Context, in []CookieInput) error {
 	var pageURL string
 	for i, c := range in {
 		params, err := c.params()
@@ -175,13 +181,13 @@ func (p *Page) setCookies(ctx context.Context, in []CookieInput) error {
 		}
 		if params.URL == "" && params.Domain == "" {
 			if pageURL == "" {
-				if pageURL, err = p.cookieURL(ctx); err != nil {
+				if pageURL, err = s.cookieURL(ctx); err != nil {
 					return err
 				}
 			}
 			params.URL = pageURL
 		}
-		if _, err := cdp.Call(ctx, p.sess, network.SetCookie, params); err != nil {
+		if _, err := cdp.Call(ctx, s.p.sess, network.SetCookie, params); err != nil {
 			return Errorf(KindStepValidation, "cookies: cookie %d (%q) was refused: %v", i+1, c.Name, err).
 				WithHint("check its url or domain, path and sameSite (None needs secure: true, and secure needs an https url)")
 		}
@@ -191,8 +197,8 @@ func (p *Page) setCookies(ctx context.Context, in []CookieInput) error {
 
 // cookieURL is the URL cookies without url or domain belong to: the
 // current page's, when it is a web page.
-func (p *Page) cookieURL(ctx context.Context) (string, error) {
-	u, err := p.URL(ctx)
+func (s *Storage) cookieURL(ctx context.Context) (string, error) {
+	u, err := s.p.URL(ctx)
 	if err != nil {
 		return "", fmt.Errorf("cookies: read the page URL: %w", err)
 	}
@@ -239,25 +245,4 @@ func cookieInfo(c *network.Cookie) CookieInfo {
 		info.Value, info.Truncated = string(r[:MaxCookieValue])+"…", true
 	}
 	return info
-}
-
-// browserContextID returns the browser context the tab lives in, or ""
-// for the default one (which CDP commands name by leaving it out).
-func (p *Page) browserContextID(ctx context.Context) (cdp.BrowserContextID, error) {
-	res, err := cdp.Call(ctx, p.Browser.Session(), target.GetTargetInfo, target.GetTargetInfoParams{TargetID: p.TargetID})
-	if err != nil {
-		return "", fmt.Errorf("read the tab's browser context: %w", err)
-	}
-	id := res.TargetInfo.BrowserContextID
-	if id == "" {
-		return "", nil
-	}
-	all, err := cdp.Call(ctx, p.Browser.Session(), target.GetBrowserContexts, cdp.Empty{})
-	if err != nil {
-		return "", fmt.Errorf("list browser contexts: %w", err)
-	}
-	if id == all.DefaultBrowserContextID {
-		return "", nil
-	}
-	return id, nil
 }

@@ -62,6 +62,8 @@ type Page struct {
 	Warnings []string
 	// in is the tab's keyboard and mouse.
 	in Input
+	// store is the tab's cookies and sign-in state.
+	store Storage
 	// seqState holds the tab's ref counters (see state.TabState).
 	seqState  state.TabState
 	seqLoaded bool
@@ -91,6 +93,7 @@ func newPage(b *Browser, id target.ID, s *Session) *Page {
 	p.console.sess = s
 	p.emu.p = p
 	p.in.p = p
+	p.store.p = p
 	p.dls = Downloads{all: &b.dl, sess: s, top: cdp.FrameID(id)}
 	return p
 }
@@ -101,6 +104,9 @@ func (p *Page) Console() *Console { return &p.console }
 
 // Downloads returns the downloads the tab's frames start.
 func (p *Page) Downloads() *Downloads { return &p.dls }
+
+// Storage returns the tab's cookies and sign-in state.
+func (p *Page) Storage() *Storage { return &p.store }
 
 // Input returns the tab's keyboard and mouse.
 func (p *Page) Input() *Input { return &p.in }
@@ -407,4 +413,25 @@ func (p *Page) Info(ctx context.Context) (*Info, error) {
 func (p *Page) BringToFront(ctx context.Context) error {
 	_, err := cdp.Call(ctx, p.sess, page.BringToFront, cdp.Empty{})
 	return err
+}
+
+// browserContextID returns the browser context the tab lives in, or ""
+// for the default one (which CDP commands name by leaving it out).
+func (p *Page) browserContextID(ctx context.Context) (cdp.BrowserContextID, error) {
+	res, err := cdp.Call(ctx, p.Browser.Session(), target.GetTargetInfo, target.GetTargetInfoParams{TargetID: p.TargetID})
+	if err != nil {
+		return "", fmt.Errorf("read the tab's browser context: %w", err)
+	}
+	id := res.TargetInfo.BrowserContextID
+	if id == "" {
+		return "", nil
+	}
+	all, err := cdp.Call(ctx, p.Browser.Session(), target.GetBrowserContexts, cdp.Empty{})
+	if err != nil {
+		return "", fmt.Errorf("list browser contexts: %w", err)
+	}
+	if id == all.DefaultBrowserContextID {
+		return "", nil
+	}
+	return id, nil
 }

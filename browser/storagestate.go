@@ -85,16 +85,17 @@ type OriginReport struct {
 // maxStateFile bounds a storage-state file read by load.
 const maxStateFile = 16 << 20
 
-// StorageState saves or loads the tab's sign-in state.
-func (p *Page) StorageState(ctx context.Context, r StorageStateRequest) (*StorageStateResult, error) {
+// State saves or loads the tab's sign-in state (cookies and the top
+// origin's web storage).
+func (s *Storage) State(ctx context.Context, r StorageStateRequest) (*StorageStateResult, error) {
 	switch {
 	case (r.Save == "") == (r.Load == ""):
 		return nil, Errorf(KindStepValidation, "storageState needs one of save or load, a .json file in the output directory").
 			WithHint("save the state with storageState's save option and a file name (e.g. auth.json), later load it with its load option")
 	case r.Save != "":
-		return p.saveStorageState(ctx, r)
+		return s.save(ctx, r)
 	}
-	return p.loadStorageState(ctx, r.Load, r.OutputDir)
+	return s.load(ctx, r.Load, r.OutputDir)
 }
 
 // stateFile checks the file of a storageState step, inside the output
@@ -106,13 +107,13 @@ func stateFile(path, dir string) (*OutputTarget, error) {
 	return OutputFile{Path: path, Dir: dir, Kind: "storageState", Ext: ".json"}.Open()
 }
 
-func (p *Page) saveStorageState(ctx context.Context, r StorageStateRequest) (*StorageStateResult, error) {
+func (s *Storage) save(ctx context.Context, r StorageStateRequest) (*StorageStateResult, error) {
 	out, err := stateFile(r.Save, r.OutputDir)
 	if err != nil {
 		return nil, err
 	}
 	defer out.Close()
-	list, err := p.findCookies(ctx, CookieFilter{All: r.AllCookies})
+	list, err := s.findCookies(ctx, CookieFilter{All: r.AllCookies})
 	if err != nil {
 		return nil, err
 	}
@@ -120,7 +121,7 @@ func (p *Page) saveStorageState(ctx context.Context, r StorageStateRequest) (*St
 	for _, c := range list {
 		st.Cookies = append(st.Cookies, stateCookie(c))
 	}
-	o, err := p.readWebStorage(ctx)
+	o, err := s.readWebStorage(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -161,9 +162,9 @@ const webStorageJS = `() => {
 
 // readWebStorage reads the main frame's origin's storage (nil for a page
 // that is not a web page).
-func (p *Page) readWebStorage(ctx context.Context) (*StateOrigin, error) {
+func (s *Storage) readWebStorage(ctx context.Context) (*StateOrigin, error) {
 	var o *StateOrigin
-	raw, err := p.callTop(ctx, webStorageJS)
+	raw, err := s.callTop(ctx, webStorageJS)
 	if err != nil {
 		return nil, fmt.Errorf("storageState: read the page's storage: %w", err)
 	}
@@ -173,7 +174,7 @@ func (p *Page) readWebStorage(ctx context.Context) (*StateOrigin, error) {
 	return o, nil
 }
 
-func (p *Page) loadStorageState(ctx context.Context, name, dir string) (*StorageStateResult, error) {
+func (s *Storage) load(ctx context.Context, name, dir string) (*StorageStateResult, error) {
 	target, err := stateFile(name, dir)
 	if err != nil {
 		return nil, err
@@ -191,11 +192,11 @@ func (p *Page) loadStorageState(ctx context.Context, name, dir string) (*Storage
 		}
 		in = append(in, ci)
 	}
-	if err := p.setCookies(ctx, in); err != nil {
+	if err := s.setCookies(ctx, in); err != nil {
 		return nil, err
 	}
 	res := &StorageStateResult{Loaded: target.Path}
-	applied, err := p.writeWebStorage(ctx, st.Origins, res)
+	applied, err := s.writeWebStorage(ctx, st.Origins, res)
 	if err != nil {
 		return nil, err
 	}
@@ -237,11 +238,11 @@ const setWebStorageJS = `(o) => {
 
 // writeWebStorage sets the storage of the origin the tab shows; the other
 // origins are reported as skipped.
-func (p *Page) writeWebStorage(ctx context.Context, origins []StateOrigin, res *StorageStateResult) ([]StateOrigin, error) {
+func (s *Storage) writeWebStorage(ctx context.Context, origins []StateOrigin, res *StorageStateResult) ([]StateOrigin, error) {
 	if len(origins) == 0 {
 		return nil, nil
 	}
-	u, err := p.URL(ctx)
+	u, err := s.p.URL(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("storageState: read the page URL: %w", err)
 	}
@@ -252,7 +253,7 @@ func (p *Page) writeWebStorage(ctx context.Context, origins []StateOrigin, res *
 			res.Skipped = append(res.Skipped, o.Origin)
 			continue
 		}
-		if _, err := p.callTop(ctx, setWebStorageJS, o); err != nil {
+		if _, err := s.callTop(ctx, setWebStorageJS, o); err != nil {
 			return nil, fmt.Errorf("storageState: set the storage of %s: %w", o.Origin, err)
 		}
 		applied = append(applied, o)
@@ -303,10 +304,10 @@ func reportState(res *StorageStateResult, st StorageState, origins []StateOrigin
 
 // callTop calls fn with args in the top document, whatever frame the steps
 // run in (storage state belongs to the tab's origin).
-func (p *Page) callTop(ctx context.Context, fn string, args ...any) (json.RawMessage, error) {
+func (s *Storage) callTop(ctx context.Context, fn string, args ...any) (json.RawMessage, error) {
 	expr, err := callExpr(fn, args...)
 	if err != nil {
 		return nil, err
 	}
-	return evaluate(ctx, p.sess, runtime.EvaluateParams{Expression: expr, ReturnByValue: ptr(true)}, "")
+	return evaluate(ctx, s.p.sess, runtime.EvaluateParams{Expression: expr, ReturnByValue: ptr(true)}, "")
 }

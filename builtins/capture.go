@@ -346,7 +346,7 @@ func cookies(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p.Cookies(c.Ctx, r)
+	return p.Storage().Cookies(c.Ctx, r)
 }
 
 // cookiePositional reads "get" or "clear" given as the positional value.

@@ -20,7 +20,7 @@ func storageState(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := p.StorageState(c.Ctx, r)
+	res, err := p.Storage().State(c.Ctx, r)
 	if err != nil {
 		return nil, err
 	}
