@@ -2,7 +2,6 @@ package browser
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -101,7 +100,7 @@ func (p *Page) check(ctx context.Context, el *Element, kind string, coveredBefor
 	if len(prep) > 0 {
 		pr = prep[0]
 	}
-	err := p.CallOn(ctx, el, &c, `(el, kind, attempt, prep) => window.__cdpSkill.check(el, kind, {attempt, prep})`, kind, coveredBefore, pr)
+	err := el.Call(ctx, &c, `(el, kind, attempt, prep) => window.__cdpSkill.check(el, kind, {attempt, prep})`, kind, coveredBefore, pr)
 	return c, err
 }
 
@@ -154,7 +153,7 @@ func (p *Page) WaitActionable(ctx context.Context, t Target, kind string, o Acti
 			}
 			if last.OK {
 				if o.Stable && kind != "fill" && kind != "type" {
-					if moved, err := p.moving(ctx, el); err == nil && moved {
+					if moved, err := el.moving(ctx); err == nil && moved {
 						last.OK, last.Reason, last.Detail = false, "moving", "its position changes between animation frames"
 						goto wait
 					}
@@ -312,28 +311,4 @@ func notActionable(t Target, kind string, c checkResult, timeout time.Duration) 
 		e.WithHint("dismiss what covers it first, or pass force: true")
 	}
 	return e
-}
-
-// moving reports whether el's box changes over two animation frames.
-func (p *Page) moving(ctx context.Context, el *Element) (bool, error) {
-	var moved bool
-	err := p.CallOn(ctx, el, &moved, `(el) => new Promise((resolve) => {
-		const a = el.getBoundingClientRect();
-		requestAnimationFrame(() => requestAnimationFrame(() => {
-			const b = el.getBoundingClientRect();
-			resolve(a.x !== b.x || a.y !== b.y || a.width !== b.width || a.height !== b.height);
-		}));
-		setTimeout(() => resolve(false), 200);
-	})`)
-	return moved, err
-}
-
-// elementInfo returns a short description of an element for outputs.
-func (p *Page) elementInfo(ctx context.Context, el *Element) map[string]any {
-	var info map[string]any
-	raw := json.RawMessage{}
-	if err := p.CallOn(ctx, el, &raw, `(el) => window.__cdpSkill.targetInfo(el)`); err == nil {
-		json.Unmarshal(raw, &info)
-	}
-	return info
 }

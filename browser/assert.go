@@ -171,10 +171,10 @@ func (p *Page) assertText(ctx context.Context, want, sel string, caseSensitive b
 	if err != nil {
 		return a, err
 	}
-	defer p.release(el.ObjectID)
+	defer el.release()
 	var text string
 	fn := `(e) => (e.innerText !== undefined ? e.innerText : e.textContent) || ''`
-	if err := p.CallOn(ctx, el, &text, fn); err != nil {
+	if err := el.Call(ctx, &text, fn); err != nil {
 		return a, fmt.Errorf("assert: read the text of %s: %w", target, err)
 	}
 	have, need := strings.Join(strings.Fields(text), " "), strings.Join(strings.Fields(want), " ")

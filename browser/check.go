@@ -90,7 +90,7 @@ func (p *Page) checkState(ctx context.Context, t Target, timeout time.Duration) 
 		}
 		st, err := p.checkTarget(ctx, el, t)
 		res := &CheckResult{Role: st.Role, TargetReport: p.targetReport(ctx, el, false)}
-		p.release(el.ObjectID)
+		el.release()
 		if err != nil || !st.Disabled {
 			return st, res, err
 		}
@@ -109,7 +109,7 @@ func (p *Page) checkState(ctx context.Context, t Target, timeout time.Duration) 
 // elements.
 func (p *Page) checkTarget(ctx context.Context, el *Element, t Target) (checkTargetInfo, error) {
 	var st checkTargetInfo
-	if err := p.CallOn(ctx, el, &st, `(el) => window.__cdpSkill.checkTarget(el)`); err != nil {
+	if err := el.Call(ctx, &st, `(el) => window.__cdpSkill.checkTarget(el)`); err != nil {
 		return st, err
 	}
 	if st.Error != "" {
@@ -132,7 +132,7 @@ func (p *Page) readChecked(ctx context.Context, t Target, cr *ClickResult) (bool
 	if el == nil {
 		return false, Errorf(KindStaleElement, "%s left the page when it was clicked, so its state cannot be verified", t)
 	}
-	defer p.release(el.ObjectID)
+	defer el.release()
 	st, err := p.checkTarget(ctx, el, t)
 	return st.Checked, err
 }

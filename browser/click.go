@@ -89,7 +89,7 @@ func (p *Page) Click(ctx context.Context, t Target, o ClickOptions) (*ClickResul
 	if err != nil {
 		return nil, err
 	}
-	defer p.release(a.El.ObjectID)
+	defer a.El.release()
 	jsAuto := a.AutoForced && a.Interceptor != nil && !o.JSClick
 	mouse := !jsAuto && !o.JSClick && a.Point != nil
 	report, before, armed := p.clickPrep(ctx, a, mouse)
@@ -106,7 +106,7 @@ func (p *Page) Click(ctx context.Context, t Target, o ClickOptions) (*ClickResul
 		// Something that is not a blocking layer (a toast, the element's
 		// own decoration) covers it: a mouse click would hit that instead.
 		res.Method = "jsClick-auto"
-		if err := p.jsClick(ctx, a.El, o.Double); err != nil {
+		if err := a.El.jsClick(ctx, o.Double); err != nil {
 			w.stop()
 			return nil, err
 		}
@@ -119,7 +119,7 @@ func (p *Page) Click(ctx context.Context, t Target, o ClickOptions) (*ClickResul
 			res.Warnings = append(res.Warnings, "the element has no visible point; clicked it with element.click()")
 		}
 		res.Method = "jsClick"
-		if err := p.jsClick(ctx, a.El, o.Double); err != nil {
+		if err := a.El.jsClick(ctx, o.Double); err != nil {
 			w.stop()
 			return nil, err
 		}
@@ -182,7 +182,7 @@ func (p *Page) afterMissedClick(ctx context.Context, t Target, a *Actionable, o 
 	}
 	res.Method, res.CDPAttempted = "jsClick-auto", true
 	res.Warnings = append(res.Warnings, fmt.Sprintf("the mouse click landed on %s; clicked the element with element.click() instead", probe.Hit))
-	return p.jsClick(ctx, a.El, o.Double)
+	return a.El.jsClick(ctx, o.Double)
 }
 
 // cdpClick arms the reception probe (unless armed), clicks with mouse
@@ -190,7 +190,7 @@ func (p *Page) afterMissedClick(ctx context.Context, t Target, a *Actionable, o 
 // settled too, and w holds its report.
 func (p *Page) cdpClick(ctx context.Context, a *Actionable, w *actionWatch, button input.MouseButton, count int, mods Modifiers, armed bool) (probeResult, error) {
 	if !armed {
-		if err := p.CallOn(ctx, a.El, nil, `(el) => window.__cdpSkill.armProbe(el)`); err != nil {
+		if err := a.El.Call(ctx, nil, `(el) => window.__cdpSkill.armProbe(el)`); err != nil {
 			return probeResult{}, err
 		}
 	}
@@ -225,18 +225,6 @@ func (p *Page) cdpClick(ctx context.Context, a *Actionable, w *actionWatch, butt
 	return probe, nil
 }
 
-func (p *Page) jsClick(ctx context.Context, el *Element, double bool) error {
-	fn := `(el) => { el.click(); }`
-	if double {
-		fn = `(el) => { el.click(); el.click(); el.dispatchEvent(new MouseEvent('dblclick', {bubbles: true, cancelable: true, composed: true, detail: 2})); }`
-	}
-	err := p.CallOn(ctx, el, nil, fn)
-	if err != nil && KindOf(err) == KindContextDestroyed {
-		return nil // it navigated
-	}
-	return err
-}
-
 // clickPrepResult is the engine's clickPrep: what the answer reports
 // about the element, its checked state, and whether the probe is armed.
 type clickPrepResult struct {
@@ -259,8 +247,8 @@ func (p *Page) clickPrep(ctx context.Context, a *Actionable, arm bool) (TargetRe
 	if a.Prep != nil && (a.Prep.Armed || !arm) {
 		// The last actionability check read it already.
 		prep = *a.Prep
-	} else if err := p.CallOn(ctx, a.El, &prep, `(el, arm) => window.__cdpSkill.clickPrep(el, arm)`, arm); err != nil {
-		return p.targetReport(ctx, a.El, a.AutoForced), p.checkedState(ctx, a.El), false
+	} else if err := a.El.Call(ctx, &prep, `(el, arm) => window.__cdpSkill.clickPrep(el, arm)`, arm); err != nil {
+		return p.targetReport(ctx, a.El, a.AutoForced), a.El.checkedState(ctx), false
 	}
 	var before *checkedInfo
 	if prep.Checked.Error == "" {
@@ -269,16 +257,6 @@ func (p *Page) clickPrep(ctx context.Context, a *Actionable, arm bool) (TargetRe
 	r := reportOf(a.El, prep.Info, a.AutoForced)
 	r.Frame = p.actedFrame()
 	return r, before, prep.Armed
-}
-
-// checkedState reads a checkbox/radio/switch state, or nil for other
-// elements.
-func (p *Page) checkedState(ctx context.Context, el *Element) *checkedInfo {
-	var c checkedInfo
-	if err := p.CallOn(ctx, el, &c, `(el) => window.__cdpSkill.checkedState(el)`); err != nil || c.Error != "" {
-		return nil
-	}
-	return &c
 }
 
 // verifyToggle reads a checkbox, radio or toggle's state after a click and
@@ -290,7 +268,7 @@ func (p *Page) verifyToggle(ctx context.Context, el *Element, before checkedInfo
 	if before.Role == "radio" {
 		want = true
 	}
-	after := p.checkedState(ctx, el)
+	after := el.checkedState(ctx)
 	if after == nil {
 		return
 	}

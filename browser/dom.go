@@ -55,9 +55,9 @@ func (p *Page) GetDOM(ctx context.Context, o DOMOptions) (*DOM, error) {
 		if err != nil {
 			return nil, err
 		}
-		defer p.release(el.ObjectID)
+		defer el.release()
 		fn := `(el, inner) => ({html: inner ? el.innerHTML : el.outerHTML, tagName: el.localName})`
-		if err := p.CallOn(ctx, el, &d, fn, o.Inner); err != nil {
+		if err := el.Call(ctx, &d, fn, o.Inner); err != nil {
 			return nil, fmt.Errorf("getDom %q: %w", o.Selector, err)
 		}
 		d.Selector = o.Selector

@@ -98,7 +98,7 @@ type dragEndpoint struct {
 
 func (d *dragEndpoint) release(p *Page) {
 	if d != nil && d.el != nil {
-		p.release(d.el.ObjectID)
+		d.el.release()
 	}
 }
 
@@ -173,7 +173,7 @@ func (p *Page) rangeSource(ctx context.Context, src *dragEndpoint) (isRange, dis
 		return false, false, nil
 	}
 	var kind struct{ Range, Disabled bool }
-	if err := p.CallOn(ctx, src.el, &kind, `(el) => window.__cdpSkill.dragSource(el)`); err != nil {
+	if err := src.el.Call(ctx, &kind, `(el) => window.__cdpSkill.dragSource(el)`); err != nil {
 		return false, false, fmt.Errorf("drag: inspect the source: %w", err)
 	}
 	return kind.Range, kind.Disabled, nil
@@ -211,7 +211,7 @@ func (p *Page) resolveDragEnd(ctx context.Context, e DragEnd, ao ActionOptions, 
 	}
 	pt, ok := pointOf(a)
 	if !ok {
-		p.release(a.El.ObjectID)
+		a.El.release()
 		return nil, Errorf(KindElementNotFound, "%s has no visible point to drag: %s", e.Target, a.Reason)
 	}
 	if (e.OffsetX != 0 || e.OffsetY != 0) && a.Box != nil {
@@ -226,7 +226,7 @@ func (p *Page) remeasure(ctx context.Context, d *dragEndpoint) {
 		return
 	}
 	var r struct{ X, Y float64 }
-	if err := p.CallOn(ctx, d.el, &r, `(el) => window.__cdpSkill.rectOf(el)`); err != nil {
+	if err := d.el.Call(ctx, &r, `(el) => window.__cdpSkill.rectOf(el)`); err != nil {
 		return
 	}
 	d.pt.X += r.X - d.box["x"]
@@ -254,7 +254,7 @@ func (p *Page) dragRange(ctx context.Context, src *dragEndpoint, target DragEnd,
 		Changed bool    `json:"changed"`
 		X, Y    float64
 	}
-	if err := p.CallOn(ctx, src.el, &out, `(el, a) => window.__cdpSkill.setRange(el, a)`, arg); err != nil {
+	if err := src.el.Call(ctx, &out, `(el, a) => window.__cdpSkill.setRange(el, a)`, arg); err != nil {
 		return nil, fmt.Errorf("drag: set the slider: %w", err)
 	}
 	res.Method, res.Source, res.Target, res.Value = "range", src.pt, Point{X: out.X, Y: out.Y}, &out.Value

@@ -27,7 +27,7 @@ type dragOutcome struct {
 func (p *Page) dragMark(ctx context.Context, srcEl *Element, from, to Point) error {
 	var err error
 	if srcEl != nil {
-		err = p.CallOn(ctx, srcEl, nil, `(el, from, to) => window.__cdpSkill.dragMark(el, from, to)`, from, to)
+		err = srcEl.Call(ctx, nil, `(el, from, to) => window.__cdpSkill.dragMark(el, from, to)`, from, to)
 	} else {
 		err = p.engineCall(ctx, nil, "dragMark", nil, from, to)
 	}

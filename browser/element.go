@@ -18,10 +18,15 @@ var refPattern = regexp.MustCompile(`^s[0-9]+e[0-9]+$`)
 // IsRef reports whether s has the shape of a ref (s1e4).
 func IsRef(s string) bool { return refPattern.MatchString(s) }
 
-// Element is a live handle on a page element, found by ref or selector.
+// Element is a live handle on a page element, found by ref or selector:
+// the element's remote object and the session of the frame that holds it,
+// so that calls on it and its release go to that frame whichever frame
+// the page is in by then.
 type Element struct {
 	// ObjectID is the element's remote object in the frame's context.
 	ObjectID runtime.RemoteObjectID
+	// sess is the session of the element's frame.
+	sess *Session
 	// Ref is the element's ref, when it was targeted by one.
 	Ref string
 	// ReResolved is true when the ref's original element had left the DOM
@@ -116,7 +121,8 @@ func (p *Page) resolveRefHere(ctx context.Context, ref string) (*Element, error)
 	}
 	obj := res.Result
 	if obj.Subtype == "node" && obj.ObjectID != "" {
-		el := &Element{ObjectID: obj.ObjectID, Ref: ref}
+		el := p.element(obj.ObjectID)
+		el.Ref = ref
 		el.ReResolved = info.Status == "reResolved"
 		el.NameChanged = info.NameChanged
 		return el, nil
@@ -171,10 +177,24 @@ func refError(ref string, info refResolution) error {
 		WithHint("take a snapshot of the current page and use its refs")
 }
 
-// release frees a remote object; errors do not matter, and nothing waits
-// for it.
+// element returns a handle on the remote object id of the current frame.
+func (p *Page) element(id runtime.RemoteObjectID) *Element {
+	sess, _ := p.exec()
+	return &Element{ObjectID: id, sess: sess}
+}
+
+// release frees a remote object of the current frame; errors do not
+// matter, and nothing waits for it.
 func (p *Page) release(id runtime.RemoteObjectID) {
 	sess, _ := p.exec()
+	releaseIn(sess, id)
+}
+
+// release frees the element's remote object (see Page.release).
+func (el *Element) release() { releaseIn(el.sess, el.ObjectID) }
+
+// releaseIn frees a remote object of sess without waiting.
+func releaseIn(sess *Session, id runtime.RemoteObjectID) {
 	ctx, cancel := context.WithTimeout(context.Background(), releaseWait)
 	defer cancel()
 	// Sent, not waited for: nothing depends on it, and its round trip
@@ -185,9 +205,10 @@ func (p *Page) release(id runtime.RemoteObjectID) {
 // releaseWait bounds cleanup calls that run without the step's context.
 const releaseWait = time.Second
 
-// CallOn calls fn with the element as its first argument (and args after
-// it) and decodes the result into out (when not nil).
-func (p *Page) CallOn(ctx context.Context, el *Element, out any, fn string, args ...any) error {
+// Call calls fn with the element as its first argument (and args after
+// it) in the element's frame and decodes the result into out (when not
+// nil).
+func (el *Element) Call(ctx context.Context, out any, fn string, args ...any) error {
 	// The arguments travel as one array: cdproto omits a CallArgument
 	// value that encodes to {}, [] or "", which would reach the page as
 	// undefined, and a non-empty array survives that.
@@ -199,8 +220,7 @@ func (p *Page) CallOn(ctx context.Context, el *Element, out any, fn string, args
 		return fmt.Errorf("encode arguments: %w", err)
 	}
 	callArgs := []*runtime.CallArgument{{ObjectID: el.ObjectID}, {Value: data}}
-	sess, _ := p.exec()
-	res, err := cdp.Call(ctx, sess, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
+	res, err := cdp.Call(ctx, el.sess, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
 		FunctionDeclaration: "function(el, args) { return (" + fn + ")(el, ...(args || [])); }",
 		ObjectID:            el.ObjectID,
 		Arguments:           callArgs,
@@ -220,14 +240,14 @@ func (p *Page) CallOn(ctx context.Context, el *Element, out any, fn string, args
 	return nil
 }
 
-// Describe returns the role and accessible name of an element as the
+// Describe returns the role and accessible name of the element as the
 // snapshot shows them.
-func (p *Page) Describe(ctx context.Context, el *Element) (role, name string, err error) {
+func (el *Element) Describe(ctx context.Context) (role, name string, err error) {
 	var d struct {
 		Role string `json:"role"`
 		Name string `json:"name"`
 	}
-	err = p.CallOn(ctx, el, &d, `(el) => window.__cdpSkill.describe(el)`)
+	err = el.Call(ctx, &d, `(el) => window.__cdpSkill.describe(el)`)
 	return d.Role, d.Name, err
 }
 
@@ -251,7 +271,7 @@ type TargetReport struct {
 
 // targetReport describes el for an action's result.
 func (p *Page) targetReport(ctx context.Context, el *Element, autoForced bool) TargetReport {
-	r := reportOf(el, p.elementInfo(ctx, el), autoForced)
+	r := reportOf(el, el.info(ctx), autoForced)
 	r.Frame = p.actedFrame()
 	return r
 }
@@ -264,4 +284,59 @@ func reportOf(el *Element, info map[string]any, autoForced bool) TargetReport {
 		r.MatchedSelector, r.SelectorIndex = el.MatchedSelector, &i
 	}
 	return r
+}
+
+// moving reports whether the element's box changes over two animation frames.
+func (el *Element) moving(ctx context.Context) (bool, error) {
+	var moved bool
+	err := el.Call(ctx, &moved, `(el) => new Promise((resolve) => {
+		const a = el.getBoundingClientRect();
+		requestAnimationFrame(() => requestAnimationFrame(() => {
+			const b = el.getBoundingClientRect();
+			resolve(a.x !== b.x || a.y !== b.y || a.width !== b.width || a.height !== b.height);
+		}));
+		setTimeout(() => resolve(false), 200);
+	})`)
+	return moved, err
+}
+
+// info returns a short description of the element for outputs.
+func (el *Element) info(ctx context.Context) map[string]any {
+	var info map[string]any
+	raw := json.RawMessage{}
+	if err := el.Call(ctx, &raw, `(el) => window.__cdpSkill.targetInfo(el)`); err == nil {
+		json.Unmarshal(raw, &info)
+	}
+	return info
+}
+
+// checkedState reads a checkbox/radio/switch state, or nil for other
+// elements.
+func (el *Element) checkedState(ctx context.Context) *checkedInfo {
+	var c checkedInfo
+	if err := el.Call(ctx, &c, `(el) => window.__cdpSkill.checkedState(el)`); err != nil || c.Error != "" {
+		return nil
+	}
+	return &c
+}
+
+// jsClick clicks the element by script (element.click()); a double click
+// clicks twice and fires dblclick.
+func (el *Element) jsClick(ctx context.Context, double bool) error {
+	fn := `(el) => { el.click(); }`
+	if double {
+		fn = `(el) => { el.click(); el.click(); el.dispatchEvent(new MouseEvent('dblclick', {bubbles: true, cancelable: true, composed: true, detail: 2})); }`
+	}
+	err := el.Call(ctx, nil, fn)
+	if err != nil && KindOf(err) == KindContextDestroyed {
+		return nil // it navigated
+	}
+	return err
+}
+
+// readValue reads the value the engine reports for a field.
+func (el *Element) readValue(ctx context.Context) (string, error) {
+	var v string
+	err := el.Call(ctx, &v, `(el) => window.__cdpSkill.readValue(el)`)
+	return v, err
 }

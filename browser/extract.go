@@ -28,10 +28,10 @@ func (p *Page) callEngineOn(ctx context.Context, sel, method string, out any, ki
 	if err != nil {
 		return err
 	}
-	defer p.release(el.ObjectID)
+	defer el.release()
 	var raw json.RawMessage
 	fn := "(el, ...a) => window.__cdpSkill." + method + "(el, ...a)"
-	if err := p.CallOn(ctx, el, &raw, fn, args...); err != nil {
+	if err := el.Call(ctx, &raw, fn, args...); err != nil {
 		return engineError(method, err)
 	}
 	var e struct {

@@ -43,7 +43,7 @@ func (p *Page) Fill(ctx context.Context, t Target, value string, o FillOptions) 
 	if err != nil {
 		return nil, err
 	}
-	defer p.release(a.El.ObjectID)
+	defer a.El.release()
 	res := &FillResult{TargetReport: p.targetReport(ctx, a.El, a.AutoForced)}
 	w, err := p.watch(ctx)
 	if err != nil {
@@ -61,7 +61,7 @@ func (p *Page) fillElement(ctx context.Context, el *Element, value string, o Fil
 	var kind string
 	// One round trip: the kind, and for a typed or set value the watch
 	// that tells a consumed value from a rejected one (see watchValue).
-	if err := p.CallOn(ctx, el, &kind, `(el, v) => { const S = window.__cdpSkill, k = S.fillKind(el, v); if (k === 'type' || k === 'set') S.watchValue(el); return k; }`, value); err != nil {
+	if err := el.Call(ctx, &kind, `(el, v) => { const S = window.__cdpSkill, k = S.fillKind(el, v); if (k === 'type' || k === 'set') S.watchValue(el); return k; }`, value); err != nil {
 		return err
 	}
 	if n, ok := strings.CutPrefix(kind, "too-long:"); ok {
@@ -70,7 +70,7 @@ func (p *Page) fillElement(ctx context.Context, el *Element, value string, o Fil
 	}
 	if kind == "select" {
 		var r selectResult
-		if err := p.CallOn(ctx, el, &r, `(el, v) => window.__cdpSkill.selectOptions(el, [{any: v}])`, value); err != nil {
+		if err := el.Call(ctx, &r, `(el, v) => window.__cdpSkill.selectOptions(el, [{any: v}])`, value); err != nil {
 			return err
 		}
 		if err := r.err(value); err != nil {
@@ -89,7 +89,7 @@ func (p *Page) fillElement(ctx context.Context, el *Element, value string, o Fil
 	verdict, got, err := p.putAndRead(ctx, el, value, suffix, put)
 	if verdict == fillRejected && res.Method == "insertText" && !o.NoAutoForce {
 		// The framework swallowed the typed text: set it the React way.
-		if err := p.CallOn(ctx, el, nil, `(el) => window.__cdpSkill.watchValue(el)`); err == nil {
+		if err := el.Call(ctx, nil, `(el) => window.__cdpSkill.watchValue(el)`); err == nil {
 			if v, g, e := p.putAndRead(ctx, el, value, false, p.setValue); v != fillRejected {
 				verdict, got, err = v, g, e
 				res.Method = "setter"
@@ -142,7 +142,7 @@ func (p *Page) putAndRead(ctx context.Context, el *Element, value string, suffix
 		Value string   `json:"value"`
 		Seen  []string `json:"seen"`
 	}
-	if err := p.CallOn(ctx, el, &r, `(el) => window.__cdpSkill.readFill(el)`); err != nil {
+	if err := el.Call(ctx, &r, `(el) => window.__cdpSkill.readFill(el)`); err != nil {
 		if KindOf(err) == KindContextDestroyed {
 			return fillNavigated, "", nil
 		}
@@ -163,7 +163,7 @@ func (p *Page) putAndRead(ctx context.Context, el *Element, value string, suffix
 // the value, then fires change.
 func (p *Page) typeInto(ctx context.Context, el *Element, value string, clear bool) error {
 	var focused bool
-	if err := p.CallOn(ctx, el, &focused, `(el, clear) => window.__cdpSkill.prepareFill(el, clear)`, clear); err != nil {
+	if err := el.Call(ctx, &focused, `(el, clear) => window.__cdpSkill.prepareFill(el, clear)`, clear); err != nil {
 		return err
 	}
 	if !focused {
@@ -179,17 +179,11 @@ func (p *Page) typeInto(ctx context.Context, el *Element, value string, clear bo
 	} else if err := p.in.InsertText(ctx, value); err != nil {
 		return err
 	}
-	return p.CallOn(ctx, el, nil, `(el) => window.__cdpSkill.fireChange(el)`)
+	return el.Call(ctx, nil, `(el) => window.__cdpSkill.fireChange(el)`)
 }
 
 func (p *Page) setValue(ctx context.Context, el *Element, value string) error {
-	return p.CallOn(ctx, el, nil, `(el, v) => { el.focus({preventScroll: true}); return window.__cdpSkill.setValue(el, v); }`, value)
-}
-
-func (p *Page) readValue(ctx context.Context, el *Element) (string, error) {
-	var v string
-	err := p.CallOn(ctx, el, &v, `(el) => window.__cdpSkill.readValue(el)`)
-	return v, err
+	return el.Call(ctx, nil, `(el, v) => { el.focus({preventScroll: true}); return window.__cdpSkill.setValue(el, v); }`, value)
 }
 
 var nonAlnum = lazyRegexp(`[^\p{L}\p{N}]+`)
@@ -267,9 +261,9 @@ func (p *Page) Type(ctx context.Context, t Target, text string, o TypeOptions) (
 		if err != nil {
 			return nil, err
 		}
-		defer p.release(a.El.ObjectID)
+		defer a.El.release()
 		res.TargetReport = p.targetReport(ctx, a.El, a.AutoForced)
-		if err := p.CallOn(ctx, a.El, nil, `(el) => { el.focus({preventScroll: true}); if (typeof el.setSelectionRange === 'function') { try { const n = el.value.length; el.setSelectionRange(n, n); } catch (e) {} } }`); err != nil {
+		if err := a.El.Call(ctx, nil, `(el) => { el.focus({preventScroll: true}); if (typeof el.setSelectionRange === 'function') { try { const n = el.value.length; el.setSelectionRange(n, n); } catch (e) {} } }`); err != nil {
 			return nil, err
 		}
 	}
@@ -287,10 +281,10 @@ func (p *Page) Type(ctx context.Context, t Target, text string, o TypeOptions) (
 		// Keystrokes may be transformed (autocomplete, masks): verified
 		// means the typed text shows up in the field.
 		if el, _, err := p.locate(ctx, t); err == nil && el != nil {
-			if got, err := p.readValue(ctx, el); err == nil {
+			if got, err := el.readValue(ctx); err == nil {
 				res.Verified = ptr(strings.Contains(nonAlnum().ReplaceAllString(got, ""), nonAlnum().ReplaceAllString(text, "")))
 			}
-			p.release(el.ObjectID)
+			el.release()
 		}
 	}
 	return res, nil
@@ -318,9 +312,9 @@ func (p *Page) PressKeys(ctx context.Context, t Target, combo KeyCombo, times in
 		if err != nil {
 			return nil, err
 		}
-		defer p.release(a.El.ObjectID)
-		res.Element = p.elementInfo(ctx, a.El)
-		if err := p.CallOn(ctx, a.El, nil, `(el) => el.focus({preventScroll: true})`); err != nil {
+		defer a.El.release()
+		res.Element = a.El.info(ctx)
+		if err := a.El.Call(ctx, nil, `(el) => el.focus({preventScroll: true})`); err != nil {
 			return nil, err
 		}
 	}

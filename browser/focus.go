@@ -28,9 +28,9 @@ func (p *Page) Focus(ctx context.Context, t Target, o ActionOptions) (*FocusResu
 	if err != nil {
 		return nil, err
 	}
-	defer p.release(a.El.ObjectID)
+	defer a.El.release()
 	var ans focusAnswer
-	if err := p.CallOn(ctx, a.El, &ans, `(el) => window.__cdpSkill.focusElement(el)`); err != nil {
+	if err := a.El.Call(ctx, &ans, `(el) => window.__cdpSkill.focusElement(el)`); err != nil {
 		return nil, fmt.Errorf("focus %s: %w", t, err)
 	}
 	if !ans.Focused {

@@ -112,7 +112,7 @@ func (p *Page) Submit(ctx context.Context, sel string) (*SubmitResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer p.release(el.ObjectID)
+	defer el.release()
 	w, err := p.watch(ctx)
 	if err != nil {
 		return nil, err
@@ -123,7 +123,7 @@ func (p *Page) Submit(ctx context.Context, sel string) (*SubmitResult, error) {
 		Error string `json:"error"`
 		Form  string `json:"form"`
 	}
-	err = p.CallOn(ctx, el, &out, `(el) => window.__cdpSkill.submit(el)`)
+	err = el.Call(ctx, &out, `(el) => window.__cdpSkill.submit(el)`)
 	switch {
 	case err != nil && KindOf(err) == KindContextDestroyed:
 		// A submit handler navigated synchronously: it was submitted.

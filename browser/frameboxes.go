@@ -124,7 +124,7 @@ func (p *Page) elementInFrame(ctx context.Context, iframeRef string, pt Point, d
 	}
 	sess, _ := p.exec()
 	d, err := cdp.Call(ctx, sess, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: el.ObjectID})
-	p.release(el.ObjectID)
+	el.release()
 	if err != nil || d.Node == nil || d.Node.FrameID == "" {
 		return PointElement{}, false
 	}

@@ -42,7 +42,7 @@ func (p *Page) findInFrames(ctx context.Context, spec map[string]any) (*Element,
 		if KindOf(err) == KindAmbiguousTarget {
 			if found != nil {
 				p.setFrameRef(foundFrame)
-				p.release(found.ObjectID)
+				found.release()
 			}
 			return el, err
 		}
@@ -53,14 +53,14 @@ func (p *Page) findInFrames(ctx context.Context, spec map[string]any) (*Element,
 			if found == nil {
 				found, foundFrame = el, fr
 			} else {
-				p.release(el.ObjectID)
+				el.release()
 			}
 		}
 		p.setFrameRef(home)
 	}
 	if len(frames) > 1 {
 		p.setFrameRef(foundFrame)
-		p.release(found.ObjectID)
+		found.release()
 		p.setFrameRef(home)
 		return nil, Errorf(KindAmbiguousTarget, "%s matches in %d frames (%s), so it cannot say which one you meant", describeSpec(spec), len(frames), strings.Join(frames, ", ")).
 			WithHint("target it by ref from a snapshot (refs work in every frame), or move into one frame with the frame step first")

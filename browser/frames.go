@@ -429,7 +429,7 @@ func (p *Page) resolveFrameID(ctx context.Context, spec FrameSpec) (cdp.FrameID,
 		if el == nil {
 			return "", Errorf(KindElementNotFound, "no iframe matches %q", spec.Selector).WithHint("list the frames with the frame step's list option")
 		}
-		defer p.release(el.ObjectID)
+		defer el.release()
 		sess, _ := p.exec()
 		d, err := cdp.Call(ctx, sess, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: el.ObjectID})
 		if err != nil {

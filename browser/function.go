@@ -293,7 +293,7 @@ func (p *Page) serializeTyped(ctx context.Context, o *runtime.RemoteObject) (jso
 		return nil, err
 	}
 	var raw json.RawMessage
-	err := p.CallOn(ctx, &Element{ObjectID: o.ObjectID}, &raw, `(v) => window.__cdpSkillPage.serializeTyped(v)`)
+	err := p.element(o.ObjectID).Call(ctx, &raw, `(v) => window.__cdpSkillPage.serializeTyped(v)`)
 	return p.withRefs(ctx, raw), err
 }
 
@@ -327,7 +327,7 @@ func (p *Page) serializeRemote(ctx context.Context, o *runtime.RemoteObject, pla
 		fn = `(v) => JSON.parse(JSON.stringify(v) ?? 'null')`
 	}
 	var raw json.RawMessage
-	err := p.CallOn(ctx, &Element{ObjectID: o.ObjectID}, &raw, fn)
+	err := p.element(o.ObjectID).Call(ctx, &raw, fn)
 	return p.withRefs(ctx, raw), err
 }
 

@@ -55,7 +55,7 @@ func (p *Page) Hover(ctx context.Context, t Target, o HoverOptions) (*HoverResul
 		return nil, err
 	}
 	if el != nil {
-		defer p.release(el.ObjectID)
+		defer el.release()
 	}
 	if o.CaptureResult {
 		if err := p.hoverPrepare(ctx, el, pt); err != nil {
@@ -112,7 +112,7 @@ func (p *Page) hoverPoint(ctx context.Context, t Target, o HoverOptions, res *Ho
 	}
 	pt, ok := pointOf(a)
 	if !ok {
-		p.release(a.El.ObjectID)
+		a.El.release()
 		return Point{}, nil, Errorf(KindElementNotFound, "%s has no visible point to hover: %s", t, a.Reason).
 			WithHint("make it visible first (open its container, scroll), or hover a point with x and y")
 	}
@@ -132,7 +132,7 @@ func pointOf(a *Actionable) (Point, bool) {
 
 func (p *Page) hoverPrepare(ctx context.Context, el *Element, pt Point) error {
 	if el != nil {
-		return p.CallOn(ctx, el, nil, `(el) => window.__cdpSkill.hoverPrepare(el, null)`)
+		return el.Call(ctx, nil, `(el) => window.__cdpSkill.hoverPrepare(el, null)`)
 	}
 	return p.engineCall(ctx, nil, "hoverPrepare", nil, pt)
 }

@@ -51,7 +51,7 @@ func snapNum(t *testing.T, id string) int {
 func attr(t *testing.T, p *Page, el *Element, name string) string {
 	t.Helper()
 	var v string
-	if err := p.CallOn(testCtx(t), el, &v, `(el, n) => el.getAttribute(n)`, name); err != nil {
+	if err := el.Call(testCtx(t), &v, `(el, n) => el.getAttribute(n)`, name); err != nil {
 		t.Fatal(err)
 	}
 	return v
@@ -392,7 +392,7 @@ func TestCallOnEmptyArguments(t *testing.T) {
 	}
 	var got string
 	fn := `(el, o, a, s, n) => [typeof o, Array.isArray(a), JSON.stringify(s), n].join(",")`
-	if err := p.CallOn(ctx, el, &got, fn, map[string]any{}, []int{}, "", 0); err != nil {
+	if err := el.Call(ctx, &got, fn, map[string]any{}, []int{}, "", 0); err != nil {
 		t.Fatal(err)
 	}
 	if got != `object,true,"",0` {

@@ -333,9 +333,9 @@ func (p *Page) elementBox(ctx context.Context, t Target, timeout time.Duration) 
 	if err != nil {
 		return Rect{}, err
 	}
-	defer p.release(el.ObjectID)
+	defer el.release()
 	var box Rect
-	if err := p.CallOn(ctx, el, &box, elementBoxJS); err != nil {
+	if err := el.Call(ctx, &box, elementBoxJS); err != nil {
 		return Rect{}, fmt.Errorf("screenshot %s: measure it: %w", t, err)
 	}
 	if box.Width <= 0 || box.Height <= 0 {

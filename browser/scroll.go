@@ -87,13 +87,13 @@ func (p *Page) Scroll(ctx context.Context, o ScrollOptions) (*ScrollResult, erro
 		if err != nil {
 			return nil, err
 		}
-		defer p.release(el.ObjectID)
-		res.Element = p.elementInfo(ctx, el)
+		defer el.release()
+		res.Element = el.info(ctx)
 		fn := `(el, op) => window.__cdpSkill.scrollElement(el, op)`
 		if op.Kind == "into" {
 			fn = `(el) => window.__cdpSkill.scrollIntoCenter(el)`
 		}
-		if err := p.CallOn(ctx, el, &out, fn, op); err != nil {
+		if err := el.Call(ctx, &out, fn, op); err != nil {
 			return nil, fmt.Errorf("scroll: %w", err)
 		}
 	}

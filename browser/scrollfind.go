@@ -163,8 +163,8 @@ func (f *feedFind) lookFor(ctx context.Context) (bool, error) {
 	if err != nil || el == nil {
 		return false, err
 	}
-	f.p.CallOn(ctx, el, nil, `(el) => el.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'})`)
-	f.p.release(el.ObjectID)
+	el.Call(ctx, nil, `(el) => el.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'})`)
+	el.release()
 	return true, nil
 }
 

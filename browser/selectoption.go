@@ -99,7 +99,7 @@ func (p *Page) SelectOption(ctx context.Context, t Target, wants []SelectWant, o
 	}
 	w, err := p.watch(ctx)
 	if err != nil {
-		p.release(a.El.ObjectID)
+		a.El.release()
 		return nil, err
 	}
 	deadline := start.Add(timeout)
@@ -135,8 +135,8 @@ func (p *Page) selectWhenReady(ctx context.Context, t Target, el *Element, wants
 	for attempt := 0; ; attempt++ {
 		if el != nil {
 			ans = selectAnswer{}
-			err := p.CallOn(ctx, el, &ans, `(el, want) => window.__cdpSkill.selectOption(el, want)`, wants)
-			p.release(el.ObjectID)
+			err := el.Call(ctx, &ans, `(el, want) => window.__cdpSkill.selectOption(el, want)`, wants)
+			el.release()
 			if err != nil && KindOf(err) != KindStaleElement {
 				return ans, fmt.Errorf("select %s: %w", describeWants(wants), err)
 			}

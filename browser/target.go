@@ -139,14 +139,14 @@ func (p *Page) engineElement(ctx context.Context, method string, args ...any) (*
 		return nil, err
 	}
 	if obj.Subtype == "node" && obj.ObjectID != "" {
-		return &Element{ObjectID: obj.ObjectID}, nil
+		return p.element(obj.ObjectID), nil
 	}
 	if obj.ObjectID == "" {
 		return nil, nil
 	}
 	defer p.release(obj.ObjectID)
 	var amb ambiguousFind
-	if err := p.CallOn(ctx, &Element{ObjectID: obj.ObjectID}, &amb, `(o) => o`); err != nil || len(amb.Ambiguous) == 0 {
+	if err := p.element(obj.ObjectID).Call(ctx, &amb, `(o) => o`); err != nil || len(amb.Ambiguous) == 0 {
 		return nil, err
 	}
 	p.storeSeq(amb.Seq)

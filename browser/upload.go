@@ -250,7 +250,7 @@ func (p *Page) Upload(ctx context.Context, t Target, files []string, o UploadOpt
 	if err != nil {
 		return nil, err
 	}
-	defer p.release(el.ObjectID)
+	defer el.release()
 	res := &UploadResult{TargetReport: p.targetReport(ctx, el, false)}
 	input, err := p.elementFrom(ctx, el, `(el) => window.__cdpSkill.fileInput(el)`)
 	if err != nil {
@@ -260,7 +260,7 @@ func (p *Page) Upload(ctx context.Context, t Target, files []string, o UploadOpt
 		res.Via = "chooser"
 		return res, p.uploadViaChooser(ctx, t, paths, o.ActionOptions, res)
 	}
-	defer p.release(input.ObjectID)
+	defer input.release()
 	res.Via = "input"
 	return res, p.setFiles(ctx, input, paths, res)
 }
@@ -297,8 +297,8 @@ func (p *Page) uploadViaChooser(ctx context.Context, t Target, paths []string, o
 	if err != nil || obj.Object == nil || obj.Object.ObjectID == "" {
 		return Errorf(KindExecution, "upload: the file input of the chooser cannot be reached: %v", err)
 	}
-	input := &Element{ObjectID: obj.Object.ObjectID}
-	defer p.release(input.ObjectID)
+	input := p.element(obj.Object.ObjectID)
+	defer input.release()
 	return p.setFiles(ctx, input, paths, res)
 }
 
@@ -328,7 +328,7 @@ func waitFileChooser(ctx context.Context, events <-chan jsonv2.Value, t Target) 
 // them, at least at its input or change event.
 func (p *Page) setFiles(ctx context.Context, input *Element, paths []string, res *UploadResult) error {
 	var st fileState
-	if err := p.CallOn(ctx, input, &st, `(el) => window.__cdpSkill.watchFiles(el)`); err != nil {
+	if err := input.Call(ctx, &st, `(el) => window.__cdpSkill.watchFiles(el)`); err != nil {
 		return fmt.Errorf("upload: read the file input: %w", err)
 	}
 	if st.Disabled {
@@ -369,7 +369,7 @@ func (p *Page) verifyFiles(ctx context.Context, input *Element, paths []string, 
 		return nil
 	}
 	var st fileState
-	if err := p.CallOn(ctx, input, &st, `(el) => window.__cdpSkill.fileState(el)`); err != nil {
+	if err := input.Call(ctx, &st, `(el) => window.__cdpSkill.fileState(el)`); err != nil {
 		if KindOf(err) == KindContextDestroyed {
 			return nil
 		}
@@ -418,5 +418,5 @@ func (p *Page) elementFrom(ctx context.Context, el *Element, fn string) (*Elemen
 		p.release(obj.ObjectID)
 		return nil, nil
 	}
-	return &Element{ObjectID: obj.ObjectID}, nil
+	return p.element(obj.ObjectID), nil
 }
