@@ -226,7 +226,7 @@ func (p *Page) WaitActionable(ctx context.Context, t Target, kind string, o Acti
 // viewport, and an iframe scrolled out of the page would miss them. Best
 // effort: a failure leaves the click's own verification to notice a miss.
 func (p *Page) revealActionable(ctx context.Context, a *Actionable) {
-	if !p.InFrame() || a.Point == nil {
+	if !p.Frames().InChild() || a.Point == nil {
 		return
 	}
 	r := dom.Rect{X: a.Point.X - 1, Y: a.Point.Y - 1, Width: 2, Height: 2}

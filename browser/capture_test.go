@@ -164,7 +164,7 @@ func TestScreenshotElementInFrame(t *testing.T) {
 	if _, err := p.Navigate(ctx, base+"outer.html", WaitLoad); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := p.SwitchFrame(ctx, FrameSpec{Selector: "#f"}); err != nil {
+	if _, _, err := p.Frames().Switch(ctx, FrameSpec{Selector: "#f"}); err != nil {
 		t.Fatal(err)
 	}
 	res := shoot(t, p, ScreenshotRequest{OutputDir: dir, Path: "dot.png", Element: Target{Selector: "#dot"}, Padding: 2})

@@ -282,7 +282,7 @@ func (p *Page) verifyToggle(ctx context.Context, el *Element, before checkedInfo
 // level viewport that input events use, through every frame on the way
 // (moved, scaled or rotated).
 func (p *Page) toTop(ctx context.Context, pt Point) (Point, error) {
-	if !p.InFrame() {
+	if !p.Frames().InChild() {
 		return pt, nil
 	}
 	m, err := p.frameTransform(ctx)

@@ -120,7 +120,7 @@ func TestDragInCrossSiteFrame(t *testing.T) {
 	if _, err := p.Navigate(ctx, base+"page.html", WaitLoad); err != nil {
 		t.Fatal(err)
 	}
-	info, _, err := p.SwitchFrame(ctx, FrameSpec{Name: "board"})
+	info, _, err := p.Frames().Switch(ctx, FrameSpec{Name: "board"})
 	if err != nil {
 		t.Fatal(err)
 	}

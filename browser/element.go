@@ -70,7 +70,7 @@ const resolveJS = `(ref) => {
 // another element.
 //
 // A ref taken inside an iframe works from anywhere: the page moves into the
-// ref's frame for the step (see enterRefFrame and FrameScope), and a ref of
+// ref's frame for the step (see enterRefFrame and Frames.Scope), and a ref of
 // the top document used while a frame is selected is found there.
 func (p *Page) ResolveRef(ctx context.Context, ref string) (*Element, error) {
 	if err := p.enterRefFrame(ctx, ref); err != nil {

@@ -87,7 +87,7 @@ func (p *Page) descendantFrames(ctx context.Context) []FrameRefsInfo {
 	if !p.hasFrames(ctx) {
 		return nil
 	}
-	list, err := p.Frames(ctx)
+	list, err := p.Frames().List(ctx)
 	if err != nil || len(list.Frames) < 2 {
 		return nil
 	}

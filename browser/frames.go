@@ -187,6 +187,13 @@ type FrameInfo struct {
 	OutOfProcess bool `json:"outOfProcess,omitempty"`
 }
 
+// Frames are the frames of a tab: the list of them, the one actions run
+// in, and moving between them. The frame state itself is the Page's (the
+// engine's worlds are kept per frame). Reach it by Page.Frames.
+type Frames struct {
+	p *Page
+}
+
 // FrameList is the answer of a frame listing.
 type FrameList struct {
 	MainFrameID    string      `json:"mainFrameId"`
@@ -194,9 +201,10 @@ type FrameList struct {
 	Frames         []FrameInfo `json:"frames"`
 }
 
-// Frames lists every frame of the page, out-of-process ones included, in
+// List lists every frame of the page, out-of-process ones included, in
 // tree order.
-func (p *Page) Frames(ctx context.Context) (*FrameList, error) {
+func (fs *Frames) List(ctx context.Context) (*FrameList, error) {
+	p := fs.p
 	oop, err := p.attachFrames(ctx)
 	if err != nil {
 		return nil, err
@@ -275,31 +283,32 @@ type FrameSpec struct {
 	Top bool
 }
 
-// SwitchFrame makes later actions run in the named frame: a child of the
+// Switch makes later actions run in the named frame: a child of the
 // current frame (by CSS selector, index or name), the frame of an iframe's
 // ref, or any frame of the page (by id or URL).
-func (p *Page) SwitchFrame(ctx context.Context, spec FrameSpec) (*FrameInfo, []string, error) {
+func (fs *Frames) Switch(ctx context.Context, spec FrameSpec) (*FrameInfo, []string, error) {
 	if spec.Any != "" {
-		return p.switchFrameAny(ctx, spec.Any)
+		return fs.switchAny(ctx, spec.Any)
 	}
 	if spec.FrameID != "" || spec.URL != "" {
-		return p.switchFrameAnywhere(ctx, spec)
+		return fs.switchAnywhere(ctx, spec)
 	}
 	if spec.Name != "" {
 		// A child frame's name, or else any frame's.
-		info, w, err := p.switchFrameHere(ctx, spec)
+		info, w, err := fs.switchHere(ctx, spec)
 		if KindOf(err) == KindElementNotFound {
-			if info, w, err2 := p.switchFrameAnywhere(ctx, spec); err2 == nil {
+			if info, w, err2 := fs.switchAnywhere(ctx, spec); err2 == nil {
 				return info, w, nil
 			}
 		}
 		return info, w, err
 	}
-	return p.switchFrameHere(ctx, spec)
+	return fs.switchHere(ctx, spec)
 }
 
-// switchFrameHere switches to a child frame of the current frame.
-func (p *Page) switchFrameHere(ctx context.Context, spec FrameSpec) (*FrameInfo, []string, error) {
+// switchHere switches to a child frame of the current frame.
+func (fs *Frames) switchHere(ctx context.Context, spec FrameSpec) (*FrameInfo, []string, error) {
+	p := fs.p
 	if spec.Top {
 		p.mu.Lock()
 		p.frame = nil
@@ -308,7 +317,7 @@ func (p *Page) switchFrameHere(ctx context.Context, spec FrameSpec) (*FrameInfo,
 		u, _ := p.URL(ctx)
 		return &FrameInfo{FrameID: main, URL: u}, nil, nil
 	}
-	id, err := p.resolveFrameID(ctx, spec)
+	id, err := fs.resolveID(ctx, spec)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -338,27 +347,28 @@ func originOf(u string) string {
 	return pu.Scheme + "://" + pu.Host
 }
 
-// switchFrameAny tries s as a ref or selector, a name, then a URL
+// switchAny tries s as a ref or selector, a name, then a URL
 // substring; when none names a frame, the error says what was tried.
-func (p *Page) switchFrameAny(ctx context.Context, s string) (*FrameInfo, []string, error) {
-	info, w, err := p.SwitchFrame(ctx, FrameSpec{Selector: s})
+func (fs *Frames) switchAny(ctx context.Context, s string) (*FrameInfo, []string, error) {
+	info, w, err := fs.Switch(ctx, FrameSpec{Selector: s})
 	if err == nil || IsRef(s) || (KindOf(err) != KindElementNotFound && KindOf(err) != KindSelector) {
 		return info, w, err
 	}
-	if info, w, err2 := p.SwitchFrame(ctx, FrameSpec{Name: s}); err2 == nil {
+	if info, w, err2 := fs.Switch(ctx, FrameSpec{Name: s}); err2 == nil {
 		return info, w, nil
 	}
-	if info, w, err2 := p.SwitchFrame(ctx, FrameSpec{URL: s}); err2 == nil {
+	if info, w, err2 := fs.Switch(ctx, FrameSpec{URL: s}); err2 == nil {
 		return info, w, nil
 	}
 	return nil, nil, Errorf(KindElementNotFound, "no frame matches %q as an iframe selector, a frame name or part of a frame URL", s).
 		WithHint("list the frames with the frame step's list option, or use the iframe's ref from a snapshot")
 }
 
-// switchFrameAnywhere switches to a frame named by id or URL substring,
+// switchAnywhere switches to a frame named by id or URL substring,
 // wherever it is in the page's frame tree.
-func (p *Page) switchFrameAnywhere(ctx context.Context, spec FrameSpec) (*FrameInfo, []string, error) {
-	list, err := p.Frames(ctx)
+func (fs *Frames) switchAnywhere(ctx context.Context, spec FrameSpec) (*FrameInfo, []string, error) {
+	p := fs.p
+	list, err := fs.List(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -415,8 +425,9 @@ func frameMatches(f FrameInfo, spec FrameSpec) bool {
 	return spec.Name != "" && f.Name == spec.Name
 }
 
-// resolveFrameID finds the frame id for a spec, in the current frame.
-func (p *Page) resolveFrameID(ctx context.Context, spec FrameSpec) (cdp.FrameID, error) {
+// resolveID finds the frame id for a spec, in the current frame.
+func (fs *Frames) resolveID(ctx context.Context, spec FrameSpec) (cdp.FrameID, error) {
+	p := fs.p
 	if spec.FrameID != "" {
 		return cdp.FrameID(spec.FrameID), nil
 	}
@@ -579,16 +590,18 @@ func (p *Page) iframeOffset(ctx context.Context, f *frameRef) (Point, error) {
 	return pt, nil
 }
 
-// InFrame reports whether actions run in a child frame.
-func (p *Page) InFrame() bool {
+// InChild reports whether actions run in a child frame.
+func (fs *Frames) InChild() bool {
+	p := fs.p
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.frame != nil
 }
 
-// CurrentFrame is the frame actions run in (its id and URL when last
+// Current is the frame actions run in (its id and URL when last
 // switched to), or nil for the top document.
-func (p *Page) CurrentFrame() *FrameInfo {
+func (fs *Frames) Current() *FrameInfo {
+	p := fs.p
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.frame == nil {
@@ -597,9 +610,10 @@ func (p *Page) CurrentFrame() *FrameInfo {
 	return &FrameInfo{FrameID: string(p.frame.id), URL: p.frame.url, OutOfProcess: p.frame.oopif}
 }
 
-// FrameChain is the ids of the frames from the top document's child down to
+// Chain is the ids of the frames from the top document's child down to
 // the current frame (empty in the top document).
-func (p *Page) FrameChain() []string {
+func (fs *Frames) Chain() []string {
+	p := fs.p
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var chain []string

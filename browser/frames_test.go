@@ -55,7 +55,7 @@ func TestFramesListAndSwitch(t *testing.T) {
 	if _, err := p.Navigate(ctx, parent+"index.html", WaitLoad); err != nil {
 		t.Fatal(err)
 	}
-	list, err := p.Frames(ctx)
+	list, err := p.Frames().List(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func TestFramesListAndSwitch(t *testing.T) {
 	}
 	for _, name := range []string{"same", "cross", "site"} {
 		t.Run(name, func(t *testing.T) {
-			info, _, err := p.SwitchFrame(ctx, FrameSpec{Selector: "#" + name})
+			info, _, err := p.Frames().Switch(ctx, FrameSpec{Selector: "#" + name})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -90,7 +90,7 @@ func TestFramesListAndSwitch(t *testing.T) {
 			if got := js(t, p, "[window.hit, document.getElementById('i').value]"); got != `[1,"in `+name+`"]` {
 				t.Fatalf("frame state = %s (%+v)", got, res)
 			}
-			if _, _, err := p.SwitchFrame(ctx, FrameSpec{Top: true}); err != nil {
+			if _, _, err := p.Frames().Switch(ctx, FrameSpec{Top: true}); err != nil {
 				t.Fatal(err)
 			}
 			if js(t, p, "document.title") != `"Frames"` {
@@ -105,11 +105,11 @@ func TestNestedCrossSiteFrame(t *testing.T) {
 	p := openTestTab(t)
 	ctx := testCtx(t)
 	p.Navigate(ctx, parent+"index.html", WaitLoad)
-	if _, _, err := p.SwitchFrame(ctx, FrameSpec{Name: "nested"}); err != nil {
+	if _, _, err := p.Frames().Switch(ctx, FrameSpec{Name: "nested"}); err != nil {
 		t.Fatal(err)
 	}
 	idx := 0
-	if _, _, err := p.SwitchFrame(ctx, FrameSpec{Index: &idx}); err != nil {
+	if _, _, err := p.Frames().Switch(ctx, FrameSpec{Index: &idx}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := p.Click(ctx, Target{Text: "Inner button"}, ClickOptions{NativeOnly: true}); err != nil {
@@ -118,10 +118,10 @@ func TestNestedCrossSiteFrame(t *testing.T) {
 	if got := js(t, p, "[window.hit, window.name]"); got != `[1,"deep"]` {
 		t.Fatalf("nested frame state = %s", got)
 	}
-	if _, _, err := p.SwitchFrame(ctx, FrameSpec{Name: "nope"}); KindOf(err) != KindElementNotFound {
+	if _, _, err := p.Frames().Switch(ctx, FrameSpec{Name: "nope"}); KindOf(err) != KindElementNotFound {
 		t.Errorf("unknown name: %v", err)
 	}
-	if _, _, err := p.SwitchFrame(ctx, FrameSpec{Selector: "main"}); KindOf(err) != KindStepValidation && KindOf(err) != KindElementNotFound {
+	if _, _, err := p.Frames().Switch(ctx, FrameSpec{Selector: "main"}); KindOf(err) != KindStepValidation && KindOf(err) != KindElementNotFound {
 		t.Errorf("not an iframe: %v", err)
 	}
 }

@@ -27,7 +27,7 @@ func TestSnapshotShowsEveryFrame(t *testing.T) {
 func frameJS(t *testing.T, p *Page, ref, expr string) string {
 	t.Helper()
 	ctx := testCtx(t)
-	restore := p.FrameScope()
+	restore := p.Frames().Scope()
 	defer restore()
 	if err := p.enterRefFrame(ctx, ref); err != nil {
 		t.Fatal(err)
@@ -50,7 +50,7 @@ func TestFrameRefsFromTopLevel(t *testing.T) {
 	count, submit := refOf(t, s.YAML, `button "Count me"`), refOf(t, s.YAML, `button "Place order"`)
 	step := func(what string, fn func() error) {
 		t.Helper()
-		restore := p.FrameScope()
+		restore := p.Frames().Scope()
 		defer restore()
 		if err := fn(); err != nil {
 			t.Fatalf("%s: %v", what, err)
@@ -108,7 +108,7 @@ func TestTransformedNestedFrameClick(t *testing.T) {
 	p, _, ctx := openFrameSite(t)
 	s := frameSiteSnapshot(t, p)
 	ref := refOf(t, s.YAML, `button "Tilted button"`)
-	restore := p.FrameScope()
+	restore := p.Frames().Scope()
 	res, err := p.Click(ctx, Target{Ref: ref}, ClickOptions{NativeOnly: true})
 	restore()
 	if err != nil {
@@ -131,7 +131,7 @@ func TestDragByTopLevelRefsInCrossSiteFrame(t *testing.T) {
 	p, _, ctx := openFrameSite(t)
 	s := frameSiteSnapshot(t, p)
 	src, dst := refOf(t, s.YAML, `: Alpha`), refOf(t, s.YAML, `: Drop here`)
-	restore := p.FrameScope()
+	restore := p.Frames().Scope()
 	res, err := p.Drag(ctx, DragEnd{Target: Target{Ref: src}}, DragEnd{Target: Target{Ref: dst}}, DragOptions{})
 	restore()
 	if err != nil {
@@ -170,7 +170,7 @@ func TestFrameReadsByPosition(t *testing.T) {
 	if at[0].Ref != count || at[0].Name != "Count me" || !strings.HasSuffix(at[0].Frame, "/form.html") {
 		t.Fatalf("element at the box centre: %+v (box %+v)", at[0], boxes[0])
 	}
-	restore := p.FrameScope()
+	restore := p.Frames().Scope()
 	_, err = p.Click(ctx, Target{Point: boxes[0].Center}, ClickOptions{})
 	restore()
 	if err != nil {
@@ -190,7 +190,7 @@ func TestFrameReadsByPosition(t *testing.T) {
 	if err != nil || at[0].Ref != tilted {
 		t.Fatalf("element at the tilted box centre: %+v %v (box %+v)", at, err, boxes[0])
 	}
-	if p.InFrame() {
+	if p.Frames().InChild() {
 		t.Fatal("reads left the page in a frame")
 	}
 }
@@ -202,12 +202,12 @@ func TestHoverAndUploadInNestedFrame(t *testing.T) {
 	p, _, ctx := openFrameSite(t)
 	s := frameSiteSnapshot(t, p)
 	help, receipt := refOf(t, s.YAML, `button "Help"`), refOf(t, s.YAML, `"Receipt"`)
-	restore := p.FrameScope()
+	restore := p.Frames().Scope()
 	if _, err := p.Hover(ctx, Target{Ref: help}, HoverOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	restore()
-	restore = p.FrameScope()
+	restore = p.Frames().Scope()
 	res, err := p.Upload(ctx, Target{Ref: receipt}, paths, UploadOptions{AllowedDirs: allowedFor(t, paths)})
 	restore()
 	if err != nil {
@@ -225,7 +225,7 @@ func TestFrameSwitchForms(t *testing.T) {
 	p, _, ctx := openFrameSite(t)
 	s := frameSiteSnapshot(t, p)
 	checkoutRef := refOf(t, s.YAML, `iframe "Checkout"`)
-	list, err := p.Frames(ctx)
+	list, err := p.Frames().List(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,9 +253,9 @@ func TestFrameSwitchForms(t *testing.T) {
 		{"frame id", []FrameSpec{{FrameID: checkoutID}}, "Checkout form"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p.SwitchFrame(ctx, FrameSpec{Top: true})
+			p.Frames().Switch(ctx, FrameSpec{Top: true})
 			for _, spec := range tc.specs {
-				if _, _, err := p.SwitchFrame(ctx, spec); err != nil {
+				if _, _, err := p.Frames().Switch(ctx, spec); err != nil {
 					t.Fatalf("%+v: %v", spec, err)
 				}
 			}
@@ -270,13 +270,13 @@ func TestFrameSwitchForms(t *testing.T) {
 			}
 		})
 	}
-	p.SwitchFrame(ctx, FrameSpec{Top: true})
+	p.Frames().Switch(ctx, FrameSpec{Top: true})
 	// One real click per case that entered the checkout frame.
 	if got := frameJS(t, p, refOf(t, s.YAML, `button "Count me"`), "document.getElementById('count').dataset.n"); got != `"7"` {
 		t.Fatalf("clicks in the checkout frame = %s, want 7", got)
 	}
 	for _, spec := range []FrameSpec{{Any: "nowhere"}, {Name: "nowhere"}, {URL: "nowhere"}, {FrameID: "F00"}} {
-		if _, _, err := p.SwitchFrame(ctx, spec); KindOf(err) != KindElementNotFound || !strings.Contains(err.Error(), "nowhere") && spec.FrameID == "" {
+		if _, _, err := p.Frames().Switch(ctx, spec); KindOf(err) != KindElementNotFound || !strings.Contains(err.Error(), "nowhere") && spec.FrameID == "" {
 			t.Errorf("%+v: %v", spec, err)
 		}
 	}
@@ -289,10 +289,10 @@ func TestFrameGoneErrorsAreTyped(t *testing.T) {
 	p, _, ctx := openFrameSite(t)
 	s := frameSiteSnapshot(t, p)
 	count := refOf(t, s.YAML, `button "Count me"`)
-	if _, _, err := p.SwitchFrame(ctx, FrameSpec{Name: "checkout"}); err != nil {
+	if _, _, err := p.Frames().Switch(ctx, FrameSpec{Name: "checkout"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := p.SwitchFrame(ctx, FrameSpec{Top: true}); err != nil {
+	if _, _, err := p.Frames().Switch(ctx, FrameSpec{Top: true}); err != nil {
 		t.Fatal(err)
 	}
 	js(t, p, "document.getElementById('partner').remove(), true")
@@ -307,7 +307,7 @@ func TestFrameGoneErrorsAreTyped(t *testing.T) {
 			return err
 		},
 	} {
-		restore := p.FrameScope()
+		restore := p.Frames().Scope()
 		err := try()
 		restore()
 		var e *Error
@@ -321,7 +321,7 @@ func TestFrameGoneErrorsAreTyped(t *testing.T) {
 // was removed fails with a typed error naming the frame.
 func TestSelectedFrameGoneIsTyped(t *testing.T) {
 	p, _, ctx := openFrameSite(t)
-	if _, _, err := p.SwitchFrame(ctx, FrameSpec{Name: "checkout"}); err != nil {
+	if _, _, err := p.Frames().Switch(ctx, FrameSpec{Name: "checkout"}); err != nil {
 		t.Fatal(err)
 	}
 	p.mu.Lock()
@@ -384,7 +384,7 @@ func TestSearchFindsFrameElements(t *testing.T) {
 		t.Fatalf("matches: %+v", r.Matches)
 	}
 	ref, _ := r.Matches[0]["ref"].(string)
-	restore := p.FrameScope()
+	restore := p.Frames().Scope()
 	_, err = p.Click(ctx, Target{Ref: ref}, ClickOptions{NativeOnly: true})
 	restore()
 	if err != nil {
@@ -432,7 +432,7 @@ func TestWaitTextInFrame(t *testing.T) {
 	if _, err := p.WaitText(short, "Nowhere to be seen"); KindOf(err) != KindTimeout {
 		t.Fatalf("absent text: %v", err)
 	}
-	if p.InFrame() {
+	if p.Frames().InChild() {
 		t.Fatal("waiting left the page in a frame")
 	}
 }
@@ -471,13 +471,13 @@ func TestTextInSeveralFramesIsAmbiguous(t *testing.T) {
 	if _, err := p.Navigate(ctx, site.Top+"three.html", WaitLoad); err != nil {
 		t.Fatal(err)
 	}
-	restore := p.FrameScope()
+	restore := p.Frames().Scope()
 	_, err := p.Fill(ctx, Target{Label: "Coupon"}, "SAVE10", FillOptions{Clear: true})
 	restore()
 	if KindOf(err) != KindAmbiguousTarget || !strings.Contains(err.Error(), "3 frames") {
 		t.Fatalf("a label in three frames: %v", err)
 	}
-	restore = p.FrameScope()
+	restore = p.Frames().Scope()
 	clicked, err := p.Click(ctx, Target{Text: "Add 2.3"}, ClickOptions{})
 	restore()
 	if err != nil {

@@ -1,10 +1,11 @@
 package browser
 
-// FrameScope marks the frame the page is in now as the step's home and
+// Scope marks the frame the page is in now as the step's home and
 // returns a func that goes back to it: a step that acted in another frame
 // (on a ref taken there, or a text found there) leaves the next step where
 // the command was. The runtime calls it around every step but frame.
-func (p *Page) FrameScope() func() {
+func (fs *Frames) Scope() func() {
+	p := fs.p
 	p.mu.Lock()
 	home, prevHome := p.frame, p.home
 	p.home = home

@@ -81,7 +81,7 @@ func TestActionInFrameReportsWhereTheFrameWent(t *testing.T) {
 	pay, cart := refOf(t, s.YAML, `button "Pay"`), refOf(t, s.YAML, `link "Back to cart"`)
 	act := func(ref string) *ClickResult {
 		t.Helper()
-		restore := p.FrameScope()
+		restore := p.Frames().Scope()
 		defer restore()
 		res, err := p.Click(ctx, Target{Ref: ref}, ClickOptions{NativeOnly: true})
 		if err != nil {
@@ -210,7 +210,7 @@ func TestFrameNavigationsTheActionDidNotCause(t *testing.T) {
 		t.Errorf("the save did not finish before the answer: %s", got)
 	}
 	// A link in a frame to a 204 answer: the frame keeps its page.
-	restore := p.FrameScope()
+	restore := p.Frames().Scope()
 	res, err := p.Click(ctx, Target{Text: "Check for news"}, ClickOptions{NativeOnly: true})
 	restore()
 	if err != nil || len(notAd(res.FramesNavigated)) > 0 || res.Warning != "" {

@@ -159,7 +159,7 @@ func TestBackOverAFramesHistory(t *testing.T) {
 	s := frameSiteSnapshot(t, p)
 	next, pay := refOf(t, s.YAML, `link "Continue to shipping"`), refOf(t, s.YAML, `button "Pay"`)
 	for _, ref := range []string{next, pay} {
-		restore := p.FrameScope()
+		restore := p.Frames().Scope()
 		if _, err := p.Click(ctx, Target{Ref: ref}, ClickOptions{NativeOnly: true}); err != nil {
 			t.Fatal(err)
 		}

@@ -30,9 +30,11 @@ type Page struct {
 	lifecycleOn bool
 	// overrides are the command-long emulations set (see Park).
 	overrides commandOverrides
+	// frames are the tab's frames (methods over the fields below).
+	frames Frames
 	// frame is the frame actions run in; nil means the main frame.
 	frame *frameRef
-	// home is the frame the running step started in (see FrameScope).
+	// home is the frame the running step started in (see Frames.Scope).
 	home *frameRef
 	// refFrames records the frame of each ref taken inside an iframe
 	// (loaded on first use; refFramesDirty: not yet saved).
@@ -94,6 +96,7 @@ func newPage(b *Browser, id target.ID, s *Session) *Page {
 	p.emu.p = p
 	p.in.p = p
 	p.store.p = p
+	p.frames.p = p
 	p.dls = Downloads{all: &b.dl, sess: s, top: cdp.FrameID(id)}
 	return p
 }
@@ -104,6 +107,9 @@ func (p *Page) Console() *Console { return &p.console }
 
 // Downloads returns the downloads the tab's frames start.
 func (p *Page) Downloads() *Downloads { return &p.dls }
+
+// Frames returns the tab's frames: listing, switching, the current one.
+func (p *Page) Frames() *Frames { return &p.frames }
 
 // Storage returns the tab's cookies and sign-in state.
 func (p *Page) Storage() *Storage { return &p.store }

@@ -65,7 +65,7 @@ func TestPoolKeepsConnectionAndPages(t *testing.T) {
 	p := pages[0]
 	// The iframe's context may register a moment after the load event.
 	for {
-		_, _, err := p.SwitchFrame(ctx, FrameSpec{Name: "f"})
+		_, _, err := p.Frames().Switch(ctx, FrameSpec{Name: "f"})
 		if err == nil {
 			break
 		}

@@ -79,7 +79,7 @@ func (p *Page) refFrame(ref string) (state.FrameRefs, bool) {
 }
 
 // enterRefFrame makes the ref's frame the one the step runs in (it is left
-// at the step's end, see FrameScope). A ref of the top document (or one
+// at the step's end, see Frames.Scope). A ref of the top document (or one
 // not recorded) leaves the current frame as it is.
 func (p *Page) enterRefFrame(ctx context.Context, ref string) error {
 	fr, ok := p.refFrame(ref)

@@ -263,7 +263,7 @@ func TestClickInFrameBelowTheFold(t *testing.T) {
 	// On a loaded machine the iframe's context may register a moment
 	// after the load event.
 	for {
-		_, _, err := p.SwitchFrame(ctx, FrameSpec{Selector: refOf(t, s.YAML, `iframe "Shop"`)})
+		_, _, err := p.Frames().Switch(ctx, FrameSpec{Selector: refOf(t, s.YAML, `iframe "Shop"`)})
 		if err == nil {
 			break
 		}

@@ -63,7 +63,7 @@ func (p *Page) WaitSelector(ctx context.Context, sel string, hidden bool) (time.
 func (p *Page) SelectorRead(ctx context.Context, sel, what, name string) (any, error) {
 	if IsRef(sel) {
 		// A ref taken inside a frame is read there; the page stays here.
-		defer p.FrameScope()()
+		defer p.Frames().Scope()()
 		if err := p.enterRefFrame(ctx, sel); err != nil {
 			return nil, err
 		}

@@ -164,12 +164,12 @@ func (e *Env) AttachTab(ctx context.Context, ref string) error {
 // document.
 func (e *Env) restoreFrame(ctx context.Context) {
 	kept := state.LoadTabFrame(e.tab.TargetID)
-	if len(kept.Chain) == 0 || e.page.InFrame() {
+	if len(kept.Chain) == 0 || e.page.Frames().InChild() {
 		return
 	}
 	for _, id := range kept.Chain {
-		if _, _, err := e.page.SwitchFrame(ctx, browser.FrameSpec{FrameID: id}); err != nil {
-			e.page.SwitchFrame(ctx, browser.FrameSpec{Top: true})
+		if _, _, err := e.page.Frames().Switch(ctx, browser.FrameSpec{FrameID: id}); err != nil {
+			e.page.Frames().Switch(ctx, browser.FrameSpec{Top: true})
 			state.SaveTabFrame(e.tab.TargetID, state.TabFrame{})
 			e.page.Warnings = append(e.page.Warnings, fmt.Sprintf("the frame an earlier command switched to (%s) is gone (the page navigated or removed it): this command runs in the top document; refs taken inside that frame no longer work", kept.URL))
 			return

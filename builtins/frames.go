@@ -23,7 +23,7 @@ func frame(c *Call) (any, error) {
 	}
 	o := options[lang.FrameOptions](c)
 	if o.List {
-		return p.Frames(c.Ctx)
+		return p.Frames().List(c.Ctx)
 	}
 	var spec browser.FrameSpec
 	switch v := c.Args.Pos.(type) {
@@ -53,14 +53,14 @@ func frame(c *Call) (any, error) {
 	if !spec.Top && spec.Any == "" && spec.Selector == "" && spec.Index == nil && spec.Name == "" && spec.FrameID == "" && spec.URL == "" {
 		return nil, invalid(`frame needs "top", the iframe's ref, a selector, index, name, url or frameId, or {"list": true}`)
 	}
-	info, warnings, err := p.SwitchFrame(c.Ctx, spec)
+	info, warnings, err := p.Frames().Switch(c.Ctx, spec)
 	if err != nil {
 		return nil, err
 	}
 	// Later commands on this tab start in this frame too.
 	keep := state.TabFrame{}
 	if !spec.Top {
-		keep = state.TabFrame{Chain: p.FrameChain(), URL: info.URL}
+		keep = state.TabFrame{Chain: p.Frames().Chain(), URL: info.URL}
 	}
 	if err := state.SaveTabFrame(c.Env.Tab().TargetID, keep); err != nil {
 		c.Warn("the frame choice is not kept for later commands: %v", err)

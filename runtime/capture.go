@@ -243,7 +243,7 @@ func (h *host) capture(out *Output) {
 	if pc.Modal != nil {
 		out.Context.Modal = pc.Modal
 	}
-	if f := p.CurrentFrame(); f != nil {
+	if f := p.Frames().Current(); f != nil {
 		out.Context.Frame = f
 	}
 	out.Navigated = browser.Navigated(h.urlBefore, pc.URL)

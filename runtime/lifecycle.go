@@ -141,7 +141,7 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 		// command is.
 		inner := impl
 		impl = func(c *builtins.Call) (any, error) {
-			defer p.FrameScope()()
+			defer p.Frames().Scope()()
 			return inner(c)
 		}
 	}
