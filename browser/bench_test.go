@@ -117,7 +117,7 @@ func BenchmarkAutoScreenshot(b *testing.B) {
 				b.StopTimer()
 				p.Eval(ctx, `document.getElementById('n').textContent++`)
 				b.StartTimer()
-				if _, err := p.Screenshot(ctx, path, ScreenshotOptions{Format: format}); err != nil {
+				if _, err := p.Camera().SaveImage(ctx, path, ScreenshotOptions{Format: format}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -1,14 +1,6 @@
 package browser
 
-import (
-	"context"
-	"fmt"
-
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/page"
-
-	"github.com/cdp-skill/cdp-skill/browser/state"
-)
+import "context"
 
 // PageContext is the page state every answer carries (spec §14.4).
 type PageContext struct {
@@ -105,65 +97,6 @@ func (p *Page) restoreFrame(f *frameRef) {
 	p.mu.Lock()
 	p.frame = f
 	p.mu.Unlock()
-}
-
-// ScreenshotOptions tune a screenshot.
-type ScreenshotOptions struct {
-	// Format is png (default), jpeg or webp.
-	Format  string
-	Quality int
-	// Clip captures a region of the page (CSS pixels, page coordinates
-	// when BeyondViewport).
-	Clip           *page.Viewport
-	BeyondViewport bool
-	// OmitBackground makes the default white background transparent (png).
-	OmitBackground bool
-}
-
-// Screenshot captures the viewport (or a clip) and writes it to path (a
-// symbolic or hard link at path is replaced, not written through).
-func (p *Page) Screenshot(ctx context.Context, path string, o ScreenshotOptions) (int, error) {
-	data, err := p.CaptureImage(ctx, o)
-	if err != nil {
-		return 0, err
-	}
-	if err := state.WriteFileAtomic(path, data, 0o600); err != nil {
-		return 0, fmt.Errorf("screenshot: %w", err)
-	}
-	return len(data), nil
-}
-
-// CaptureImage captures the viewport (or a clip) and returns the image.
-func (p *Page) CaptureImage(ctx context.Context, o ScreenshotOptions) ([]byte, error) {
-	params := page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng, OptimizeForSpeed: ptr(true)}
-	switch o.Format {
-	case "", "png":
-	case "jpeg", "jpg":
-		params.Format = page.CaptureScreenshotFormatJpeg
-	case "webp":
-		params.Format = page.CaptureScreenshotFormatWebp
-	default:
-		return nil, Errorf(KindStepValidation, "screenshot format %q is not png, jpeg or webp", o.Format)
-	}
-	if o.Quality > 0 && params.Format != page.CaptureScreenshotFormatPng {
-		params.Quality = ptr(int64(o.Quality))
-	}
-	if o.Clip != nil {
-		params.Clip = o.Clip
-	}
-	if o.BeyondViewport {
-		params.CaptureBeyondViewport = ptr(true)
-	}
-	if o.OmitBackground && params.Format != page.CaptureScreenshotFormatJpeg {
-		if err := p.emu.setTransparentBackground(ctx, true); err == nil {
-			defer p.emu.setTransparentBackground(context.WithoutCancel(ctx), false)
-		}
-	}
-	res, err := cdp.Call(ctx, p.sess, page.CaptureScreenshot, params)
-	if err != nil {
-		return nil, fmt.Errorf("screenshot: %w", err)
-	}
-	return res.Data, nil
 }
 
 // Diagnose gathers failure context (spec §16.3): page state, visible

@@ -31,7 +31,7 @@ func useOutputDir(t *testing.T) string {
 
 func shoot(t *testing.T, p *Page, r ScreenshotRequest) *ScreenshotResult {
 	t.Helper()
-	res, err := p.CaptureScreenshot(testCtx(t), r)
+	res, err := p.Camera().Screenshot(testCtx(t), r)
 	if err != nil {
 		t.Fatalf("screenshot %+v: %v", r, err)
 	}
@@ -146,7 +146,7 @@ func TestScreenshotRegionAndElement(t *testing.T) {
 	if byRef.Width != 120 || byRef.Height != 80 {
 		t.Errorf("element by ref: %+v", byRef)
 	}
-	_, err = p.CaptureScreenshot(testCtx(t), ScreenshotRequest{OutputDir: dir, Element: Target{Selector: "#hidden"}})
+	_, err = p.Camera().Screenshot(testCtx(t), ScreenshotRequest{OutputDir: dir, Element: Target{Selector: "#hidden"}})
 	if KindOf(err) != KindElementNotFound || !strings.Contains(err.Error(), "no size") {
 		t.Errorf("hidden element: %v", err)
 	}
@@ -208,7 +208,7 @@ func TestScreenshotFormatsAndTransparency(t *testing.T) {
 	if _, _, _, a := decodePNG(t, shoot(t, p, ScreenshotRequest{OutputDir: dir, Path: "opaque.png"})).At(200, 200).RGBA(); a != 0xffff {
 		t.Errorf("the background stayed transparent after omitBackground (alpha %d)", a)
 	}
-	_, err := p.CaptureScreenshot(testCtx(t), ScreenshotRequest{OutputDir: dir, Path: "x.png", Format: "jpeg"})
+	_, err := p.Camera().Screenshot(testCtx(t), ScreenshotRequest{OutputDir: dir, Path: "x.png", Format: "jpeg"})
 	if KindOf(err) != KindStepValidation {
 		t.Errorf("extension and format disagree: %v", err)
 	}
@@ -226,7 +226,7 @@ func TestScreenshotPathOutsideOutputDirIsRefused(t *testing.T) {
 		"link/through.png",
 		"dangling.png",
 	} {
-		_, err := p.CaptureScreenshot(testCtx(t), ScreenshotRequest{OutputDir: dir, Path: path})
+		_, err := p.Camera().Screenshot(testCtx(t), ScreenshotRequest{OutputDir: dir, Path: path})
 		if KindOf(err) != KindStepValidation || !strings.Contains(err.Error(), dir) || !strings.Contains(err.Error(), OutputDirEnv) {
 			t.Errorf("%s: %v", path, err)
 		}
@@ -248,7 +248,7 @@ func TestScreenshotPathOutsideOutputDirIsRefused(t *testing.T) {
 func TestScreenshotFullPageTooTall(t *testing.T) {
 	dir := useOutputDir(t)
 	p := loadHTML(t, `<div style="height:20000px">tall</div>`)
-	_, err := p.CaptureScreenshot(testCtx(t), ScreenshotRequest{OutputDir: dir, Path: "tall.png", FullPage: true})
+	_, err := p.Camera().Screenshot(testCtx(t), ScreenshotRequest{OutputDir: dir, Path: "tall.png", FullPage: true})
 	if KindOf(err) != KindStepValidation || !strings.Contains(err.Error(), "16384") || !strings.Contains(err.Error(), "region") {
 		t.Fatalf("too tall: %v", err)
 	}
@@ -271,7 +271,7 @@ func TestPDFPagesAndOptions(t *testing.T) {
 	dir := useOutputDir(t)
 	p, _ := openFixture(t, "print.html")
 	ctx := testCtx(t)
-	res, err := p.PrintPDF(ctx, PDFRequest{OutputDir: dir, Path: "doc.pdf"})
+	res, err := p.Camera().PDF(ctx, PDFRequest{OutputDir: dir, Path: "doc.pdf"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -279,7 +279,7 @@ func TestPDFPagesAndOptions(t *testing.T) {
 	if err != nil || res.Path != filepath.Join(dir, "doc.pdf") || res.Pages != 3 || res.Bytes != len(data) || !bytes.HasPrefix(data, []byte("%PDF-")) {
 		t.Fatalf("pdf: %+v (read: %v)", res, err)
 	}
-	two, err := p.PrintPDF(ctx, PDFRequest{OutputDir: dir, Path: "two", PageRanges: "2-3", Format: "A4", Landscape: true, Margin: Margins{Top: ptr(1.0)}})
+	two, err := p.Camera().PDF(ctx, PDFRequest{OutputDir: dir, Path: "two", PageRanges: "2-3", Format: "A4", Landscape: true, Margin: Margins{Top: ptr(1.0)}})
 	if err != nil || two.Pages != 2 || filepath.Ext(two.Path) != ".pdf" {
 		t.Fatalf("page ranges: %+v %v", two, err)
 	}
@@ -291,13 +291,13 @@ func TestPDFPagesAndOptions(t *testing.T) {
 	if w, _ := strconv.ParseFloat(string(box[1]), 64); w < 840 || w > 843 {
 		t.Errorf("A4 landscape MediaBox is %s×%s points", box[1], box[2])
 	}
-	if _, err := p.PrintPDF(ctx, PDFRequest{OutputDir: dir, Format: "B7"}); KindOf(err) != KindStepValidation || !strings.Contains(err.Error(), "A4") {
+	if _, err := p.Camera().PDF(ctx, PDFRequest{OutputDir: dir, Format: "B7"}); KindOf(err) != KindStepValidation || !strings.Contains(err.Error(), "A4") {
 		t.Errorf("unknown paper: %v", err)
 	}
-	if _, err := p.PrintPDF(ctx, PDFRequest{OutputDir: dir, PageRanges: "7-9"}); err == nil {
+	if _, err := p.Camera().PDF(ctx, PDFRequest{OutputDir: dir, PageRanges: "7-9"}); err == nil {
 		t.Error("a page range beyond the document printed")
 	}
-	if _, err := p.PrintPDF(ctx, PDFRequest{OutputDir: dir, Path: "/etc/nope.pdf"}); KindOf(err) != KindStepValidation {
+	if _, err := p.Camera().PDF(ctx, PDFRequest{OutputDir: dir, Path: "/etc/nope.pdf"}); KindOf(err) != KindStepValidation {
 		t.Errorf("pdf outside the output dir: %v", err)
 	}
 }
@@ -567,13 +567,13 @@ func TestCaptureRefusesForeignExtensionsAndHiddenPaths(t *testing.T) {
 		{ScreenshotRequest{OutputDir: dir, Path: "sub/../.git/new.png"}, "hidden"},
 		{ScreenshotRequest{OutputDir: dir, Path: filepath.Join(dir, ".git", "abs.png")}, "hidden"},
 	} {
-		_, err := p.CaptureScreenshot(ctx, tc.req)
+		_, err := p.Camera().Screenshot(ctx, tc.req)
 		if KindOf(err) != KindStepValidation || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("screenshot %+v: %v (want %q)", tc.req, err, tc.want)
 		}
 	}
 	for _, path := range []string{"go.mod", "main.go", "page.png", ".git/config", ".git/", ".pdf", "sub/.x/doc.pdf"} {
-		_, err := p.PrintPDF(ctx, PDFRequest{OutputDir: dir, Path: path})
+		_, err := p.Camera().PDF(ctx, PDFRequest{OutputDir: dir, Path: path})
 		want := ".pdf"
 		if strings.Contains(path, "/.") || strings.HasPrefix(path, ".") {
 			want = "hidden"
@@ -604,7 +604,7 @@ func TestCaptureRefusesForeignExtensionsAndHiddenPaths(t *testing.T) {
 		t.Errorf("jpeg without extension went to %s", res.Path)
 	}
 	for path, want := range map[string]string{"doc.pdf": "doc.pdf", "Doc.PDF": "Doc.PDF", "report": "report.pdf"} {
-		res, err := p.PrintPDF(ctx, PDFRequest{OutputDir: dir, Path: path})
+		res, err := p.Camera().PDF(ctx, PDFRequest{OutputDir: dir, Path: path})
 		if err != nil || res.Path != filepath.Join(dir, want) {
 			t.Errorf("pdf %q: %+v %v", path, res, err)
 		}

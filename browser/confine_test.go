@@ -40,7 +40,7 @@ addEventListener('beforeprint', () => { const x = new XMLHttpRequest(); x.open('
 	if _, err := p.Navigate(testCtx(t), srv.URL+"/", WaitLoad); err != nil {
 		t.Fatal(err)
 	}
-	res, err := p.PrintPDF(testCtx(t), PDFRequest{OutputDir: dir, Path: "sub/report.pdf"})
+	res, err := p.Camera().PDF(testCtx(t), PDFRequest{OutputDir: dir, Path: "sub/report.pdf"})
 	if !swapped.Load() {
 		t.Fatalf("the directory was not swapped during rendering (beforeprint did not run): %+v %v", res, err)
 	}
@@ -80,7 +80,7 @@ func TestCapturesReplaceHardLinks(t *testing.T) {
 		}
 	}
 	shoot(t, p, ScreenshotRequest{OutputDir: dir, Path: "shot.png"})
-	if _, err := p.PrintPDF(testCtx(t), PDFRequest{OutputDir: dir, Path: "doc.pdf"}); err != nil {
+	if _, err := p.Camera().PDF(testCtx(t), PDFRequest{OutputDir: dir, Path: "doc.pdf"}); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"shot.png", "doc.pdf"} {

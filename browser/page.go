@@ -64,6 +64,8 @@ type Page struct {
 	Warnings []string
 	// in is the tab's keyboard and mouse.
 	in Input
+	// camera takes the tab's screenshots and PDF prints.
+	camera Camera
 	// store is the tab's cookies and sign-in state.
 	store Storage
 	// seqState holds the tab's ref counters (see state.TabState).
@@ -97,6 +99,7 @@ func newPage(b *Browser, id target.ID, s *Session) *Page {
 	p.in.p = p
 	p.store.p = p
 	p.frames.p = p
+	p.camera.p = p
 	p.dls = Downloads{all: &b.dl, sess: s, top: cdp.FrameID(id)}
 	return p
 }
@@ -107,6 +110,9 @@ func (p *Page) Console() *Console { return &p.console }
 
 // Downloads returns the downloads the tab's frames start.
 func (p *Page) Downloads() *Downloads { return &p.dls }
+
+// Camera returns what takes the tab's screenshots and PDF prints.
+func (p *Page) Camera() *Camera { return &p.camera }
 
 // Frames returns the tab's frames: listing, switching, the current one.
 func (p *Page) Frames() *Frames { return &p.frames }

@@ -76,9 +76,9 @@ type PDFResult struct {
 	Bytes int `json:"bytes"`
 }
 
-// PrintPDF prints the page to a PDF, checks the file's structure and
+// PDF prints the page to a PDF, checks the file's structure and
 // writes it inside the output directory (or the state dir).
-func (p *Page) PrintPDF(ctx context.Context, r PDFRequest) (*PDFResult, error) {
+func (c *Camera) PDF(ctx context.Context, r PDFRequest) (*PDFResult, error) {
 	params, err := r.params()
 	if err != nil {
 		return nil, err
@@ -88,7 +88,7 @@ func (p *Page) PrintPDF(ctx context.Context, r PDFRequest) (*PDFResult, error) {
 		return nil, err
 	}
 	defer out.Close()
-	res, err := cdp.Call(ctx, p.sess, page.PrintToPDF, params)
+	res, err := cdp.Call(ctx, c.p.sess, page.PrintToPDF, params)
 	if err != nil {
 		return nil, pdfError(err)
 	}

@@ -21,6 +21,8 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
+
+	"github.com/cdp-skill/cdp-skill/browser/state"
 )
 
 // MaxScreenshotSide is the largest image side, in device pixels, a
@@ -36,7 +38,7 @@ type Rect struct {
 	Height float64 `json:"height"`
 }
 
-// ScreenshotRequest says what CaptureScreenshot captures and where it
+// ScreenshotRequest says what Camera.Screenshot captures and where it
 // writes it. At most one of FullPage, Region and Element is set; none
 // means the viewport.
 type ScreenshotRequest struct {
@@ -82,10 +84,16 @@ type ScreenshotResult struct {
 	Warnings []string `json:"-"`
 }
 
-// CaptureScreenshot captures the viewport, the full page, a region or an
+// Camera makes pictures of the tab: screenshots (the viewport, the full
+// page, a region or an element) and PDF prints. Reach it by Page.Camera.
+type Camera struct {
+	p *Page
+}
+
+// Screenshot captures the viewport, the full page, a region or an
 // element, writes the image inside the output directory (or the state dir)
 // and reports its real pixel size.
-func (p *Page) CaptureScreenshot(ctx context.Context, r ScreenshotRequest) (*ScreenshotResult, error) {
+func (c *Camera) Screenshot(ctx context.Context, r ScreenshotRequest) (*ScreenshotResult, error) {
 	format, err := r.format()
 	if err != nil {
 		return nil, err
@@ -98,7 +106,7 @@ func (p *Page) CaptureScreenshot(ctx context.Context, r ScreenshotRequest) (*Scr
 		return nil, err
 	}
 	defer out.Close()
-	clip, beyond, err := p.screenshotClip(ctx, r)
+	clip, beyond, err := c.clip(ctx, r)
 	if err != nil {
 		return nil, err
 	}
@@ -110,7 +118,7 @@ func (p *Page) CaptureScreenshot(ctx context.Context, r ScreenshotRequest) (*Scr
 	if clip != nil {
 		o.Clip = &page.Viewport{X: clip.X, Y: clip.Y, Width: clip.Width, Height: clip.Height, Scale: 1}
 	}
-	data, err := p.CaptureImage(ctx, o)
+	data, err := c.Image(ctx, o)
 	if err != nil {
 		return nil, err
 	}
@@ -219,8 +227,8 @@ type pageMetrics struct {
 }
 
 // layoutMetrics reads the page's layout metrics and device pixel ratio.
-func (p *Page) layoutMetrics(ctx context.Context) (pageMetrics, error) {
-	lm, err := cdp.Call(ctx, p.sess, page.GetLayoutMetrics, cdp.Empty{})
+func (c *Camera) layoutMetrics(ctx context.Context) (pageMetrics, error) {
+	lm, err := cdp.Call(ctx, c.p.sess, page.GetLayoutMetrics, cdp.Empty{})
 	if err != nil {
 		return pageMetrics{}, fmt.Errorf("screenshot: layout metrics: %w", err)
 	}
@@ -231,7 +239,7 @@ func (p *Page) layoutMetrics(ctx context.Context) (pageMetrics, error) {
 	if vv := lm.CSSVisualViewport; vv != nil {
 		m.viewport = Rect{X: vv.PageX, Y: vv.PageY, Width: vv.ClientWidth, Height: vv.ClientHeight}
 	}
-	res, err := cdp.Call(ctx, p.sess, runtime.Evaluate, runtime.EvaluateParams{Expression: "devicePixelRatio", ReturnByValue: ptr(true)})
+	res, err := cdp.Call(ctx, c.p.sess, runtime.Evaluate, runtime.EvaluateParams{Expression: "devicePixelRatio", ReturnByValue: ptr(true)})
 	if err != nil {
 		return m, fmt.Errorf("screenshot: device pixel ratio: %w", err)
 	}
@@ -242,20 +250,20 @@ func (p *Page) layoutMetrics(ctx context.Context) (pageMetrics, error) {
 	return m, nil
 }
 
-// screenshotClip computes the clip of the request (nil for the viewport)
+// clip computes the clip of the request (nil for the viewport)
 // and whether it reaches beyond the viewport.
-func (p *Page) screenshotClip(ctx context.Context, r ScreenshotRequest) (*Rect, bool, error) {
+func (c *Camera) clip(ctx context.Context, r ScreenshotRequest) (*Rect, bool, error) {
 	if !r.FullPage && r.Region == nil && r.Element.IsZero() {
 		return nil, false, nil
 	}
 	var el Rect
 	if !r.Element.IsZero() {
 		var err error
-		if el, err = p.elementBox(ctx, r.Element, r.Timeout); err != nil {
+		if el, err = c.elementBox(ctx, r.Element, r.Timeout); err != nil {
 			return nil, false, err
 		}
 	}
-	m, err := p.layoutMetrics(ctx)
+	m, err := c.layoutMetrics(ctx)
 	if err != nil {
 		return nil, false, err
 	}
@@ -328,8 +336,8 @@ const elementBoxJS = `async (el) => {
 
 // elementBox finds the element and returns its box in the top level
 // viewport.
-func (p *Page) elementBox(ctx context.Context, t Target, timeout time.Duration) (Rect, error) {
-	el, err := p.waitElement(ctx, t, timeout)
+func (c *Camera) elementBox(ctx context.Context, t Target, timeout time.Duration) (Rect, error) {
+	el, err := c.p.waitElement(ctx, t, timeout)
 	if err != nil {
 		return Rect{}, err
 	}
@@ -342,7 +350,7 @@ func (p *Page) elementBox(ctx context.Context, t Target, timeout time.Duration) 
 		return Rect{}, Errorf(KindElementNotFound, "%s has no size to capture (%g×%g): it is hidden or empty", t, box.Width, box.Height).
 			WithHint("capture a visible element, or the region around it")
 	}
-	top, err := p.toTop(ctx, Point{X: box.X, Y: box.Y})
+	top, err := c.p.toTop(ctx, Point{X: box.X, Y: box.Y})
 	if err != nil {
 		return Rect{}, fmt.Errorf("screenshot %s: %w", t, err)
 	}
@@ -412,4 +420,63 @@ func webpSize(head []byte) (int, int, error) {
 		return w + 1, h + 1, nil
 	}
 	return 0, 0, fmt.Errorf("webp: unknown chunk %q", chunk)
+}
+
+// ScreenshotOptions tune a screenshot.
+type ScreenshotOptions struct {
+	// Format is png (default), jpeg or webp.
+	Format  string
+	Quality int
+	// Clip captures a region of the page (CSS pixels, page coordinates
+	// when BeyondViewport).
+	Clip           *page.Viewport
+	BeyondViewport bool
+	// OmitBackground makes the default white background transparent (png).
+	OmitBackground bool
+}
+
+// SaveImage captures the viewport (or a clip) and writes it to path (a
+// symbolic or hard link at path is replaced, not written through).
+func (c *Camera) SaveImage(ctx context.Context, path string, o ScreenshotOptions) (int, error) {
+	data, err := c.Image(ctx, o)
+	if err != nil {
+		return 0, err
+	}
+	if err := state.WriteFileAtomic(path, data, 0o600); err != nil {
+		return 0, fmt.Errorf("screenshot: %w", err)
+	}
+	return len(data), nil
+}
+
+// Image captures the viewport (or a clip) and returns the image.
+func (c *Camera) Image(ctx context.Context, o ScreenshotOptions) ([]byte, error) {
+	params := page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng, OptimizeForSpeed: ptr(true)}
+	switch o.Format {
+	case "", "png":
+	case "jpeg", "jpg":
+		params.Format = page.CaptureScreenshotFormatJpeg
+	case "webp":
+		params.Format = page.CaptureScreenshotFormatWebp
+	default:
+		return nil, Errorf(KindStepValidation, "screenshot format %q is not png, jpeg or webp", o.Format)
+	}
+	if o.Quality > 0 && params.Format != page.CaptureScreenshotFormatPng {
+		params.Quality = ptr(int64(o.Quality))
+	}
+	if o.Clip != nil {
+		params.Clip = o.Clip
+	}
+	if o.BeyondViewport {
+		params.CaptureBeyondViewport = ptr(true)
+	}
+	if o.OmitBackground && params.Format != page.CaptureScreenshotFormatJpeg {
+		if err := c.p.emu.setTransparentBackground(ctx, true); err == nil {
+			defer c.p.emu.setTransparentBackground(context.WithoutCancel(ctx), false)
+		}
+	}
+	res, err := cdp.Call(ctx, c.p.sess, page.CaptureScreenshot, params)
+	if err != nil {
+		return nil, fmt.Errorf("screenshot: %w", err)
+	}
+	return res.Data, nil
 }

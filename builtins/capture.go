@@ -46,7 +46,7 @@ func screenshot(c *Call) (any, error) {
 		return nil, err
 	}
 	r.OutputDir = c.Env.OutputDir
-	res, err := p.CaptureScreenshot(c.Ctx, r)
+	res, err := p.Camera().Screenshot(c.Ctx, r)
 	if err != nil {
 		return nil, err
 	}
@@ -134,7 +134,7 @@ func pdf(c *Call) (any, error) {
 		return nil, err
 	}
 	r.OutputDir = c.Env.OutputDir
-	return p.PrintPDF(c.Ctx, r)
+	return p.Camera().PDF(c.Ctx, r)
 }
 
 // pdfSizes reads the paper size and the margins.

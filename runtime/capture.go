@@ -367,7 +367,7 @@ func (h *host) screenshot(ctx context.Context, p *browser.Page, key string) stri
 		root.Remove(filepath.Join("screenshots", name+".key"))
 		root.Close()
 	}
-	data, err := p.CaptureImage(ctx, browser.ScreenshotOptions{})
+	data, err := p.Camera().Image(ctx, browser.ScreenshotOptions{})
 	if err != nil {
 		return ""
 	}

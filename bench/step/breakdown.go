@@ -85,7 +85,7 @@ func breakdown(c *cli, tab string, n int) error {
 		}
 		rec(parts[5], t)
 		t = time.Now()
-		if _, err := p.Screenshot(ctx, filepath.Join(dir, "shot.png"), browser.ScreenshotOptions{}); err != nil {
+		if _, err := p.Camera().SaveImage(ctx, filepath.Join(dir, "shot.png"), browser.ScreenshotOptions{}); err != nil {
 			return err
 		}
 		rec(parts[6], t)
