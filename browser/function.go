@@ -15,7 +15,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 )
 
-// FunctionOptions tune RunFunction (spec §12.1).
+// FunctionOptions tune Scripts.Run (spec §12.1).
 type FunctionOptions struct {
 	// Refs hands the function the live elements of refs: true passes one
 	// object mapping every ref to its element; a list passes the elements
@@ -32,11 +32,18 @@ type FunctionOptions struct {
 	Timeout time.Duration
 }
 
-// RunFunction runs agent-supplied JavaScript: a function expression is
+// Scripts runs the agent's JavaScript in the tab: a function or
+// expression (with the elements of refs handed over), a poll until a
+// value is truthy, a pipeline of operations. Reach it by Page.Scripts.
+type Scripts struct {
+	p *Page
+}
+
+// Run runs agent-supplied JavaScript: a function expression is
 // called (with the ref elements when asked), anything else is evaluated as
 // a bare expression (statements allowed, the completion value is returned).
 // Promises are awaited. The value goes through the serializer unless Plain.
-func (p *Page) RunFunction(ctx context.Context, src string, o ...FunctionOptions) (json.RawMessage, error) {
+func (sc *Scripts) Run(ctx context.Context, src string, o ...FunctionOptions) (json.RawMessage, error) {
 	var opts FunctionOptions
 	if len(o) > 0 {
 		opts = o[0]
@@ -57,12 +64,12 @@ func (p *Page) RunFunction(ctx context.Context, src string, o ...FunctionOptions
 	var raw json.RawMessage
 	var err error
 	if IsFunctionSource(src) {
-		raw, err = p.runFunctionSource(ctx, src, opts)
+		raw, err = sc.runFunctionSource(ctx, src, opts)
 	} else {
 		if opts.Refs != nil {
 			return nil, Errorf(KindStepValidation, "refs need a function that takes them, e.g. \"(els) => els.s1e4.textContent\"")
 		}
-		raw, err = p.runExpression(ctx, src, opts)
+		raw, err = sc.runExpression(ctx, src, opts)
 	}
 	if err != nil {
 		var js *JSError
@@ -81,9 +88,10 @@ func (p *Page) RunFunction(ctx context.Context, src string, o ...FunctionOptions
 // runFunctionSource calls a function in one evaluation; the engine is
 // checked for before the function runs, so a missing engine never makes it
 // run twice.
-func (p *Page) runFunctionSource(ctx context.Context, src string, opts FunctionOptions) (json.RawMessage, error) {
-	args, err := p.handOverRefs(ctx, opts.Refs)
-	defer p.releaseGroups(handoverGroup)
+func (sc *Scripts) runFunctionSource(ctx context.Context, src string, opts FunctionOptions) (json.RawMessage, error) {
+	p := sc.p
+	args, err := sc.handOverRefs(ctx, opts.Refs)
+	defer sc.releaseGroups(handoverGroup)
 	if err != nil {
 		return nil, err
 	}
@@ -101,12 +109,12 @@ const v = await (` + src + `)(...` + args + `);
 return ` + ser + `;
 })()`
 	for attempt := 0; attempt < 2; attempt++ {
-		raw, err := p.evalTimeout(ctx, expr, opts.Timeout)
+		raw, err := sc.evalTimeout(ctx, expr, opts.Timeout)
 		if err != nil {
 			return nil, err
 		}
 		if string(raw) != `"`+engineMissing+`"` {
-			return p.withRefs(ctx, raw), nil
+			return sc.withRefs(ctx, raw), nil
 		}
 		if _, err := p.Eval(ctx, pageBundle().source); err != nil {
 			return nil, serializerBlocked(err)
@@ -132,7 +140,8 @@ const handoverGroup = "cdp-skill-handover"
 // id, worldhandover.go), and returns the argument list expression that
 // receives them: one object of every live ref (refs true) or the listed
 // refs' elements in order.
-func (p *Page) handOverRefs(ctx context.Context, refs any) (string, error) {
+func (sc *Scripts) handOverRefs(ctx context.Context, refs any) (string, error) {
+	p := sc.p
 	var list any
 	switch r := refs.(type) {
 	case bool:
@@ -203,11 +212,11 @@ var serializedRef = regexp.MustCompile(`,"__cdpSkillRef":([0-9]+)`)
 // page's world holds: those elements go to the engine's world (where refs
 // live) by backend node id, and their refs come back. Only values with
 // elements pay the round trips; an element without a ref keeps none.
-func (p *Page) withRefs(ctx context.Context, raw json.RawMessage) json.RawMessage {
+func (sc *Scripts) withRefs(ctx context.Context, raw json.RawMessage) json.RawMessage {
 	if !bytes.Contains(raw, []byte(`"__cdpSkillRef"`)) {
 		return raw
 	}
-	refs := p.refsOfSerialized(ctx)
+	refs := sc.refsOfSerialized(ctx)
 	return serializedRef.ReplaceAllFunc(raw, func(m []byte) []byte {
 		i, _ := strconv.Atoi(string(serializedRef.FindSubmatch(m)[1]))
 		if i < len(refs) && refs[i] != nil {
@@ -219,8 +228,9 @@ func (p *Page) withRefs(ctx context.Context, raw json.RawMessage) json.RawMessag
 
 // refsOfSerialized answers the refs of the elements the page's serializer
 // met last (nil entries: no ref).
-func (p *Page) refsOfSerialized(ctx context.Context) []*string {
-	defer p.releaseGroups(handoverGroup)
+func (sc *Scripts) refsOfSerialized(ctx context.Context) []*string {
+	p := sc.p
+	defer sc.releaseGroups(handoverGroup)
 	sess, mainCtx := p.exec()
 	res, err := cdp.Call(ctx, sess, runtime.Evaluate, runtime.EvaluateParams{Expression: "window.__cdpSkillPage && window.__cdpSkillPage.serialized", ContextID: mainCtx, ObjectGroup: handoverGroup})
 	if err != nil || res.Result == nil || res.Result.ObjectID == "" {
@@ -249,7 +259,8 @@ func (p *Page) refsOfSerialized(ctx context.Context) []*string {
 }
 
 // releaseGroups frees object groups of the current frame's session.
-func (p *Page) releaseGroups(groups ...string) {
+func (sc *Scripts) releaseGroups(groups ...string) {
+	p := sc.p
 	sess, _ := p.exec()
 	for _, g := range groups {
 		p.releaseGroup(sess, g)
@@ -258,7 +269,8 @@ func (p *Page) releaseGroups(groups ...string) {
 
 // runExpression evaluates a bare expression (its completion value), then
 // serializes the result object in a second call when it is not plain data.
-func (p *Page) runExpression(ctx context.Context, src string, opts FunctionOptions) (json.RawMessage, error) {
+func (sc *Scripts) runExpression(ctx context.Context, src string, opts FunctionOptions) (json.RawMessage, error) {
+	p := sc.p
 	sess, ctxID := p.exec()
 	params := runtime.EvaluateParams{Expression: src, ContextID: ctxID, AwaitPromise: ptr(true), UserGesture: ptr(true)}
 	if opts.Timeout > 0 {
@@ -272,16 +284,17 @@ func (p *Page) runExpression(ctx context.Context, src string, opts FunctionOptio
 		return nil, &JSError{Text: exceptionText(res.ExceptionDetails)}
 	}
 	if opts.Typed && !opts.Plain {
-		return p.serializeTyped(ctx, res.Result)
+		return sc.serializeTyped(ctx, res.Result)
 	}
-	return p.serializeRemote(ctx, res.Result, opts.Plain)
+	return sc.serializeRemote(ctx, res.Result, opts.Plain)
 }
 
 // serializeTyped is serializeRemote in the spec's {type, value} shape.
-func (p *Page) serializeTyped(ctx context.Context, o *runtime.RemoteObject) (json.RawMessage, error) {
+func (sc *Scripts) serializeTyped(ctx context.Context, o *runtime.RemoteObject) (json.RawMessage, error) {
+	p := sc.p
 	switch {
 	case o == nil || o.Type == "undefined" || o.UnserializableValue != "":
-		return p.serializeRemote(ctx, o, false)
+		return sc.serializeRemote(ctx, o, false)
 	case o.ObjectID == "":
 		if o.Type == "object" || len(o.Value) == 0 {
 			return json.RawMessage(`{"type":"null","value":null}`), nil
@@ -294,12 +307,13 @@ func (p *Page) serializeTyped(ctx context.Context, o *runtime.RemoteObject) (jso
 	}
 	var raw json.RawMessage
 	err := p.element(o.ObjectID).Call(ctx, &raw, `(v) => window.__cdpSkillPage.serializeTyped(v)`)
-	return p.withRefs(ctx, raw), err
+	return sc.withRefs(ctx, raw), err
 }
 
 // serializeRemote turns a remote object into the serializer's JSON (or,
 // plain, into what JSON.stringify makes of it).
-func (p *Page) serializeRemote(ctx context.Context, o *runtime.RemoteObject, plain bool) (json.RawMessage, error) {
+func (sc *Scripts) serializeRemote(ctx context.Context, o *runtime.RemoteObject, plain bool) (json.RawMessage, error) {
+	p := sc.p
 	if plain && (o == nil || o.Type == "undefined" || o.UnserializableValue != "") {
 		return json.RawMessage("null"), nil
 	}
@@ -328,12 +342,13 @@ func (p *Page) serializeRemote(ctx context.Context, o *runtime.RemoteObject, pla
 	}
 	var raw json.RawMessage
 	err := p.element(o.ObjectID).Call(ctx, &raw, fn)
-	return p.withRefs(ctx, raw), err
+	return sc.withRefs(ctx, raw), err
 }
 
 // evalTimeout is Eval with Runtime.evaluate's own timeout (it stops a busy
 // loop, which a context deadline cannot).
-func (p *Page) evalTimeout(ctx context.Context, expr string, timeout time.Duration) (json.RawMessage, error) {
+func (sc *Scripts) evalTimeout(ctx context.Context, expr string, timeout time.Duration) (json.RawMessage, error) {
+	p := sc.p
 	sess, ctxID := p.exec()
 	params := runtime.EvaluateParams{Expression: expr, ContextID: ctxID, ReturnByValue: ptr(true), AwaitPromise: ptr(true), UserGesture: ptr(true)}
 	if timeout > 0 {

@@ -25,7 +25,7 @@ func TestSerializerTypes(t *testing.T) {
 		`() => Array.from({length: 150}, (_, i) => i).length`: `150`,
 	}
 	for src, want := range cases {
-		raw, err := p.RunFunction(ctx, src)
+		raw, err := p.Scripts().Run(ctx, src)
 		if err != nil {
 			t.Fatalf("%s: %v", src, err)
 		}
@@ -35,7 +35,7 @@ func TestSerializerTypes(t *testing.T) {
 	}
 	check := func(src string, parts ...string) {
 		t.Helper()
-		raw, err := p.RunFunction(ctx, src)
+		raw, err := p.Scripts().Run(ctx, src)
 		if err != nil {
 			t.Fatalf("%s: %v", src, err)
 		}
@@ -56,10 +56,10 @@ func TestSerializerTypes(t *testing.T) {
 	// Bare expressions go through the same serializer.
 	check(`new Date(86400000)`, `"type":"Date"`, `1970-01-02`)
 	check(`document.body`, `"type":"Element"`, `"tag":"body"`)
-	if raw, _ := p.RunFunction(ctx, `let a = 2; a * 21`); string(raw) != "42" {
+	if raw, _ := p.Scripts().Run(ctx, `let a = 2; a * 21`); string(raw) != "42" {
 		t.Errorf("statements: %s", raw)
 	}
-	if raw, _ := p.RunFunction(ctx, `() => new Date(0)`, FunctionOptions{Plain: true}); string(raw) != `"1970-01-01T00:00:00.000Z"` {
+	if raw, _ := p.Scripts().Run(ctx, `() => new Date(0)`, FunctionOptions{Plain: true}); string(raw) != `"1970-01-01T00:00:00.000Z"` {
 		t.Errorf("plain: %s", raw)
 	}
 }
@@ -68,7 +68,7 @@ func TestSerializerTypes(t *testing.T) {
 // the page's world on a fresh document (nothing else installed it).
 func TestPollSerializesValues(t *testing.T) {
 	p := loadHTML(t, `<main><h1>Poll</h1><button>Go</button></main>`)
-	res, err := p.Poll(testCtx(t), `() => document.querySelector('h1')`, 20*time.Millisecond)
+	res, err := p.Scripts().Poll(testCtx(t), `() => document.querySelector('h1')`, 20*time.Millisecond)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,11 +79,11 @@ func TestPollSerializesValues(t *testing.T) {
 	// engine's world.
 	s, _ := p.Snapshot(testCtx(t), SnapshotOptions{})
 	ref := refOf(t, s.YAML, `button "Go"`)
-	res, err = p.Poll(testCtx(t), `() => document.querySelector('button')`, 20*time.Millisecond)
+	res, err = p.Scripts().Poll(testCtx(t), `() => document.querySelector('button')`, 20*time.Millisecond)
 	if err != nil || !strings.Contains(string(res.Value), `"ref":"`+ref+`"`) || strings.Contains(string(res.Value), "__cdpSkill") {
 		t.Fatalf("poll value after a snapshot %s, %v (want ref %s)", res.Value, err, ref)
 	}
-	raw, err := p.RunFunction(testCtx(t), `() => [document.querySelector('button'), document.body]`)
+	raw, err := p.Scripts().Run(testCtx(t), `() => [document.querySelector('button'), document.body]`)
 	if err != nil || !strings.Contains(string(raw), `"ref":"`+ref+`"`) || strings.Count(string(raw), `"ref"`) != 1 || strings.Contains(string(raw), "__cdpSkill") {
 		t.Fatalf("pageFunction value %s, %v (want ref %s on the button only)", raw, err, ref)
 	}
@@ -106,29 +106,29 @@ for (const type of ['__cdpSkillHandover', '__cdpSkillClickMark']) window.addEven
 	// The refs live in the engine's world; the function gets the page's
 	// own elements (what the page set on them is there), in order, shadow
 	// DOM included, closed roots too.
-	raw, err := p.RunFunction(ctx, `(a, b, c, d) => [a.textContent, b.textContent, b.pageTag, c.textContent, c.getRootNode() !== document, d.tagName, d.getAttribute('aria-label')]`, FunctionOptions{Refs: []string{two, one, three, name}})
+	raw, err := p.Scripts().Run(ctx, `(a, b, c, d) => [a.textContent, b.textContent, b.pageTag, c.textContent, c.getRootNode() !== document, d.tagName, d.getAttribute('aria-label')]`, FunctionOptions{Refs: []string{two, one, three, name}})
 	if err != nil || string(raw) != `["Two","One","set by the page","Three",true,"INPUT","Full name"]` {
 		t.Fatalf("refs list: %s %v", raw, err)
 	}
-	raw, err = p.RunFunction(ctx, `(els) => Object.keys(els).length`, FunctionOptions{Refs: true})
+	raw, err = p.Scripts().Run(ctx, `(els) => Object.keys(els).length`, FunctionOptions{Refs: true})
 	if err != nil || string(raw) != "4" {
 		t.Fatalf("refs map: %s %v", raw, err)
 	}
 	// Elements a function returns carry their refs, from the engine's world.
-	raw, err = p.RunFunction(ctx, `(d) => d`, FunctionOptions{Refs: []string{name}})
+	raw, err = p.Scripts().Run(ctx, `(d) => d`, FunctionOptions{Refs: []string{name}})
 	if err != nil || !strings.Contains(string(raw), `"ref":"`+name+`"`) {
 		t.Fatalf("a returned element in a closed root: %s %v (want ref %s)", raw, err, name)
 	}
 	js(t, p, `document.querySelectorAll('button')[1].remove()`)
-	if _, err := p.RunFunction(ctx, `(a) => a.textContent`, FunctionOptions{Refs: []string{two}}); KindOf(err) != KindStaleElement {
+	if _, err := p.Scripts().Run(ctx, `(a) => a.textContent`, FunctionOptions{Refs: []string{two}}); KindOf(err) != KindStaleElement {
 		t.Fatalf("a removed ref's element: %v", err)
 	}
-	_, err = p.RunFunction(ctx, `() => { while (true) {} }`, FunctionOptions{Timeout: 300e6})
+	_, err = p.Scripts().Run(ctx, `() => { while (true) {} }`, FunctionOptions{Timeout: 300e6})
 	if err == nil {
 		t.Fatal("busy loop returned")
 	}
 	// The tab is usable after the busy loop was stopped.
-	if raw, err := p.RunFunction(ctx, `() => 7`); err != nil || string(raw) != "7" {
+	if raw, err := p.Scripts().Run(ctx, `() => 7`); err != nil || string(raw) != "7" {
 		t.Fatalf("after the busy loop: %s %v", raw, err)
 	}
 }
@@ -138,7 +138,7 @@ func TestPipeline(t *testing.T) {
 <input name="email"><input type="checkbox" name="news"><select name="plan"><option>free</option><option>pro</option></select>
 <button>Send</button></form></main>`)
 	ctx := testCtx(t)
-	res, err := p.RunPipeline(ctx, []PipelineOp{
+	res, err := p.Scripts().Pipeline(ctx, []PipelineOp{
 		{"find": "[name=email]", "fill": "a@b.c"},
 		{"find": "[name=news]", "check": true},
 		{"find": "[name=plan]", "select": "pro"},
@@ -146,6 +146,7 @@ func TestPipeline(t *testing.T) {
 		{"waitFor": "() => window.sent"},
 		{"return": "() => window.sent"},
 	}, 0)
+
 	if err != nil || !res.Completed || res.Steps != 6 {
 		t.Fatalf("pipeline: %+v %v", res, err)
 	}
@@ -154,18 +155,19 @@ func TestPipeline(t *testing.T) {
 	if last.Value != "a@b.c|true|pro" || js(t, p, "window.sent") != `"a@b.c|true|pro"` {
 		t.Fatalf("form sent %s; results %s", js(t, p, "window.sent"), res.Results)
 	}
-	res, err = p.RunPipeline(ctx, []PipelineOp{
+	res, err = p.Scripts().Pipeline(ctx, []PipelineOp{
 		{"find": "[name=email]", "fill": "x@y.z"},
 		{"find": "#missing", "click": true},
 		{"find": "[name=email]", "fill": "never"},
 	}, 0)
+
 	if KindOf(err) != KindExecution || res.FailedAt == nil || *res.FailedAt != 1 || len(res.Results) != 1 || !strings.Contains(res.Error, "#missing") {
 		t.Fatalf("failing pipeline: %+v %v", res, err)
 	}
 	if js(t, p, "document.querySelector('[name=email]').value") != `"x@y.z"` {
 		t.Error("the pipeline went on after the failure")
 	}
-	if _, err := p.RunPipeline(ctx, []PipelineOp{{"find": "a", "smash": true}}, 0); KindOf(err) != KindStepValidation {
+	if _, err := p.Scripts().Pipeline(ctx, []PipelineOp{{"find": "a", "smash": true}}, 0); KindOf(err) != KindStepValidation {
 		t.Errorf("bad op: %v", err)
 	}
 }

@@ -142,11 +142,11 @@ func TestPageThatBlocksTheSerializerIsNamed(t *testing.T) {
 	p := openHostile(t, "")
 	ctx := testCtx(t)
 	js(t, p, `Object.defineProperty(window, '__cdpSkillPage', {value: {}, writable: false, configurable: false}); 1`)
-	_, err := p.RunFunction(ctx, `() => 1 + 1`)
+	_, err := p.Scripts().Run(ctx, `() => 1 + 1`)
 	if KindOf(err) != KindJavaScript || !strings.Contains(err.Error(), "page's own JavaScript keeps") {
 		t.Fatalf("function on a blocking page: %v", err)
 	}
-	if raw, err := p.RunFunction(ctx, `JSON.stringify({a: 1})`); err != nil || string(raw) != `"{\"a\":1}"` {
+	if raw, err := p.Scripts().Run(ctx, `JSON.stringify({a: 1})`); err != nil || string(raw) != `"{\"a\":1}"` {
 		t.Fatalf("expression on a blocking page: %s %v", raw, err)
 	}
 }

@@ -64,6 +64,8 @@ type Page struct {
 	Warnings []string
 	// in is the tab's keyboard and mouse.
 	in Input
+	// scripts runs the agent's JavaScript.
+	scripts Scripts
 	// camera takes the tab's screenshots and PDF prints.
 	camera Camera
 	// store is the tab's cookies and sign-in state.
@@ -100,6 +102,7 @@ func newPage(b *Browser, id target.ID, s *Session) *Page {
 	p.store.p = p
 	p.frames.p = p
 	p.camera.p = p
+	p.scripts.p = p
 	p.dls = Downloads{all: &b.dl, sess: s, top: cdp.FrameID(id)}
 	return p
 }
@@ -110,6 +113,9 @@ func (p *Page) Console() *Console { return &p.console }
 
 // Downloads returns the downloads the tab's frames start.
 func (p *Page) Downloads() *Downloads { return &p.dls }
+
+// Scripts returns what runs the agent's JavaScript in the tab.
+func (p *Page) Scripts() *Scripts { return &p.scripts }
 
 // Camera returns what takes the tab's screenshots and PDF prints.
 func (p *Page) Camera() *Camera { return &p.camera }

@@ -138,9 +138,10 @@ func compileOp(i int, op PipelineOp) (string, error) {
 	return "", Errorf(KindStepValidation, "pipeline step %d (%s) is not an operation: use {find, fill|click|type|check|select}, {waitFor}, {sleep} or {return}", i, strings.Join(keys, ", "))
 }
 
-// RunPipeline runs the operations in one evaluation in the current frame.
+// Pipeline runs the operations in one evaluation in the current frame.
 // A failing operation stops the pipeline; the error says which one.
-func (p *Page) RunPipeline(ctx context.Context, ops []PipelineOp, timeout time.Duration) (*PipelineResult, error) {
+func (sc *Scripts) Pipeline(ctx context.Context, ops []PipelineOp, timeout time.Duration) (*PipelineResult, error) {
+	p := sc.p
 	src, err := CompilePipeline(ops)
 	if err != nil {
 		return nil, err
@@ -160,7 +161,7 @@ func (p *Page) RunPipeline(ctx context.Context, ops []PipelineOp, timeout time.D
 	if err != nil {
 		return nil, err
 	}
-	raw, err := p.evalTimeout(ctx, src, timeout)
+	raw, err := sc.evalTimeout(ctx, src, timeout)
 	eff := w.finish(ctx, SettleWindow)
 	if err != nil {
 		if KindOf(err) == KindContextDestroyed {

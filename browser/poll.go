@@ -85,7 +85,8 @@ const pollSliceMin = 5 * time.Millisecond
 // Poll evaluates the JavaScript predicate src in the page every interval
 // until it returns a truthy value or ctx ends. Polling runs inside the page
 // in slices, so a navigation in between only restarts the slice.
-func (p *Page) Poll(ctx context.Context, src string, interval time.Duration) (*PollResult, error) {
+func (sc *Scripts) Poll(ctx context.Context, src string, interval time.Duration) (*PollResult, error) {
+	p := sc.p
 	if interval <= 0 {
 		interval = 100 * time.Millisecond
 	}
@@ -123,7 +124,7 @@ func (p *Page) Poll(ctx context.Context, src string, interval time.Duration) (*P
 		}
 		var raw json.RawMessage
 		// V8's timeout stops a predicate that never returns.
-		raw, err = p.evalTimeout(ctx, expr, budget+time.Second)
+		raw, err = sc.evalTimeout(ctx, expr, budget+time.Second)
 		if err == nil {
 			err = json.Unmarshal(raw, &out)
 		}
@@ -147,7 +148,7 @@ func (p *Page) Poll(ctx context.Context, src string, interval time.Duration) (*P
 		}
 		last = &PollResult{Resolved: out.OK, Value: out.Value, Elapsed: time.Since(start)}
 		if out.OK {
-			last.Value = p.withRefs(ctx, last.Value)
+			last.Value = sc.withRefs(ctx, last.Value)
 		}
 		if out.OK || ctx.Err() != nil {
 			return last, nil

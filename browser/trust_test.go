@@ -166,7 +166,7 @@ func TestToggleClickRunsHandlerOnce(t *testing.T) {
 	if got := js(t, p, "[hits.bold, hits.wrap, hits.refuse]"); got != "[1,1,1]" {
 		t.Fatalf("handler runs (bold, wrap, refuse) = %s, want one each", got)
 	}
-	if _, err := p.Poll(ctx, `() => bold.getAttribute('aria-pressed') === 'true'`, 20*time.Millisecond); err != nil {
+	if _, err := p.Scripts().Poll(ctx, `() => bold.getAttribute('aria-pressed') === 'true'`, 20*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -110,7 +110,7 @@ func (p *Page) WaitURL(ctx context.Context, substr, pattern string) (string, tim
 	} else {
 		pred = fmt.Sprintf(`() => location.href.includes(%s) && location.href`, jsString(substr))
 	}
-	res, err := p.Poll(ctx, pred, 50*time.Millisecond)
+	res, err := p.Scripts().Poll(ctx, pred, 50*time.Millisecond)
 	if err != nil {
 		return "", 0, err
 	}

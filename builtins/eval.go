@@ -54,7 +54,7 @@ func pageFunction(c *Call) (any, error) {
 	// value; false for JSON.stringify's.
 	opts.Plain = !ser
 	opts.Typed = ser && o.Serialize != nil
-	raw, err := p.RunFunction(c.Ctx, src, opts)
+	raw, err := p.Scripts().Run(c.Ctx, src, opts)
 	if err != nil {
 		return nil, err
 	}

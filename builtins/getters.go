@@ -31,7 +31,7 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		raw, err := p.RunFunction(ContextOf(th), src)
+		raw, err := p.Scripts().Run(ContextOf(th), src)
 		if err != nil {
 			return nil, fmt.Errorf("js: %w", err)
 		}

@@ -37,7 +37,7 @@ func pipeline(c *Call) (any, error) {
 	if err := json.Unmarshal(raw, &ops); err != nil {
 		return nil, invalid("pipeline operations must be objects: %v", err)
 	}
-	res, err := p.RunPipeline(c.Ctx, ops, 0)
+	res, err := p.Scripts().Pipeline(c.Ctx, ops, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -48,7 +48,7 @@ func (h *host) Poll(ctx context.Context, p *builtins.Predicate, interval time.Du
 		if err != nil {
 			return builtins.PollOutcome{}, err
 		}
-		res, err := pg.Poll(ctx, p.JS, interval)
+		res, err := pg.Scripts().Poll(ctx, p.JS, interval)
 		if err != nil {
 			return builtins.PollOutcome{Elapsed: time.Since(start)}, err
 		}
@@ -80,7 +80,7 @@ func (h *host) Observe(ctx context.Context, p *builtins.Predicate) (any, error) 
 		if err != nil {
 			return nil, err
 		}
-		raw, err := pg.RunFunction(ctx, p.JS)
+		raw, err := pg.Scripts().Run(ctx, p.JS)
 		if err != nil {
 			return nil, err
 		}
