@@ -25,13 +25,24 @@ type Page struct {
 	// parked says no program holds this kept page (see Park).
 	parked atomic.Bool
 
+	// The tab's parts, one concept each, reached by the accessors below
+	// (newPage wires them).
+	net     Network
+	dlg     Dialogs
+	console Console
+	dls     Downloads
+	emu     Emulation
+	in      Input
+	store   Storage
+	frames  Frames // methods over the frame fields below
+	camera  Camera
+	scripts Scripts
+
 	mu sync.Mutex
 	// lifecycleOn records that Page.setLifecycleEventsEnabled was sent.
 	lifecycleOn bool
 	// overrides are the command-long emulations set (see Park).
 	overrides commandOverrides
-	// frames are the tab's frames (methods over the fields below).
-	frames Frames
 	// frame is the frame actions run in; nil means the main frame.
 	frame *frameRef
 	// home is the frame the running step started in (see Frames.Scope).
@@ -52,29 +63,11 @@ type Page struct {
 	contexts *contextTracker
 	// oopifs are the sessions of out-of-process iframes, by frame id.
 	oopifs *oopifTracker
-	// dlg answers JavaScript dialogs.
-	dlg Dialogs
-	// console buffers console messages, exceptions and log entries.
-	console Console
-	// net records the tab's requests and intercepts them (routes).
-	net Network
-	// dls are the downloads the tab's frames start.
-	dls Downloads
 	// Warnings are notes about the tab for the command's answer.
 	Warnings []string
-	// in is the tab's keyboard and mouse.
-	in Input
-	// scripts runs the agent's JavaScript.
-	scripts Scripts
-	// camera takes the tab's screenshots and PDF prints.
-	camera Camera
-	// store is the tab's cookies and sign-in state.
-	store Storage
 	// seqState holds the tab's ref counters (see state.TabState).
 	seqState  state.TabState
 	seqLoaded bool
-	// emu is what the tab emulates (viewport, geolocation).
-	emu Emulation
 	// stops drop the page's event subscriptions (Close), and closed says
 	// Close ran; guarded by mu.
 	stops  []func()
@@ -97,15 +90,18 @@ func newPage(b *Browser, id target.ID, s *Session) *Page {
 	p.net.sess = s
 	p.dlg.sess, p.dlg.parked = s, &p.parked
 	p.console.sess = s
-	p.emu.p = p
-	p.in.p = p
-	p.store.p = p
-	p.frames.p = p
-	p.camera.p = p
-	p.scripts.p = p
 	p.dls = Downloads{all: &b.dl, sess: s, top: cdp.FrameID(id)}
+	p.emu.p, p.in.p, p.store.p = p, p, p
+	p.frames.p, p.camera.p, p.scripts.p = p, p, p
 	return p
 }
+
+// Network returns the tab's network: its request log, routes and HAR.
+func (p *Page) Network() *Network { return &p.net }
+
+// Dialogs returns the tab's JavaScript dialogs: how they are answered and
+// the log of those that opened.
+func (p *Page) Dialogs() *Dialogs { return &p.dlg }
 
 // Console returns the tab's console messages, exceptions and browser log
 // entries.
@@ -114,30 +110,23 @@ func (p *Page) Console() *Console { return &p.console }
 // Downloads returns the downloads the tab's frames start.
 func (p *Page) Downloads() *Downloads { return &p.dls }
 
-// Scripts returns what runs the agent's JavaScript in the tab.
-func (p *Page) Scripts() *Scripts { return &p.scripts }
-
-// Camera returns what takes the tab's screenshots and PDF prints.
-func (p *Page) Camera() *Camera { return &p.camera }
-
-// Frames returns the tab's frames: listing, switching, the current one.
-func (p *Page) Frames() *Frames { return &p.frames }
-
-// Storage returns the tab's cookies and sign-in state.
-func (p *Page) Storage() *Storage { return &p.store }
+// Emulation returns what the tab emulates: viewport, geolocation.
+func (p *Page) Emulation() *Emulation { return &p.emu }
 
 // Input returns the tab's keyboard and mouse.
 func (p *Page) Input() *Input { return &p.in }
 
-// Emulation returns what the tab emulates: viewport, geolocation.
-func (p *Page) Emulation() *Emulation { return &p.emu }
+// Storage returns the tab's cookies and sign-in state.
+func (p *Page) Storage() *Storage { return &p.store }
 
-// Dialogs returns the tab's JavaScript dialogs: how they are answered and
-// the log of those that opened.
-func (p *Page) Dialogs() *Dialogs { return &p.dlg }
+// Frames returns the tab's frames: listing, switching, the current one.
+func (p *Page) Frames() *Frames { return &p.frames }
 
-// Network returns the tab's network: its request log, routes and HAR.
-func (p *Page) Network() *Network { return &p.net }
+// Camera returns what takes the tab's screenshots and PDF prints.
+func (p *Page) Camera() *Camera { return &p.camera }
+
+// Scripts returns what runs the agent's JavaScript in the tab.
+func (p *Page) Scripts() *Scripts { return &p.scripts }
 
 // SetURLPolicy sets which local URLs (file:, chrome:, …) Navigate may
 // open; a new page allows none.
