@@ -215,11 +215,12 @@ type Downloads struct {
 	top  cdp.FrameID
 }
 
-// List returns the downloads the page's frames started while this
-// connection watched; the completed ones are placed in the output
-// directory (outDir, "" = the working directory).
-func (t *Downloads) List(ctx context.Context, outDir string) []Download {
-	return t.collect(ctx, outDir, func(*Download) bool { return true })
+// List returns the downloads the page's frames began after mark (see
+// Mark; a connection kept between commands has the earlier commands'
+// too); the completed ones are placed in the output directory (outDir,
+// "" = the working directory).
+func (t *Downloads) List(ctx context.Context, mark int, outDir string) []Download {
+	return t.collect(ctx, outDir, func(dl *Download) bool { return dl.seq > mark })
 }
 
 // Mark is a point in the connection's downloads: AwaitAfter reports those

@@ -203,7 +203,7 @@ func (h *host) capture(out *Output) {
 	out.Warnings = append(out.Warnings, p.Warnings...)
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(h.ctx), 10*time.Second)
 	defer cancel()
-	out.Downloads = p.Downloads().List(ctx, h.env.OutputDir)
+	out.Downloads = p.Downloads().List(ctx, h.downloadsFrom, h.env.OutputDir)
 	set := h.captureSet
 	opts := browser.CaptureOptions{}
 	if h.visual {

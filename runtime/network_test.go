@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -322,5 +323,32 @@ func TestRouteFulfillsFromAFile(t *testing.T) {
 	mustContain(t, jsonString(out.Steps[3].Output), "From file")
 	if s.count("/api/items") != before {
 		t.Error("the request answered from a file reached the server")
+	}
+}
+
+// TestDownloadsAreTheCommandsOwn: on a connection kept between commands
+// (the resident process's), an answer lists the downloads its own steps
+// began, not those of earlier commands on the tab.
+func TestDownloadsAreTheCommandsOwn(t *testing.T) {
+	o := testOptions(t)
+	o.Pool = NewPool()
+	defer o.Pool.Close()
+	s := serveShop(t)
+	ctx := context.Background()
+	_, open := RunJSON(ctx, []byte(`{"steps":[{"openTab":"`+s.base+`/"},{"wait":{"text":"2 items"}}]}`), o)
+	mustOK(t, open)
+	open.Finish()
+	defer RunJSON(ctx, []byte(`{"steps":[{"closeTab":"`+open.Tab+`"}]}`), o)
+	_, first := RunJSON(ctx, []byte(`{"tab":"`+open.Tab+`","capture":"none","steps":[{"click":{"text":"Export"}}]}`), o)
+	mustOK(t, first)
+	first.Finish()
+	if len(first.Downloads) != 1 || first.Downloads[0].State != "denied" {
+		t.Fatalf("the command that began the download: %s", first.JSON())
+	}
+	_, next := RunJSON(ctx, []byte(`{"tab":"`+open.Tab+`","capture":"none","steps":[{"pageFunction":"() => document.title"}]}`), o)
+	mustOK(t, next)
+	next.Finish()
+	if len(next.Downloads) != 0 {
+		t.Errorf("a later command lists the earlier download: %s", next.JSON())
 	}
 }

@@ -132,6 +132,9 @@ type host struct {
 	// dialogPage and dialogMark track which dialogs were reported already.
 	dialogPage *browser.Page
 	dialogMark int
+	// downloadsFrom marks the connection's downloads when the command
+	// attached its tab: the answer lists those begun after it.
+	downloadsFrom int
 	// framesNavigated are the URLs the command's actions took iframes to.
 	framesNavigated []string
 	// before is the viewport's elements before the first visual step.
@@ -247,6 +250,11 @@ func (h *host) run(ctx context.Context) *Output {
 			return out
 		}
 		h.dog.disarm()
+		if p, err := h.env.Page(); err == nil {
+			// Downloads of earlier commands on a kept connection are not
+			// this command's.
+			h.downloadsFrom = p.Downloads().Mark()
+		}
 		if h.prog.FromJSON {
 			// A JSON command is only configure() and steps: the URL is
 			// asked for now and read before the first step (see
