@@ -30,7 +30,7 @@ func (p *Page) Resume() {
 // long as a command (spec: viewport and geolocation) is undone here, as
 // detaching undoes it for a command that ran on its own connection; and
 // until the next Resume the page leaves dialogs to the dialog keeper (see
-// answerDialog), so they are reported once, by whichever command comes
+// Dialogs.answer), so they are reported once, by whichever command comes
 // next.
 //
 // With keepEmulation (the MCP server's sessions, where a viewport set by
