@@ -213,6 +213,9 @@ type Downloads struct {
 	all  *downloads
 	sess *Session
 	top  cdp.FrameID
+	// outOfProcess lists the tab's out-of-process frames (their downloads
+	// are the tab's too; the tab's frame tree does not hold them).
+	outOfProcess func() []cdp.FrameID
 }
 
 // List returns the downloads the page's frames began after mark (see
@@ -327,6 +330,11 @@ func (t *Downloads) collect(ctx context.Context, outDir string, keep func(*Downl
 	frames := map[cdp.FrameID]bool{t.top: true}
 	if tree, err := cdp.Call(ctx, t.sess, page.GetFrameTree, cdp.Empty{}); err == nil && tree.FrameTree != nil {
 		collectFrames(tree.FrameTree, frames)
+	}
+	if t.outOfProcess != nil {
+		for _, id := range t.outOfProcess() {
+			frames[id] = true
+		}
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()

@@ -336,3 +336,16 @@ func followFrameLoads(ctx context.Context, s *Session) {
 		cdp.Call(ctx, s, page.SetLifecycleEventsEnabled, page.SetLifecycleEventsEnabledParams{Enabled: true})
 	}
 }
+
+// outOfProcessFrames lists the page's out-of-process frames (none before
+// a frame was looked into).
+func (p *Page) outOfProcessFrames() []cdp.FrameID {
+	p.mu.Lock()
+	t := p.oopifs
+	p.mu.Unlock()
+	if t == nil {
+		return nil
+	}
+	ids, _ := t.all()
+	return ids
+}

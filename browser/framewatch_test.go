@@ -282,3 +282,32 @@ func TestSnapshotShowsAFrameThatIsLoading(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 }
+
+// TestDownloadFromACrossSiteFrame: a statement a cross-site frame (a bank
+// widget) downloads is the tab's download like any other: reported, and
+// not taken for a navigation of the frame.
+func TestDownloadFromACrossSiteFrame(t *testing.T) {
+	bank := browsertest.ServeOn(t, "127.0.0.2", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/statement.csv" {
+			w.Header().Set("Content-Type", "text/csv")
+			w.Header().Set("Content-Disposition", `attachment; filename="statement.csv"`)
+			w.Write([]byte("date,amount\n2026-03-01,12\n"))
+			return
+		}
+		writePage(w, r, map[string]string{"widget.html": `<!doctype html><h2>Balance</h2><a href="/statement.csv">Download statement</a>`})
+	}))
+	p := loadHTML(t, `<!doctype html><title>Bank</title><main><h1>Accounts</h1><iframe src="`+bank+`widget.html"></iframe></main>`)
+	ctx := testCtx(t)
+	link := refOf(t, frameSiteSnapshot(t, p).YAML, `link "Download statement"`)
+	mark := p.Downloads().Mark()
+	restore := p.Frames().Scope()
+	res, err := p.Click(ctx, Target{Ref: link}, ClickOptions{NativeOnly: true})
+	restore()
+	if err != nil || len(res.FramesNavigated) > 0 || res.Warning != "" {
+		t.Fatalf("the click on the frame's download link: %+v %v", res, err)
+	}
+	list := p.Downloads().AwaitAfter(ctx, mark, t.TempDir())
+	if len(list) != 1 || list[0].SuggestedFilename != "statement.csv" || list[0].State != "denied" {
+		t.Fatalf("the frame's download: %+v", list)
+	}
+}

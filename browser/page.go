@@ -90,7 +90,7 @@ func newPage(b *Browser, id target.ID, s *Session) *Page {
 	p.net.sess = s
 	p.dlg.sess, p.dlg.parked = s, &p.parked
 	p.console.sess = s
-	p.dls = Downloads{all: &b.dl, sess: s, top: cdp.FrameID(id)}
+	p.dls = Downloads{all: &b.dl, sess: s, top: cdp.FrameID(id), outOfProcess: p.outOfProcessFrames}
 	p.emu.p, p.in.p, p.store.p = p, p, p
 	p.frames.p, p.camera.p, p.scripts.p = p, p, p
 	return p
