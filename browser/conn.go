@@ -241,11 +241,17 @@ func (c *Conn) forget(id int64) {
 func (c *Conn) subscribeAll(session target.SessionID, methods []string) (<-chan jsonv2.Value, func()) {
 	s := newSubscription()
 	s.tagged = true
+	return s.out, c.register(s, session, methods)
+}
+
+// register files s under each of the session's methods and returns the
+// function that takes it out (once) and stops it.
+func (c *Conn) register(s *subscription, session target.SessionID, methods []string) func() {
 	c.mu.Lock()
 	if c.err != nil {
 		c.mu.Unlock()
 		s.finish()
-		return s.out, func() {}
+		return func() {}
 	}
 	for _, m := range methods {
 		k := subKey{session, m}
@@ -253,7 +259,7 @@ func (c *Conn) subscribeAll(session target.SessionID, methods []string) (<-chan 
 	}
 	c.mu.Unlock()
 	var once sync.Once
-	return s.out, func() {
+	return func() {
 		once.Do(func() {
 			c.mu.Lock()
 			for _, m := range methods {
@@ -302,30 +308,7 @@ func (c *Conn) subscribe(session target.SessionID, method string) (<-chan jsonv2
 
 func (c *Conn) subscribeCounted(session target.SessionID, method string) (<-chan jsonv2.Value, func() int64, func()) {
 	s := newSubscription()
-	k := subKey{session, method}
-	c.mu.Lock()
-	if c.err != nil {
-		c.mu.Unlock()
-		s.finish()
-		return s.out, s.received, func() {}
-	}
-	c.subs[k] = append(c.subs[k], s)
-	c.mu.Unlock()
-	var once sync.Once
-	return s.out, s.received, func() {
-		once.Do(func() {
-			c.mu.Lock()
-			list := c.subs[k]
-			for i, x := range list {
-				if x == s {
-					c.subs[k] = append(list[:i:i], list[i+1:]...)
-					break
-				}
-			}
-			c.mu.Unlock()
-			s.stop()
-		})
-	}
+	return s.out, s.received, c.register(s, session, []string{method})
 }
 
 // sessionGone is Chrome's answer to a call on a session whose tab was
