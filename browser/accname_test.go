@@ -28,7 +28,7 @@ func TestEngineRolesAndNamesMatchFixtures(t *testing.T) {
 			if _, err := p.Navigate(ctx, base+name, WaitLoad); err != nil {
 				t.Fatal(err)
 			}
-			if err := p.engineCall(ctx, nil, "describe", nil); err != nil && !strings.Contains(err.Error(), "null") {
+			if err := p.engineCall(ctx, nil, epDescribe, nil); err != nil && !strings.Contains(err.Error(), "null") {
 				// installs the engine; describe(null) may throw
 			}
 			var got []struct {
@@ -39,7 +39,7 @@ func TestEngineRolesAndNamesMatchFixtures(t *testing.T) {
 				const visit = (root) => {
 					for (const el of root.querySelectorAll('*')) {
 						if (el.hasAttribute('data-expect-role') || el.hasAttribute('data-expect-name')) {
-							const d = window.__cdpSkill.describe(el);
+							const d = `+epDescribe.js()+`(el);
 							out.push({ID: el.id, Tag: el.tagName, WantRole: el.getAttribute('data-expect-role') || '', WantName: el.getAttribute('data-expect-name') ?? '', Role: d.role, Name: d.name, FullName: d.fullName});
 						}
 						if (el.shadowRoot) visit(el.shadowRoot);

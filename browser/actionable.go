@@ -100,7 +100,7 @@ func (p *Page) check(ctx context.Context, el *Element, kind string, coveredBefor
 	if len(prep) > 0 {
 		pr = prep[0]
 	}
-	err := el.Call(ctx, &c, `(el, kind, attempt, prep) => window.__cdpSkill.check(el, kind, {attempt, prep})`, kind, coveredBefore, pr)
+	err := el.Call(ctx, &c, `(el, kind, attempt, prep) => `+epCheck.js()+`(el, kind, {attempt, prep})`, kind, coveredBefore, pr)
 	return c, err
 }
 

@@ -56,7 +56,7 @@ func (p *Page) PostCapture(ctx context.Context, o CaptureOptions) (*Capture, err
 	if o.Viewport || o.Full {
 		p.scanClickListeners(ctx)
 	}
-	if err := p.engineCall(ctx, &c, "postCapture", arg); err != nil {
+	if err := p.engineCall(ctx, &c, epPostCapture, arg); err != nil {
 		return nil, err
 	}
 	p.storeSeq(c.Seq)
@@ -75,7 +75,7 @@ func (p *Page) VisualKey(ctx context.Context) (string, error) {
 	saved := p.topFrame()
 	defer p.restoreFrame(saved)
 	var key *string
-	if err := p.engineCall(ctx, &key, "visualKey"); err != nil {
+	if err := p.engineCall(ctx, &key, epVisualKey); err != nil {
 		return "", err
 	}
 	if key == nil {
@@ -105,7 +105,7 @@ func (p *Page) restoreFrame(f *frameRef) {
 // left out.
 func (p *Page) Diagnose(ctx context.Context, query string) map[string]any {
 	var d map[string]any
-	if err := p.engineCall(ctx, &d, "diagnose", query); err != nil {
+	if err := p.engineCall(ctx, &d, epDiagnose, query); err != nil {
 		return nil
 	}
 	if seq, ok := d["seq"].(map[string]any); ok {

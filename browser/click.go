@@ -190,7 +190,7 @@ func (p *Page) afterMissedClick(ctx context.Context, t Target, a *Actionable, o 
 // settled too, and w holds its report.
 func (p *Page) cdpClick(ctx context.Context, a *Actionable, w *actionWatch, button input.MouseButton, count int, mods Modifiers, armed bool) (probeResult, error) {
 	if !armed {
-		if err := a.El.Call(ctx, nil, `(el) => window.__cdpSkill.armProbe(el)`); err != nil {
+		if err := a.El.Call(ctx, nil, `(el) => `+epArmProbe.js()+`(el)`); err != nil {
 			return probeResult{}, err
 		}
 	}
@@ -210,7 +210,7 @@ func (p *Page) cdpClick(ctx context.Context, a *Actionable, w *actionWatch, butt
 	// Unreadable, the click navigated and the document is gone: it was
 	// received.
 	probe := probeResult{Received: true, Clicked: true, Gone: true}
-	raw, err := p.engineEval(sctx, `window.__cdpSkill && window.__cdpSkill.readProbe ? window.__cdpSkill.readProbe() : {received: true, clicked: true, gone: true}`)
+	raw, err := p.engineEval(sctx, `window.__cdpSkill && `+epReadProbe.js()+` ? `+epReadProbe.js()+`() : {received: true, clicked: true, gone: true}`)
 	if err == nil {
 		var read probeResult
 		if jsonUnmarshal(raw, &read) == nil {
@@ -247,7 +247,7 @@ func (p *Page) clickPrep(ctx context.Context, a *Actionable, arm bool) (TargetRe
 	if a.Prep != nil && (a.Prep.Armed || !arm) {
 		// The last actionability check read it already.
 		prep = *a.Prep
-	} else if err := a.El.Call(ctx, &prep, `(el, arm) => window.__cdpSkill.clickPrep(el, arm)`, arm); err != nil {
+	} else if err := a.El.Call(ctx, &prep, `(el, arm) => `+epClickPrep.js()+`(el, arm)`, arm); err != nil {
 		return p.targetReport(ctx, a.El, a.AutoForced), a.El.checkedState(ctx), false
 	}
 	var before *checkedInfo

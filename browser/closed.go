@@ -15,7 +15,7 @@ import (
 // keeps the root for the element. It returns how many roots it registered.
 func (p *Page) registerClosedShadowRoots(ctx context.Context) (int, error) {
 	res, sess, err := p.engineEvaluate(ctx, runtime.EvaluateParams{
-		Expression: "window.__cdpSkill.takeClosedCandidates()",
+		Expression: epTakeClosedCandidates.js() + "()",
 	})
 	if err != nil || res.Result == nil || res.Result.ObjectID == "" {
 		return 0, err
@@ -59,7 +59,7 @@ func (p *Page) registerClosedRoot(ctx context.Context, host runtime.RemoteObject
 			return false, fmt.Errorf("resolve closed shadow root: %w", err)
 		}
 		_, err = cdp.Call(ctx, sess, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
-			FunctionDeclaration: "function(root) { return window.__cdpSkill.registerClosedRoot(this, root); }",
+			FunctionDeclaration: "function(root) { return " + epRegisterClosedRoot.js() + "(this, root); }",
 			ObjectID:            host,
 			Arguments:           []*runtime.CallArgument{{ObjectID: root.Object.ObjectID}},
 		})

@@ -173,7 +173,7 @@ func (p *Page) rangeSource(ctx context.Context, src *dragEndpoint) (isRange, dis
 		return false, false, nil
 	}
 	var kind struct{ Range, Disabled bool }
-	if err := src.el.Call(ctx, &kind, `(el) => window.__cdpSkill.dragSource(el)`); err != nil {
+	if err := src.el.Call(ctx, &kind, `(el) => `+epDragSource.js()+`(el)`); err != nil {
 		return false, false, fmt.Errorf("drag: inspect the source: %w", err)
 	}
 	return kind.Range, kind.Disabled, nil
@@ -226,7 +226,7 @@ func (p *Page) remeasure(ctx context.Context, d *dragEndpoint) {
 		return
 	}
 	var r struct{ X, Y float64 }
-	if err := d.el.Call(ctx, &r, `(el) => window.__cdpSkill.rectOf(el)`); err != nil {
+	if err := d.el.Call(ctx, &r, `(el) => `+epRectOf.js()+`(el)`); err != nil {
 		return
 	}
 	d.pt.X += r.X - d.box["x"]
@@ -254,7 +254,7 @@ func (p *Page) dragRange(ctx context.Context, src *dragEndpoint, target DragEnd,
 		Changed bool    `json:"changed"`
 		X, Y    float64
 	}
-	if err := src.el.Call(ctx, &out, `(el, a) => window.__cdpSkill.setRange(el, a)`, arg); err != nil {
+	if err := src.el.Call(ctx, &out, `(el, a) => `+epSetRange.js()+`(el, a)`, arg); err != nil {
 		return nil, fmt.Errorf("drag: set the slider: %w", err)
 	}
 	res.Method, res.Source, res.Target, res.Value = "range", src.pt, Point{X: out.X, Y: out.Y}, &out.Value
@@ -391,7 +391,7 @@ func (d *dragRun) start(ctx context.Context) error {
 		d.unsub()
 		return fmt.Errorf("drag: intercept drags: %w", err)
 	}
-	if err := d.p.engineCall(ctx, nil, "dragWatch"); err != nil {
+	if err := d.p.engineCall(ctx, nil, epDragWatch); err != nil {
 		d.stop()
 		return fmt.Errorf("drag: watch the page: %w", err)
 	}
@@ -414,7 +414,7 @@ func (d *dragRun) abort(at Point) {
 		d.p.dispatchDrag(ctx, input.DispatchDragEventTypeDragCancel, d.top(at), d.data)
 	}
 	d.p.in.mouseButton(ctx, d.top(at), false)
-	d.p.engineCall(ctx, nil, "dragReport")
+	d.p.engineCall(ctx, nil, epDragReport)
 }
 
 // move moves the mouse, or, once Chrome handed a drag over, the drag.
@@ -447,7 +447,7 @@ func (d *dragRun) intercepted(ctx context.Context) (*input.DragData, error) {
 		return data, nil
 	}
 	var st struct{ Started, Cancelled bool }
-	if err := d.p.engineCall(ctx, &st, "dragStarted"); err != nil {
+	if err := d.p.engineCall(ctx, &st, epDragStarted); err != nil {
 		return nil, fmt.Errorf("drag: read the page: %w", err)
 	}
 	switch {
@@ -516,7 +516,7 @@ func (d *dragRun) finish(ctx context.Context, from, to Point, res *DragResult) e
 		Started, Cancelled bool
 		Mutations          int
 	}
-	if err := p.engineCall(ctx, &rep, "dragReport"); err != nil && KindOf(err) != KindContextDestroyed {
+	if err := p.engineCall(ctx, &rep, epDragReport); err != nil && KindOf(err) != KindContextDestroyed {
 		return fmt.Errorf("drag: read the page: %w", err)
 	}
 	if d.canceled {
@@ -546,7 +546,7 @@ func (p *Page) syntheticDrag(ctx context.Context, from, to Point, res *DragResul
 		Target    string `json:"target"`
 		Accepted  bool   `json:"accepted"`
 	}
-	if err := p.engineCall(ctx, &out, "syntheticDrag", from, to); err != nil {
+	if err := p.engineCall(ctx, &out, epSyntheticDrag, from, to); err != nil {
 		return fmt.Errorf("drag: synthetic drag events: %w", err)
 	}
 	if out.Error != "" {

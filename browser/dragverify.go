@@ -27,9 +27,9 @@ type dragOutcome struct {
 func (p *Page) dragMark(ctx context.Context, srcEl *Element, from, to Point) error {
 	var err error
 	if srcEl != nil {
-		err = srcEl.Call(ctx, nil, `(el, from, to) => window.__cdpSkill.dragMark(el, from, to)`, from, to)
+		err = srcEl.Call(ctx, nil, `(el, from, to) => `+epDragMark.js()+`(el, from, to)`, from, to)
 	} else {
-		err = p.engineCall(ctx, nil, "dragMark", nil, from, to)
+		err = p.engineCall(ctx, nil, epDragMark, nil, from, to)
 	}
 	if err != nil {
 		return fmt.Errorf("drag: mark the source: %w", err)
@@ -42,7 +42,7 @@ func (p *Page) dragMark(ctx context.Context, srcEl *Element, from, to Point) err
 // but not to the drop point, gets a warning, never a bare ok.
 func (p *Page) verifyDrag(ctx context.Context, res *DragResult) error {
 	var out dragOutcome
-	if err := p.engineCall(ctx, &out, "dragVerify"); err != nil {
+	if err := p.engineCall(ctx, &out, epDragVerify); err != nil {
 		if KindOf(err) == KindContextDestroyed {
 			return nil // the drop navigated
 		}

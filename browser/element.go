@@ -247,7 +247,7 @@ func (el *Element) Describe(ctx context.Context) (role, name string, err error) 
 		Role string `json:"role"`
 		Name string `json:"name"`
 	}
-	err = el.Call(ctx, &d, `(el) => window.__cdpSkill.describe(el)`)
+	err = el.Call(ctx, &d, `(el) => `+epDescribe.js()+`(el)`)
 	return d.Role, d.Name, err
 }
 
@@ -304,7 +304,7 @@ func (el *Element) moving(ctx context.Context) (bool, error) {
 func (el *Element) info(ctx context.Context) map[string]any {
 	var info map[string]any
 	raw := json.RawMessage{}
-	if err := el.Call(ctx, &raw, `(el) => window.__cdpSkill.targetInfo(el)`); err == nil {
+	if err := el.Call(ctx, &raw, `(el) => `+epTargetInfo.js()+`(el)`); err == nil {
 		json.Unmarshal(raw, &info)
 	}
 	return info
@@ -314,7 +314,7 @@ func (el *Element) info(ctx context.Context) map[string]any {
 // elements.
 func (el *Element) checkedState(ctx context.Context) *checkedInfo {
 	var c checkedInfo
-	if err := el.Call(ctx, &c, `(el) => window.__cdpSkill.checkedState(el)`); err != nil || c.Error != "" {
+	if err := el.Call(ctx, &c, `(el) => `+epCheckedState.js()+`(el)`); err != nil || c.Error != "" {
 		return nil
 	}
 	return &c
@@ -337,6 +337,6 @@ func (el *Element) jsClick(ctx context.Context, double bool) error {
 // readValue reads the value the engine reports for a field.
 func (el *Element) readValue(ctx context.Context) (string, error) {
 	var v string
-	err := el.Call(ctx, &v, `(el) => window.__cdpSkill.readValue(el)`)
+	err := el.Call(ctx, &v, `(el) => `+epReadValue.js()+`(el)`)
 	return v, err
 }

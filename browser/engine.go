@@ -2,53 +2,71 @@ package browser
 
 import (
 	"context"
-	"crypto/sha256"
-	"embed"
-	"encoding/hex"
+	_ "embed"
 	"encoding/json"
 	"fmt"
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/cdp-skill/cdp-skill/browser/state"
 )
 
-// The in-page engine is plain JavaScript split by concern; engineFiles is
-// the order they are concatenated in, inside one closure.
+// The in-page engine is ES modules in inpage (one concern each, each
+// importing what it uses), bundled by esbuild at go generate time into
+// the scripts in inpage/bundle: the engine, the page world's serializer
+// and the action watch. Each bundle's entry module (inpage/engine.js,
+// page.js, watch.js) exports its surface; engine_entry_gen.go names each
+// entry point and gives the bundles' versions, so nothing is bundled or
+// hashed when cdp-skill runs. TestEngineBundlesUpToDate fails when the
+// committed files are stale.
 //
-//go:embed inpage/*.js
-var inpage embed.FS
+//go:generate go run ./internal/jsbundle/gen
 
-var engineFiles = []string{"dom.js", "roles.js", "names.js", "snapshot.js", "refs.js", "api.js", "query.js", "find.js", "act.js", "gesture.js", "forms.js", "frames.js", "capture.js", "serialize.js", "extract.js", "changes.js", "visual.js"}
+var (
+	//go:embed inpage/bundle/engine.js
+	engineBundleJS string
+	//go:embed inpage/bundle/page.js
+	pageBundleJS string
+	//go:embed inpage/bundle/watch.js
+	watchBundleJS string
+)
 
-// watchFiles make the action watch, installed alone in the page's own
-// world (world.go): it wraps the page's timers and fetch, and a copy of
-// the whole engine there would cost every document a second install.
-var watchFiles = []string{"watch.js"}
-
-// pageFiles make the serializer agent JavaScript's values go through
-// (pageFunction, poll), installed in the page's own world where that
-// JavaScript runs; pipelines, which find and fill elements there, install
-// the whole engine.
-var pageFiles = []string{"dom.js", "serialize.js"}
-
-// bundle is a script installed in a page: its files in one closure that
-// defines the global object global, tagged with a version hash.
+// bundle is a script installed in a page: it defines the global object
+// global, tagged with a version hash, unless that version is there.
 type bundle struct {
 	global  string
 	source  string
 	version string
 }
 
-// engineBundle and watchBundle are built once, on first use (a command
-// handed to the resident process never needs them).
-var (
-	engineBundle = sync.OnceValue(func() bundle { return buildBundle("__cdpSkill", engineFiles) })
-	watchBundle  = sync.OnceValue(func() bundle { return buildBundle("__cdpSkillWatch", watchFiles) })
-	pageBundle   = sync.OnceValue(func() bundle { return buildBundle("__cdpSkillPage", pageFiles) })
+// engineEntry, pageEntry and watchEntry are entry points of the engine,
+// the page world's serializer and the action watch (generated in
+// engine_entry_gen.go): engineCall, pageEngineCall and watchCall take
+// only their own bundle's, and a string is none of them, so a misspelled
+// entry point does not compile.
+type (
+	engineEntry struct{ name string }
+	pageEntry   struct{ name string }
+	watchEntry  struct{ name string }
 )
+
+// entry is an entry point of some bundle.
+type entry interface{ entryName() string }
+
+func (e engineEntry) entryName() string { return e.name }
+func (e pageEntry) entryName() string   { return e.name }
+func (e watchEntry) entryName() string  { return e.name }
+
+// js is the entry point in JavaScript sent to the engine's world.
+func (e engineEntry) js() string { return "window.__cdpSkill." + e.name }
+
+// js is the entry point in JavaScript sent to the page's world.
+func (e pageEntry) js() string { return "window.__cdpSkillPage." + e.name }
+
+func engineBundle() bundle { return engineBundleSpec }
+func watchBundle() bundle  { return watchBundleSpec }
+func pageBundle() bundle   { return pageBundleSpec }
 
 // engineSource is the engine's installing script.
 func engineSource() string { return engineBundle().source }
@@ -56,37 +74,14 @@ func engineSource() string { return engineBundle().source }
 // engineVersion is the hash that tells an installed engine of this build.
 func engineVersion() string { return engineBundle().version }
 
-func buildBundle(global string, files []string) bundle {
-	var body strings.Builder
-	for _, f := range files {
-		data, err := inpage.ReadFile("inpage/" + f)
-		if err != nil {
-			panic("browser: missing engine file " + f)
-		}
-		body.Write(data)
-		body.WriteByte('\n')
-	}
-	sum := sha256.Sum256([]byte(body.String()))
-	version := hex.EncodeToString(sum[:6])
-	prelude := ""
-	if global != "__cdpSkill" {
-		prelude = "const S = {version: VERSION};\n"
-	}
-	src := "(() => {\n'use strict';\nconst VERSION = " + jsString(version) + ";\n" +
-		"if (window." + global + " && window." + global + ".version === VERSION) return true;\n" +
-		prelude + body.String() +
-		"Object.defineProperty(window, '" + global + "', {value: S, configurable: true, enumerable: false, writable: true});\nreturn true;\n})()"
-	return bundle{global: global, source: src, version: version}
-}
-
 const engineMissing = "__cdpSkill_missing__"
 
 // engineCall calls a method of the in-page engine in its isolated world
 // (world.go), installing the engine in the current frame's document first
 // when it is missing (one round trip in the common case). Arguments and
 // result go as JSON.
-func (p *Page) engineCall(ctx context.Context, out any, method string, args ...any) error {
-	return p.callBundle(ctx, engineBundle(), p.engineEval, p.installEngine, out, method, args...)
+func (p *Page) engineCall(ctx context.Context, out any, ep engineEntry, args ...any) error {
+	return p.callBundle(ctx, engineBundle(), p.engineEval, p.installEngine, out, ep, args...)
 }
 
 // installEngine installs the engine in the current frame's document and
@@ -95,7 +90,7 @@ func (p *Page) engineCall(ctx context.Context, out any, method string, args ...a
 // then never repeat the refs of the tab's earlier documents.
 func (p *Page) installEngine(ctx context.Context) error {
 	seq := p.seqForSnapshot(ctx)
-	_, err := p.engineEval(ctx, engineSource()+fmt.Sprintf(";\nwindow.__cdpSkill.seedSeq(%d, %d)", seq.Snap+1, seq.Elem))
+	_, err := p.engineEval(ctx, engineSource()+fmt.Sprintf(";\n%s(%d, %d)", epSeedSeq.js(), seq.Snap+1, seq.Elem))
 	if err == nil {
 		p.storeSeq(&seqJSON{Snap: seq.Snap + 1, Elem: seq.Elem})
 	}
@@ -113,14 +108,14 @@ func installIn(b bundle, eval func(context.Context, string) ([]byte, error)) fun
 // pageEngineCall calls a method of the serializer in the page's own
 // world, for agent JavaScript (pageFunction and its refs). Its answers
 // are the page's to forge: nothing verified is read from it.
-func (p *Page) pageEngineCall(ctx context.Context, out any, method string, args ...any) error {
-	return p.callBundle(ctx, pageBundle(), p.pageEval, installIn(pageBundle(), p.pageEval), out, method, args...)
+func (p *Page) pageEngineCall(ctx context.Context, out any, ep pageEntry, args ...any) error {
+	return p.callBundle(ctx, pageBundle(), p.pageEval, installIn(pageBundle(), p.pageEval), out, ep, args...)
 }
 
 // watchCall calls a method of the action watch (watch.js) in the page's
 // own world, where it sees the page's timers and requests.
-func (p *Page) watchCall(ctx context.Context, out any, method string, args ...any) error {
-	return p.callBundle(ctx, watchBundle(), p.pageEval, installIn(watchBundle(), p.pageEval), out, method, args...)
+func (p *Page) watchCall(ctx context.Context, out any, ep watchEntry, args ...any) error {
+	return p.callBundle(ctx, watchBundle(), p.pageEval, installIn(watchBundle(), p.pageEval), out, ep, args...)
 }
 
 // pageEval is Eval in the page's own world.
@@ -128,9 +123,10 @@ func (p *Page) pageEval(ctx context.Context, expr string) ([]byte, error) {
 	return p.Eval(ctx, expr)
 }
 
-// callBundle calls method of bundle b through eval, installing b when
-// missing.
-func (p *Page) callBundle(ctx context.Context, b bundle, eval func(context.Context, string) ([]byte, error), install func(context.Context) error, out any, method string, args ...any) error {
+// callBundle calls entry point ep of bundle b through eval, installing b
+// when missing.
+func (p *Page) callBundle(ctx context.Context, b bundle, eval func(context.Context, string) ([]byte, error), install func(context.Context) error, out any, ep entry, args ...any) error {
+	method := ep.entryName()
 	var argList []string
 	for _, a := range args {
 		data, err := json.Marshal(a)

@@ -23,16 +23,16 @@ func (p *Page) readElement(ctx context.Context, sel string) (*Element, error) {
 
 // callEngineOn runs an engine method on the element of sel and decodes its
 // answer; an answer carrying an error string fails with kind.
-func (p *Page) callEngineOn(ctx context.Context, sel, method string, out any, kind Kind, args ...any) error {
+func (p *Page) callEngineOn(ctx context.Context, sel string, method engineEntry, out any, kind Kind, args ...any) error {
 	el, err := p.readElement(ctx, sel)
 	if err != nil {
 		return err
 	}
 	defer el.release()
 	var raw json.RawMessage
-	fn := "(el, ...a) => window.__cdpSkill." + method + "(el, ...a)"
+	fn := "(el, ...a) => " + method.js() + "(el, ...a)"
 	if err := el.Call(ctx, &raw, fn, args...); err != nil {
-		return engineError(method, err)
+		return engineError(method.name, err)
 	}
 	var e struct {
 		Error string `json:"error"`
@@ -41,7 +41,7 @@ func (p *Page) callEngineOn(ctx context.Context, sel, method string, out any, ki
 		return Errorf(kind, "%s", e.Error)
 	}
 	if err := json.Unmarshal(raw, out); err != nil {
-		return fmt.Errorf("%s: decode result: %w", method, err)
+		return fmt.Errorf("%s: decode result: %w", method.name, err)
 	}
 	return nil
 }
@@ -147,7 +147,7 @@ func (p *Page) Extract(ctx context.Context, o ExtractOptions) (*Extracted, error
 		o.Limit = 100
 	}
 	var out Extracted
-	err := p.callEngineOn(ctx, o.Selector, "extract", &out, KindElementNotFound, o)
+	err := p.callEngineOn(ctx, o.Selector, epExtract, &out, KindElementNotFound, o)
 	if err == nil && out.Truncated {
 		// The next page, ready to run.
 		next := map[string]any{"selector": o.Selector, "offset": o.Offset + o.Limit, "limit": o.Limit}
@@ -208,7 +208,7 @@ type Inspection struct {
 // the matches of o.Selectors.
 func (p *Page) Inspect(ctx context.Context, o InspectOptions) (*Inspection, error) {
 	var out Inspection
-	if err := p.engineCall(ctx, &out, "inspect", o); err != nil {
+	if err := p.engineCall(ctx, &out, epInspect, o); err != nil {
 		return nil, fmt.Errorf("inspect: %w", err)
 	}
 	return &out, nil
@@ -260,7 +260,7 @@ func (p *Page) GetBox(ctx context.Context, refs []string) ([]RefBox, error) {
 	}
 	if len(here) > 0 {
 		var boxes []RefBox
-		if err := p.engineCall(ctx, &boxes, "getBox", here); err != nil {
+		if err := p.engineCall(ctx, &boxes, epGetBox, here); err != nil {
 			return nil, fmt.Errorf("getBox: %w", err)
 		}
 		if len(boxes) != len(here) {
@@ -317,7 +317,7 @@ func (p *Page) ElementsAt(ctx context.Context, pts []Point) ([]PointElement, err
 		return nil, Errorf(KindStepValidation, "elementsAt needs at least one {x, y} point")
 	}
 	var a pointsAnswer
-	if err := p.engineCall(ctx, &a, "elementsAt", map[string]any{"points": pts, "seq": p.seqArg()}); err != nil {
+	if err := p.engineCall(ctx, &a, epElementsAt, map[string]any{"points": pts, "seq": p.seqArg()}); err != nil {
 		return nil, fmt.Errorf("elementsAt: %w", err)
 	}
 	p.storeSeq(a.Seq)
@@ -370,7 +370,7 @@ func (p *Page) ElementsNear(ctx context.Context, pt Point, o NearOptions) (*Near
 	}
 	var a pointsAnswer
 	args := map[string]any{"x": pt.X, "y": pt.Y, "radius": o.Radius, "limit": o.Limit, "seq": p.seqArg()}
-	if err := p.engineCall(ctx, &a, "elementsNear", args); err != nil {
+	if err := p.engineCall(ctx, &a, epElementsNear, args); err != nil {
 		return nil, fmt.Errorf("elementsAt near (%g, %g): %w", pt.X, pt.Y, err)
 	}
 	p.storeSeq(a.Seq)

@@ -70,7 +70,7 @@ func (p *Page) fillElement(ctx context.Context, el *Element, value string, o Fil
 	}
 	if kind == "select" {
 		var r selectResult
-		if err := el.Call(ctx, &r, `(el, v) => window.__cdpSkill.selectOptions(el, [{any: v}])`, value); err != nil {
+		if err := el.Call(ctx, &r, `(el, v) => `+epSelectOptions.js()+`(el, [{any: v}])`, value); err != nil {
 			return err
 		}
 		if err := r.err(value); err != nil {
@@ -89,7 +89,7 @@ func (p *Page) fillElement(ctx context.Context, el *Element, value string, o Fil
 	verdict, got, err := p.putAndRead(ctx, el, value, suffix, put)
 	if verdict == fillRejected && res.Method == "insertText" && !o.NoAutoForce {
 		// The framework swallowed the typed text: set it the React way.
-		if err := el.Call(ctx, nil, `(el) => window.__cdpSkill.watchValue(el)`); err == nil {
+		if err := el.Call(ctx, nil, `(el) => `+epWatchValue.js()+`(el)`); err == nil {
 			if v, g, e := p.putAndRead(ctx, el, value, false, p.setValue); v != fillRejected {
 				verdict, got, err = v, g, e
 				res.Method = "setter"
@@ -142,7 +142,7 @@ func (p *Page) putAndRead(ctx context.Context, el *Element, value string, suffix
 		Value string   `json:"value"`
 		Seen  []string `json:"seen"`
 	}
-	if err := el.Call(ctx, &r, `(el) => window.__cdpSkill.readFill(el)`); err != nil {
+	if err := el.Call(ctx, &r, `(el) => `+epReadFill.js()+`(el)`); err != nil {
 		if KindOf(err) == KindContextDestroyed {
 			return fillNavigated, "", nil
 		}
@@ -163,7 +163,7 @@ func (p *Page) putAndRead(ctx context.Context, el *Element, value string, suffix
 // the value, then fires change.
 func (p *Page) typeInto(ctx context.Context, el *Element, value string, clear bool) error {
 	var focused bool
-	if err := el.Call(ctx, &focused, `(el, clear) => window.__cdpSkill.prepareFill(el, clear)`, clear); err != nil {
+	if err := el.Call(ctx, &focused, `(el, clear) => `+epPrepareFill.js()+`(el, clear)`, clear); err != nil {
 		return err
 	}
 	if !focused {
@@ -179,11 +179,11 @@ func (p *Page) typeInto(ctx context.Context, el *Element, value string, clear bo
 	} else if err := p.in.InsertText(ctx, value); err != nil {
 		return err
 	}
-	return el.Call(ctx, nil, `(el) => window.__cdpSkill.fireChange(el)`)
+	return el.Call(ctx, nil, `(el) => `+epFireChange.js()+`(el)`)
 }
 
 func (p *Page) setValue(ctx context.Context, el *Element, value string) error {
-	return el.Call(ctx, nil, `(el, v) => { el.focus({preventScroll: true}); return window.__cdpSkill.setValue(el, v); }`, value)
+	return el.Call(ctx, nil, `(el, v) => { el.focus({preventScroll: true}); return `+epSetValue.js()+`(el, v); }`, value)
 }
 
 var nonAlnum = lazyRegexp(`[^\p{L}\p{N}]+`)
@@ -336,6 +336,6 @@ func (p *Page) PressKeys(ctx context.Context, t Target, combo KeyCombo, times in
 // frame, open shadow roots included.
 func (p *Page) Count(ctx context.Context, sel string) (int, error) {
 	var n int
-	err := p.engineCall(ctx, &n, "selectorRead", sel, "count")
+	err := p.engineCall(ctx, &n, epSelectorRead, sel, "count")
 	return n, err
 }

@@ -30,7 +30,7 @@ func (p *Page) Focus(ctx context.Context, t Target, o ActionOptions) (*FocusResu
 	}
 	defer a.El.release()
 	var ans focusAnswer
-	if err := a.El.Call(ctx, &ans, `(el) => window.__cdpSkill.focusElement(el)`); err != nil {
+	if err := a.El.Call(ctx, &ans, `(el) => `+epFocusElement.js()+`(el)`); err != nil {
 		return nil, fmt.Errorf("focus %s: %w", t, err)
 	}
 	if !ans.Focused {

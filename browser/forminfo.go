@@ -36,7 +36,7 @@ type FormState struct {
 // stands for its form; another element for the fields inside it.
 func (p *Page) FormState(ctx context.Context, sel string) (*FormState, error) {
 	var out FormState
-	if err := p.callEngineOn(ctx, sel, "formState", &out, KindElementNotFound); err != nil {
+	if err := p.callEngineOn(ctx, sel, epFormState, &out, KindElementNotFound); err != nil {
 		return nil, err
 	}
 	if out.Fields == nil {
@@ -72,7 +72,7 @@ type FieldValidity struct {
 // control).
 func (p *Page) Validate(ctx context.Context, sel string) (*FieldValidity, error) {
 	var out FieldValidity
-	if err := p.callEngineOn(ctx, sel, "validate", &out, KindElementNotEditable); err != nil {
+	if err := p.callEngineOn(ctx, sel, epValidate, &out, KindElementNotEditable); err != nil {
 		return nil, err
 	}
 	return &out, nil
@@ -123,7 +123,7 @@ func (p *Page) Submit(ctx context.Context, sel string) (*SubmitResult, error) {
 		Error string `json:"error"`
 		Form  string `json:"form"`
 	}
-	err = el.Call(ctx, &out, `(el) => window.__cdpSkill.submit(el)`)
+	err = el.Call(ctx, &out, `(el) => `+epSubmit.js()+`(el)`)
 	switch {
 	case err != nil && KindOf(err) == KindContextDestroyed:
 		// A submit handler navigated synchronously: it was submitted.

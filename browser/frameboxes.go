@@ -73,7 +73,7 @@ func (p *Page) getBoxIn(ctx context.Context, refs []string, out []RefBox) ([]boo
 			sub = append(sub, refs[i])
 		}
 		var boxes []RefBox
-		if err := p.engineCall(ctx, &boxes, "getBox", sub); err != nil || len(boxes) != len(sub) {
+		if err := p.engineCall(ctx, &boxes, epGetBox, sub); err != nil || len(boxes) != len(sub) {
 			return done, fmt.Errorf("getBox in a frame: %v", err)
 		}
 		m, err := p.frameTransform(ctx)
@@ -152,7 +152,7 @@ func (p *Page) elementInFrame(ctx context.Context, iframeRef string, pt Point, d
 	inner := inv.apply(toRoot.apply(pt))
 	p.setFrameRef(f)
 	var a pointsAnswer
-	if err := p.engineCall(ctx, &a, "elementsAt", map[string]any{"points": []Point{inner}, "seq": p.seqArg()}); err != nil || len(a.Results) != 1 || a.Results[0].Error != "" {
+	if err := p.engineCall(ctx, &a, epElementsAt, map[string]any{"points": []Point{inner}, "seq": p.seqArg()}); err != nil || len(a.Results) != 1 || a.Results[0].Error != "" {
 		return PointElement{}, false
 	}
 	p.storeSeq(a.Seq)

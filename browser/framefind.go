@@ -38,7 +38,7 @@ func (p *Page) findInFrames(ctx context.Context, spec map[string]any) (*Element,
 		if fr == nil {
 			continue
 		}
-		el, err := p.engineElement(ctx, "find", spec)
+		el, err := p.engineElement(ctx, epFind, spec)
 		if KindOf(err) == KindAmbiguousTarget {
 			if found != nil {
 				p.setFrameRef(foundFrame)
@@ -141,7 +141,7 @@ func (p *Page) searchFrames(ctx context.Context, args func() any, limit int, r *
 			continue
 		}
 		var sub SearchResult
-		if err := p.engineCall(ctx, &sub, "search", args()); err != nil {
+		if err := p.engineCall(ctx, &sub, epSearch, args()); err != nil {
 			continue
 		}
 		p.storeSeq(sub.Seq)
@@ -172,7 +172,7 @@ func (p *Page) textInFrames(ctx context.Context, text string) bool {
 			continue
 		}
 		var found bool
-		if p.engineCall(ctx, &found, "textPresent", text) == nil && found {
+		if p.engineCall(ctx, &found, epTextPresent, text) == nil && found {
 			return true
 		}
 	}
@@ -183,5 +183,5 @@ func (p *Page) textInFrames(ctx context.Context, text string) bool {
 // engine call; the frame tree is asked only when it does).
 func (p *Page) hasFrames(ctx context.Context) bool {
 	var n int
-	return p.engineCall(ctx, &n, "frameCount") == nil && n > 0
+	return p.engineCall(ctx, &n, epFrameCount) == nil && n > 0
 }

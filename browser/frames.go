@@ -483,7 +483,7 @@ type childFrame struct {
 // childFrames lists the current frame's iframes in document order, with
 // the frame each one holds (out-of-process ones included).
 func (p *Page) childFrames(ctx context.Context) ([]childFrame, error) {
-	obj, err := p.engineObject(ctx, "frameOwners")
+	obj, err := p.engineObject(ctx, epFrameOwners)
 	if err != nil || obj == nil || obj.ObjectID == "" {
 		return nil, err
 	}

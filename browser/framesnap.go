@@ -235,7 +235,7 @@ const slotGroup = "cdp-skill-slots"
 func (p *Page) slotFrames(ctx context.Context, key string, n int) []cdp.FrameID {
 	ids := make([]cdp.FrameID, n)
 	res, sess, err := p.engineEvaluate(ctx, runtime.EvaluateParams{
-		Expression:  "window.__cdpSkill && window.__cdpSkill.takeSlots ? window.__cdpSkill.takeSlots(" + jsString(key) + ") : []",
+		Expression:  "window.__cdpSkill && " + epTakeSlots.js() + " ? " + epTakeSlots.js() + "(" + jsString(key) + ") : []",
 		ObjectGroup: slotGroup,
 	})
 	if err != nil || res.ExceptionDetails != nil || res.Result == nil || res.Result.ObjectID == "" {
@@ -305,12 +305,12 @@ func (p *Page) framesUnchanged(ctx context.Context, s *Snapshot, since string) *
 	sum := strconv.FormatUint(h.Sum64(), 16)
 	if since != "" {
 		var prev string
-		if p.engineCall(ctx, &prev, "frameHash", since) == nil && prev == sum {
+		if p.engineCall(ctx, &prev, epFrameHash, since) == nil && prev == sum {
 			return &Snapshot{Unchanged: true, SnapshotID: since}
 		}
 	}
 	if s.SnapshotID != "" {
-		p.engineCall(ctx, nil, "frameHash", s.SnapshotID, sum)
+		p.engineCall(ctx, nil, epFrameHash, s.SnapshotID, sum)
 	}
 	return nil
 }

@@ -156,7 +156,7 @@ func (sc *Scripts) handOverRefs(ctx context.Context, refs any) (string, error) {
 	}
 	data, _ := json.Marshal(list)
 	els, namesRes, err := p.engineEvaluateBoth(ctx,
-		runtime.EvaluateParams{Expression: "window.__cdpSkill.refElementList(" + string(data) + ")", ObjectGroup: handoverGroup},
+		runtime.EvaluateParams{Expression: epRefElementList.js() + "(" + string(data) + ")", ObjectGroup: handoverGroup},
 		runtime.EvaluateParams{Expression: "window.__cdpSkill.lastHandOver", ReturnByValue: ptr(true)})
 	if err != nil {
 		return "", p.frameGone(err)
@@ -182,7 +182,7 @@ func (sc *Scripts) handOverRefs(ctx context.Context, refs any) (string, error) {
 	}
 	if len(moved) > 0 {
 		// The page's serializer takes them (its "this" is the first).
-		if err := p.pageEngineCall(ctx, nil, "ping"); err != nil {
+		if err := p.pageEngineCall(ctx, nil, ppPing); err != nil {
 			return "", err
 		}
 		r, err := cdp.Call(ctx, sess, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
@@ -246,7 +246,7 @@ func (sc *Scripts) refsOfSerialized(ctx context.Context) []*string {
 	}
 	moved := moveElements(ctx, sess, items, world, handoverGroup)
 	r, err := cdp.Call(ctx, sess, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
-		FunctionDeclaration: "function(...els) { return window.__cdpSkill && window.__cdpSkill.refsOf ? window.__cdpSkill.refsOf(els) : []; }",
+		FunctionDeclaration: "function(...els) { return window.__cdpSkill && " + epRefsOf.js() + " ? " + epRefsOf.js() + "(els) : []; }",
 		ExecutionContextID:  world,
 		Arguments:           objectArgs(moved),
 		ReturnByValue:       ptr(true),
@@ -302,11 +302,11 @@ func (sc *Scripts) serializeTyped(ctx context.Context, o *runtime.RemoteObject) 
 		return json.Marshal(map[string]any{"type": string(o.Type), "value": json.RawMessage(o.Value)})
 	}
 	defer p.release(o.ObjectID)
-	if err := p.pageEngineCall(ctx, nil, "ping"); err != nil {
+	if err := p.pageEngineCall(ctx, nil, ppPing); err != nil {
 		return nil, err
 	}
 	var raw json.RawMessage
-	err := p.element(o.ObjectID).Call(ctx, &raw, `(v) => window.__cdpSkillPage.serializeTyped(v)`)
+	err := p.element(o.ObjectID).Call(ctx, &raw, `(v) => `+ppSerializeTyped.js()+`(v)`)
 	return sc.withRefs(ctx, raw), err
 }
 
@@ -333,10 +333,10 @@ func (sc *Scripts) serializeRemote(ctx context.Context, o *runtime.RemoteObject,
 		return json.RawMessage(o.Value), nil
 	}
 	defer p.release(o.ObjectID)
-	if err := p.pageEngineCall(ctx, nil, "ping"); err != nil {
+	if err := p.pageEngineCall(ctx, nil, ppPing); err != nil {
 		return nil, err
 	}
-	fn := `(v) => window.__cdpSkillPage.serialize(v)`
+	fn := `(v) => ` + ppSerialize.js() + `(v)`
 	if plain {
 		fn = `(v) => JSON.parse(JSON.stringify(v) ?? 'null')`
 	}

@@ -132,9 +132,9 @@ func pointOf(a *Actionable) (Point, bool) {
 
 func (p *Page) hoverPrepare(ctx context.Context, el *Element, pt Point) error {
 	if el != nil {
-		return el.Call(ctx, nil, `(el) => window.__cdpSkill.hoverPrepare(el, null)`)
+		return el.Call(ctx, nil, `(el) => `+epHoverPrepare.js()+`(el, null)`)
 	}
-	return p.engineCall(ctx, nil, "hoverPrepare", nil, pt)
+	return p.engineCall(ctx, nil, epHoverPrepare, nil, pt)
 }
 
 // hoverCapture collects the elements that appeared since hoverPrepare.
@@ -143,7 +143,7 @@ func (p *Page) hoverCapture(ctx context.Context, wait time.Duration) (*HoverCapt
 		HoverCapture
 		Seq *seqJSON `json:"seq"`
 	}
-	if err := p.engineCall(ctx, &out, "hoverCapture", map[string]any{"wait": wait.Milliseconds(), "seq": p.seqArg()}); err != nil {
+	if err := p.engineCall(ctx, &out, epHoverCapture, map[string]any{"wait": wait.Milliseconds(), "seq": p.seqArg()}); err != nil {
 		return nil, err
 	}
 	p.storeSeq(out.Seq)

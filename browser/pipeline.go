@@ -148,7 +148,7 @@ func (sc *Scripts) Pipeline(ctx context.Context, ops []PipelineOp, timeout time.
 	}
 	// The pipeline runs in the page's world and finds and fills there with
 	// the whole engine.
-	if err := p.callBundle(ctx, engineBundle(), p.pageEval, installIn(engineBundle(), p.pageEval), nil, "ping"); err != nil {
+	if err := p.callBundle(ctx, engineBundle(), p.pageEval, installIn(engineBundle(), p.pageEval), nil, epPing); err != nil {
 		return nil, err
 	}
 	if timeout <= 0 {

@@ -62,13 +62,13 @@ func FunctionExpr(src string) string {
 	return "(() => (" + src + "))"
 }
 
-const pollJS = `async (interval, budget) => {
+var pollJS = `async (interval, budget) => {
   const pred = %s;
   const end = performance.now() + budget;
   for (;;) {
     let v, err;
     try { v = await pred(); } catch (e) { err = String(e && e.message || e); }
-    const ser = (x) => (window.__cdpSkillPage && window.__cdpSkillPage.serialize) ? window.__cdpSkillPage.serialize(x) : (x === undefined ? null : x);
+    const ser = (x) => (window.__cdpSkillPage && ` + ppSerialize.js() + `) ? ` + ppSerialize.js() + `(x) : (x === undefined ? null : x);
     if (err === undefined && v) return {ok: true, value: ser(v)};
     const left = end - performance.now();
     if (left <= 0) return {ok: false, value: err !== undefined ? {error: err} : (v === undefined ? null : ser(v))};
@@ -93,7 +93,7 @@ func (sc *Scripts) Poll(ctx context.Context, src string, interval time.Duration)
 	start := time.Now()
 	// Values come back through the serializer in the page's world (best
 	// effort: without it they come back as JSON has them).
-	p.pageEngineCall(ctx, nil, "ping")
+	p.pageEngineCall(ctx, nil, ppPing)
 	fn := strings.Replace(pollJS, "%s", FunctionExpr(src), 1)
 	last := &PollResult{}
 	for {

@@ -44,7 +44,7 @@ func (p *Page) Query(ctx context.Context, q QueryOptions) (*QueryResult, error) 
 		return nil, Errorf(KindStepValidation, "query needs a CSS selector or a role")
 	}
 	var r QueryResult
-	if err := p.engineCall(ctx, &r, "query", struct {
+	if err := p.engineCall(ctx, &r, epQuery, struct {
 		QueryOptions
 		Seq seqJSON `json:"seq"`
 	}{q, p.seqArg()}); err != nil {

@@ -79,7 +79,7 @@ func (p *Page) Scroll(ctx context.Context, o ScrollOptions) (*ScrollResult, erro
 	res := &ScrollResult{}
 	switch {
 	case o.Target.IsZero():
-		if err := p.engineCall(ctx, &out, "scrollPage", op); err != nil {
+		if err := p.engineCall(ctx, &out, epScrollPage, op); err != nil {
 			return nil, fmt.Errorf("scroll: %w", err)
 		}
 	default:
@@ -89,9 +89,9 @@ func (p *Page) Scroll(ctx context.Context, o ScrollOptions) (*ScrollResult, erro
 		}
 		defer el.release()
 		res.Element = el.info(ctx)
-		fn := `(el, op) => window.__cdpSkill.scrollElement(el, op)`
+		fn := `(el, op) => ` + epScrollElement.js() + `(el, op)`
 		if op.Kind == "into" {
-			fn = `(el) => window.__cdpSkill.scrollIntoCenter(el)`
+			fn = `(el) => ` + epScrollIntoCenter.js() + `(el)`
 		}
 		if err := el.Call(ctx, &out, fn, op); err != nil {
 			return nil, fmt.Errorf("scroll: %w", err)

@@ -55,7 +55,7 @@ func (p *Page) ScrollUntilFound(ctx context.Context, t Target, maxScrolls int, d
 		deadline = d.Add(-min(time.Until(d)/4, 2*time.Second))
 	}
 	var st feedState
-	if err := p.engineCall(ctx, &st, "feedWatch"); err != nil {
+	if err := p.engineCall(ctx, &st, epFeedWatch); err != nil {
 		return false, fmt.Errorf("scrollUntilVisible: %w", err)
 	}
 	reqs := p.trackRequests(ctx)
@@ -63,7 +63,7 @@ func (p *Page) ScrollUntilFound(ctx context.Context, t Target, maxScrolls int, d
 	f := &feedFind{p: p, t: t, reqs: reqs, deadline: deadline}
 	found, why, err := f.run(ctx, maxScrolls, distance)
 	if err != nil || found {
-		p.engineCall(context.WithoutCancel(ctx), nil, "feedReport")
+		p.engineCall(context.WithoutCancel(ctx), nil, epFeedReport)
 		return found, err
 	}
 	return false, f.notFound(ctx, why)
@@ -94,7 +94,7 @@ func (f *feedFind) run(ctx context.Context, maxScrolls int, distance float64) (f
 			return false, "before the step timeout", nil
 		}
 		var st feedState
-		if err := f.p.engineCall(ctx, &st, "feedStep", distance); err != nil {
+		if err := f.p.engineCall(ctx, &st, epFeedStep, distance); err != nil {
 			return false, "", fmt.Errorf("scrollUntilVisible: scroll: %w", err)
 		}
 		if st.Lost {
@@ -121,7 +121,7 @@ func (f *feedFind) waitAtEnd(ctx context.Context) (grew bool, why string, err er
 	var nudged time.Time
 	for {
 		var st feedState
-		if err := f.p.engineCall(ctx, &st, "feedStatus"); err != nil {
+		if err := f.p.engineCall(ctx, &st, epFeedStatus); err != nil {
 			return false, "", fmt.Errorf("scrollUntilVisible: %w", err)
 		}
 		if st.Lost {
@@ -135,7 +135,7 @@ func (f *feedFind) waitAtEnd(ctx context.Context) (grew bool, why string, err er
 		quiet := idle && st.QuietMs >= float64(FeedQuiet.Milliseconds())
 		if idle && st.QuietMs >= float64(FeedQuiet.Milliseconds())/3 && nudged.IsZero() {
 			// Before giving up, scroll up a little and back, once.
-			if err := f.p.engineCall(ctx, nil, "feedNudge"); err != nil {
+			if err := f.p.engineCall(ctx, nil, epFeedNudge); err != nil {
 				return false, "", fmt.Errorf("scrollUntilVisible: %w", err)
 			}
 			nudged = time.Now()
@@ -172,7 +172,7 @@ func (f *feedFind) lookFor(ctx context.Context) (bool, error) {
 // got (scrolls, position, the feed's items).
 func (f *feedFind) notFound(ctx context.Context, why string) error {
 	var rep feedState
-	f.p.engineCall(context.WithoutCancel(ctx), &rep, "feedReport")
+	f.p.engineCall(context.WithoutCancel(ctx), &rep, epFeedReport)
 	msg := fmt.Sprintf("scrolled %d times and found no element for %s: stopped %s; scrollY %.0f of %.0f", f.scrolls, f.t, why, rep.ScrollY, rep.ScrollHeight)
 	details := map[string]any{"scrolls": f.scrolls, "scrollY": rep.ScrollY, "scrollHeight": rep.ScrollHeight}
 	if rep.List != "" {

@@ -118,13 +118,13 @@ func (p *Page) Snapshot(ctx context.Context, opts SnapshotOptions) (*Snapshot, e
 // marked for spliceFrames).
 func (p *Page) snapshotHere(ctx context.Context, opts SnapshotOptions, slotKey string) (*Snapshot, error) {
 	if opts.ResetRefs {
-		if err := p.engineCall(ctx, nil, "resetRefs"); err != nil {
+		if err := p.engineCall(ctx, nil, epResetRefs); err != nil {
 			return nil, err
 		}
 	}
 	p.scanClickListeners(ctx)
 	var s Snapshot
-	if err := p.engineCall(ctx, &s, "snapshot", engineSnapshotOptions{opts, p.snapshotSeq(ctx, opts), slotKey}); err != nil {
+	if err := p.engineCall(ctx, &s, epSnapshot, engineSnapshotOptions{opts, p.snapshotSeq(ctx, opts), slotKey}); err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)
 	}
 	if s.ClosedCandidates > 0 {
@@ -138,7 +138,7 @@ func (p *Page) snapshotHere(ctx context.Context, opts SnapshotOptions, slotKey s
 				again.Internal = true
 			}
 			var s2 Snapshot
-			if err := p.engineCall(ctx, &s2, "snapshot", engineSnapshotOptions{again, p.snapshotSeq(ctx, again), slotKey}); err == nil {
+			if err := p.engineCall(ctx, &s2, epSnapshot, engineSnapshotOptions{again, p.snapshotSeq(ctx, again), slotKey}); err == nil {
 				s2.SnapshotID = s.SnapshotID
 				s = s2
 			}
@@ -206,7 +206,7 @@ func (p *Page) Search(ctx context.Context, opts SearchOptions) (*SearchResult, e
 		es.Context = *opts.Context
 	}
 	var r SearchResult
-	if err := p.engineCall(ctx, &r, "search", es); err != nil {
+	if err := p.engineCall(ctx, &r, epSearch, es); err != nil {
 		if strings.Contains(err.Error(), "Invalid regular expression") {
 			return nil, Errorf(KindStepValidation, "pattern %q is not a valid regular expression", opts.Pattern)
 		}

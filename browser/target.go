@@ -106,11 +106,11 @@ func (p *Page) locate(ctx context.Context, t Target) (*Element, string, error) {
 		}
 		// The engine checks the selector as it queries (one round trip):
 		// an invalid one fails at once with InvalidSelectorError.
-		el, err := p.engineElement(ctx, "find", map[string]any{"selector": t.Selector})
+		el, err := p.engineElement(ctx, epFind, map[string]any{"selector": t.Selector})
 		return el, t.Selector, err
 	case t.Text != "":
 		spec := map[string]any{"text": t.Text, "exact": t.Exact, "within": t.Within, "seq": p.seqArg()}
-		el, err := p.engineElement(ctx, "find", spec)
+		el, err := p.engineElement(ctx, epFind, spec)
 		if el == nil && err == nil {
 			// Not in this document: perhaps in one of its frames.
 			el, err = p.findInFrames(ctx, spec)
@@ -118,13 +118,13 @@ func (p *Page) locate(ctx context.Context, t Target) (*Element, string, error) {
 		return el, "", err
 	case t.Label != "":
 		spec := map[string]any{"label": t.Label, "exact": t.Exact, "seq": p.seqArg()}
-		el, err := p.engineElement(ctx, "find", spec)
+		el, err := p.engineElement(ctx, epFind, spec)
 		if el == nil && err == nil {
 			el, err = p.findInFrames(ctx, spec)
 		}
 		return el, "", err
 	case t.Focused:
-		el, err := p.engineElement(ctx, "find", map[string]any{"focused": true})
+		el, err := p.engineElement(ctx, epFind, map[string]any{"focused": true})
 		return el, "", err
 	}
 	return nil, "", Errorf(KindStepValidation, "no target: give a selector, ref, text or label")
@@ -133,7 +133,7 @@ func (p *Page) locate(ctx context.Context, t Target) (*Element, string, error) {
 // engineElement calls an engine method that returns an element (or null)
 // and returns a handle on it. A find that matched several controls equally
 // well answers an AmbiguousTargetError.
-func (p *Page) engineElement(ctx context.Context, method string, args ...any) (*Element, error) {
+func (p *Page) engineElement(ctx context.Context, method engineEntry, args ...any) (*Element, error) {
 	obj, err := p.engineObject(ctx, method, args...)
 	if err != nil || obj == nil {
 		return nil, err
@@ -183,7 +183,7 @@ func (a ambiguousFind) err(args []any) error {
 }
 
 // engineObject is engineCall returning the result by reference.
-func (p *Page) engineObject(ctx context.Context, method string, args ...any) (*runtime.RemoteObject, error) {
+func (p *Page) engineObject(ctx context.Context, method engineEntry, args ...any) (*runtime.RemoteObject, error) {
 	var argList []string
 	for _, a := range args {
 		data, err := jsonMarshal(a)
@@ -192,15 +192,15 @@ func (p *Page) engineObject(ctx context.Context, method string, args ...any) (*r
 		}
 		argList = append(argList, data)
 	}
-	expr := "(window.__cdpSkill && window.__cdpSkill.version === " + jsString(engineVersion()) + ") ? window.__cdpSkill." +
-		method + "(" + strings.Join(argList, ",") + ") : " + jsString(engineMissing)
+	expr := "(window.__cdpSkill && window.__cdpSkill.version === " + jsString(engineVersion()) + ") ? " +
+		method.js() + "(" + strings.Join(argList, ",") + ") : " + jsString(engineMissing)
 	for attempt := 0; attempt < 2; attempt++ {
 		res, _, err := p.engineEvaluate(ctx, runtime.EvaluateParams{Expression: expr})
 		if err != nil {
 			return nil, p.frameGone(err)
 		}
 		if res.ExceptionDetails != nil {
-			return nil, engineError(method, &JSError{Text: exceptionText(res.ExceptionDetails)})
+			return nil, engineError(method.name, &JSError{Text: exceptionText(res.ExceptionDetails)})
 		}
 		if res.Result.Type == "string" && string(res.Result.Value) == `"`+engineMissing+`"` {
 			if err := p.installEngine(ctx); err != nil {
@@ -210,5 +210,5 @@ func (p *Page) engineObject(ctx context.Context, method string, args ...any) (*r
 		}
 		return res.Result, nil
 	}
-	return nil, fmt.Errorf("engine %s: the page engine did not install", method)
+	return nil, fmt.Errorf("engine %s: the page engine did not install", method.name)
 }

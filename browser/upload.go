@@ -252,7 +252,7 @@ func (p *Page) Upload(ctx context.Context, t Target, files []string, o UploadOpt
 	}
 	defer el.release()
 	res := &UploadResult{TargetReport: p.targetReport(ctx, el, false)}
-	input, err := p.elementFrom(ctx, el, `(el) => window.__cdpSkill.fileInput(el)`)
+	input, err := p.elementFrom(ctx, el, `(el) => `+epFileInput.js()+`(el)`)
 	if err != nil {
 		return nil, fmt.Errorf("upload: find the file input: %w", err)
 	}
@@ -328,7 +328,7 @@ func waitFileChooser(ctx context.Context, events <-chan jsonv2.Value, t Target) 
 // them, at least at its input or change event.
 func (p *Page) setFiles(ctx context.Context, input *Element, paths []string, res *UploadResult) error {
 	var st fileState
-	if err := input.Call(ctx, &st, `(el) => window.__cdpSkill.watchFiles(el)`); err != nil {
+	if err := input.Call(ctx, &st, `(el) => `+epWatchFiles.js()+`(el)`); err != nil {
 		return fmt.Errorf("upload: read the file input: %w", err)
 	}
 	if st.Disabled {
@@ -369,7 +369,7 @@ func (p *Page) verifyFiles(ctx context.Context, input *Element, paths []string, 
 		return nil
 	}
 	var st fileState
-	if err := input.Call(ctx, &st, `(el) => window.__cdpSkill.fileState(el)`); err != nil {
+	if err := input.Call(ctx, &st, `(el) => `+epFileState.js()+`(el)`); err != nil {
 		if KindOf(err) == KindContextDestroyed {
 			return nil
 		}

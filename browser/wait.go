@@ -69,7 +69,7 @@ func (p *Page) SelectorRead(ctx context.Context, sel, what, name string) (any, e
 		}
 	}
 	var v any
-	err := p.engineCall(ctx, &v, "selectorRead", sel, what, name)
+	err := p.engineCall(ctx, &v, epSelectorRead, sel, what, name)
 	return v, err
 }
 
@@ -79,7 +79,7 @@ func (p *Page) WaitText(ctx context.Context, text string) (time.Duration, error)
 	start := time.Now()
 	for i := 0; ; i++ {
 		var found bool
-		err := p.engineCall(ctx, &found, "textPresent", text)
+		err := p.engineCall(ctx, &found, epTextPresent, text)
 		if err == nil && !found && i%4 == 0 {
 			// The text may show inside a frame (looked at less often).
 			found = p.textInFrames(ctx, text)

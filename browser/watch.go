@@ -90,7 +90,7 @@ type actionWatch struct {
 func (w *actionWatch) rearm(ctx context.Context) {
 	w.presettled = nil
 	w.settling = false
-	w.armed = w.p.watchCall(ctx, nil, "watchArm") == nil
+	w.armed = w.p.watchCall(ctx, nil, wpWatchArm) == nil
 }
 
 // eventFeed is one subscription and how many of its events were read.
@@ -148,11 +148,11 @@ func (p *Page) watch(ctx context.Context) (*actionWatch, error) {
 	// requests.
 	lifecycle, armed, logging := make(chan error, 1), make(chan error, 1), make(chan struct{})
 	go func() { lifecycle <- p.enableLifecycle(ctx) }()
-	go func() { armed <- p.watchCall(ctx, nil, "watchArm") }()
+	go func() { armed <- p.watchCall(ctx, nil, wpWatchArm) }()
 	go func() {
 		// What the action changes is logged in the engine's world, where
 		// the page cannot rewrite it.
-		p.engineCall(ctx, nil, "changeWatch")
+		p.engineCall(ctx, nil, epChangeWatch)
 		close(logging)
 	}()
 	discovering := make(chan struct{})
@@ -193,7 +193,7 @@ func (w *actionWatch) stop() {
 	if w.armed && !w.settling {
 		w.settling = true
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		w.p.watchCall(ctx, nil, "watchDisarm")
+		w.p.watchCall(ctx, nil, wpWatchDisarm)
 		cancel()
 	}
 }
@@ -224,7 +224,7 @@ func (w *actionWatch) settlePage(ctx context.Context) <-chan settleReport {
 		sctx, cancel := context.WithTimeout(ctx, settleBound)
 		defer cancel()
 		var rep settleReport
-		rep.err = w.p.watchCall(sctx, &rep, "watchSettle")
+		rep.err = w.p.watchCall(sctx, &rep, wpWatchSettle)
 		done <- rep
 	}()
 	return done

@@ -1,5 +1,16 @@
 // act.js — actionability checks, click verification, and the DOM side of
-// fill/select/scroll. Fragment of the in-page engine.
+// fill/select/scroll. Module of the in-page engine.
+
+import { S } from './state.js';
+import {
+  hiddenForAT, normalizeSpace, parentElementComposed, shadowRootOf, styleOf, truncate
+} from './dom.js';
+import { roleOf } from './roles.js';
+import { accessibleName, anyAriaDisabled, deepActiveElement, labelsOf } from './names.js';
+import { refFor } from './snapshot.js';
+import { effectiveRole, refName } from './refs.js';
+import { describe } from './api.js';
+import { isShown } from './find.js';
 
 const VALUE_TYPES = new Set(['date', 'datetime-local', 'month', 'time', 'week', 'color', 'range']);
 // Input types that take no text; every other type, unknown ones included
@@ -7,7 +18,7 @@ const VALUE_TYPES = new Set(['date', 'datetime-local', 'month', 'time', 'week', 
 const NON_TEXT_TYPES = new Set(['checkbox', 'radio', 'file', 'submit', 'button', 'reset', 'image', 'hidden']);
 
 // editProblem returns why el cannot take typed text, or null.
-function editProblem(el) {
+export function editProblem(el) {
   if (el.matches(':disabled') || (anyAriaDisabled(el) && el.closest('[aria-disabled=true]'))) return 'disabled';
   if (el.isContentEditable) return null;
   const tag = el.tagName;
@@ -24,12 +35,12 @@ function editProblem(el) {
   return 'not editable (a ' + el.tagName.toLowerCase() + ', not an input, textarea, select or contenteditable)';
 }
 
-function boxOf(r) {
+export function boxOf(r) {
   return { x: Math.round(r.x), y: Math.round(r.y), width: Math.round(r.width), height: Math.round(r.height) };
 }
 
 // deepElementFromPoint follows shadow roots down to the innermost element.
-function deepElementFromPoint(x, y) {
+export function deepElementFromPoint(x, y) {
   let el = document.elementFromPoint(x, y);
   while (el) {
     const sr = shadowRootOf(el);
@@ -41,7 +52,7 @@ function deepElementFromPoint(x, y) {
   return el;
 }
 
-function composedContains(ancestor, node) {
+export function composedContains(ancestor, node) {
   for (let n = node; n; n = n.parentNode || n.host) {
     if (n === ancestor) return true;
     if (n.assignedSlot && composedContains(ancestor, n.assignedSlot)) return true;
@@ -134,7 +145,7 @@ function describeInterceptor(hit) {
 }
 
 // shortSelector is a readable selector for messages: tag#id.class.
-function shortSelector(el) {
+export function shortSelector(el) {
   let s = el.localName;
   if (el.id) return s + '#' + CSS.escape(el.id);
   if (typeof el.className === 'string' && el.className.trim()) s += '.' + el.className.trim().split(/\s+/).slice(0, 2).map((c) => CSS.escape(c)).join('.');
@@ -144,27 +155,25 @@ function shortSelector(el) {
 // check reports whether el can take an action of kind now (spec §8) and,
 // for pointer actions, the viewport point to use. It scrolls el into view
 // when it is not.
-S.check = function check(el, kind, opts) {
+export function check(el, kind, opts) {
   opts = opts || {};
   const r = checkReady(el, kind, opts);
   // A click's preparation (clickPrep) comes with a passed check: one round
   // trip fewer before the press.
-  if (r.ok && opts.prep) r.prep = S.clickPrep(el, opts.prep === 'arm' && !!r.point);
+  if (r.ok && opts.prep) r.prep = clickPrep(el, opts.prep === 'arm' && !!r.point);
   return r;
-};
+}
 
 function checkReady(el, kind, opts) {
-  cache = newCache();
   if (!el || !el.isConnected) return { ok: false, reason: 'detached' };
   if (kind === 'click' || kind === 'check') {
     // A hidden checkbox or radio is clicked through its visible label.
-    const via = S.clickTarget(el);
+    const via = clickTarget(el);
     if (via !== el) {
       const r = checkReady(via, 'click-direct', opts);
       r.via = 'label';
       return r;
     }
-    cache = newCache();
   }
   if (kind === 'click-direct') kind = 'click';
   if (hiddenForAT(el) && !(kind === 'fill' && el.isContentEditable)) return { ok: false, reason: 'hidden', detail: hiddenWhy(el) };
@@ -211,7 +220,7 @@ function checkReady(el, kind, opts) {
   return res;
 }
 
-function hiddenWhy(el) {
+export function hiddenWhy(el) {
   for (let e = el; e; e = parentElementComposed(e)) {
     if (e.getAttribute('aria-hidden') === 'true') return 'aria-hidden on ' + shortSelector(e);
     const s = styleOf(e);
@@ -222,15 +231,14 @@ function hiddenWhy(el) {
 }
 
 // rectOf returns el's current box (for stability checks).
-S.rectOf = function rectOf(el) {
+export function rectOf(el) {
   const r = el.getBoundingClientRect();
   return { x: r.x, y: r.y, width: r.width, height: r.height };
-};
+}
 
 // clickTarget returns the element to click for el: a hidden checkbox or
 // radio is clicked through its visible label (spec §19.16).
-S.clickTarget = function clickTarget(el) {
-  cache = newCache();
+export function clickTarget(el) {
   if (el.tagName === 'INPUT' && (el.type === 'checkbox' || el.type === 'radio')) {
     const r = el.getBoundingClientRect();
     const s = styleOf(el);
@@ -240,23 +248,23 @@ S.clickTarget = function clickTarget(el) {
     }
   }
   return el;
-};
+}
 
 // armProbe records whether the next pointer press reaches el.
 // targetInfo is what an action's answer says about its element: role and
 // name, and how the last lookup matched it.
-S.targetInfo = function targetInfo(el) {
-  const d = S.describe(el), f = S.lastFind, o = { role: d.role, name: d.name };
+export function targetInfo(el) {
+  const d = describe(el), f = S.lastFind, o = { role: d.role, name: d.name };
   if (f && f.el === el && f.matchCount > 1) { o.matchCount = f.matchCount; o.matchIndex = f.index; }
   if (f && f.el === el && f.alsoMatched) o.alsoMatched = f.alsoMatched;
   return o;
-};
+}
 
 // clickPrep reads, in one round trip before a click, the element's info,
 // its checked state (a toggle's) and, for a mouse click, arms the probe.
-S.clickPrep = function clickPrep(el, arm) {
-  return { info: S.targetInfo(el), checked: S.checkedState(el), armed: arm ? S.armProbe(el) : false };
-};
+export function clickPrep(el, arm) {
+  return { info: targetInfo(el), checked: checkedState(el), armed: arm ? armProbe(el) : false };
+}
 
 // The probe counts any event of the click that reaches el: a page that
 // stops the press at window (or el inside a closed shadow root, which
@@ -268,7 +276,7 @@ S.clickPrep = function clickPrep(el, arm) {
 const PROBE_EVENTS = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'dblclick', 'auxclick', 'contextmenu'];
 const PROBE_CLICKS = new Set(['click', 'dblclick', 'auxclick', 'contextmenu']);
 
-S.armProbe = function armProbe(el) {
+export function armProbe(el) {
   if (S.probe) S.probe.remove();
   const probe = { received: false, clicked: false, hit: null, el };
   const reached = (ev) => {
@@ -293,29 +301,29 @@ S.armProbe = function armProbe(el) {
   };
   S.probe = probe;
   return true;
-};
+}
 
-S.readProbe = function readProbe() {
+export function readProbe() {
   const p = S.probe;
   if (!p) return { received: true, clicked: true, gone: true };
   p.remove();
   return { received: p.received, clicked: p.clicked, hit: p.hit, detached: !p.el.isConnected };
-};
+}
 
 // ---- fill ----
 
 // fillKind says how a field takes text: typed (insertText), set (value
 // setter + events: date, range, color…) or select.
-S.fillKind = function fillKind(el, value) {
+export function fillKind(el, value) {
   if (el.tagName === 'SELECT') return 'select';
   if (el.maxLength > 0 && value.length > el.maxLength) return 'too-long:' + el.maxLength;
   if (el.tagName === 'INPUT' && VALUE_TYPES.has((el.type || '').toLowerCase())) return 'set';
   return 'type';
-};
+}
 
 // prepareFill focuses el and selects what it holds (when clear), so typed
 // text replaces it.
-S.prepareFill = function prepareFill(el, clear) {
+export function prepareFill(el, clear) {
   el.focus({ preventScroll: true });
   if (el.isContentEditable && !('value' in el)) {
     const sel = el.ownerDocument.getSelection();
@@ -333,16 +341,16 @@ S.prepareFill = function prepareFill(el, clear) {
     } catch (e) { /* type=email/number have no selection API */ }
   }
   return deepActiveElement() === el;
-};
+}
 
-S.readValue = function readValue(el) {
+export function readValue(el) {
   if ('value' in el && el.tagName !== 'BUTTON') return String(el.value);
   return normalizeSpace(el.innerText || el.textContent || '');
-};
+}
 
 // setValue sets the value through the prototype's setter, which React and
 // similar frameworks observe, then fires input and change.
-S.setValue = function setValue(el, value) {
+export function setValue(el, value) {
   const proto = el.tagName === 'TEXTAREA' ? HTMLTextAreaElement.prototype : el.tagName === 'SELECT' ? HTMLSelectElement.prototype : HTMLInputElement.prototype;
   const desc = Object.getOwnPropertyDescriptor(proto, 'value');
   if (el.isContentEditable && !('value' in el)) el.textContent = value;
@@ -350,18 +358,18 @@ S.setValue = function setValue(el, value) {
   else el.value = value;
   el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
   el.dispatchEvent(new Event('change', { bubbles: true }));
-  return S.readValue(el);
-};
+  return readValue(el);
+}
 
-S.fireChange = function fireChange(el) {
+export function fireChange(el) {
   el.dispatchEvent(new Event('change', { bubbles: true }));
   return true;
-};
+}
 
 // ---- select ----
 
 // selectOptions picks options of a <select> by value, label or index.
-S.selectOptions = function selectOptions(el, want) {
+export function selectOptions(el, want) {
   if (el.tagName !== 'SELECT') {
     return { error: 'not-select', detail: 'a ' + effectiveRole(el) + ' (' + shortSelector(el) + '), not a <select>' };
   }
@@ -391,19 +399,18 @@ S.selectOptions = function selectOptions(el, want) {
   el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
   el.dispatchEvent(new Event('change', { bubbles: true }));
   return { selected: [...el.selectedOptions].map((o) => ({ value: o.value, label: normalizeSpace(o.label || o.text) })), multiple: el.multiple };
-};
+}
 
 // ---- check ----
 
-S.checkedState = function checkedState(el) {
-  cache = newCache();
+export function checkedState(el) {
   const role = effectiveRole(el);
   if (el.tagName === 'LABEL' && el.control) el = el.control;
   if (el.tagName === 'INPUT' && (el.type === 'checkbox' || el.type === 'radio')) return { checked: el.checked, role: el.type };
   const a = el.getAttribute('aria-checked') ?? el.getAttribute('aria-pressed');
   if (a !== null) return { checked: a === 'true', role };
   return { error: 'not checkable: a ' + role + ' (' + shortSelector(el) + ')' };
-};
+}
 
 // ---- fill verification ----
 
@@ -412,12 +419,12 @@ S.checkedState = function checkedState(el) {
 // window capture listener), so a value the page consumed (added a todo,
 // then cleared the field) can be told from one it rejected or rewrote (a
 // mask or a truncating input handler: the value never held).
-S.watchValue = function watchValue(el) {
+export function watchValue(el) {
   if (S.valueWatch) S.valueWatch.stop();
   const seen = [];
   const h = (ev) => {
     if (ev.target !== el && !ev.composedPath().includes(el)) return;
-    const v = S.readValue(el);
+    const v = readValue(el);
     if (seen[seen.length - 1] !== v && seen.length < 20) seen.push(v);
   };
   window.addEventListener('input', h, false);
@@ -430,15 +437,15 @@ S.watchValue = function watchValue(el) {
     },
   };
   return true;
-};
+}
 
 // readFill returns el's value now and the values seen since watchValue.
-S.readFill = function readFill(el) {
+export function readFill(el) {
   const w = S.valueWatch;
   let seen = [];
   if (w && w.el === el) {
     seen = w.seen;
     w.stop();
   }
-  return { value: S.readValue(el), seen };
-};
+  return { value: readValue(el), seen };
+}

@@ -1,5 +1,15 @@
-// api.js — the engine object installed as window.__cdpSkill. Fragment of the
-// in-page engine.
+// api.js — snapshot, search, describe and the engine's bookkeeping entry
+// points (refs, frame slots, closed roots). Module of the in-page engine.
+
+import { S } from './state.js';
+import { hiddenForAT, truncate } from './dom.js';
+import { TEXT_LEVEL } from './roles.js';
+import { accessibleName, fullName } from './names.js';
+import {
+  findRoot, finishNode, interactiveOnly, newBuild, otherLandmarks, quote, refFor, render,
+  renderScoped, scopeHeader, scopeToChange, stateText, summarize, walkChildren, walkElement
+} from './snapshot.js';
+import { effectiveRole, refName } from './refs.js';
 
 function fnv1a(s) {
   let h = 0x811c9dc5;
@@ -10,7 +20,7 @@ function fnv1a(s) {
   return (h >>> 0).toString(16);
 }
 
-function syncSeq(seq) {
+export function syncSeq(seq) {
   if (!seq) return;
   if (seq.snap > S.snapSeq) S.snapSeq = seq.snap;
   if (seq.elem > S.elemSeq) S.elemSeq = seq.elem;
@@ -57,208 +67,186 @@ function pageState() {
     document.getElementsByTagName('*').length].join('|');
 }
 
-const S = {
-  version: VERSION,
-  refs: new Map(),
-  byEl: new WeakMap(),
-  snapSeq: 0,
-  elemSeq: 0,
-  hashes: new Map(),
-  closedRoots: new WeakMap(),
-  checkedHosts: new WeakSet(),
-  closedCandidates: [],
-  slots: {},
+// snapshot renders the page (see snapshot.js). opts.internal snapshots do
+// not take a new snapshot id.
+export function snapshot(opts) {
+  syncSeq(opts.seq);
+  S.closedCandidates = [];
+  // A new snapshot takes the number the Go side reserved for it (one
+  // more than the seq it passes), whatever number this document was
+  // seeded with.
+  const snapId = opts.internal ? Math.max(S.snapSeq, 1) : (opts.seq ? opts.seq.snap : S.snapSeq) + 1;
+  const b = newBuild(opts, snapId);
+  let { nodes, header } = buildNodes(opts, b);
+  if (opts.scope) {
+    // The answer's viewport snapshot: main and what the command changed.
+    const main = document.querySelector('main,[role=main]');
+    const left = [];
+    const scoped = main && !hiddenForAT(main) ? scopeToChange(nodes, main, opts.scope, left) : null;
+    if (scoped) {
+      nodes = scoped;
+      header = scopeHeader(left);
+    }
+  }
+  const shown = opts.detail === 'interactive' ? interactiveOnly(nodes) : nodes;
+  const lines = [];
+  if (header && !opts.noHeader) lines.push(header);
+  renderScoped(!!opts.scope, () => {
+    if (opts.detail === 'summary') summarize(shown, lines);
+    else render(shown, 0, lines);
+  });
+  const yaml = lines.join('\n');
+  // The change hash covers what the spec's does (§7.5): URL, scroll
+  // position and DOM size, besides the rendered tree, so a scroll is a
+  // change even when the full tree renders the same.
+  const hash = opts.internal && !opts.since ? '' : fnv1a(pageState() + '\n' + yaml);
+  // A page with frames is never "unchanged": the hash cannot see them.
+  if (opts.since && !b.slots.length && S.hashes.get(opts.since) === hash) {
+    return { unchanged: true, snapshotId: opts.since, seq: { snap: S.snapSeq, elem: S.elemSeq } };
+  }
+  const out = { yaml, refs: b.flat.length, truncated: b.truncated, seq: null };
+  if (!opts.internal) {
+    S.snapSeq = snapId;
+    S.hashes.set('s' + snapId, hash);
+    out.snapshotId = 's' + snapId;
+  }
+  if (S.closedCandidates.length) out.closedCandidates = S.closedCandidates.length;
+  if (b.slots.length) {
+    // The iframe elements of the frame markers, for the Go side to map
+    // to frames (see takeSlots).
+    S.slots[opts.slotKey || 'snapshot'] = b.slots;
+    out.frames = b.slots.length;
+    out.unloaded = b.slots.map(unloadedFrame);
+    out.hash = hash;
+  }
+  if (opts.internal) out.url = location.href;
+  if (opts.elements) {
+    out.elements = b.flat.map((n) => ({ ref: n.ref, role: n.role, name: n.name || n.inline || '', st: n.st, value: n.value }));
+  }
+  out.seq = { snap: S.snapSeq, elem: S.elemSeq };
+  return out;
+}
 
-  // snapshot renders the page (see snapshot.js). opts.internal snapshots do
-  // not take a new snapshot id.
-  snapshot(opts) {
-    cache = newCache();
-    syncSeq(opts.seq);
-    S.closedCandidates = [];
-    // A new snapshot takes the number the Go side reserved for it (one
-    // more than the seq it passes), whatever number this document was
-    // seeded with.
-    const snapId = opts.internal ? Math.max(S.snapSeq, 1) : (opts.seq ? opts.seq.snap : S.snapSeq) + 1;
-    const b = newBuild(opts, snapId);
-    let { nodes, header } = buildNodes(opts, b);
-    if (opts.scope) {
-      // The answer's viewport snapshot: main and what the command changed.
-      const main = document.querySelector('main,[role=main]');
-      const left = [];
-      const scoped = main && !hiddenForAT(main) ? scopeToChange(nodes, main, opts.scope, left) : null;
-      if (scoped) {
-        nodes = scoped;
-        header = scopeHeader(left);
-      }
-    }
-    const shown = opts.detail === 'interactive' ? interactiveOnly(nodes) : nodes;
-    const lines = [];
-    if (header && !opts.noHeader) lines.push(header);
-    renderCompact = !!opts.scope;
-    try {
-      if (opts.detail === 'summary') summarize(shown, lines);
-      else render(shown, 0, lines);
-    } finally {
-      renderCompact = false;
-    }
-    const yaml = lines.join('\n');
-    // The change hash covers what the spec's does (§7.5): URL, scroll
-    // position and DOM size, besides the rendered tree, so a scroll is a
-    // change even when the full tree renders the same.
-    const hash = opts.internal && !opts.since ? '' : fnv1a(pageState() + '\n' + yaml);
-    // A page with frames is never "unchanged": the hash cannot see them.
-    if (opts.since && !b.slots.length && S.hashes.get(opts.since) === hash) {
-      return { unchanged: true, snapshotId: opts.since, seq: { snap: S.snapSeq, elem: S.elemSeq } };
-    }
-    const out = { yaml, refs: b.flat.length, truncated: b.truncated, seq: null };
-    if (!opts.internal) {
-      S.snapSeq = snapId;
-      S.hashes.set('s' + snapId, hash);
-      out.snapshotId = 's' + snapId;
-    }
-    if (S.closedCandidates.length) out.closedCandidates = S.closedCandidates.length;
-    if (b.slots.length) {
-      // The iframe elements of the frame markers, for the Go side to map
-      // to frames (see takeSlots).
-      S.slots[opts.slotKey || 'snapshot'] = b.slots;
-      out.frames = b.slots.length;
-      out.unloaded = b.slots.map(unloadedFrame);
-      out.hash = hash;
-    }
-    if (opts.internal) out.url = location.href;
-    if (opts.elements) {
-      out.elements = b.flat.map((n) => ({ ref: n.ref, role: n.role, name: n.name || n.inline || '', st: n.st, value: n.value }));
-    }
-    out.seq = { snap: S.snapSeq, elem: S.elemSeq };
-    return out;
-  },
-
-  // search finds nodes by text, pattern, role and position.
-  search(opts) {
-    cache = newCache();
-    syncSeq(opts.seq);
-    const b = newBuild({ ...opts, root: undefined, viewportOnly: false }, Math.max(S.snapSeq, 1));
-    b.textLimit = 1000;
-    const { nodes } = buildNodes({ root: opts.root || 'body' }, b);
-    const limit = opts.limit > 0 ? opts.limit : 10;
-    const depth = opts.context >= 0 ? opts.context : 2;
-    let re = null;
-    if (opts.pattern) re = new RegExp(opts.pattern, 'i');
-    // Names keep NBSP as Chromium does; matching treats it as a space.
-    const plain = (s) => s.replace(/\u00a0/g, ' ');
-    const text = plain(opts.text || '').toLowerCase();
-    const matches = [];
-    let searched = 0, total = 0;
-    const visit = (list, path) => {
-      for (const n of list) {
-        if (n.text !== undefined) continue;
-        searched++;
-        const name = n.name || '';
-        // The searched texts: name, value and inline text, each once and
-        // without padding, so an anchored pattern (^Press Me$) can match one
-        // of them whole or the texts joined by single spaces.
-        const parts = [...new Set([name, n.value == null ? '' : String(n.value), n.inline || ''].filter((s) => s !== '').map(plain))];
-        const hay = parts.join(' ');
-        let ok = true;
-        if (opts.role && n.role !== opts.role) ok = false;
-        if (ok && text) ok = opts.exact ? plain(name).toLowerCase() === text || plain(n.inline || '').toLowerCase() === text : hay.toLowerCase().includes(text);
-        if (ok && re) ok = parts.some((s) => re.test(s)) || re.test(hay);
-        let box = null;
-        if (ok && n.el && n.el.getBoundingClientRect) {
-          const r = n.el.getBoundingClientRect();
-          box = { x: Math.round(r.x), y: Math.round(r.y), width: Math.round(r.width), height: Math.round(r.height) };
-          if (opts.near) {
-            const cx = r.x + r.width / 2, cy = r.y + r.height / 2;
-            ok = Math.hypot(cx - opts.near.x, cy - opts.near.y) <= (opts.near.radius || 100);
-          }
+// search finds nodes by text, pattern, role and position.
+export function search(opts) {
+  syncSeq(opts.seq);
+  const b = newBuild({ ...opts, root: undefined, viewportOnly: false }, Math.max(S.snapSeq, 1));
+  b.textLimit = 1000;
+  const { nodes } = buildNodes({ root: opts.root || 'body' }, b);
+  const limit = opts.limit > 0 ? opts.limit : 10;
+  const depth = opts.context >= 0 ? opts.context : 2;
+  let re = null;
+  if (opts.pattern) re = new RegExp(opts.pattern, 'i');
+  // Names keep NBSP as Chromium does; matching treats it as a space.
+  const plain = (s) => s.replace(/\u00a0/g, ' ');
+  const text = plain(opts.text || '').toLowerCase();
+  const matches = [];
+  let searched = 0, total = 0;
+  const visit = (list, path) => {
+    for (const n of list) {
+      if (n.text !== undefined) continue;
+      searched++;
+      const name = n.name || '';
+      // The searched texts: name, value and inline text, each once and
+      // without padding, so an anchored pattern (^Press Me$) can match one
+      // of them whole or the texts joined by single spaces.
+      const parts = [...new Set([name, n.value == null ? '' : String(n.value), n.inline || ''].filter((s) => s !== '').map(plain))];
+      const hay = parts.join(' ');
+      let ok = true;
+      if (opts.role && n.role !== opts.role) ok = false;
+      if (ok && text) ok = opts.exact ? plain(name).toLowerCase() === text || plain(n.inline || '').toLowerCase() === text : hay.toLowerCase().includes(text);
+      if (ok && re) ok = parts.some((s) => re.test(s)) || re.test(hay);
+      let box = null;
+      if (ok && n.el && n.el.getBoundingClientRect) {
+        const r = n.el.getBoundingClientRect();
+        box = { x: Math.round(r.x), y: Math.round(r.y), width: Math.round(r.width), height: Math.round(r.height) };
+        if (opts.near) {
+          const cx = r.x + r.width / 2, cy = r.y + r.height / 2;
+          ok = Math.hypot(cx - opts.near.x, cy - opts.near.y) <= (opts.near.radius || 100);
         }
-        if (ok) {
-          total++;
-          if (matches.length < limit) {
-            const m = { role: n.role };
-            if (name) m.name = name;
-            if (n.ref) m.ref = n.ref;
-            if (n.value !== undefined) m.value = n.value;
-            else if (n.inline !== undefined && n.inline !== name) m.text = n.inline;
-            const st = stateText(n.st || {}).trim();
-            if (st) m.states = st;
-            if (path.length && depth > 0) m.path = path.slice(-depth).join(' > ');
-            if (box) m.box = box;
-            matches.push(m);
-          }
-        }
-        const label = n.role + (name ? ' ' + quote(truncate(name, 40)) : '');
-        visit(n.children, TEXT_LEVEL.has(n.role) ? path : path.concat(label));
       }
-    };
-    visit(nodes, []);
-    return { matches, matchCount: total, searchedElements: searched, seq: { snap: S.snapSeq, elem: S.elemSeq } };
-  },
+      if (ok) {
+        total++;
+        if (matches.length < limit) {
+          const m = { role: n.role };
+          if (name) m.name = name;
+          if (n.ref) m.ref = n.ref;
+          if (n.value !== undefined) m.value = n.value;
+          else if (n.inline !== undefined && n.inline !== name) m.text = n.inline;
+          const st = stateText(n.st || {}).trim();
+          if (st) m.states = st;
+          if (path.length && depth > 0) m.path = path.slice(-depth).join(' > ');
+          if (box) m.box = box;
+          matches.push(m);
+        }
+      }
+      const label = n.role + (name ? ' ' + quote(truncate(name, 40)) : '');
+      visit(n.children, TEXT_LEVEL.has(n.role) ? path : path.concat(label));
+    }
+  };
+  visit(nodes, []);
+  return { matches, matchCount: total, searchedElements: searched, seq: { snap: S.snapSeq, elem: S.elemSeq } };
+}
 
-  // describe returns the role and name the snapshot would show for el, and
-  // fullName, the name untrimmed as Chromium has it.
-  describe(el) {
-    cache = newCache();
-    const role = effectiveRole(el);
-    return { role, name: accessibleName(el), fullName: fullName(el) };
-  },
+// describe returns the role and name the snapshot would show for el, and
+// fullName, the name untrimmed as Chromium has it.
+export function describe(el) {
+  const role = effectiveRole(el);
+  return { role, name: accessibleName(el), fullName: fullName(el) };
+}
 
-  resolve,
 
-  // refFor gives el a ref (used by elementsAt, role queries).
-  ref(el, seq) {
-    cache = newCache();
-    syncSeq(seq);
-    const role = effectiveRole(el);
-    const existing = S.byEl.get(el);
-    const r = refFor(el, role, refName(el, role), Math.max(S.snapSeq, 1));
-    return { ref: r, existing: !!existing && existing === r, seq: { snap: S.snapSeq, elem: S.elemSeq } };
-  },
-};
+// ref gives el a ref (used by elementsAt, role queries).
+export function ref(el, seq) {
+  syncSeq(seq);
+  const role = effectiveRole(el);
+  const existing = S.byEl.get(el);
+  const r = refFor(el, role, refName(el, role), Math.max(S.snapSeq, 1));
+  return { ref: r, existing: !!existing && existing === r, seq: { snap: S.snapSeq, elem: S.elemSeq } };
+}
 
-// frameHashes are the hashes of snapshots with frames spliced in (by the
-// Go side, which sees the frames): "since" compares against them.
-S.frameHashes = new Map();
-S.frameHash = function frameHash(id, set) {
+// frameHash reads, or sets, the hash of a snapshot with frames spliced in
+// (by the Go side, which sees the frames): "since" compares against it.
+export function frameHash(id, set) {
   if (set) S.frameHashes.set(id, set);
   return S.frameHashes.get(id) || '';
-};
+}
 
 // takeSlots hands over the iframe elements a snapshot marked (by slot).
-S.takeSlots = function takeSlots(key) {
+export function takeSlots(key) {
   const list = S.slots[key] || [];
   delete S.slots[key];
   return list;
-};
+}
 
 // frameURL is the document's URL, for the frame lines of snapshots.
-S.frameURL = function frameURL() {
+export function frameURL() {
   return location.href;
-};
+}
 
-S.resetRefs = function resetRefs() {
+export function resetRefs() {
   S.refs = new Map();
   S.byEl = new WeakMap();
   return true;
-};
+}
 
 // takeClosedCandidates hands the custom elements that may hide a closed
 // shadow root to the Go side, which resolves them through CDP.
-S.takeClosedCandidates = function takeClosedCandidates() {
+export function takeClosedCandidates() {
   const list = S.closedCandidates;
   S.closedCandidates = [];
   for (const el of list) S.checkedHosts.add(el);
   return list;
-};
+}
 
-S.registerClosedRoot = function registerClosedRoot(host, root) {
+export function registerClosedRoot(host, root) {
   S.closedRoots.set(host, root);
   return true;
-};
+}
 
 // seedSeq starts a new document's counters at its own snapshot number
 // (engine.go installEngine).
-S.seedSeq = function seedSeq(snap, elem) {
+export function seedSeq(snap, elem) {
   syncSeq({ snap, elem });
   return true;
-};
+}

@@ -1,5 +1,15 @@
 // capture.js — the page state every answer carries, the post-command
-// snapshots, and failure diagnostics. Fragment of the in-page engine.
+// snapshots, and failure diagnostics. Module of the in-page engine.
+
+import { S } from './state.js';
+import { hiddenForAT, normalizeSpace, truncate } from './dom.js';
+import { accessibleName, byIdInRoot, deepActiveElement } from './names.js';
+import { refFor } from './snapshot.js';
+import { allShadowRoots, effectiveRole, refName } from './refs.js';
+import { snapshot } from './api.js';
+import { isShown, textOf } from './find.js';
+import { boxOf, editProblem, shortSelector } from './act.js';
+import { stepLogTake } from './changes.js';
 
 function activeElementInfo() {
   const a = deepActiveElement();
@@ -41,8 +51,7 @@ function modalInfo() {
 }
 
 // context is the page state of spec §14.4.
-S.context = function context() {
-  cache = newCache();
+export function context() {
   const se = document.scrollingElement || document.documentElement;
   const max = Math.max(0, (se ? se.scrollHeight : 0) - innerHeight);
   const y = Math.round(scrollY);
@@ -57,29 +66,29 @@ S.context = function context() {
   const m = modalInfo();
   if (m) out.modal = m;
   return out;
-};
+}
 
 // postCapture renders, in one call, what every answer carries: the
 // context, the viewport snapshot (with its elements, for the diff) and,
 // when asked, the full-page snapshot.
-S.postCapture = function postCapture(opts) {
+export function postCapture(opts) {
   const out = {};
   // What the command's actions changed (changes.js); taking it ends the
   // log, so the capture before a command starts it afresh.
   const log = stepLogTake();
   if (opts.viewport) {
     const scope = opts.scope ? log.changed : undefined;
-    out.viewport = S.snapshot({ viewportOnly: true, internal: true, elements: true, noHeader: !scope, scope, seq: opts.seq, root: 'body', slotKey: 'viewport' });
+    out.viewport = snapshot({ viewportOnly: true, internal: true, elements: true, noHeader: !scope, scope, seq: opts.seq, root: 'body', slotKey: 'viewport' });
   }
   if (log.text.length) out.text = log.text;
   if (log.transient.length) out.transient = log.transient;
   if (opts.viewport && opts.scope && !log.none && !log.full) out.fresh = freshRefs(out.viewport.elements || [], log.changed);
   if (opts.present) out.present = presentRefs(opts.present);
-  if (opts.full) out.full = S.snapshot({ internal: true, root: 'body', seq: opts.seq, slotKey: 'full' });
-  out.context = S.context();
+  if (opts.full) out.full = snapshot({ internal: true, root: 'body', seq: opts.seq, slotKey: 'full' });
+  out.context = context();
   out.seq = { snap: S.snapSeq, elem: S.elemSeq };
   return out;
-};
+}
 
 // ---- failure diagnostics (spec §16.3) ----
 
@@ -140,8 +149,7 @@ function queryWords(q) {
 
 const INTERACTIVE_SEL = 'button,a[href],input:not([type=hidden]),select,textarea,[role=button],[role=link],[role=tab],[role=menuitem],[role=option],[role=checkbox],[role=radio],[role=switch],summary,[onclick]';
 
-S.diagnose = function diagnose(query) {
-  cache = newCache();
+export function diagnose(query) {
   const se = document.scrollingElement || document.documentElement;
   const maxY = Math.max(0, se.scrollHeight - innerHeight);
   const out = {
@@ -172,7 +180,7 @@ S.diagnose = function diagnose(query) {
   for (const k of ['visibleButtons', 'visibleLinks', 'visibleErrors', 'nearMatches']) if (out[k] && !out[k].length) delete out[k];
   out.seq = { snap: S.snapSeq, elem: S.elemSeq };
   return out;
-};
+}
 
 // freshRefs lists the refs of viewport elements inside what the actions
 // changed: the diff's "added" are those, not elements a scroll brought

@@ -3,7 +3,12 @@
 // region (to scope the answer's viewport snapshot) and the text a user
 // would notice (alerts, status lines, headings, short text blocks),
 // including toasts that came and went before the action settled.
-// Fragment of the in-page engine.
+// Module of the in-page engine.
+
+import { normalizeSpace, truncate, withCaches } from './dom.js';
+import { INTERACTIVE, TEXT_LEVEL, roleOf } from './roles.js';
+import { ITEM_BLOCKERS } from './snapshot.js';
+import { isShown } from './find.js';
 
 const LOG_MAX = 400; // mutation targets kept per command
 const TEXT_MAX = 150; // longer text is not a "short text block"
@@ -132,16 +137,16 @@ function textLines(el, out) {
 let changeObserver = null, changeExpiry = 0;
 const CHANGE_WATCH_MAX = 60000; // a log nobody takes ends itself
 
-S.changeWatch = function changeWatch() {
+export function changeWatch() {
   stepLogStart();
   if (changeObserver || typeof MutationObserver !== 'function' || !document.documentElement) return true;
-  changeObserver = new MutationObserver((records) => {
+  changeObserver = new MutationObserver(withCaches((records) => {
     try { stepLogRecords(records); } catch (e) { /* the log is best effort */ }
-  });
+  }));
   changeObserver.observe(document.documentElement, { subtree: true, childList: true, attributes: true, characterData: true });
   changeExpiry = setTimeout(stopChangeWatch, CHANGE_WATCH_MAX);
   return true;
-};
+}
 
 function stopChangeWatch() {
   if (!changeObserver) return;
@@ -158,7 +163,7 @@ function stopChangeWatch() {
 // still in the page and the text changes: lines such as `+ alert: Please
 // fix the errors below.`, `~ status: Saved (was: Saving…)`, `- alert:
 // Wrong password`, and transient texts that appeared and vanished.
-function stepLogTake() {
+export function stepLogTake() {
   stopChangeWatch();
   const log = stepLog;
   stepLog = null;

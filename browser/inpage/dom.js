@@ -1,23 +1,54 @@
-// dom.js — composed-tree traversal, styles, visibility. Fragment of the
+// dom.js — composed-tree traversal, styles, visibility. Module of the
 // in-page engine.
+
+import { S } from './state.js';
 
 // fail throws an error the Go side tells by its code, not its text
 // (engine.go engineError): selector (an invalid selector), not-found,
 // stale (a ref whose element is gone) or input (a bad option).
-function fail(code, message) {
+export function fail(code, message) {
   const e = new Error(message);
   e.name = 'cdpSkill.' + code;
   throw e;
 }
 
-// cache holds per-call memoization; reset at the start of each API call
-// because the page changes between calls.
-let cache = newCache();
+// cache holds memoization (roles, names, styles, visibility…) for one
+// engine call: the page changes between calls. Like Playwright's
+// beginAriaCaches/endAriaCaches, every entry point runs between
+// beginCaches and endCaches (withCaches, applied to each entry point by
+// the bundle's installer, and to the engine's own timer and observer
+// callbacks); a nested call shares its caller's caches, and outside a
+// call nothing is cached (noCache).
+const noMap = { get() {}, set() {}, delete() {} };
+const noCache = { role: noMap, style: noMap, name: noMap, hidden: noMap, nth: noMap, pseudo: noMap, labels: noMap, ariaDisabled: noMap };
+export let cache = noCache;
+let cacheDepth = 0;
+
 function newCache() {
   return { role: new Map(), style: new Map(), name: new Map(), hidden: new Map(), nth: new Map(), pseudo: new Map(), labels: new Map(), ariaDisabled: new Map() };
 }
 
-function styleOf(el) {
+function beginCaches() {
+  if (cacheDepth++ === 0) cache = newCache();
+}
+
+function endCaches() {
+  if (--cacheDepth === 0) cache = noCache;
+}
+
+// withCaches returns fn bracketed by beginCaches and endCaches.
+export function withCaches(fn) {
+  return function (...args) {
+    beginCaches();
+    try {
+      return fn.apply(this, args);
+    } finally {
+      endCaches();
+    }
+  };
+}
+
+export function styleOf(el) {
   let s = cache.style.get(el);
   if (!s) {
     const view = el.ownerDocument.defaultView || window;
@@ -27,7 +58,7 @@ function styleOf(el) {
   return s;
 }
 
-function parentElementComposed(el) {
+export function parentElementComposed(el) {
   if (el.assignedSlot) return el.assignedSlot;
   const p = el.parentNode;
   if (!p) return null;
@@ -40,11 +71,11 @@ function parentElementComposed(el) {
 // fallback content), otherwise the light children.
 // shadowRootOf returns an element's open shadow root, or a closed one that
 // cdp-skill registered through CDP (see closed.go).
-function shadowRootOf(el) {
+export function shadowRootOf(el) {
   return el.shadowRoot || S.closedRoots.get(el) || null;
 }
 
-function childNodesComposed(node, pierce) {
+export function childNodesComposed(node, pierce) {
   if (node.nodeType === 1) {
     const sr = pierce && shadowRootOf(node);
     if (sr) return sr.childNodes;
@@ -58,7 +89,7 @@ function childNodesComposed(node, pierce) {
 
 // forEachChildComposed calls fn for each flat-tree child of node; the plain
 // case walks siblings, which is much faster than iterating a NodeList.
-function forEachChildComposed(node, pierce, fn) {
+export function forEachChildComposed(node, pierce, fn) {
   if (node.nodeType === 1 && pierce && (node.localName === 'slot' || shadowRootOf(node))) {
     for (const c of childNodesComposed(node, pierce)) if (fn(c) === false) return;
     return;
@@ -68,7 +99,7 @@ function forEachChildComposed(node, pierce, fn) {
 
 // isRenderedHidden: display none (element and subtree gone). Elements in a
 // display:none ancestor never reach this check because the walk prunes.
-function isDisplayNone(el) {
+export function isDisplayNone(el) {
   const s = styleOf(el);
   return s.display === 'none';
 }
@@ -76,7 +107,7 @@ function isDisplayNone(el) {
 // hiddenForAT reports whether el is excluded from the accessibility tree:
 // display none, aria-hidden, inert, visibility hidden, or inside an element
 // whose content is skipped (content-visibility: hidden, hidden=until-found).
-function hiddenForAT(el) {
+export function hiddenForAT(el) {
   let h = cache.hidden.get(el);
   if (h !== undefined) return h;
   h = false;
@@ -97,14 +128,14 @@ function hiddenForAT(el) {
 
 // inClosedDetails: the content of a closed <details> (all but its summary)
 // is not rendered, though its own computed display says otherwise.
-function inClosedDetails(el) {
+export function inClosedDetails(el) {
   const p = el.parentElement;
   return !!p && p.tagName === 'DETAILS' && !p.open && !(el.tagName === 'SUMMARY' && p.querySelector(':scope > summary') === el);
 }
 
 // onlyVisibilityHidden reports an element hidden by visibility alone: its
 // visible descendants still show.
-function onlyVisibilityHidden(el) {
+export function onlyVisibilityHidden(el) {
   const s = styleOf(el);
   if (s.visibility !== 'hidden' && s.visibility !== 'collapse') return false;
   cache.hidden.delete(el);
@@ -116,22 +147,22 @@ function onlyVisibilityHidden(el) {
   return true;
 }
 
-function isVisibleBox(el) {
+export function isVisibleBox(el) {
   const r = el.getBoundingClientRect();
   return r.width > 0 && r.height > 0;
 }
 
-function inViewport(r) {
+export function inViewport(r) {
   return r.bottom > 0 && r.right > 0 && r.top < innerHeight && r.left < innerWidth && (r.width > 0 || r.height > 0);
 }
 
-function normalizeSpace(s) {
+export function normalizeSpace(s) {
   return s.replace(/\s+/g, " ").trim();
 }
 
 // clip normalizes whitespace and truncates, without normalizing more of a
 // long text than it keeps.
-function clip(s, n) {
+export function clip(s, n) {
   const start = s.search(/[^\s\u00a0]/);
   if (start < 0) return '';
   if (s.length - start > 3 * n) {
@@ -141,14 +172,14 @@ function clip(s, n) {
   return truncate(normalizeSpace(s), n);
 }
 
-function truncate(s, n) {
+export function truncate(s, n) {
   if (s.length <= n) return s;
   return s.slice(0, n - 1).trimEnd() + '…';
 }
 
 // isBlock reports whether el's text is set apart by spaces in names: only
 // display:inline (and contents) join their neighbours, as in Chromium.
-function isBlock(el) {
+export function isBlock(el) {
   if (el.tagName === 'BR') return true;
   const s = styleOf(el);
   const d = s.display;
@@ -159,7 +190,7 @@ function isBlock(el) {
 // cssSelector builds a selector for el within its root (document or shadow
 // root): its id when it has one, else a tag:nth-of-type path from the nearest
 // ancestor with an id. It avoids querySelectorAll so refs stay cheap.
-function cssSelector(el) {
+export function cssSelector(el) {
   const root = el.getRootNode();
   const byId = (e) => e.id && root.getElementById && root.getElementById(e.id) === e;
   const parts = [];
@@ -201,7 +232,7 @@ function nthOfType(container, el) {
 }
 
 // shadowHostPath lists the selectors of the shadow hosts above el.
-function shadowHostPath(el) {
+export function shadowHostPath(el) {
   const path = [];
   for (let root = el.getRootNode(); root && root.host; root = root.host.getRootNode()) {
     path.unshift(cssSelector(root.host));

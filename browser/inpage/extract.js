@@ -1,5 +1,17 @@
 // extract.js — reading structured data (tables, lists, forms, boxes).
-// Fragment of the in-page engine.
+// Module of the in-page engine.
+
+import { S } from './state.js';
+import {
+  cssSelector, fail, hiddenForAT, isBlock, isDisplayNone, normalizeSpace, parentElementComposed,
+  styleOf, truncate
+} from './dom.js';
+import { INTERACTIVE, SKIP_TAGS, explicitRole } from './roles.js';
+import { MASK, accessibleName, safeMatches } from './names.js';
+import { flushLocators, refFor } from './snapshot.js';
+import { allShadowRoots, effectiveRole, refName, resolve } from './refs.js';
+import { syncSeq } from './api.js';
+import { boxOf, deepElementFromPoint, shortSelector } from './act.js';
 
 // ---- tables and lists (extract) ----
 
@@ -233,8 +245,7 @@ function extractAuto(el, opts, limit) {
   return { error: 'no table or list (no <table>, <ul>, <ol>, rows or list items) inside ' + shortSelector(el) };
 }
 
-S.extract = function extract(el, opts) {
-  cache = newCache();
+export function extract(el, opts) {
   opts = opts || {};
   const limit = opts.limit > 0 ? opts.limit : 100;
   switch (opts.type || 'auto') {
@@ -255,14 +266,13 @@ S.extract = function extract(el, opts) {
     }
   }
   return { error: 'type must be auto, table or list, not ' + JSON.stringify(opts.type) };
-};
+}
 
 // ---- page overview (inspect) ----
 
 const INSPECT_TAGS = ['a', 'button', 'input', 'textarea', 'select', 'h1', 'h2', 'h3', 'img', 'form'];
 
-S.inspect = function inspect(opts) {
-  cache = newCache();
+export function inspect(opts) {
   const elements = {};
   for (const t of INSPECT_TAGS) elements[t] = document.getElementsByTagName(t).length;
   const out = { title: document.title, url: location.href, elements, custom: [] };
@@ -278,13 +288,12 @@ S.inspect = function inspect(opts) {
     out.custom.push(c);
   }
   return out;
-};
+}
 
 // ---- boxes of refs (getBox) ----
 
 function boxForRef(ref) {
   flushLocators();
-  cache = newCache();
   const e = S.refs.get(ref);
   if (!e) return { error: 'not found' };
   let el = e.el;
@@ -305,9 +314,9 @@ function boxForRef(ref) {
   return box;
 }
 
-S.getBox = function getBox(refs) {
+export function getBox(refs) {
   return refs.map(boxForRef);
-};
+}
 
 // ---- elements at and near points (elementsAt) ----
 
@@ -343,8 +352,7 @@ function pointInfo(el) {
   return { ref, existing, tag: el.localName, selector: cssSelector(el), clickable: pointClickable(el), role, name: truncate(name, 100), box: boxOf(el.getBoundingClientRect()) };
 }
 
-S.elementsAt = function elementsAt(opts) {
-  cache = newCache();
+export function elementsAt(opts) {
   syncSeq(opts.seq);
   const results = opts.points.map((p) => {
     const hit = deepElementFromPoint(p.x, p.y);
@@ -352,7 +360,7 @@ S.elementsAt = function elementsAt(opts) {
     return Object.assign({ x: p.x, y: p.y }, pointInfo(controlAt(hit)));
   });
   return { results, seq: { snap: S.snapSeq, elem: S.elemSeq } };
-};
+}
 
 function hasDirectText(el) {
   for (let c = el.firstChild; c; c = c.nextSibling) if (c.nodeType === 3 && c.data.trim()) return true;
@@ -369,8 +377,7 @@ function nearbyCandidate(el) {
   return hasDirectText(el) || MEDIA_TAGS.has(el.localName) || el.hasAttribute('onclick') || explicitRole(el) !== null;
 }
 
-S.elementsNear = function elementsNear(opts) {
-  cache = newCache();
+export function elementsNear(opts) {
   syncSeq(opts.seq);
   const found = [];
   for (const root of [document, ...allShadowRoots(document, [])]) {
@@ -386,7 +393,7 @@ S.elementsNear = function elementsNear(opts) {
   found.sort((a, b) => a.d - b.d);
   const elements = found.slice(0, opts.limit).map((f) => Object.assign(pointInfo(f.el), { distance: Math.round(f.d * 10) / 10 }));
   return { elements, total: found.length, seq: { snap: S.snapSeq, elem: S.elemSeq } };
-};
+}
 
 // ---- forms (formState, validate, submit) ----
 
@@ -427,17 +434,15 @@ function fieldInfoOf(f) {
 }
 
 // formState reads the fields of a form (or of any container of fields).
-S.formState = function formState(el) {
-  cache = newCache();
+export function formState(el) {
   const form = el.tagName === 'FORM' ? el : (isFormField(el) || el.tagName === 'BUTTON') ? formFor(el) : null;
   const fields = form ? [...form.elements].filter(isFormField) : [...el.querySelectorAll('input,select,textarea')].filter(isFormField);
   if (!form && !fields.length) return { error: shortSelector(el) + ' is not a form and holds no form fields' };
   const infos = fields.map(fieldInfoOf);
   return { fields: infos, valid: infos.every((f) => f.valid), fieldCount: infos.length };
-};
+}
 
-S.validate = function validate(el) {
-  cache = newCache();
+export function validate(el) {
   if (el.tagName === 'LABEL' && el.control) el = el.control;
   if (!el.validity || el.tagName === 'FORM' || el.tagName === 'FIELDSET') return { error: shortSelector(el) + ' is not a form field (input, select or textarea)' };
   const validity = {};
@@ -445,7 +450,7 @@ S.validate = function validate(el) {
   const out = { valid: fieldIsValid(el), message: el.validationMessage, validity };
   if (!el.willValidate) out.willValidate = false;
   return out;
-};
+}
 
 function isSubmitButton(el) {
   return (el.tagName === 'BUTTON' && el.type === 'submit') || (el.tagName === 'INPUT' && (el.type === 'submit' || el.type === 'image'));
@@ -456,8 +461,7 @@ function isSubmitButton(el) {
 // invalid fields and submits nothing. A capture listener on window, the
 // first to see the submit event, keeps it so that whether a handler
 // cancelled it (preventDefault) can be read once they have all run.
-S.submit = function submit(el) {
-  cache = newCache();
+export function submit(el) {
   const form = formFor(el);
   if (!form) return { error: shortSelector(el) + ' is not a form and is not inside one' };
   const submitter = isSubmitButton(el) && el.form === form ? el : null;
@@ -481,4 +485,4 @@ S.submit = function submit(el) {
   }
   if (seen && seen.defaultPrevented) return { submitted: false, valid: true, prevented: true, form: shortSelector(form) };
   return { submitted: true, valid: true, form: shortSelector(form) };
-};
+}

@@ -1,5 +1,14 @@
 // find.js — locating elements by CSS (piercing open shadow roots), by text
-// and by label. Fragment of the in-page engine.
+// and by label. Module of the in-page engine.
+
+import { S } from './state.js';
+import { fail, hiddenForAT, normalizeSpace, truncate } from './dom.js';
+import { SKIP_TAGS } from './roles.js';
+import { accessibleName, byIdInRoot, deepActiveElement } from './names.js';
+import { refFor } from './snapshot.js';
+import { allShadowRoots, effectiveRole, refName } from './refs.js';
+import { syncSeq } from './api.js';
+import { boxOf, composedContains } from './act.js';
 
 // deepQueryAll runs a CSS selector in the document and in every open (or
 // registered closed) shadow root: light DOM matches first, in document
@@ -32,11 +41,11 @@ function pickShown(all) {
 }
 
 // selectorQuery is the element a selector targets (see pickShown).
-function selectorQuery(sel) {
+export function selectorQuery(sel) {
   return pickShown(selectorMatches(sel));
 }
 
-function isShown(el) {
+export function isShown(el) {
   if (!el.isConnected || hiddenForAT(el)) return false;
   const r = el.getBoundingClientRect();
   return r.width > 0 && r.height > 0;
@@ -44,7 +53,7 @@ function isShown(el) {
 
 // textOf is what text search matches: the accessible name, else the
 // visible text.
-function textOf(el) {
+export function textOf(el) {
   const n = accessibleName(el);
   if (n) return n;
   return normalizeSpace(el.innerText || el.textContent || '');
@@ -247,8 +256,7 @@ function describeCandidates(list, seq) {
 // element, or returns null. A text or label that matches several distinct
 // controls equally well returns {ambiguous: [...], matchCount} instead,
 // unless spec.first takes the first of them.
-S.find = function find(spec) {
-  cache = newCache();
+export function find(spec) {
   S.lastFind = null;
   if (spec.selector) return selectorQuery(spec.selector);
   let pick = null;
@@ -273,14 +281,13 @@ S.find = function find(spec) {
     S.lastFind = { el: pick.el, alsoMatched: describeCandidates(pick.others, spec.seq).map((c) => ({ role: c.role, name: c.name, ref: c.ref })) };
   }
   return pick.el;
-};
+}
 
 // selectorRead answers the read-only selector getters with the same lookup
 // the actions use (open shadow roots, the first visible match first):
 // exists, count, visible (some match is shown), state (visible, hidden
 // or absent), text, value, attr.
-S.selectorRead = function selectorRead(sel, what, name) {
-  cache = newCache();
+export function selectorRead(sel, what, name) {
   const all = selectorMatches(sel);
   switch (what) {
     case 'exists': return all.length > 0;
@@ -296,11 +303,11 @@ S.selectorRead = function selectorRead(sel, what, name) {
     case 'attr': return el.getAttribute(name);
   }
   fail('input', 'selectorRead: unknown read ' + what);
-};
+}
 
 // textPresent reports whether the page shows text (case-sensitive, spaces
 // normalised), open shadow roots included.
-S.textPresent = function textPresent(text) {
+export function textPresent(text) {
   const want = normalizeSpace(text);
   const has = (s) => normalizeSpace(s || '').includes(want);
   if (document.body && has(document.body.innerText)) return true;
@@ -308,4 +315,4 @@ S.textPresent = function textPresent(text) {
     if (sr.host && isShown(sr.host) && has([...sr.children].map((c) => c.innerText ?? c.textContent).join(' '))) return true;
   }
   return false;
-};
+}

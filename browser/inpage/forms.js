@@ -1,5 +1,10 @@
-// forms.js — select, check, focus and upload helpers. Fragment of the
+// forms.js — select, check, focus and upload helpers. Module of the
 // in-page engine.
+
+import { normalizeSpace, truncate } from './dom.js';
+import { accessibleName, byIdInRoot, deepActiveElement } from './names.js';
+import { allShadowRoots, effectiveRole } from './refs.js';
+import { checkedState, composedContains, selectOptions, shortSelector } from './act.js';
 
 // ---- select ----
 
@@ -55,11 +60,10 @@ function wantSelected(sel, w) {
 // selectOption selects options of a native <select> (see selectOptions)
 // and reports, after the page's input and change handlers ran, which of the
 // wanted options are not selected (missing).
-S.selectOption = function selectOption(el, want) {
-  cache = newCache();
+export function selectOption(el, want) {
   const sel = selectTarget(el);
   if (sel.tagName !== 'SELECT') return notNativeSelect(sel);
-  const r = S.selectOptions(sel, want);
+  const r = selectOptions(sel, want);
   if (r.error === 'disabled-option') {
     const enabled = [...sel.options].filter((o) => !o.disabled);
     r.available = enabled.slice(0, 10).map((o) => ({ value: o.value, label: normalizeSpace(o.label || o.text) }));
@@ -70,7 +74,7 @@ S.selectOption = function selectOption(el, want) {
   if (missing.length) r.missing = missing;
   r.selected = [...sel.selectedOptions].map((o) => ({ value: o.value, label: normalizeSpace(o.label || o.text) }));
   return r;
-};
+}
 
 // ---- check ----
 
@@ -93,11 +97,10 @@ function checkableOf(el) {
 
 // checkTarget reads the checkable state of el for check/uncheck, with
 // whether it is disabled.
-S.checkTarget = function checkTarget(el) {
-  cache = newCache();
+export function checkTarget(el) {
   const ctl = checkableOf(el);
   if (!ctl) {
-    const c = S.checkedState(el);
+    const c = checkedState(el);
     if (c.error) return { error: 'not checkable: it is a ' + effectiveRole(el) + ' (' + shortSelector(el) + '), not a checkbox, radio, switch or checkable menu item' };
     return c;
   }
@@ -111,14 +114,13 @@ S.checkTarget = function checkTarget(el) {
   c.disabled = ctl.matches(':disabled') || !!ctl.closest('[aria-disabled=true]');
   c.mixed = (ctl.tagName === 'INPUT' && ctl.indeterminate) || ctl.getAttribute('aria-checked') === 'mixed';
   return c;
-};
+}
 
 // ---- focus ----
 
 // focusElement focuses el (the control of a label) and reports whether the
 // deep active element is it, or inside it (delegated focus).
-S.focusElement = function focusElement(el) {
-  cache = newCache();
+export function focusElement(el) {
   const t = el.tagName === 'LABEL' && el.control ? el.control : el;
   t.focus();
   const a = deepActiveElement();
@@ -131,7 +133,7 @@ S.focusElement = function focusElement(el) {
     out.what = shortSelector(t);
   }
   return out;
-};
+}
 
 // ---- upload ----
 
@@ -142,7 +144,7 @@ function isFileInput(el) {
 // fileInput returns the <input type=file> an upload on el means: el, the
 // control of the label el, or the only file input inside el (a drop zone);
 // null when el is none of those (a button that opens a file chooser).
-S.fileInput = function fileInput(el) {
+export function fileInput(el) {
   if (isFileInput(el)) return el;
   if (el.tagName === 'LABEL' && el.control && isFileInput(el.control)) return el.control;
   const found = [];
@@ -150,13 +152,13 @@ S.fileInput = function fileInput(el) {
     for (const i of root.querySelectorAll('input[type=file]')) found.push(i);
   }
   return found.length === 1 ? found[0] : null;
-};
+}
 
 // fileState reads what a file input holds.
-S.fileState = function fileState(el) {
+export function fileState(el) {
   const files = [...(el.files || [])];
   return { count: files.length, names: files.map((f) => f.name), multiple: !!el.multiple, disabled: el.matches(':disabled'), seen: fileSeen.get(el) || null };
-};
+}
 
 // fileSeen records, per file input, the names it held at its last input or
 // change event: a page may clear the input once it has read the files.
@@ -164,12 +166,12 @@ const fileSeen = new WeakMap();
 
 // watchFiles starts recording what the page sees of el's files and returns
 // its current state.
-S.watchFiles = function watchFiles(el) {
+export function watchFiles(el) {
   if (!fileSeen.has(el)) {
     const record = () => fileSeen.set(el, [...(el.files || [])].map((f) => f.name));
     el.addEventListener('input', record, true);
     el.addEventListener('change', record, true);
   }
   fileSeen.set(el, null);
-  return S.fileState(el);
-};
+  return fileState(el);
+}

@@ -1,13 +1,15 @@
-// frames.js — frame discovery helpers. Fragment of the in-page engine.
+// frames.js — frame discovery helpers. Module of the in-page engine.
+
+import { queryAllComposed } from './query.js';
 
 // frameOwners lists the iframe and frame elements of the document (open
 // shadow roots included), in document order.
-S.frameOwners = function frameOwners() {
+export function frameOwners() {
   return queryAllComposed('iframe,frame', document);
-};
+}
 
 // frameCount is how many iframe and frame elements the document holds
 // (a cheap check before looking into frames).
-S.frameCount = function frameCount() {
+export function frameCount() {
   return queryAllComposed('iframe,frame', document).length;
-};
+}

@@ -1,5 +1,14 @@
-// gesture.js — hover capture, drag and scroll helpers. Fragment of the
+// gesture.js — hover capture, drag and scroll helpers. Module of the
 // in-page engine.
+
+import { S } from './state.js';
+import { normalizeSpace, parentElementComposed, styleOf, truncate, withCaches } from './dom.js';
+import { accessibleName } from './names.js';
+import { refFor } from './snapshot.js';
+import { effectiveRole, refName } from './refs.js';
+import { syncSeq } from './api.js';
+import { isShown } from './find.js';
+import { composedContains, deepElementFromPoint, hiddenWhy, shortSelector } from './act.js';
 
 // ---- hover ----
 
@@ -52,18 +61,16 @@ function hoverCandidates(container) {
 
 // hoverPrepare records what is visible before the mouse moves; el is the
 // hovered element, or null with a point (x, y) to hover.
-S.hoverPrepare = function hoverPrepare(el, pt) {
-  cache = newCache();
+export function hoverPrepare(el, pt) {
   if (!el && pt) el = deepElementFromPoint(pt.x, pt.y);
   const container = hoverContainer(el);
   const before = new Set();
   for (const c of hoverCandidates(container)) if (visibleNow(c)) before.add(c);
   S.hoverState = { el, container, before };
   return true;
-};
+}
 
 function newlyShown(st) {
-  cache = newCache();
   const out = [];
   for (const c of hoverCandidates(st.container)) {
     if (!st.before.has(c) && c !== st.el && visibleNow(c)) out.push(c);
@@ -106,12 +113,11 @@ function hoverReport(appeared) {
 // hoverCapture waits up to opts.wait ms for elements to appear after the
 // hover (returning once what appeared holds still for one poll) and reports
 // them with refs.
-S.hoverCapture = function hoverCapture(opts) {
+export function hoverCapture(opts) {
   syncSeq(opts.seq);
   const st = S.hoverState;
   S.hoverState = null;
   const done = (appeared) => {
-    cache = newCache();
     const visibleElements = st ? hoverReport(appeared) : [];
     return { visibleElements, seq: { snap: S.snapSeq, elem: S.elemSeq } };
   };
@@ -119,7 +125,8 @@ S.hoverCapture = function hoverCapture(opts) {
   const start = performance.now();
   return new Promise((resolve) => {
     let last = -1;
-    const tick = () => {
+    // Each poll is a cache bracket of its own: the page changes between.
+    const tick = withCaches(() => {
       const appeared = newlyShown(st);
       if ((appeared.length && appeared.length === last) || performance.now() - start >= opts.wait) {
         resolve(done(appeared));
@@ -127,23 +134,23 @@ S.hoverCapture = function hoverCapture(opts) {
       }
       last = appeared.length;
       setTimeout(tick, 50);
-    };
+    });
     setTimeout(tick, 0);
   });
-};
+}
 
 // ---- drag ----
 
 // dragSource says what kind of drag source el is.
-S.dragSource = function dragSource(el) {
+export function dragSource(el) {
   const range = el.tagName === 'INPUT' && (el.type || '').toLowerCase() === 'range';
   return { range, disabled: range && el.disabled };
-};
+}
 
 // setRange moves a range input to a.value, or to the value under the point
 // a.x/a.y on its track, through the native setter with input and change
 // events (what frameworks observe).
-S.setRange = function setRange(el, a) {
+export function setRange(el, a) {
   const r = el.getBoundingClientRect();
   let min = parseFloat(el.min), max = parseFloat(el.max);
   if (isNaN(min)) min = 0;
@@ -167,12 +174,12 @@ S.setRange = function setRange(el, a) {
   const ratio = max > min ? (parseFloat(el.value) - min) / (max - min) : 0;
   const at = vertical ? { x: r.left + r.width / 2, y: r.bottom - ratio * r.height } : { x: r.left + ratio * r.width, y: r.top + r.height / 2 };
   return { value: parseFloat(el.value), changed, x: Math.round(at.x), y: Math.round(at.y) };
-};
+}
 
 // dragWatch starts recording what a pointer drag does to the page: whether
 // a dragstart fired (and was not cancelled) and how many DOM mutations
 // happened. dragReport reads and stops it.
-S.dragWatch = function dragWatch() {
+export function dragWatch() {
   if (S.dragState) S.dragState.stop();
   const st = { dragstart: null, mutations: 0 };
   const onDragStart = (ev) => { st.dragstart = ev; };
@@ -187,29 +194,29 @@ S.dragWatch = function dragWatch() {
   };
   S.dragState = st;
   return true;
-};
+}
 
-function dragStarted(st) {
+function dragStartedOf(st) {
   return { started: !!st.dragstart, cancelled: !!st.dragstart && st.dragstart.defaultPrevented };
 }
 
-S.dragStarted = function () {
+export function dragStarted() {
   const st = S.dragState;
-  return st ? dragStarted(st) : { started: false, cancelled: false };
-};
+  return st ? dragStartedOf(st) : { started: false, cancelled: false };
+}
 
-S.dragReport = function dragReport() {
+export function dragReport() {
   const st = S.dragState;
   if (!st) return { started: false, cancelled: false, mutations: 0 };
   st.stop();
-  return Object.assign(dragStarted(st), { mutations: st.mutations });
-};
+  return Object.assign(dragStartedOf(st), { mutations: st.mutations });
+}
 
 // dragMark records, before a drag, the source (el, or the draggable at
 // point from) and what is at the drop point to, and counts the drop events
 // and the dragend's dropEffect while the drag runs; dragVerify reads what
 // became of the source.
-S.dragMark = function dragMark(el, from, to) {
+export function dragMark(el, from, to) {
   if (S.dragMarkState) S.dragMarkState.stop();
   const hit = el || deepElementFromPoint(from.x, from.y);
   const src = hit && ((hit.closest && hit.closest('[draggable=true]')) || hit);
@@ -239,7 +246,7 @@ S.dragMark = function dragMark(el, from, to) {
   };
   S.dragMarkState = st;
   return { source: src ? shortSelector(src) : '' };
-};
+}
 
 // placeOf is where el is: its box, parent and position among siblings.
 function placeOf(el) {
@@ -252,7 +259,7 @@ function inRect(p, r, slack) {
   return p.x >= r.x - slack && p.x <= r.x + r.w + slack && p.y >= r.y - slack && p.y <= r.y + r.h + slack;
 }
 
-S.dragVerify = function dragVerify() {
+export function dragVerify() {
   const st = S.dragMarkState;
   if (!st) return { lost: true };
   st.stop();
@@ -279,11 +286,11 @@ S.dragVerify = function dragVerify() {
     out.count = a.count;
   }
   return out;
-};
+}
 
 // syntheticDrag fires the HTML5 drag-and-drop sequence from the element at
 // point a to the element at point b, sharing one DataTransfer.
-S.syntheticDrag = function syntheticDrag(a, b) {
+export function syntheticDrag(a, b) {
   const hitA = deepElementFromPoint(a.x, a.y), hitB = deepElementFromPoint(b.x, b.y);
   if (!hitA || !hitB) return { error: 'no element at the ' + (hitA ? 'target' : 'source') + ' point' };
   const src = (hitA.closest && hitA.closest('[draggable=true]')) || hitA;
@@ -299,7 +306,7 @@ S.syntheticDrag = function syntheticDrag(a, b) {
   fire(hitB, 'drop', b);
   fire(src, 'dragend', b);
   return { source: shortSelector(src), target: shortSelector(hitB), accepted: !overNotCancelled };
-};
+}
 
 // ---- scroll ----
 
@@ -406,8 +413,7 @@ function samePos(a, b) {
 
 // scrollPage scrolls the page (the window, or the pane that scrolls the
 // page when the window cannot): op.kind is top, bottom, delta or abs.
-S.scrollPage = function scrollPage(op) {
-  cache = newCache();
+export function scrollPage(op) {
   const box = pageScroller();
   const m = scrollMax(box);
   if (!box && m.x <= 1 && m.y <= 1) return scrollResult(null, false, { reason: 'not-scrollable' });
@@ -415,11 +421,10 @@ S.scrollPage = function scrollPage(op) {
   scrollOp(box, op);
   const moved = !samePos(before, scrollPos(box));
   return scrollResult(box, moved, moved ? null : { reason: endReason(box, op) });
-};
+}
 
 // scrollElement scrolls el itself (a scrollable container) per op.
-S.scrollElement = function scrollElement(el, op) {
-  cache = newCache();
+export function scrollElement(el, op) {
   const ax = scrollableAxes(el);
   const given = (v) => v !== undefined && v !== null;
   const needY = op.kind === 'top' || op.kind === 'bottom' || (op.kind === 'delta' && !!op.dy) || (op.kind === 'abs' && given(op.y));
@@ -432,12 +437,11 @@ S.scrollElement = function scrollElement(el, op) {
   scrollOp(el, op);
   const moved = !samePos(before, scrollPos(el));
   return scrollResult(el, moved, moved ? null : { reason: endReason(el, op) });
-};
+}
 
 // scrollIntoCenter scrolls el into the middle of the viewport (and of every
 // scrolling ancestor) and reports whether anything moved.
-S.scrollIntoCenter = function scrollIntoCenter(el) {
-  cache = newCache();
+export function scrollIntoCenter(el) {
   if (!el.isConnected || !el.getClientRects().length) return scrollResult(null, false, { reason: 'hidden', detail: el.isConnected ? hiddenWhy(el) : 'detached' });
   const boxes = [];
   for (let e = parentElementComposed(el); e; e = parentElementComposed(e)) boxes.push([e, scrollPos(e)]);
@@ -446,7 +450,7 @@ S.scrollIntoCenter = function scrollIntoCenter(el) {
   let moved = !samePos(win, scrollPos(null));
   for (const [e, p] of boxes) if (!samePos(p, scrollPos(e))) moved = true;
   return scrollResult(null, moved, moved ? null : { reason: 'in-view' });
-};
+}
 
 // ---- scroll until found ----
 
@@ -454,7 +458,7 @@ S.scrollIntoCenter = function scrollIntoCenter(el) {
 // grew (elements added, the document taller) and where elements were
 // added; feedStep scrolls one step, feedStatus reads, feedReport reads and
 // stops.
-S.feedWatch = function feedWatch() {
+export function feedWatch() {
   if (S.feedState) S.feedState.stop();
   const st = { last: performance.now(), adds: new Map(), height: 0 };
   const obs = new MutationObserver((recs) => {
@@ -469,11 +473,11 @@ S.feedWatch = function feedWatch() {
   obs.observe(document, { childList: true, subtree: true });
   st.stop = () => { obs.disconnect(); if (S.feedState === st) S.feedState = null; };
   S.feedState = st;
-  return feedStatus(st);
-};
+  return feedStatusOf(st);
+}
 
-// feedStatus reads the scroll position and how long the page has not grown.
-function feedStatus(st) {
+// feedStatusOf reads the scroll position and how long the page has not grown.
+function feedStatusOf(st) {
   const box = pageScroller();
   const p = scrollPos(box), m = scrollMax(box);
   const h = (box || document.scrollingElement || document.documentElement).scrollHeight;
@@ -494,39 +498,39 @@ function pageBusy() {
   return false;
 }
 
-S.feedStatus = function () {
-  return S.feedState ? feedStatus(S.feedState) : { lost: true };
-};
+export function feedStatus() {
+  return S.feedState ? feedStatusOf(S.feedState) : { lost: true };
+}
 
 // feedStep scrolls the page down by distance (0: most of a viewport).
-S.feedStep = function feedStep(distance) {
+export function feedStep(distance) {
   const st = S.feedState;
   if (!st) return { lost: true };
   const box = pageScroller();
   const before = scrollPos(box);
   scrollOp(box, { kind: 'delta', dy: distance > 0 ? distance : Math.round(innerHeight * 0.8) });
-  const out = feedStatus(st);
+  const out = feedStatusOf(st);
   out.moved = !samePos(before, scrollPos(box));
   return out;
-};
+}
 
 // feedNudge scrolls up a little and back to the end, a frame apart, as a
 // person does when a feed does not load: a scroll observer that missed the
 // end (the page grew and was scrolled to its end within one frame) sees it
 // again.
-S.feedNudge = async function feedNudge() {
+export async function feedNudge() {
   const box = pageScroller();
   scrollOp(box, { kind: 'delta', dy: -Math.round(innerHeight * 0.4) });
   await afterFrame();
   await afterFrame();
   scrollOp(box, { kind: 'bottom' });
   await afterFrame();
-  return S.feedState ? feedStatus(S.feedState) : { lost: true };
-};
+  return S.feedState ? feedStatusOf(S.feedState) : { lost: true };
+}
 
 // feedReport stops the watch and says how far the scrolling got: the list
 // that received the most elements (the feed) and how many items it holds.
-S.feedReport = function feedReport() {
+export function feedReport() {
   const st = S.feedState;
   if (!st) return { lost: true };
   let best = null, bestN = 0, added = 0;
@@ -534,7 +538,7 @@ S.feedReport = function feedReport() {
     added += n;
     if (el.isConnected && n > bestN) { best = el; bestN = n; }
   }
-  const out = feedStatus(st);
+  const out = feedStatusOf(st);
   out.added = added;
   if (best) {
     out.list = shortSelector(best);
@@ -542,4 +546,4 @@ S.feedReport = function feedReport() {
   }
   st.stop();
   return out;
-};
+}

@@ -1,11 +1,17 @@
 // names.js — accessible names per W3C accname 1.2 (the parts browsers
-// implement), and the states and values shown in snapshots. Fragment of the
+// implement), and the states and values shown in snapshots. Module of the
 // in-page engine.
+
+import {
+  cache, childNodesComposed, forEachChildComposed, hiddenForAT, normalizeSpace,
+  onlyVisibilityHidden, shadowRootOf, styleOf, truncate
+} from './dom.js';
+import { NAME_FROM_CONTENT, SKIP_TAGS, headingLevel, roleOf } from './roles.js';
 
 // accessibleName is the name snapshots show: Chromium's name (fullName)
 // with ASCII whitespace trimmed from its ends. NBSP and other non-ASCII
 // spaces stay, as Chromium keeps them.
-function accessibleName(el) {
+export function accessibleName(el) {
   let n = cache.name.get(el);
   if (n !== undefined) return n;
   n = fullName(el);
@@ -17,7 +23,7 @@ function accessibleName(el) {
 // fullName is the accessible name exactly as Chromium's accessibility tree
 // has it: runs of ASCII whitespace collapse to one space, the ends are not
 // trimmed, NBSP and other non-ASCII spaces are kept.
-function fullName(el) {
+export function fullName(el) {
   return collapseAsciiSpace(computeName(el, { root: el, visited: new Set(), labelledBy: false, hiddenRef: false, content: false }));
 }
 
@@ -32,7 +38,7 @@ function isAsciiSpace(c) {
   return c === 32 || c === 9 || c === 10 || c === 12 || c === 13;
 }
 
-function byIdInRoot(el, id) {
+export function byIdInRoot(el, id) {
   const root = el.getRootNode();
   return root.getElementById ? root.getElementById(id) : document.getElementById(id);
 }
@@ -192,7 +198,7 @@ function embeddedControlValue(el, role) {
 // labelsOf returns the labels of a labelable element. el.labels scans the
 // whole document on every call in Chromium, so label[for] elements are
 // indexed once per call and wrapping labels found by walking up.
-function labelsOf(el) {
+export function labelsOf(el) {
   if (!LABELABLE.has(el.tagName)) return [];
   const root = el.getRootNode();
   let index = cache.labels.get(root);
@@ -516,7 +522,7 @@ function pseudoEdge(el, which, dir) {
 }
 
 // deepActiveElement follows focus into shadow roots and same-origin frames.
-function deepActiveElement() {
+export function deepActiveElement() {
   let a = document.activeElement;
   // Closed roots too (shadowRootOf knows those CDP registered).
   for (let r = a && shadowRootOf(a); r && r.activeElement; r = shadowRootOf(a)) a = r.activeElement;
@@ -526,7 +532,7 @@ function deepActiveElement() {
 const CHECKABLE = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
 
 // stateOf returns the states of el shown in brackets, in a fixed order.
-function stateOf(el, role, focused) {
+export function stateOf(el, role, focused) {
   const st = {};
   if (CHECKABLE.has(role)) {
     if (el.tagName === 'INPUT' && (el.type === 'checkbox' || el.type === 'radio')) {
@@ -556,7 +562,7 @@ function stateOf(el, role, focused) {
 
 // anyAriaDisabled tells, once per call and document, whether any element
 // carries aria-disabled=true (so that most elements skip the ancestor walk).
-function anyAriaDisabled(el) {
+export function anyAriaDisabled(el) {
   const root = el.getRootNode();
   let v = cache.ariaDisabled.get(root);
   if (v === undefined) {
@@ -566,14 +572,14 @@ function anyAriaDisabled(el) {
   return v;
 }
 
-function safeMatches(el, sel) {
+export function safeMatches(el, sel) {
   try { return el.matches(sel); } catch (e) { return false; }
 }
 
-const MASK = '••••••••';
+export const MASK = '••••••••';
 
 // valueOf returns the value shown after the colon, or null.
-function valueOf(el, role) {
+export function valueOf(el, role) {
   switch (role) {
     case 'textbox': case 'searchbox': case 'spinbutton': case 'combobox':
       if (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA') {
@@ -593,7 +599,7 @@ function valueOf(el, role) {
 }
 
 // linkURL returns a short href: a path for same-origin links.
-function linkURL(el) {
+export function linkURL(el) {
   const href = el.getAttribute('href');
   if (href === null || href === '' || href === '#' || href.startsWith('javascript:')) return null;
   // Anchors and root-relative paths read well as written; only relative

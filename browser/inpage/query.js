@@ -1,5 +1,12 @@
-// query.js — CSS and role queries with per-element outputs. Fragment of the
+// query.js — CSS and role queries with per-element outputs. Module of the
 // in-page engine.
+
+import { S } from './state.js';
+import { fail, hiddenForAT, isVisibleBox, normalizeSpace, truncate } from './dom.js';
+import { MASK, accessibleName, stateOf, valueOf } from './names.js';
+import { refFor, stateText } from './snapshot.js';
+import { allShadowRoots, effectiveRole, normName, refName } from './refs.js';
+import { syncSeq } from './api.js';
 
 // Known roles map to the elements that can carry them implicitly, so role
 // queries do not scan the whole document.
@@ -31,7 +38,7 @@ const ROLE_SELECTORS = {
 };
 
 // queryAllComposed runs a selector in the document and every open shadow root.
-function queryAllComposed(sel, root) {
+export function queryAllComposed(sel, root) {
   const out = [...root.querySelectorAll(sel)];
   for (const sr of allShadowRoots(root, [])) out.push(...sr.querySelectorAll(sel));
   return out;
@@ -79,8 +86,7 @@ function metadataOf(el) {
     visible: isVisibleBox(el) && !hiddenForAT(el) };
 }
 
-S.query = function query(opts) {
-  cache = newCache();
+export function query(opts) {
   syncSeq(opts.seq);
   const limit = opts.limit > 0 ? opts.limit : 10;
   const snapId = Math.max(S.snapSeq, 1);
@@ -133,4 +139,4 @@ S.query = function query(opts) {
   }
   out.seq = { snap: S.snapSeq, elem: S.elemSeq };
   return out;
-};
+}

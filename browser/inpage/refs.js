@@ -1,12 +1,18 @@
 // refs.js — resolving refs back to elements, re-resolving stale ones.
-// Fragment of the in-page engine.
+// Module of the in-page engine.
 
-function normName(s) {
+import { S } from './state.js';
+import { cssSelector, hiddenForAT, normalizeSpace, shadowHostPath, shadowRootOf, truncate } from './dom.js';
+import { roleOf } from './roles.js';
+import { accessibleName } from './names.js';
+import { flushLocators } from './snapshot.js';
+
+export function normName(s) {
   return normalizeSpace(s || '').toLowerCase();
 }
 
 // effectiveRole is the role the snapshot shows for el.
-function effectiveRole(el) {
+export function effectiveRole(el) {
   let role = roleOf(el);
   if (el.isContentEditable && role === 'generic' && (!el.parentElement || !el.parentElement.isContentEditable)) return 'textbox';
   return role;
@@ -14,7 +20,7 @@ function effectiveRole(el) {
 
 // refName is the name a ref is matched on: the accessible name, or the
 // text of a clickable element that has none.
-function refName(el, role) {
+export function refName(el, role) {
   const n = accessibleName(el);
   if (n || role !== 'generic') return n;
   return truncate(normalizeSpace(el.textContent || ''), 100);
@@ -37,7 +43,7 @@ function shadowRootFor(path) {
   return root;
 }
 
-function allShadowRoots(root, out) {
+export function allShadowRoots(root, out) {
   for (const el of root.querySelectorAll('*')) {
     const sr = shadowRootOf(el);
     if (sr) {
@@ -51,9 +57,8 @@ function allShadowRoots(root, out) {
 // resolve returns {el, status} for a ref: ok (same element), reResolved (a
 // replacement with the same role and name), or an error status: unknown,
 // stale (nothing matches), ambiguous (several match).
-function resolve(ref) {
+export function resolve(ref) {
   flushLocators();
-  cache = newCache();
   const e = S.refs.get(ref);
   if (!e) return { status: 'unknown' };
   if (e.el.isConnected && !hiddenForAT(e.el) && effectiveRole(e.el) === e.role) {

@@ -1,5 +1,7 @@
 // roles.js — ARIA roles: explicit (first valid token of role=) or implicit
-// per HTML-AAM. Fragment of the in-page engine; shares the engine closure.
+// per HTML-AAM. Module of the in-page engine.
+
+import { cache, parentElementComposed } from './dom.js';
 
 const VALID_ROLES = new Set(('alert alertdialog application article banner blockquote button caption cell checkbox code ' +
   'columnheader combobox complementary contentinfo definition deletion dialog directory document emphasis feed figure ' +
@@ -11,27 +13,27 @@ const VALID_ROLES = new Set(('alert alertdialog application article banner block
 
 // Roles whose name comes from their content (accname 1.2, "name from content").
 // Chromium names rows, captions and the text-level roles from nothing.
-const NAME_FROM_CONTENT = new Set(['button', 'cell', 'checkbox', 'columnheader', 'gridcell', 'heading', 'link',
+export const NAME_FROM_CONTENT = new Set(['button', 'cell', 'checkbox', 'columnheader', 'gridcell', 'heading', 'link',
   'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'radio', 'rowheader', 'switch', 'tab',
   'tooltip', 'treeitem', 'term']);
 
 // Roles that are interactive: they always get a ref.
-const INTERACTIVE = new Set(['button', 'link', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox', 'listbox',
+export const INTERACTIVE = new Set(['button', 'link', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox', 'listbox',
   'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'switch', 'slider', 'spinbutton', 'treeitem', 'option',
   'scrollbar']);
 
 // Roles that are landmarks (summary detail, auto-scope header).
-const LANDMARKS = new Set(['banner', 'navigation', 'main', 'contentinfo', 'complementary', 'search', 'form', 'region']);
+export const LANDMARKS = new Set(['banner', 'navigation', 'main', 'contentinfo', 'complementary', 'search', 'form', 'region']);
 
 // Text-level roles flattened into their parent's text.
-const TEXT_LEVEL = new Set(['generic', 'none', 'strong', 'emphasis', 'code', 'mark', 'subscript',
+export const TEXT_LEVEL = new Set(['generic', 'none', 'strong', 'emphasis', 'code', 'mark', 'subscript',
   'superscript', 'deletion', 'insertion', 'time', 'rowgroup', 'sectionheader', 'sectionfooter']);
 
 // Roles rendered without children: their content is their name or value.
-const LEAF = new Set(['textbox', 'searchbox', 'checkbox', 'radio', 'slider', 'spinbutton', 'img', 'image',
+export const LEAF = new Set(['textbox', 'searchbox', 'checkbox', 'radio', 'slider', 'spinbutton', 'img', 'image',
   'progressbar', 'meter', 'separator', 'switch', 'scrollbar', 'math']);
 
-const SKIP_TAGS = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'HEAD', 'META', 'LINK', 'TITLE', 'BASE',
+export const SKIP_TAGS = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'HEAD', 'META', 'LINK', 'TITLE', 'BASE',
   'DATALIST', 'PARAM', 'SOURCE', 'TRACK']);
 
 const TEXT_INPUT_TYPES = new Set(['', 'text', 'email', 'tel', 'url', 'password', 'search', 'number', 'date',
@@ -39,7 +41,7 @@ const TEXT_INPUT_TYPES = new Set(['', 'text', 'email', 'tel', 'url', 'password',
 
 const ROLE_SYNONYMS = { image: 'img', presentation: 'none', directory: 'list' };
 
-function explicitRole(el) {
+export function explicitRole(el) {
   const attr = el.getAttribute('role');
   if (!attr) return null;
   for (let token of attr.trim().toLowerCase().split(/\s+/)) {
@@ -207,7 +209,7 @@ function headerCellRole(el) {
 }
 
 // roleOf returns the element's role, or 'generic' for role-less elements.
-function roleOf(el) {
+export function roleOf(el) {
   let r = cache.role.get(el);
   if (r !== undefined) return r;
   r = (presentationalParent(el) ? 'none' : explicitRole(el) || implicitRole(el)) || 'generic';
@@ -215,7 +217,7 @@ function roleOf(el) {
   return r;
 }
 
-function headingLevel(el) {
+export function headingLevel(el) {
   const a = parseInt(el.getAttribute('aria-level'), 10);
   if (a > 0) return a;
   const m = /^H([1-6])$/.exec(el.tagName);

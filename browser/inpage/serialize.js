@@ -1,6 +1,9 @@
 // serialize.js — turns any JavaScript value into JSON for pageFunction
 // and poll (spec §17.7): plain JSON values stay as they are; values JSON
-// cannot carry are tagged {type: …}. Fragment of the in-page engine.
+// cannot carry are tagged {type: …}. Module of the in-page engine.
+
+import { S } from './state.js';
+import { normalizeSpace, truncate } from './dom.js';
 
 const SER_MAX_ARRAY = 100;
 const SER_MAX_KEYS = 50;
@@ -36,7 +39,7 @@ function serElement(el) {
   return out;
 }
 
-function serialize(v, depth, seen) {
+function serializeValue(v, depth, seen) {
   depth = depth || 0;
   seen = seen || new Set();
   switch (typeof v) {
@@ -64,7 +67,7 @@ function serialize(v, depth, seen) {
   if (typeof Element !== 'undefined' && v instanceof Element) return serElement(v);
   if (typeof Node !== 'undefined' && v instanceof Node) return { type: 'Node', nodeType: v.nodeType, name: v.nodeName, text: truncate(v.textContent || '', 100) };
   if ((typeof NodeList !== 'undefined' && v instanceof NodeList) || (typeof HTMLCollection !== 'undefined' && v instanceof HTMLCollection)) {
-    const items = [...v].slice(0, SER_MAX_NODES).map((n) => n instanceof Element ? serElement(n) : serialize(n, depth + 1, seen));
+    const items = [...v].slice(0, SER_MAX_NODES).map((n) => n instanceof Element ? serElement(n) : serializeValue(n, depth + 1, seen));
     const out = { type: v instanceof NodeList ? 'NodeList' : 'HTMLCollection', length: v.length, items };
     if (v.length > SER_MAX_NODES) out.truncated = true;
     return out;
@@ -75,7 +78,7 @@ function serialize(v, depth, seen) {
       const entries = [];
       for (const [k, val] of v) {
         if (entries.length >= SER_MAX_ITEMS) break;
-        entries.push([serialize(k, depth + 1, seen), serialize(val, depth + 1, seen)]);
+        entries.push([serializeValue(k, depth + 1, seen), serializeValue(val, depth + 1, seen)]);
       }
       const out = { type: 'Map', size: v.size, entries };
       if (v.size > SER_MAX_ITEMS) out.truncated = true;
@@ -85,14 +88,14 @@ function serialize(v, depth, seen) {
       const values = [];
       for (const val of v) {
         if (values.length >= SER_MAX_ITEMS) break;
-        values.push(serialize(val, depth + 1, seen));
+        values.push(serializeValue(val, depth + 1, seen));
       }
       const out = { type: 'Set', size: v.size, values };
       if (v.size > SER_MAX_ITEMS) out.truncated = true;
       return out;
     }
     if (Array.isArray(v) || ArrayBuffer.isView(v)) {
-      const arr = Array.from(v.length > SER_MAX_ARRAY ? Array.prototype.slice.call(v, 0, SER_MAX_ARRAY) : v, (x) => serialize(x, depth + 1, seen));
+      const arr = Array.from(v.length > SER_MAX_ARRAY ? Array.prototype.slice.call(v, 0, SER_MAX_ARRAY) : v, (x) => serializeValue(x, depth + 1, seen));
       if (v.length > SER_MAX_ARRAY) return { type: 'array', length: v.length, value: arr, truncated: true };
       return arr;
     }
@@ -102,7 +105,7 @@ function serialize(v, depth, seen) {
     for (const k of keys.slice(0, SER_MAX_KEYS)) {
       let val;
       try { val = v[k]; } catch (e) { val = { type: 'Error', message: String(e) }; }
-      out[k] = serialize(val, depth + 1, seen);
+      out[k] = serializeValue(val, depth + 1, seen);
     }
     if (keys.length > SER_MAX_KEYS) return { type: 'object', keys: keys.length, value: out, truncated: true };
     const proto = Object.getPrototypeOf(v);
@@ -115,31 +118,30 @@ function serialize(v, depth, seen) {
   }
 }
 
-S.serialize = function (v) {
-  cache = newCache();
+export function serialize(v) {
   S.serialized = [];
-  return serialize(v, 0, new Set());
-};
+  return serializeValue(v, 0, new Set());
+}
 
 // serializeTyped is the spec's shape (§17.7): every value is {type, value}
 // — {type: 'number', value: 3}, {type: 'null', value: null} — arrays and
 // plain objects with their members wrapped in turn; the special types keep
 // serialize's tagged form.
-function serializeTyped(v, depth, seen) {
+function serializeTypedValue(v, depth, seen) {
   switch (typeof v) {
     case 'string': case 'boolean': return { type: typeof v, value: v };
-    case 'number': return Number.isFinite(v) ? { type: 'number', value: v } : serialize(v, depth, seen);
+    case 'number': return Number.isFinite(v) ? { type: 'number', value: v } : serializeValue(v, depth, seen);
     case 'object': break;
-    default: return serialize(v, depth, seen);
+    default: return serializeValue(v, depth, seen);
   }
   if (v === null) return { type: 'null', value: null };
   const proto = Object.getPrototypeOf(v);
   const plain = proto === Object.prototype || proto === null;
-  if ((!Array.isArray(v) && !plain) || seen.has(v) || depth > SER_MAX_DEPTH) return serialize(v, depth, seen);
+  if ((!Array.isArray(v) && !plain) || seen.has(v) || depth > SER_MAX_DEPTH) return serializeValue(v, depth, seen);
   seen.add(v);
   try {
     if (Array.isArray(v)) {
-      const out = { type: 'array', length: v.length, value: v.slice(0, SER_MAX_ARRAY).map((x) => serializeTyped(x, depth + 1, seen)) };
+      const out = { type: 'array', length: v.length, value: v.slice(0, SER_MAX_ARRAY).map((x) => serializeTypedValue(x, depth + 1, seen)) };
       if (v.length > SER_MAX_ARRAY) out.truncated = true;
       return out;
     }
@@ -148,7 +150,7 @@ function serializeTyped(v, depth, seen) {
     for (const k of keys.slice(0, SER_MAX_KEYS)) {
       let val;
       try { val = v[k]; } catch (e) { val = e; }
-      value[k] = serializeTyped(val, depth + 1, seen);
+      value[k] = serializeTypedValue(val, depth + 1, seen);
     }
     const out = { type: 'object', value };
     if (keys.length > SER_MAX_KEYS) out.truncated = true;
@@ -158,51 +160,20 @@ function serializeTyped(v, depth, seen) {
   }
 }
 
-S.serializeTyped = function (v) {
-  cache = newCache();
+export function serializeTyped(v) {
   S.serialized = [];
-  return serializeTyped(v, 0, new Set());
-};
+  return serializeTypedValue(v, 0, new Set());
+}
 
-// refElements maps refs to their elements for pageFunction({refs}): all
-// live refs (true) or the listed ones (re-resolved like actions do).
-S.refElements = function refElements(list) {
-  if (list === true) {
-    const out = {};
-    for (const [r, e] of S.refs) if (e.el.isConnected) out[r] = e.el;
-    return out;
-  }
-  return list.map((r) => {
-    const res = resolve(r);
-    if (!res.el) fail('stale', 'ref ' + r + ' is ' + res.status + ' (its element is gone from the page)');
-    return res.el;
-  });
-};
-
-// Elements cross between the engine's world and the page's by backend
-// node id (worldhandover.go). refElementList is the engine's side of a
-// pageFunction's refs: their elements in order (true: every live ref),
-// with the refs in S.lastHandOver. handoverTake is the page's side: the
-// elements Go handed over. refsOf answers, in the engine's world, the
-// refs of elements a page-world value held (null for none).
-S.refElementList = function refElementList(list) {
-  const found = S.refElements(list);
-  const names = list === true ? Object.keys(found) : list.slice();
-  S.lastHandOver = names;
-  return list === true ? names.map((n) => found[n]) : found;
-};
-
-S.handoverTake = function handoverTake() {
+// handoverTake takes the elements Go handed over to the page's world
+// (worldhandover.go; the engine's side is handover.js).
+export function handoverTake() {
   const h = S.handed || [];
   S.handed = null;
   return h;
-};
-
-S.refsOf = function refsOf(els) {
-  return els.map((el) => (el && S.byEl.get(el)) || null);
-};
+}
 
 // ping answers true: callers use it to make sure the engine is installed.
-S.ping = function ping() {
+export function ping() {
   return true;
-};
+}

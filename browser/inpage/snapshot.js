@@ -1,8 +1,18 @@
 // snapshot.js — builds the ARIA tree of the page and renders it as the
-// YAML-like snapshot agents read. Fragment of the in-page engine.
+// YAML-like snapshot agents read. Module of the in-page engine.
+
+import { S } from './state.js';
+import {
+  cache, clip, cssSelector, fail, forEachChildComposed, hiddenForAT, inClosedDetails, inViewport,
+  normalizeSpace, parentElementComposed, shadowHostPath, styleOf, truncate, withCaches
+} from './dom.js';
+import { INTERACTIVE, LANDMARKS, LEAF, NAME_FROM_CONTENT, SKIP_TAGS, TEXT_LEVEL, roleOf } from './roles.js';
+import { accessibleName, deepActiveElement, linkURL, stateOf, valueOf } from './names.js';
+import { effectiveRole, refName } from './refs.js';
+import { selectorQuery } from './find.js';
 
 // Build context for one snapshot.
-function newBuild(opts, snapId) {
+export function newBuild(opts, snapId) {
   clickMarks();
   return {
     pierce: opts.pierceShadow !== false,
@@ -49,7 +59,7 @@ function clickMarks() {
 
 // ITEM_BLOCKERS are the descendants that make a block more than a plain
 // entry: it holds its own controls.
-const ITEM_BLOCKERS = 'a[href],button,input,select,textarea,[role],[tabindex],[onclick]';
+export const ITEM_BLOCKERS = 'a[href],button,input,select,textarea,[role],[tabindex],[onclick]';
 
 // splitItems handles a clickable container whose children are entries of
 // one kind (a div-built menu, a list the page delegates clicks for): each
@@ -83,7 +93,7 @@ function isClickableGeneric(el, style) {
 }
 
 // walkChildren appends the nodes for node's children to out.
-function walkChildren(node, depth, out, b, textVisible) {
+export function walkChildren(node, depth, out, b, textVisible) {
   forEachChildComposed(node, b.pierce, (child) => {
     if (b.count >= b.maxElements) {
       b.truncated = true;
@@ -100,7 +110,7 @@ function walkChildren(node, depth, out, b, textVisible) {
   });
 }
 
-function walkElement(el, depth, out, b) {
+export function walkElement(el, depth, out, b) {
   if (SKIP_TAGS.has(el.tagName)) return;
   if (depth > b.maxDepth) {
     b.truncated = true;
@@ -160,7 +170,7 @@ function walkElement(el, depth, out, b) {
   } else if (!LEAF.has(role)) {
     walkChildren(el, depth, node.children, b, true);
   }
-  if (el.tagName === 'SELECT') node.more = selectOptions(el, b);
+  if (el.tagName === 'SELECT') node.more = selectSummary(el, b);
   finishNode(node, b);
   collapseWrapper(node);
   if (block) out.push({ text: ' ' });
@@ -193,9 +203,9 @@ function labelsShownControl(el) {
   return !!c && !hiddenForAT(c) && c.type !== 'hidden';
 }
 
-// selectOptions summarizes a native select's options: its value is shown,
+// selectSummary summarizes a native select's options: its value is shown,
 // and selectOption picks by label, so the options are listed compactly.
-function selectOptions(el, b) {
+function selectSummary(el, b) {
   const n = el.options.length;
   if (n === 0) return 'no options';
   if (n > 10) return n + ' options';
@@ -218,7 +228,7 @@ function isFocusableWidget(el, role) {
 }
 
 // finishNode merges text runs, trims and inlines single text children.
-function finishNode(node, b) {
+export function finishNode(node, b) {
   const kids = [];
   let text = '', textEl = null;
   const flush = () => {
@@ -262,7 +272,7 @@ function finishNode(node, b) {
 }
 
 // refFor returns the element's ref, keeping an existing one.
-function refFor(el, role, name, snapId) {
+export function refFor(el, role, name, snapId) {
   let r = S.byEl.get(el);
   if (r) {
     const e = S.refs.get(r);
@@ -292,24 +302,23 @@ function deferLocator(entry) {
   if (!locatorTimer) locatorTimer = setTimeout(flushLocators, 0);
 }
 
-function flushLocators() {
+// flushLocators runs from a timer (in a cache bracket of its own) or
+// inside an engine call (sharing its caches).
+export const flushLocators = withCaches(function flushLocators() {
   if (locatorTimer) clearTimeout(locatorTimer);
   locatorTimer = 0;
-  const saved = cache;
-  cache = newCache();
   for (const e of pendingLocators.splice(0)) {
     if (e.selector !== null || !e.el.isConnected) continue;
     e.selector = cssSelector(e.el);
     e.shadow = shadowHostPath(e.el);
   }
-  cache = saved;
-}
+});
 
 // ---- rendering ----
 
 const FRAME_MARK = '\u0001cdpframe ';
 
-function quote(s) {
+export function quote(s) {
   return JSON.stringify(s);
 }
 
@@ -319,7 +328,7 @@ function yamlText(s) {
   return s;
 }
 
-function stateText(st) {
+export function stateText(st) {
   let s = '';
   if (st.checked === true) s += ' [checked]';
   else if (st.checked === 'mixed') s += ' [checked=mixed]';
@@ -341,10 +350,20 @@ function stateText(st) {
   return s;
 }
 
-// renderCompact is set while the answer's scoped snapshot renders: links
-// go without their URL (a snapshot step shows them) and list items with up
-// to ITEM_PARTS parts take one line.
+// renderCompact is set while the answer's scoped snapshot renders
+// (renderScoped): links go without their URL (a snapshot step shows them)
+// and list items with up to ITEM_PARTS parts take one line.
 let renderCompact = false;
+
+// renderScoped runs fn, a rendering, compactly when compact.
+export function renderScoped(compact, fn) {
+  renderCompact = compact;
+  try {
+    fn();
+  } finally {
+    renderCompact = false;
+  }
+}
 const ITEM_PARTS = 6;
 
 // head renders "role "name" [states] [ref=…] [url=…]" of a node.
@@ -369,7 +388,7 @@ function inlineForm(n) {
   return s;
 }
 
-function render(nodes, indent, lines) {
+export function render(nodes, indent, lines) {
   for (const n of nodes) renderNode(n, indent, lines);
 }
 
@@ -430,7 +449,7 @@ function renderNode(n, indent, lines) {
 // interactiveOnly keeps interactive nodes, headings and landmarks (the
 // structure an agent reads a page by: a product page's name is its
 // heading), and the named structure above interactive nodes.
-function interactiveOnly(nodes) {
+export function interactiveOnly(nodes) {
   const out = [];
   for (const n of nodes) {
     if (n.text !== undefined) continue;
@@ -451,7 +470,7 @@ function interactiveOnly(nodes) {
 }
 
 // summarize renders landmarks and headings with counts of what they hold.
-function summarize(nodes, lines) {
+export function summarize(nodes, lines) {
   const counts = (list, acc) => {
     for (const n of list) {
       if (n.text !== undefined) continue;
@@ -495,7 +514,7 @@ function firstHeading(list) {
 // ---- roots and scoping ----
 
 // findRoot resolves the root option: a CSS selector or role=<role>.
-function findRoot(spec) {
+export function findRoot(spec) {
   if (spec.startsWith('role=')) {
     const want = spec.slice(5).trim();
     const all = document.querySelectorAll('*');
@@ -508,7 +527,7 @@ function findRoot(spec) {
 }
 
 // otherLandmarks lists the landmarks outside el, for the scope header.
-function otherLandmarks(main) {
+export function otherLandmarks(main) {
   const out = [];
   const sel = 'header,footer,nav,aside,search,form[aria-label],form[aria-labelledby],section[aria-label],section[aria-labelledby],[role]';
   for (const el of document.querySelectorAll(sel)) {
@@ -528,7 +547,7 @@ function otherLandmarks(main) {
 // and what may block the page (dialogs, alerts, fixed overlays with
 // controls); what it leaves out is counted in left. It returns null when
 // main is not in the tree (scrolled away): the caller keeps everything.
-function scopeToChange(nodes, main, changed, left) {
+export function scopeToChange(nodes, main, changed, left) {
   let found = false;
   const visit = (list) => {
     const out = [];
@@ -601,7 +620,7 @@ function noteLeft(n, left) {
 
 // scopeHeader is the line that says what the scoped snapshot left out and
 // how to see it.
-function scopeHeader(left) {
+export function scopeHeader(left) {
   if (!left.refs && !left.length) return '';
   const what = left.length ? left.join(', ') + ' ' : '';
   return '# scoped to main and what changed; left out: ' + what + '(' + (left.refs || 0) + ' refs): {"snapshot":{"root":"body"}} shows all';

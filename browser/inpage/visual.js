@@ -1,6 +1,6 @@
 // visual.js — a key that changes whenever what the viewport shows may have
 // changed, so that the screenshot after a command can be reused when
-// nothing did. Fragment of the in-page engine.
+// nothing did. Module of the in-page engine.
 //
 // From the engine's install on, every DOM mutation and the pointer's
 // position are counted. The key joins them with the scroll, the viewport,
@@ -8,6 +8,8 @@
 // see — running animations and transitions, canvas, video, frames, images
 // still loading, shadow roots and custom elements (the observer does not
 // see inside them) — makes it null: take a fresh screenshot.
+
+import { S } from './state.js';
 
 const visual = {
   instance: Math.random().toString(36).slice(2),
@@ -48,10 +50,10 @@ function visualUnknowable() {
   return false;
 }
 
-S.visualKey = function visualKey() {
+export function visualKey() {
   if (visualUnknowable()) return null;
   let active = document.activeElement;
   while (active && active.shadowRoot && active.shadowRoot.activeElement) active = active.shadowRoot.activeElement;
   return [visual.instance, visual.mutations, location.href, scrollX, scrollY, innerWidth, innerHeight, devicePixelRatio,
     visualId(active), visual.pointer, document.hasFocus()].join('|');
-};
+}

@@ -1,5 +1,5 @@
 // watch.js — what an action started in the page: timers, fetches and
-// XHRs it scheduled, and whether the DOM changed. Fragment of the in-page
+// XHRs it scheduled, and whether the DOM changed. Module of the in-page
 // engine.
 //
 // watchArm runs just before an action and wraps setTimeout, clearTimeout,
@@ -37,8 +37,8 @@ let watchState = null;
 
 // watchArm runs in the page's own world (it must wrap the page's own
 // functions); the change log (changes.js) is kept in the engine's world.
-S.watchArm = function watchArm() {
-  if (watchState) watchDisarm(watchState);
+export function watchArm() {
+  if (watchState) disarmWatch(watchState);
   const w = window;
   const st = {
     nativeSetTimeout: w.setTimeout,
@@ -173,14 +173,14 @@ S.watchArm = function watchArm() {
     });
     st.observer.observe(document.documentElement, { subtree: true, childList: true, attributes: true, characterData: true });
   }
-  st.expiry = st.nativeSetTimeout.call(w, () => watchDisarm(st), WATCH_EXPIRE);
+  st.expiry = st.nativeSetTimeout.call(w, () => disarmWatch(st), WATCH_EXPIRE);
   watchState = st;
   return true;
-};
+}
 
-// watchDisarm puts back the page's functions (unless the page replaced
+// disarmWatch puts back the page's functions (unless the page replaced
 // them meanwhile).
-function watchDisarm(st) {
+function disarmWatch(st) {
   const w = window;
   if (w.setTimeout === st.setT) w.setTimeout = st.nativeSetTimeout;
   if (w.clearTimeout === st.clearT) w.clearTimeout = st.nativeClearTimeout;
@@ -199,17 +199,17 @@ function watchDisarm(st) {
 }
 
 // watchDisarm ends a watch whose action failed: nothing to settle.
-S.watchDisarm = function () {
-  if (watchState) watchDisarm(watchState);
+export function watchDisarm() {
+  if (watchState) disarmWatch(watchState);
   return true;
-};
+}
 
 // watchSettle resolves when the armed action's work is done: a task later
 // when it scheduled any (so message-channel work has run), after its counted
 // timers and frame callbacks ran, its requests finished and stayed idle
 // for the settle window, and — when that work changed the DOM — the DOM
 // stayed quiet for an animation frame; each within a bound.
-S.watchSettle = async function watchSettle() {
+export async function watchSettle() {
   const st = watchState;
   if (!st) return { armed: false };
   const t0 = performance.now();
@@ -264,6 +264,6 @@ S.watchSettle = async function watchSettle() {
     }
     return { armed: true, ms: Math.round(performance.now() - t0), mutations: st.mutations, requests: st.requested, pending: st.timers.size + st.frames.size };
   } finally {
-    watchDisarm(st);
+    disarmWatch(st);
   }
-};
+}

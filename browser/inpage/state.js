@@ -1,0 +1,8 @@
+// state.js — S, the object installed as the bundle's global
+// (window.__cdpSkill, __cdpSkillPage or __cdpSkillWatch): the bundle's
+// entry points (installed by the generated wrapper, see
+// internal/jsbundle) and the state that lives across calls. The engine's
+// state (refs, counters, frame slots) is set up by engine.js; the page
+// world's serializer has none of it (serialize.js tells the worlds apart
+// by S.byEl).
+export const S = {};
