@@ -189,6 +189,19 @@ func (s *settling) onStarted(raw jsonv2.Value) {
 	}
 }
 
+// readNavigationsFirst reads the navigations Chrome sent before the event
+// in hand (asked for, started): the feeds are read in any order, and a
+// frame's load or stop means nothing before its navigation is known.
+func (s *settling) readNavigationsFirst() {
+	w := s.w
+	for w.requested.received() > w.requested.read {
+		s.onRequested(w.requested.next(<-w.requested.ch))
+	}
+	for w.started.received() > w.started.read {
+		s.onStarted(w.started.next(<-w.started.ch))
+	}
+}
+
 // onLifecycle reports whether the new top document has loaded.
 func (s *settling) onLifecycle(raw jsonv2.Value) bool {
 	var ev page.EventLifecycleEvent
@@ -196,6 +209,7 @@ func (s *settling) onLifecycle(raw jsonv2.Value) bool {
 		return false
 	}
 	if ev.FrameID != s.main {
+		s.readNavigationsFirst()
 		if s.w.frames.lifecycle(ev) {
 			s.rearm()
 		}
@@ -256,11 +270,9 @@ func (s *settling) onStopped(raw jsonv2.Value) {
 		return
 	}
 	// A frame's navigation and new document, when it has them, came
-	// before its stop: read them first (the feeds are read in any order).
+	// before its stop: read them first.
 	w := s.w
-	for w.started.received() > w.started.read {
-		s.onStarted(w.started.next(<-w.started.ch))
-	}
+	s.readNavigationsFirst()
 	for w.frameNav.received() > w.frameNav.read {
 		s.onNavigated(w.frameNav.next(<-w.frameNav.ch))
 	}
