@@ -5,7 +5,6 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -38,23 +37,11 @@ func TestBrowserReadsNoEnvironment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checked := 0
-	err = filepath.WalkDir(filepath.Join(root, "browser"), func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		rel, _ := filepath.Rel(root, path)
+	checked := walkSources(t, root, "browser", func(path, rel string) error {
 		calls, err := envCalls(path)
 		if err != nil {
 			return err
 		}
-		checked++
 		for _, c := range calls {
 			if !envAllowed[filepath.ToSlash(filepath.Dir(rel))+": "+c.call] {
 				t.Errorf("%s:%d calls %s: package browser reads no environment variable; read it in runtime/environ.go or cmd and pass it down as an option", rel, c.line, c.call)
@@ -62,9 +49,6 @@ func TestBrowserReadsNoEnvironment(t *testing.T) {
 		}
 		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if checked < 50 {
 		t.Fatalf("only %d files checked under browser/", checked)
 	}

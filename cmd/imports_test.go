@@ -38,21 +38,11 @@ func TestImportRules(t *testing.T) {
 	}
 	checked := 0
 	for _, rule := range importRules {
-		err := filepath.WalkDir(filepath.Join(root, rule.dir), func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) {
-				return filepath.SkipDir
-			}
-			if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-				return nil
-			}
+		checked += walkSources(t, root, rule.dir, func(path, rel string) error {
 			f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
 			if err != nil {
 				return err
 			}
-			rel, _ := filepath.Rel(root, path)
 			for _, imp := range f.Imports {
 				p, _ := strconv.Unquote(imp.Path.Value)
 				for _, bad := range rule.forbidden {
@@ -61,14 +51,36 @@ func TestImportRules(t *testing.T) {
 					}
 				}
 			}
-			checked++
 			return nil
 		})
-		if err != nil {
-			t.Fatal(err)
-		}
 	}
 	if checked < 100 {
 		t.Fatalf("checked only %d files: is the walk rooted at the repository?", checked)
 	}
+}
+
+// walkSources calls fn for every non-test Go file under root/dir (not in
+// testdata or hidden folders), with its path relative to root, and
+// returns how many it saw; an error fails the test.
+func walkSources(t *testing.T, root, dir string, fn func(path, rel string) error) int {
+	t.Helper()
+	seen := 0
+	err := filepath.WalkDir(filepath.Join(root, dir), func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, path)
+		seen++
+		return fn(path, rel)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return seen
 }

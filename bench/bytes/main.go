@@ -29,6 +29,7 @@ import (
 	"strings"
 
 	"github.com/cdp-skill/cdp-skill/bench/internal/benchcli"
+	"github.com/cdp-skill/cdp-skill/browser/browsertest"
 )
 
 type config struct {
@@ -77,7 +78,7 @@ func run(c config) error {
 		return err
 	}
 	defer stop()
-	port, err := benchcli.FreePort()
+	port, err := browsertest.FreePort()
 	if err != nil {
 		return err
 	}

@@ -32,6 +32,7 @@ import (
 	"time"
 
 	"github.com/cdp-skill/cdp-skill/bench/internal/benchcli"
+	"github.com/cdp-skill/cdp-skill/browser/browsertest"
 )
 
 const pageHTML = `<!doctype html><html><head><title>Bench</title></head><body><main><h1>Bench</h1>
@@ -79,7 +80,7 @@ func run(c config) error {
 		return err
 	}
 	defer stopServer()
-	port, err := benchcli.FreePort()
+	port, err := browsertest.FreePort()
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,6 @@
-// Package benchcli holds what the benchmarks under bench/ share: running
-// the cdp-skill binary against one Chrome, a free loopback port, and a
-// loopback server for their pages.
+// Package benchcli holds what the benchmarks under bench/ share: building
+// and running the cdp-skill binary against one Chrome, and a loopback
+// server for their pages (a free port comes from browsertest.FreePort).
 package benchcli
 
 import (
@@ -31,16 +31,6 @@ func Run(bin string, port int, env []string, args ...string) ([]byte, error) {
 	cmd := exec.Command(bin, append([]string{"--port", strconv.Itoa(port)}, args...)...)
 	cmd.Env = env
 	return cmd.Output()
-}
-
-// FreePort returns a loopback TCP port nothing listens on now.
-func FreePort() (int, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
 }
 
 // Serve serves h on a loopback port and returns its base URL
