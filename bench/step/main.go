@@ -10,6 +10,7 @@
 //	npm i -g agent-browser@0.41.2
 //	go run ./bench/step -n 20 -breakdown
 //	go run ./bench/step -n 30 -vs /tmp/cdp-skill-main   # also a baseline build, same rounds
+//	go run ./bench/step -n 40 -gap 120ms               # steps spaced as an agent sends them
 //
 // Needs /usr/bin/chromium (or -chrome). The machine's load moves single
 // runs: read the medians, and the pairwise ratios (each round runs every
@@ -47,6 +48,7 @@ type config struct {
 	breakdown bool
 	root      string
 	vs        string
+	gap       time.Duration
 }
 
 func main() {
@@ -57,6 +59,7 @@ func main() {
 	flag.StringVar(&c.chrome, "chrome", "/usr/bin/chromium", "Chromium for agent-browser's environment")
 	flag.BoolVar(&c.breakdown, "breakdown", false, "also time the parts of a step in process")
 	flag.StringVar(&c.vs, "vs", "", "a second cdp-skill binary (e.g. main's build) whose default click and no-op step run in the same rounds")
+	flag.DurationVar(&c.gap, "gap", 0, "pause after each step, as an agent thinks between steps (0: back to back; then a step can overlap the work the previous one does after its answer, such as the screenshot)")
 	flag.Parse()
 	log.SetFlags(0)
 	if err := run(c); err != nil {
@@ -147,7 +150,7 @@ func run(c config) error {
 		}()
 		variants = append(variants, ab)
 	}
-	if err := interleave(variants, c.n); err != nil {
+	if err := interleave(variants, c.n, c.gap); err != nil {
 		return err
 	}
 	if c.vs != "" {
@@ -190,20 +193,21 @@ func (v *variant) once() (time.Duration, error) {
 // interleave runs every variant once per round, two warm-up rounds first,
 // and prints the medians and each variant's median pairwise ratio to the
 // last (the yardstick).
-func interleave(vs []variant, n int) error {
+func interleave(vs []variant, n int, gap time.Duration) error {
 	for round := -2; round < n; round++ {
 		for i := range vs {
 			d, err := vs[i].once()
 			if err != nil {
 				return err
 			}
+			time.Sleep(gap)
 			if round >= 0 {
 				vs[i].times = append(vs[i].times, d)
 			}
 		}
 	}
 	base := vs[len(vs)-1]
-	fmt.Printf("one step, whole processes, %d interleaved rounds (median, min–max):\n", n)
+	fmt.Printf("one step, whole processes, %d interleaved rounds, %v between steps (median, min–max):\n", n, gap)
 	for _, v := range vs {
 		line := fmt.Sprintf("  %-48s %7s  (%s–%s)", v.name, ms(median(v.times)), ms(minOf(v.times)), ms(maxOf(v.times)))
 		if len(vs) > 1 && v.name != base.name {
