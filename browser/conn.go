@@ -238,10 +238,10 @@ func (c *Conn) forget(id int64) {
 
 // subscribeAll is one feed of several events of a session, in the order
 // Chrome sent them, each tagged with its method (see untagEvent).
-func (c *Conn) subscribeAll(session target.SessionID, methods []string) (<-chan jsonv2.Value, func()) {
+func (c *Conn) subscribeAll(session target.SessionID, methods []string) (<-chan jsonv2.Value, func() int64, func()) {
 	s := newSubscription()
 	s.tagged = true
-	return s.out, c.register(s, session, methods)
+	return s.out, s.received, c.register(s, session, methods)
 }
 
 // register files s under each of the session's methods and returns the
@@ -363,6 +363,13 @@ func (s *Session) Send(ctx context.Context, method string, params any) (func(ctx
 // SubscribeAll buffers the events of several methods on this session in
 // one feed, in the order Chrome sent them (read each with untagEvent).
 func (s *Session) SubscribeAll(methods ...string) (<-chan jsonv2.Value, func()) {
+	ch, _, stop := s.conn.subscribeAll(s.id, methods)
+	return ch, stop
+}
+
+// SubscribeAllCounted is SubscribeAll with the count of events received
+// so far (see SubscribeCounted).
+func (s *Session) SubscribeAllCounted(methods ...string) (<-chan jsonv2.Value, func() int64, func()) {
 	return s.conn.subscribeAll(s.id, methods)
 }
 

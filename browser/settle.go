@@ -72,35 +72,10 @@ func (s *settling) step(ctx context.Context) bool {
 	case <-s.loadDeadline:
 		s.eff.Warning = "the page the action navigated to was still loading"
 		return true
-	case raw := <-w.requested.ch:
-		s.onRequested(w.requested.next(raw))
-	case raw := <-w.started.ch:
-		s.onStarted(w.started.next(raw))
-	case raw := <-w.lifecycle.ch:
-		return s.onLifecycle(w.lifecycle.next(raw))
-	case raw := <-w.sameDoc.ch:
-		s.onSameDocument(w.sameDoc.next(raw))
+	case raw := <-w.pageEvents.ch:
+		return s.onPageEvent(w.pageEvents.next(raw))
 	case raw := <-w.download.ch:
 		s.onDownload(w.download.next(raw))
-	case raw := <-w.frameNav.ch:
-		s.onNavigated(w.frameNav.next(raw))
-	case raw := <-w.stopped.ch:
-		s.onStopped(w.stopped.next(raw))
-	case raw := <-w.frameAdded.ch:
-		var ev page.EventFrameAttached
-		if decode(w.frameAdded.next(raw), &ev) == nil {
-			w.frames.frameAttached(ev.FrameID)
-		}
-	case raw := <-w.frameGone.ch:
-		var ev page.EventFrameDetached
-		if decode(w.frameGone.next(raw), &ev) == nil && w.frames.detached(ev.FrameID) {
-			s.rearm()
-		}
-	case raw := <-w.attached.ch:
-		var ev target.EventAttachedToTarget
-		if decode(w.attached.next(raw), &ev) == nil && w.frames.attached(ev) {
-			s.rearm()
-		}
 	case ev := <-w.frames.events:
 		if w.frames.oopif(ev) {
 			s.rearm()
@@ -109,6 +84,43 @@ func (s *settling) step(ctx context.Context) bool {
 		s.onTabCreated(w.created.next(raw))
 	case raw := <-w.changed.ch:
 		s.onTargetChanged(w.changed.next(raw))
+	}
+	return false
+}
+
+// onPageEvent takes an event of the page's session (pageEventMethods) and
+// reports whether the wait is over.
+func (s *settling) onPageEvent(raw jsonv2.Value) bool {
+	method, params := untagEvent(raw)
+	w := s.w
+	switch method {
+	case page.FrameRequestedNavigation.Method:
+		s.onRequested(params)
+	case "Page.frameStartedNavigating":
+		s.onStarted(params)
+	case page.LifecycleEvent.Method:
+		return s.onLifecycle(params)
+	case page.NavigatedWithinDocument.Method:
+		s.onSameDocument(params)
+	case page.FrameNavigated.Method:
+		s.onNavigated(params)
+	case page.FrameStoppedLoading.Method:
+		s.onStopped(params)
+	case page.FrameAttached.Method:
+		var ev page.EventFrameAttached
+		if decode(params, &ev) == nil {
+			w.frames.frameAttached(ev.FrameID)
+		}
+	case page.FrameDetached.Method:
+		var ev page.EventFrameDetached
+		if decode(params, &ev) == nil && w.frames.detached(ev.FrameID) {
+			s.rearm()
+		}
+	case target.AttachedToTarget.Method:
+		var ev target.EventAttachedToTarget
+		if decode(params, &ev) == nil && w.frames.attached(ev) {
+			s.rearm()
+		}
 	}
 	return false
 }
@@ -189,19 +201,6 @@ func (s *settling) onStarted(raw jsonv2.Value) {
 	}
 }
 
-// readNavigationsFirst reads the navigations Chrome sent before the event
-// in hand (asked for, started): the feeds are read in any order, and a
-// frame's load or stop means nothing before its navigation is known.
-func (s *settling) readNavigationsFirst() {
-	w := s.w
-	for w.requested.received() > w.requested.read {
-		s.onRequested(w.requested.next(<-w.requested.ch))
-	}
-	for w.started.received() > w.started.read {
-		s.onStarted(w.started.next(<-w.started.ch))
-	}
-}
-
 // onLifecycle reports whether the new top document has loaded.
 func (s *settling) onLifecycle(raw jsonv2.Value) bool {
 	var ev page.EventLifecycleEvent
@@ -209,7 +208,6 @@ func (s *settling) onLifecycle(raw jsonv2.Value) bool {
 		return false
 	}
 	if ev.FrameID != s.main {
-		s.readNavigationsFirst()
 		if s.w.frames.lifecycle(ev) {
 			s.rearm()
 		}
@@ -269,15 +267,8 @@ func (s *settling) onStopped(raw jsonv2.Value) {
 	if decode(raw, &ev) != nil {
 		return
 	}
-	// A frame's navigation and new document, when it has them, came
-	// before its stop: read them first.
-	w := s.w
-	s.readNavigationsFirst()
-	for w.frameNav.received() > w.frameNav.read {
-		s.onNavigated(w.frameNav.next(<-w.frameNav.ch))
-	}
 	if ev.FrameID != s.main {
-		if w.frames.stopped(ev.FrameID) {
+		if s.w.frames.stopped(ev.FrameID) {
 			s.rearm()
 		}
 		return

@@ -58,26 +58,19 @@ type actionWatch struct {
 	urlBefore string
 	armed     bool
 	// blocked says the page kept the in-page watch from arming.
-	blocked   bool
-	settling  bool
-	requested *eventFeed
-	started   *eventFeed
-	lifecycle *eventFeed
-	sameDoc   *eventFeed
-	created   *eventFeed
-	changed   *eventFeed
-	download  *eventFeed
-	// frameNav and attached are the page's frames' new documents and its
-	// out-of-process frames' attaching; frames follows them.
-	frameNav *eventFeed
-	attached *eventFeed
-	// stopped, frameAdded and frameGone are the page's frames' loads
-	// ending and frames coming and going.
-	stopped    *eventFeed
-	frameAdded *eventFeed
-	frameGone  *eventFeed
-	frames     *frameWatch
-	stops      []func()
+	blocked  bool
+	settling bool
+	// pageEvents are the page session's navigation and frame events
+	// (pageEventMethods), tagged, in the order Chrome sent them: a frame's
+	// stop is read after its navigation, a load after its start.
+	pageEvents *eventFeed
+	// created, changed and download are the browser session's.
+	created  *eventFeed
+	changed  *eventFeed
+	download *eventFeed
+	// frames follows the page's frames' navigations.
+	frames *frameWatch
+	stops  []func()
 	// presettled holds the page's settle report when the action already
 	// settled in its own last round trip (a click reads its probe and
 	// settles at once).
@@ -108,7 +101,7 @@ func (f *eventFeed) next(raw jsonv2.Value) jsonv2.Value {
 
 // unread reports events that arrived but were not read yet.
 func (w *actionWatch) unread() bool {
-	for _, f := range []*eventFeed{w.requested, w.started, w.lifecycle, w.sameDoc, w.created, w.changed, w.download, w.frameNav, w.attached, w.stopped, w.frameAdded, w.frameGone} {
+	for _, f := range []*eventFeed{w.pageEvents, w.created, w.changed, w.download} {
 		if f.received() > f.read {
 			return true
 		}
@@ -117,6 +110,14 @@ func (w *actionWatch) unread() bool {
 }
 
 var discoverOnce sync.Map // *Browser → struct{}
+
+// pageEventMethods are the page session's events an action's watch reads
+// (settling.onPageEvent).
+var pageEventMethods = []string{
+	page.FrameRequestedNavigation.Method, "Page.frameStartedNavigating", page.LifecycleEvent.Method,
+	page.NavigatedWithinDocument.Method, page.FrameNavigated.Method, page.FrameStoppedLoading.Method,
+	page.FrameAttached.Method, page.FrameDetached.Method, target.AttachedToTarget.Method,
+}
 
 // watch starts observing before an action runs: it subscribes to the
 // navigation and target events and arms the in-page watch (watch.js) that
@@ -128,18 +129,12 @@ func (p *Page) watch(ctx context.Context) (*actionWatch, error) {
 		w.stops = append(w.stops, stop)
 		return &eventFeed{ch: ch, received: received}
 	}
-	w.requested = sub(p.sess, page.FrameRequestedNavigation.Method)
-	w.started = sub(p.sess, "Page.frameStartedNavigating")
-	w.lifecycle = sub(p.sess, page.LifecycleEvent.Method)
-	w.sameDoc = sub(p.sess, page.NavigatedWithinDocument.Method)
+	ch, received, stop := p.sess.SubscribeAllCounted(pageEventMethods...)
+	w.stops = append(w.stops, stop)
+	w.pageEvents = &eventFeed{ch: ch, received: received}
 	w.created = sub(p.Browser.Session(), "Target.targetCreated")
 	w.changed = sub(p.Browser.Session(), "Target.targetInfoChanged")
 	w.download = sub(p.Browser.Session(), "Browser.downloadWillBegin")
-	w.frameNav = sub(p.sess, page.FrameNavigated.Method)
-	w.attached = sub(p.sess, target.AttachedToTarget.Method)
-	w.stopped = sub(p.sess, page.FrameStoppedLoading.Method)
-	w.frameAdded = sub(p.sess, page.FrameAttached.Method)
-	w.frameGone = sub(p.sess, page.FrameDetached.Method)
 	w.frames = newFrameWatch(cdp.FrameID(p.TargetID))
 	w.stops = append(w.stops, w.frames.watchOOPIFs(p))
 	// The calls go out together: every round trip here delays the action
