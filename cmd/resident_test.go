@@ -76,13 +76,7 @@ func clicksOf(t *testing.T, env []string, tab string) string {
 // once, the answer's screenshot appears, and the socket is private.
 func TestResidentServesLaterCommandsOnce(t *testing.T) {
 	env := residentTestEnv(t)
-	base := browsertest.Serve(t, fstest.MapFS{"counter.html": {Data: []byte(residentCounterPage)}})
-	r := runEnv(t, env, t.TempDir(), `{"steps":[{"openTab":"`+base+`counter.html"}]}`)
-	tab, _ := r.field("tab").(string)
-	if r.code != 0 || tab == "" {
-		t.Fatalf("openTab: %s", r.stdout)
-	}
-	defer runEnv(t, env, t.TempDir(), `{"steps":[{"closeTab":"`+tab+`"}]}`)
+	tab := openResidentCounter(t, env)
 	st := residentOf(t, env)
 	for i := 1; i <= 3; i++ {
 		r := runEnv(t, env, t.TempDir(), `{"tab":"`+tab+`","steps":[{"click":"#add"}]}`)
@@ -353,12 +347,9 @@ func TestResidentParallelCommandsActOnce(t *testing.T) {
 func TestResidentCommandStateEndsWithTheCommand(t *testing.T) {
 	env := residentTestEnv(t)
 	direct := append(append([]string{}, env...), EnvResident+"=0")
-	base := browsertest.Serve(t, fstest.MapFS{"counter.html": {Data: []byte(residentCounterPage)}})
-	r := runEnv(t, env, t.TempDir(), `{"steps":[{"openTab":"`+base+`counter.html"}]}`)
-	tab, _ := r.field("tab").(string)
-	defer runEnv(t, env, t.TempDir(), `{"steps":[{"closeTab":"`+tab+`"}]}`)
+	tab := openResidentCounter(t, env)
 	residentOf(t, env)
-	r = runEnv(t, env, t.TempDir(), `{"tab":"`+tab+`","steps":[{"viewport":{"width":500,"height":400}},{"pageFunction":"() => innerWidth"}]}`)
+	r := runEnv(t, env, t.TempDir(), `{"tab":"`+tab+`","steps":[{"viewport":{"width":500,"height":400}},{"pageFunction":"() => innerWidth"}]}`)
 	if r.field("steps", "1", "output") != float64(500) {
 		t.Fatalf("viewport in its command: %s", r.stdout)
 	}
@@ -399,10 +390,7 @@ func TestResidentCommandStateEndsWithTheCommand(t *testing.T) {
 // into the new directory, not the old one's ghost.
 func TestResidentDirectoryMadeAgainIsNotTrusted(t *testing.T) {
 	env := residentTestEnv(t)
-	base := browsertest.Serve(t, fstest.MapFS{"counter.html": {Data: []byte(residentCounterPage)}})
-	r := runEnv(t, env, t.TempDir(), `{"steps":[{"openTab":"`+base+`counter.html"}]}`)
-	tab, _ := r.field("tab").(string)
-	defer runEnv(t, env, t.TempDir(), `{"steps":[{"closeTab":"`+tab+`"}]}`)
+	tab := openResidentCounter(t, env)
 	residentOf(t, env)
 	work := filepath.Join(t.TempDir(), "work")
 	for i := range 2 {
@@ -462,13 +450,7 @@ func TestResidentThatStopsAnsweringIsLeft(t *testing.T) {
 // settings: no second process per value.
 func TestResidentTakesProgramSettingsPerCommand(t *testing.T) {
 	env := residentTestEnv(t)
-	base := browsertest.Serve(t, fstest.MapFS{"counter.html": {Data: []byte(residentCounterPage)}})
-	r := runEnv(t, env, t.TempDir(), `{"steps":[{"openTab":"`+base+`counter.html"}]}`)
-	tab, _ := r.field("tab").(string)
-	if r.code != 0 || tab == "" {
-		t.Fatalf("openTab: %s", r.stdout)
-	}
-	defer runEnv(t, env, t.TempDir(), `{"steps":[{"closeTab":"`+tab+`"}]}`)
+	tab := openResidentCounter(t, env)
 	st := residentOf(t, env)
 	with := func(kv ...string) []string { return append(append([]string{}, env...), kv...) }
 	click := `{"tab":"` + tab + `","steps":[{"click":"#add"}]}`
@@ -499,4 +481,18 @@ func TestResidentTakesProgramSettingsPerCommand(t *testing.T) {
 	if after.PID != st.PID || after.Commands < st.Commands+5 {
 		t.Fatalf("the commands with other settings did not all go through the one resident process: before %+v, after %+v", st, after)
 	}
+}
+
+// openResidentCounter opens the counter page in a new tab (closed when the
+// test ends) and returns its alias.
+func openResidentCounter(t *testing.T, env []string) string {
+	t.Helper()
+	base := browsertest.Serve(t, fstest.MapFS{"counter.html": {Data: []byte(residentCounterPage)}})
+	r := runEnv(t, env, t.TempDir(), `{"steps":[{"openTab":"`+base+`counter.html"}]}`)
+	tab, _ := r.field("tab").(string)
+	if r.code != 0 || tab == "" {
+		t.Fatalf("openTab: %s", r.stdout)
+	}
+	t.Cleanup(func() { runEnv(t, env, t.TempDir(), `{"steps":[{"closeTab":"`+tab+`"}]}`) })
+	return tab
 }
