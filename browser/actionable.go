@@ -34,6 +34,10 @@ type ActionOptions struct {
 	// what the click reports and arm its probe (clickPrep), in the same
 	// round trip: "read" or "arm".
 	prep string
+	// watch arms the action's watch in the round trip of the first
+	// lookup and check (Actionable.watch): when the element is ready at
+	// once, the action starts one round trip sooner.
+	watch bool
 }
 
 // Actionable is an element ready for an action.
@@ -55,6 +59,10 @@ type Actionable struct {
 	// Prep is the click's preparation, read with the last check when
 	// asked for (ActionOptions.prep).
 	Prep *clickPrepResult
+	// watch is the action's watch, armed with the check when asked for
+	// (ActionOptions.watch) and the element was ready at once; nil
+	// otherwise. The action owns it.
+	watch *actionWatch
 }
 
 // checkResult is the engine's answer to check(el, kind).
@@ -104,6 +112,25 @@ func (p *Page) check(ctx context.Context, el *Element, kind string, coveredBefor
 	return c, err
 }
 
+// checkFollow is check sent right behind the lookup of its element (see
+// lookupFollow).
+func checkFollow(kind string, coveredBefore int, prep string) *lookupFollow {
+	args, _ := jsonMarshal(map[string]any{"attempt": coveredBefore, "prep": prep})
+	return &lookupFollow{expr: epCheckLast.js() + "(" + jsString(kind) + ", " + args + ")"}
+}
+
+// checkFound is the check of el: f's answer when it rode with the lookup
+// of el, or a call of its own.
+func (p *Page) checkFound(ctx context.Context, el *Element, f *lookupFollow, kind string, coveredBefore int, prep string) (checkResult, error) {
+	if f.found() {
+		var c checkResult
+		if err := jsonUnmarshal(f.raw, &c); err == nil {
+			return c, nil
+		}
+	}
+	return p.check(ctx, el, kind, coveredBefore, prep)
+}
+
 // WaitActionable finds the target and waits until it can take an action of
 // kind (click, fill, type, hover, select, check, focus): attached, visible,
 // enabled, editable, not covered. When the wait times out but the element
@@ -128,9 +155,21 @@ func (p *Page) WaitActionable(ctx context.Context, t Target, kind string, o Acti
 		covered     int
 		lastLocated bool
 	)
+	// The first lookup also arms the action's watch when asked: handed to
+	// the action when the element is ready at once, stopped otherwise.
+	var pending *pendingWatch
+	defer func() { pending.abandon() }()
 	for {
 		var err error
-		found, foundBy, err := p.locate(ctx, t)
+		prep := o.prep
+		if o.Force {
+			prep = ""
+		}
+		f := checkFollow(kind, covered, prep)
+		if attempt == 0 && o.watch && !o.Stable {
+			f.sent = func() { pending = p.startWatch(ctx) }
+		}
+		found, foundBy, err := p.locateThen(ctx, t, f)
 		if err != nil {
 			if attempt > 0 && ctx.Err() != nil {
 				// The step's time ran out during a lookup: answer what the
@@ -144,10 +183,12 @@ func (p *Page) WaitActionable(ctx context.Context, t Target, kind string, o Acti
 		lastLocated = el != nil
 		if el != nil {
 			if o.Force {
-				c, _ := p.check(ctx, el, kind, 0)
-				return &Actionable{El: el, Matched: matched, Point: c.Point, Box: c.Box, Via: c.Via}, nil
+				c, _ := p.checkFound(ctx, el, f, kind, 0, "")
+				a := &Actionable{El: el, Matched: matched, Point: c.Point, Box: c.Box, Via: c.Via}
+				a.watch, pending = pending.take(), nil
+				return a, nil
 			}
-			last, err = p.check(ctx, el, kind, covered, o.prep)
+			last, err = p.checkFound(ctx, el, f, kind, covered, o.prep)
 			if err != nil && KindOf(err) != KindContextDestroyed {
 				return nil, err
 			}
@@ -164,8 +205,12 @@ func (p *Page) WaitActionable(ctx context.Context, t Target, kind string, o Acti
 				}
 				a := &Actionable{El: el, Matched: matched, Point: last.Point, Box: last.Box, Via: last.Via, Prep: last.Prep}
 				p.revealActionable(ctx, a)
+				a.watch, pending = pending.take(), nil
 				return a, nil
 			}
+			// Not ready: the page's functions are put back while it waits.
+			pending.abandon()
+			pending = nil
 			if last.Permanent {
 				return nil, notEditable(t, last)
 			}
@@ -219,6 +264,27 @@ func (p *Page) WaitActionable(ctx context.Context, t Target, kind string, o Acti
 		return nil, notActionable(t, kind, last, waited)
 	}
 	return p.autoForce(el, matched, last), nil
+}
+
+// actionReport is the target report of a: what its check read (the prep
+// "read" or "arm"), or a read of its own.
+func (p *Page) actionReport(ctx context.Context, a *Actionable) TargetReport {
+	if a.Prep == nil {
+		return p.targetReport(ctx, a.El, a.AutoForced)
+	}
+	r := reportOf(a.El, a.Prep.Info, a.AutoForced)
+	r.Frame = p.actedFrame()
+	return r
+}
+
+// watchAction returns the action's watch: the one armed with a's check
+// (ActionOptions.watch), or a new one.
+func (p *Page) watchAction(ctx context.Context, a *Actionable) (*actionWatch, error) {
+	if w := a.watch; w != nil {
+		a.watch = nil
+		return w, nil
+	}
+	return p.watch(ctx)
 }
 
 // revealActionable scrolls the frame chain so that a pointer target inside

@@ -81,7 +81,7 @@ func (p *Page) Click(ctx context.Context, t Target, o ClickOptions) (*ClickResul
 		return res, nil
 	}
 	ao := o.ActionOptions
-	ao.prep = "arm"
+	ao.prep, ao.watch = "arm", true
 	if o.JSClick {
 		ao.prep = "read"
 	}
@@ -97,7 +97,7 @@ func (p *Page) Click(ctx context.Context, t Target, o ClickOptions) (*ClickResul
 	if a.AutoForced {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("the element was not ready (%s); clicked anyway after the actionability timeout", a.Reason))
 	}
-	w, err := p.watch(ctx)
+	w, err := p.watchAction(ctx, a)
 	if err != nil {
 		return nil, err
 	}

@@ -61,6 +61,7 @@ const resolveJS = `(ref) => {
   if (!S || !S.resolve) return {status: "unknown"};
   const r = S.resolve(ref);
   S.lastResolve = {status: r.status, nameChanged: r.nameChanged, candidates: r.candidates, role: r.role, name: r.name};
+  S.lastElement = r.el || null;
   return r.el || S.lastResolve;
 }`
 
@@ -73,10 +74,16 @@ const resolveJS = `(ref) => {
 // ref's frame for the step (see enterRefFrame and Frames.Scope), and a ref of
 // the top document used while a frame is selected is found there.
 func (p *Page) ResolveRef(ctx context.Context, ref string) (*Element, error) {
+	return p.resolveRefThen(ctx, ref, nil)
+}
+
+// resolveRefThen is ResolveRef with f (when not nil) sent right behind the
+// resolve, in the same round trip.
+func (p *Page) resolveRefThen(ctx context.Context, ref string, f *lookupFollow) (*Element, error) {
 	if err := p.enterRefFrame(ctx, ref); err != nil {
 		return nil, err
 	}
-	el, err := p.resolveRefHere(ctx, ref)
+	el, err := p.resolveRefHere(ctx, ref, f)
 	if f := p.currentFrameRef(); f != nil && err != nil && KindOf(err) == KindContextDestroyed {
 		// The frame's document or renderer went away under the ref.
 		return nil, Errorf(KindStaleElement, "ref %s is in a frame %s that is gone: it navigated or was removed", ref, f.describe()).
@@ -91,7 +98,7 @@ func (p *Page) ResolveRef(ctx context.Context, ref string) (*Element, error) {
 	// Not a frame's ref: perhaps the top document's.
 	saved := p.currentFrameRef()
 	p.setFrameRef(nil)
-	top, terr := p.resolveRefHere(ctx, ref)
+	top, terr := p.resolveRefHere(ctx, ref, f)
 	if terr != nil {
 		p.setFrameRef(saved)
 		return el, err
@@ -100,18 +107,22 @@ func (p *Page) ResolveRef(ctx context.Context, ref string) (*Element, error) {
 }
 
 // resolveRefHere resolves a ref in the current frame's document.
-func (p *Page) resolveRefHere(ctx context.Context, ref string) (*Element, error) {
+func (p *Page) resolveRefHere(ctx context.Context, ref string, f *lookupFollow) (*Element, error) {
 	expr, err := callExpr(resolveJS, ref)
 	if err != nil {
 		return nil, err
 	}
 	// The element and what the lookup found out about it come back in
 	// one round trip.
-	res, infoRes, err := p.engineEvaluateBoth(ctx, runtime.EvaluateParams{Expression: expr},
-		runtime.EvaluateParams{Expression: "window.__cdpSkill && window.__cdpSkill.lastResolve", ReturnByValue: ptr(true)})
-	if err != nil {
-		return nil, err
+	rs, errs := p.engineEvaluateAll(ctx, f.sentHook(), f.behind(runtime.EvaluateParams{Expression: expr},
+		runtime.EvaluateParams{Expression: "window.__cdpSkill && window.__cdpSkill.lastResolve", ReturnByValue: ptr(true)})...)
+	for _, err := range errs[:2] {
+		if err != nil {
+			return nil, err
+		}
 	}
+	f.read(rs, errs)
+	res, infoRes := rs[0], rs[1]
 	if res.ExceptionDetails != nil {
 		return nil, &JSError{Text: exceptionText(res.ExceptionDetails)}
 	}

@@ -4,7 +4,7 @@ package browser
 
 // The installed scripts (browser/inpage/bundle) and their versions.
 var (
-	engineBundleSpec = bundle{global: "__cdpSkill", source: engineBundleJS, version: "028fc15bf0b5"}
+	engineBundleSpec = bundle{global: "__cdpSkill", source: engineBundleJS, version: "4ce1119b866b"}
 	pageBundleSpec   = bundle{global: "__cdpSkillPage", source: pageBundleJS, version: "d186319db1e5"}
 	watchBundleSpec  = bundle{global: "__cdpSkillWatch", source: watchBundleJS, version: "964aa3781f1e"}
 )
@@ -14,6 +14,7 @@ var (
 	epArmProbe             = engineEntry{"armProbe"}
 	epChangeWatch          = engineEntry{"changeWatch"}
 	epCheck                = engineEntry{"check"}
+	epCheckLast            = engineEntry{"checkLast"}
 	epCheckTarget          = engineEntry{"checkTarget"}
 	epCheckedState         = engineEntry{"checkedState"}
 	epClickPrep            = engineEntry{"clickPrep"}

@@ -39,13 +39,15 @@ type FillResult struct {
 // not land is retried with the value setter (what React-style frameworks
 // observe) and, failing that, reported as an error.
 func (p *Page) Fill(ctx context.Context, t Target, value string, o FillOptions) (*FillResult, error) {
-	a, err := p.WaitActionable(ctx, t, "fill", o.ActionOptions)
+	ao := o.ActionOptions
+	ao.prep, ao.watch = "read", true
+	a, err := p.WaitActionable(ctx, t, "fill", ao)
 	if err != nil {
 		return nil, err
 	}
 	defer a.El.release()
-	res := &FillResult{TargetReport: p.targetReport(ctx, a.El, a.AutoForced)}
-	w, err := p.watch(ctx)
+	res := &FillResult{TargetReport: p.actionReport(ctx, a)}
+	w, err := p.watchAction(ctx, a)
 	if err != nil {
 		return nil, err
 	}
@@ -257,12 +259,14 @@ type TypeOptions struct {
 func (p *Page) Type(ctx context.Context, t Target, text string, o TypeOptions) (*FillResult, error) {
 	res := &FillResult{Method: "keys"}
 	if !t.IsZero() {
-		a, err := p.WaitActionable(ctx, t, "type", o.ActionOptions)
+		ao := o.ActionOptions
+		ao.prep = "read"
+		a, err := p.WaitActionable(ctx, t, "type", ao)
 		if err != nil {
 			return nil, err
 		}
 		defer a.El.release()
-		res.TargetReport = p.targetReport(ctx, a.El, a.AutoForced)
+		res.TargetReport = p.actionReport(ctx, a)
 		if err := a.El.Call(ctx, nil, `(el) => { el.focus({preventScroll: true}); if (typeof el.setSelectionRange === 'function') { try { const n = el.value.length; el.setSelectionRange(n, n); } catch (e) {} } }`); err != nil {
 			return nil, err
 		}

@@ -118,7 +118,7 @@ func (p *Page) descendAt(ctx context.Context, pts []Point, res []PointElement, d
 func (p *Page) elementInFrame(ctx context.Context, iframeRef string, pt Point, depth int) (PointElement, bool) {
 	home := p.currentFrameRef()
 	defer p.setFrameRef(home)
-	el, err := p.resolveRefHere(ctx, iframeRef)
+	el, err := p.resolveRefHere(ctx, iframeRef, nil)
 	if err != nil || el == nil {
 		return PointElement{}, false
 	}

@@ -102,11 +102,13 @@ func (p *Page) hoverPoint(ctx context.Context, t Target, o HoverOptions, res *Ho
 	if t.Point != nil {
 		return *t.Point, nil, nil
 	}
-	a, err := p.WaitActionable(ctx, t, "hover", o.ActionOptions)
+	ao := o.ActionOptions
+	ao.prep = "read"
+	a, err := p.WaitActionable(ctx, t, "hover", ao)
 	if err != nil {
 		return Point{}, nil, err
 	}
-	res.TargetReport = p.targetReport(ctx, a.El, a.AutoForced)
+	res.TargetReport = p.actionReport(ctx, a)
 	if a.AutoForced {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("the element was not ready (%s); hovered anyway after the actionability timeout", a.Reason))
 	}

@@ -89,15 +89,17 @@ func (p *Page) SelectOption(ctx context.Context, t Target, wants []SelectWant, o
 	if timeout <= 0 {
 		timeout = DefaultActionTimeout
 	}
-	a, err := p.WaitActionable(ctx, t, "select", o)
+	ao := o
+	ao.prep, ao.watch = "read", true
+	a, err := p.WaitActionable(ctx, t, "select", ao)
 	if err != nil {
 		return nil, err
 	}
-	res := &SelectResult{TargetReport: p.targetReport(ctx, a.El, a.AutoForced)}
+	res := &SelectResult{TargetReport: p.actionReport(ctx, a)}
 	if a.AutoForced {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("the element was not ready (%s); selected anyway after the actionability timeout", a.Reason))
 	}
-	w, err := p.watch(ctx)
+	w, err := p.watchAction(ctx, a)
 	if err != nil {
 		a.El.release()
 		return nil, err

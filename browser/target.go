@@ -83,9 +83,15 @@ func NormalizeTarget(s string) Target {
 // locate finds the target element once (no waiting). It returns nil, nil
 // when nothing matches yet; errors are final (invalid selector, stale ref).
 func (p *Page) locate(ctx context.Context, t Target) (*Element, string, error) {
+	return p.locateThen(ctx, t, nil)
+}
+
+// locateThen is locate with f (when not nil) sent right behind the lookup
+// when the lookup is one call in the engine's world (see lookupFollow).
+func (p *Page) locateThen(ctx context.Context, t Target, f *lookupFollow) (*Element, string, error) {
 	switch {
 	case t.Ref != "":
-		el, err := p.ResolveRef(ctx, t.Ref)
+		el, err := p.resolveRefThen(ctx, t.Ref, f)
 		return el, "", err
 	case len(t.Selectors) > 0:
 		for i, sel := range t.Selectors {
@@ -101,16 +107,16 @@ func (p *Page) locate(ctx context.Context, t Target) (*Element, string, error) {
 		return nil, "", nil
 	case t.Selector != "":
 		if IsRef(t.Selector) {
-			el, err := p.ResolveRef(ctx, t.Selector)
+			el, err := p.resolveRefThen(ctx, t.Selector, f)
 			return el, "", err
 		}
 		// The engine checks the selector as it queries (one round trip):
 		// an invalid one fails at once with InvalidSelectorError.
-		el, err := p.engineElement(ctx, epFind, map[string]any{"selector": t.Selector})
+		el, err := p.engineElementThen(ctx, f, epFind, map[string]any{"selector": t.Selector})
 		return el, t.Selector, err
 	case t.Text != "":
 		spec := map[string]any{"text": t.Text, "exact": t.Exact, "within": t.Within, "seq": p.seqArg()}
-		el, err := p.engineElement(ctx, epFind, spec)
+		el, err := p.engineElementThen(ctx, f, epFind, spec)
 		if el == nil && err == nil {
 			// Not in this document: perhaps in one of its frames.
 			el, err = p.findInFrames(ctx, spec)
@@ -118,13 +124,13 @@ func (p *Page) locate(ctx context.Context, t Target) (*Element, string, error) {
 		return el, "", err
 	case t.Label != "":
 		spec := map[string]any{"label": t.Label, "exact": t.Exact, "seq": p.seqArg()}
-		el, err := p.engineElement(ctx, epFind, spec)
+		el, err := p.engineElementThen(ctx, f, epFind, spec)
 		if el == nil && err == nil {
 			el, err = p.findInFrames(ctx, spec)
 		}
 		return el, "", err
 	case t.Focused:
-		el, err := p.engineElement(ctx, epFind, map[string]any{"focused": true})
+		el, err := p.engineElementThen(ctx, f, epFind, map[string]any{"focused": true})
 		return el, "", err
 	}
 	return nil, "", Errorf(KindStepValidation, "no target: give a selector, ref, text or label")
@@ -134,7 +140,13 @@ func (p *Page) locate(ctx context.Context, t Target) (*Element, string, error) {
 // and returns a handle on it. A find that matched several controls equally
 // well answers an AmbiguousTargetError.
 func (p *Page) engineElement(ctx context.Context, method engineEntry, args ...any) (*Element, error) {
-	obj, err := p.engineObject(ctx, method, args...)
+	return p.engineElementThen(ctx, nil, method, args...)
+}
+
+// engineElementThen is engineElement with f (when not nil) sent right
+// behind the call, in the same round trip.
+func (p *Page) engineElementThen(ctx context.Context, f *lookupFollow, method engineEntry, args ...any) (*Element, error) {
+	obj, err := p.engineObjectThen(ctx, f, method, args...)
 	if err != nil || obj == nil {
 		return nil, err
 	}
@@ -184,6 +196,12 @@ func (a ambiguousFind) err(args []any) error {
 
 // engineObject is engineCall returning the result by reference.
 func (p *Page) engineObject(ctx context.Context, method engineEntry, args ...any) (*runtime.RemoteObject, error) {
+	return p.engineObjectThen(ctx, nil, method, args...)
+}
+
+// engineObjectThen is engineObject with f (when not nil) sent right behind
+// the call, in the same round trip.
+func (p *Page) engineObjectThen(ctx context.Context, f *lookupFollow, method engineEntry, args ...any) (*runtime.RemoteObject, error) {
 	var argList []string
 	for _, a := range args {
 		data, err := jsonMarshal(a)
@@ -195,10 +213,11 @@ func (p *Page) engineObject(ctx context.Context, method engineEntry, args ...any
 	expr := "(window.__cdpSkill && window.__cdpSkill.version === " + jsString(engineVersion()) + ") ? " +
 		method.js() + "(" + strings.Join(argList, ",") + ") : " + jsString(engineMissing)
 	for attempt := 0; attempt < 2; attempt++ {
-		res, _, err := p.engineEvaluate(ctx, runtime.EvaluateParams{Expression: expr})
-		if err != nil {
-			return nil, p.frameGone(err)
+		rs, errs := p.engineEvaluateAll(ctx, f.sentHook(), f.behind(runtime.EvaluateParams{Expression: expr})...)
+		if errs[0] != nil {
+			return nil, p.frameGone(errs[0])
 		}
+		res := rs[0]
 		if res.ExceptionDetails != nil {
 			return nil, engineError(method.name, &JSError{Text: exceptionText(res.ExceptionDetails)})
 		}
@@ -208,6 +227,7 @@ func (p *Page) engineObject(ctx context.Context, method engineEntry, args ...any
 			}
 			continue
 		}
+		f.read(rs, errs)
 		return res.Result, nil
 	}
 	return nil, fmt.Errorf("engine %s: the page engine did not install", method.name)

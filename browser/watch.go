@@ -178,6 +178,46 @@ func (p *Page) watch(ctx context.Context) (*actionWatch, error) {
 	return w, nil
 }
 
+// pendingWatch is an action's watch being armed while the action's target
+// is checked: its calls go out right behind the lookup and check, in the
+// same round trip (ActionOptions.watch).
+type pendingWatch struct {
+	done chan struct{}
+	w    *actionWatch
+}
+
+// startWatch arms the action's watch in the background; nil in a child
+// frame, where the frames are scrolled to the target after its check
+// (revealActionable), which the watch must not count as the action's.
+func (p *Page) startWatch(ctx context.Context) *pendingWatch {
+	if p.Frames().InChild() {
+		return nil
+	}
+	s := &pendingWatch{done: make(chan struct{})}
+	go func() {
+		defer close(s.done)
+		s.w, _ = p.watch(ctx)
+	}()
+	return s
+}
+
+// take waits for the watch to be armed and returns it; nil when it could
+// not be (the action arms its own, which says why).
+func (s *pendingWatch) take() *actionWatch {
+	if s == nil {
+		return nil
+	}
+	<-s.done
+	return s.w
+}
+
+// abandon stops a watch the action will not use.
+func (s *pendingWatch) abandon() {
+	if w := s.take(); w != nil {
+		w.stop()
+	}
+}
+
 // stop ends the watch. When the action failed before finish, the page's
 // own functions are put back at once (watch.js would otherwise keep its
 // wrappers until the next action or its expiry).

@@ -133,28 +133,47 @@ func (p *Page) engineEval(ctx context.Context, expr string) ([]byte, error) {
 // (the second runs after the first, in one round trip) and returns both
 // results. A context from before a navigation is replaced once.
 func (p *Page) engineEvaluateBoth(ctx context.Context, first, second runtime.EvaluateParams) (r1, r2 runtime.EvaluateResult, err error) {
+	rs, errs := p.engineEvaluateAll(ctx, nil, first, second)
+	if err = errs[0]; err == nil {
+		err = errs[1]
+	}
+	return rs[0], rs[1], err
+}
+
+// engineEvaluateAll sends evaluations in the engine's world together (each
+// runs after the one before, in one round trip) and returns their results
+// and errors; sent, when given, runs once they are all written, before
+// their answers come (what it sends reaches the page after them). A
+// context from before a navigation is replaced once.
+func (p *Page) engineEvaluateAll(ctx context.Context, sent func(), params ...runtime.EvaluateParams) ([]runtime.EvaluateResult, []error) {
 	for attempt := 0; ; attempt++ {
+		results := make([]runtime.EvaluateResult, len(params))
+		errs := make([]error, len(params))
 		sess, id, err := p.engineExec(ctx)
 		if err != nil {
-			return r1, r2, err
+			for i := range errs {
+				errs[i] = err
+			}
+			return results, errs
 		}
-		first.ContextID, second.ContextID = id, id
-		wait1, err := sess.Send(ctx, runtime.CommandEvaluate, first)
-		if err != nil {
-			return r1, r2, err
+		waits := make([]func(context.Context, any) error, len(params))
+		for i := range params {
+			params[i].ContextID = id
+			waits[i], errs[i] = sess.Send(ctx, runtime.CommandEvaluate, params[i])
 		}
-		wait2, err2 := sess.Send(ctx, runtime.CommandEvaluate, second)
-		err = wait1(ctx, &r1)
-		if err2 == nil {
-			err2 = wait2(ctx, &r2)
+		if sent != nil {
+			sent()
+			sent = nil
 		}
-		if err != nil && attempt == 0 && worldGone(err) {
+		for i, wait := range waits {
+			if errs[i] == nil {
+				errs[i] = wait(ctx, &results[i])
+			}
+		}
+		if errs[0] != nil && attempt == 0 && worldGone(errs[0]) {
 			p.forgetWorld(sess, id)
 			continue
 		}
-		if err == nil {
-			err = err2
-		}
-		return r1, r2, err
+		return results, errs
 	}
 }

@@ -164,6 +164,15 @@ export function check(el, kind, opts) {
   return r;
 }
 
+// checkLast is check on the element the engine's last lookup returned
+// (find, or the resolve of a ref), sent right behind the lookup in the
+// same round trip; null when the lookup returned none.
+export function checkLast(kind, opts) {
+  const el = S.lastElement;
+  S.lastElement = null;
+  return el ? check(el, kind, opts) : null;
+}
+
 function checkReady(el, kind, opts) {
   if (!el || !el.isConnected) return { ok: false, reason: 'detached' };
   if (kind === 'click' || kind === 'check') {

@@ -29,7 +29,7 @@ export {
 export { query } from './query.js';
 export { find, selectorRead, textPresent } from './find.js';
 export {
-  check, rectOf, clickTarget, targetInfo, clickPrep, armProbe, readProbe, fillKind,
+  check, checkLast, rectOf, clickTarget, targetInfo, clickPrep, armProbe, readProbe, fillKind,
   prepareFill, readValue, setValue, fireChange, selectOptions, checkedState, watchValue,
   readFill
 } from './act.js';

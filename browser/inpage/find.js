@@ -257,6 +257,12 @@ function describeCandidates(list, seq) {
 // controls equally well returns {ambiguous: [...], matchCount} instead,
 // unless spec.first takes the first of them.
 export function find(spec) {
+  const r = findTarget(spec);
+  S.lastElement = r && r.nodeType === 1 ? r : null;
+  return r;
+}
+
+function findTarget(spec) {
   S.lastFind = null;
   if (spec.selector) return selectorQuery(spec.selector);
   let pick = null;
