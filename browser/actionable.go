@@ -79,6 +79,11 @@ type checkResult struct {
 	Via string `json:"via"`
 	// Prep answers ActionOptions.prep when the check passed.
 	Prep *clickPrepResult `json:"prep"`
+	// Changes says the check started the action's change log (asked for
+	// by checkFollow, when it passed); URL is then the top document's URL,
+	// read in the top frame.
+	Changes bool   `json:"changes"`
+	URL     string `json:"url"`
 }
 
 func (c checkResult) describe() string {
@@ -113,9 +118,10 @@ func (p *Page) check(ctx context.Context, el *Element, kind string, coveredBefor
 }
 
 // checkFollow is check sent right behind the lookup of its element (see
-// lookupFollow).
-func checkFollow(kind string, coveredBefore int, prep string) *lookupFollow {
-	args, _ := jsonMarshal(map[string]any{"attempt": coveredBefore, "prep": prep})
+// lookupFollow); with changes, a check that passes also starts the
+// engine's change log for the action and reads the URL (pendingWatch.take).
+func checkFollow(kind string, coveredBefore int, prep string, changes bool) *lookupFollow {
+	args, _ := jsonMarshal(map[string]any{"attempt": coveredBefore, "prep": prep, "changes": changes})
 	return &lookupFollow{expr: epCheckLast.js() + "(" + jsString(kind) + ", " + args + ")"}
 }
 
@@ -165,8 +171,9 @@ func (p *Page) WaitActionable(ctx context.Context, t Target, kind string, o Acti
 		if o.Force {
 			prep = ""
 		}
-		f := checkFollow(kind, covered, prep)
-		if attempt == 0 && o.watch && !o.Stable {
+		ahead := attempt == 0 && o.watch && !o.Stable
+		f := checkFollow(kind, covered, prep, ahead)
+		if ahead {
 			f.sent = func() { pending = p.startWatch(ctx) }
 		}
 		found, foundBy, err := p.locateThen(ctx, t, f)
@@ -185,7 +192,7 @@ func (p *Page) WaitActionable(ctx context.Context, t Target, kind string, o Acti
 			if o.Force {
 				c, _ := p.checkFound(ctx, el, f, kind, 0, "")
 				a := &Actionable{El: el, Matched: matched, Point: c.Point, Box: c.Box, Via: c.Via}
-				a.watch, pending = pending.take(), nil
+				a.watch, pending = pending.take(ctx, c), nil
 				return a, nil
 			}
 			last, err = p.checkFound(ctx, el, f, kind, covered, o.prep)
@@ -205,7 +212,7 @@ func (p *Page) WaitActionable(ctx context.Context, t Target, kind string, o Acti
 				}
 				a := &Actionable{El: el, Matched: matched, Point: last.Point, Box: last.Box, Via: last.Via, Prep: last.Prep}
 				p.revealActionable(ctx, a)
-				a.watch, pending = pending.take(), nil
+				a.watch, pending = pending.take(ctx, last), nil
 				return a, nil
 			}
 			// Not ready: the page's functions are put back while it waits.

@@ -1,7 +1,9 @@
 package browser
 
 import (
+	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -15,7 +17,10 @@ import (
 // its runs in window.runs and renders what its fetch answered.
 func storeSite(t *testing.T) string {
 	t.Helper()
-	page := `<!doctype html><title>Shop</title>
+	return browsertest.ServeHandler(t, storeHandler(storePage))
+}
+
+const storePage = `<!doctype html><title>Shop</title>
 <header><nav><a href="#">Home</a> <a href="#">Deals</a></nav><span>Cart: <b id="cart">0</b></span></header>
 <aside><ul><li><a href="#">Shoes</a></li><li><a href="#">Hats</a></li></ul></aside>
 <main>
@@ -34,7 +39,10 @@ func storeSite(t *testing.T) string {
 <div id="modal" hidden style="position:fixed;inset:0;background:rgba(0,0,0,.4)"><div role="dialog" aria-label="Newsletter" style="background:#fff;margin:20vh auto;width:300px"><p>Join us</p><button onclick="modal.hidden = true">No thanks</button></div></div>
 <script>window.runs = {add: 0, late: 0, under: 0, coupon: 0, size: 0};
 window.pageSetTimeout = setTimeout; window.pageFetch = fetch; window.pageRAF = requestAnimationFrame</script>`
-	return browsertest.ServeHandler(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+
+// storeHandler serves page, and price.json a little later.
+func storeHandler(page string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasSuffix(r.URL.Path, "price.json") {
 			time.Sleep(40 * time.Millisecond)
 			w.Header().Set("Content-Type", "application/json")
@@ -43,7 +51,7 @@ window.pageSetTimeout = setTimeout; window.pageFetch = fetch; window.pageRAF = r
 		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Write([]byte(page))
-	}))
+	})
 }
 
 func openStore(t *testing.T) *Page {
@@ -144,4 +152,66 @@ func TestActionWatchPutBackWhenTheActionFails(t *testing.T) {
 	if got := js(t, p, pageRestored); got != `"true,true,true"` {
 		t.Errorf("page functions after failed actions = %s", got)
 	}
+}
+
+// The store embedded below the fold of a portal, once from its own site
+// (an out-of-process iframe) and once from the portal's: a click by a ref
+// of the portal's snapshot acts in the frame, is watched there (its fetch
+// rendered when the answer came) and runs its handler once.
+func TestActionWatchInFrames(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.2:0")
+	if err != nil {
+		t.Fatalf("listen on 127.0.0.2: %v", err)
+	}
+	other := httptest.NewUnstartedServer(storeHandler(storePage))
+	other.Listener.Close()
+	other.Listener = ln
+	other.Start()
+	t.Cleanup(other.Close)
+	portal := `<!doctype html><title>Portal</title><h1>Portal</h1><section style="height: 1200px">News</section>
+<iframe name="far" title="Partner store" src="` + other.URL + `/store.html" style="width: 600px; height: 500px"></iframe>
+<iframe name="near" title="Our store" src="store.html" style="width: 600px; height: 500px"></iframe>`
+	base := browsertest.ServeHandler(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/portal.html" {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.Write([]byte(portal))
+			return
+		}
+		storeHandler(storePage).ServeHTTP(w, r)
+	}))
+	p := openTestTab(t)
+	ctx := testCtx(t)
+	if _, err := p.Navigate(ctx, base+"portal.html", WaitLoad); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"far", "near"} {
+		s, err := p.Snapshot(ctx, SnapshotOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref := refInFrame(t, s.YAML, name, `button "Add to cart"`)
+		click(t, p, Target{Ref: ref}, ClickOptions{})
+		if _, _, err := p.Frames().Switch(ctx, FrameSpec{Name: name}); err != nil {
+			t.Fatal(err)
+		}
+		if got := js(t, p, "[runs.add, out.textContent, cart.textContent].join()"); got != `"1,added at $59,1"` {
+			t.Errorf("click in frame %s: runs, out, cart = %s", name, got)
+		}
+		if got := js(t, p, pageRestored); got != `"true,true,true"` {
+			t.Errorf("page functions in frame %s = %s", name, got)
+		}
+		p.Frames().Switch(ctx, FrameSpec{Top: true})
+	}
+}
+
+// refInFrame returns the ref of the line holding needle under the iframe
+// line that names title's frame (by its order: far first, near second).
+func refInFrame(t *testing.T, yaml, frame, needle string) string {
+	t.Helper()
+	title := map[string]string{"far": "Partner store", "near": "Our store"}[frame]
+	i := strings.Index(yaml, title)
+	if i < 0 {
+		t.Fatalf("no frame %q in:\n%s", title, yaml)
+	}
+	return refOf(t, yaml[i:], needle)
 }

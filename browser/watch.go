@@ -123,6 +123,13 @@ var pageEventMethods = []string{
 // navigation and target events and arms the in-page watch (watch.js) that
 // counts the timers and requests the action starts.
 func (p *Page) watch(ctx context.Context) (*actionWatch, error) {
+	return p.watchWith(ctx, true)
+}
+
+// watchWith is watch; whole false leaves out the engine's change log and
+// the URL read, which the action's check makes when it finds the element
+// ready (checkLast with changes, see startWatch).
+func (p *Page) watchWith(ctx context.Context, whole bool) (*actionWatch, error) {
 	w := &actionWatch{p: p}
 	sub := func(s *Session, method string) *eventFeed {
 		ch, received, stop := s.SubscribeCounted(method)
@@ -147,7 +154,9 @@ func (p *Page) watch(ctx context.Context) (*actionWatch, error) {
 	go func() {
 		// What the action changes is logged in the engine's world, where
 		// the page cannot rewrite it.
-		p.engineCall(ctx, nil, epChangeWatch)
+		if whole {
+			p.engineCall(ctx, nil, epChangeWatch)
+		}
 		close(logging)
 	}()
 	discovering := make(chan struct{})
@@ -161,7 +170,9 @@ func (p *Page) watch(ctx context.Context) (*actionWatch, error) {
 	} else {
 		close(discovering)
 	}
-	w.urlBefore, _ = p.URL(ctx)
+	if whole {
+		w.urlBefore, _ = p.URL(ctx)
+	}
 	armErr := <-armed
 	w.armed = armErr == nil
 	// The page's own JavaScript can keep the watch out of its world (it
@@ -186,35 +197,52 @@ type pendingWatch struct {
 	w    *actionWatch
 }
 
-// startWatch arms the action's watch in the background; nil in a child
-// frame, where the frames are scrolled to the target after its check
-// (revealActionable), which the watch must not count as the action's.
+// startWatch arms the action's watch in the background, but for the
+// engine's change log and the URL before the action: the check that finds
+// the element ready starts the log and reads the URL (checkLast with
+// changes), and take completes the watch with them.
 func (p *Page) startWatch(ctx context.Context) *pendingWatch {
-	if p.Frames().InChild() {
-		return nil
-	}
 	s := &pendingWatch{done: make(chan struct{})}
 	go func() {
 		defer close(s.done)
-		s.w, _ = p.watch(ctx)
+		s.w, _ = p.watchWith(ctx, false)
 	}()
 	return s
 }
 
-// take waits for the watch to be armed and returns it; nil when it could
-// not be (the action arms its own, which says why).
-func (s *pendingWatch) take() *actionWatch {
+// take waits for the watch to be armed and completes it with what the
+// check c did: the change log it started when it passed, and the URL it
+// read in the top frame. Nil when the watch could not be armed (the
+// action arms its own, which says why).
+func (s *pendingWatch) take(ctx context.Context, c checkResult) *actionWatch {
 	if s == nil {
 		return nil
 	}
 	<-s.done
-	return s.w
+	w := s.w
+	if w == nil {
+		return nil
+	}
+	if !c.Changes {
+		// The check did not run with the lookup (or forced, did not
+		// pass): the log starts now.
+		w.p.engineCall(ctx, nil, epChangeWatch)
+	}
+	w.urlBefore = c.URL
+	if c.URL == "" {
+		w.urlBefore, _ = w.p.URL(ctx)
+	}
+	return w
 }
 
 // abandon stops a watch the action will not use.
 func (s *pendingWatch) abandon() {
-	if w := s.take(); w != nil {
-		w.stop()
+	if s == nil {
+		return
+	}
+	<-s.done
+	if s.w != nil {
+		s.w.stop()
 	}
 }
 

@@ -2,6 +2,7 @@
 // fill/select/scroll. Module of the in-page engine.
 
 import { S } from './state.js';
+import { changeWatch } from './changes.js';
 import {
   hiddenForAT, normalizeSpace, parentElementComposed, shadowRootOf, styleOf, truncate
 } from './dom.js';
@@ -167,10 +168,19 @@ export function check(el, kind, opts) {
 // checkLast is check on the element the engine's last lookup returned
 // (find, or the resolve of a ref), sent right behind the lookup in the
 // same round trip; null when the lookup returned none.
+// With opts.changes, a check that passes also starts the action's change
+// log and reads the top document's URL (the action's watch, armed in the
+// same round trip, leaves both to it).
 export function checkLast(kind, opts) {
   const el = S.lastElement;
   S.lastElement = null;
-  return el ? check(el, kind, opts) : null;
+  if (!el) return null;
+  const r = check(el, kind, opts);
+  if (r.ok && opts.changes) {
+    r.changes = changeWatch();
+    if (window === window.top) r.url = location.href;
+  }
+  return r;
 }
 
 function checkReady(el, kind, opts) {
