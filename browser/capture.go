@@ -56,7 +56,9 @@ func (p *Page) PostCapture(ctx context.Context, o CaptureOptions) (*Capture, err
 	if o.Viewport || o.Full {
 		p.scanClickListeners(ctx)
 	}
-	if err := p.engineCall(ctx, &c, epPostCapture, arg); err != nil {
+	if ahead := p.takeCaptureAhead(ctx, o); ahead != nil {
+		c = *ahead
+	} else if err := p.engineCall(ctx, &c, epPostCapture, arg); err != nil {
 		return nil, err
 	}
 	p.storeSeq(c.Seq)

@@ -52,6 +52,15 @@ type probeResult struct {
 // verifies that the press reached it, and falls back to element.click()
 // when it did not (unless NativeOnly).
 func (p *Page) Click(ctx context.Context, t Target, o ClickOptions) (*ClickResult, error) {
+	res, err := p.click(ctx, t, o)
+	if err != nil {
+		// A capture taken ahead (CaptureAhead) is of a click that worked.
+		p.dropCaptureAhead()
+	}
+	return res, err
+}
+
+func (p *Page) click(ctx context.Context, t Target, o ClickOptions) (*ClickResult, error) {
 	button := o.Button
 	if button == "" {
 		button = input.MouseButtonLeft
@@ -204,7 +213,7 @@ func (p *Page) cdpClick(ctx context.Context, a *Actionable, w *actionWatch, butt
 	// The page settles (in its own world) while the probe is read (in the
 	// engine's); a press that missed arms the watch again for the
 	// fallback.
-	settled := w.settlePage(ctx)
+	settled := w.settlePageSignal(ctx, p.sendCaptureAhead(ctx, w))
 	sctx, cancel := context.WithTimeout(ctx, settleBound)
 	defer cancel()
 	// Unreadable, the click navigated and the document is gone: it was
@@ -220,6 +229,7 @@ func (p *Page) cdpClick(ctx context.Context, a *Actionable, w *actionWatch, butt
 	if probe.Received {
 		w.presettled = settled
 	} else {
+		p.dropCaptureAhead()
 		w.rearm(ctx)
 	}
 	return probe, nil

@@ -4,14 +4,17 @@ package browser
 
 // The installed scripts (browser/inpage/bundle) and their versions.
 var (
-	engineBundleSpec = bundle{global: "__cdpSkill", source: engineBundleJS, version: "a7dd48e10b09"}
+	engineBundleSpec = bundle{global: "__cdpSkill", source: engineBundleJS, version: "4b1c5f7f1b25"}
 	pageBundleSpec   = bundle{global: "__cdpSkillPage", source: pageBundleJS, version: "d186319db1e5"}
-	watchBundleSpec  = bundle{global: "__cdpSkillWatch", source: watchBundleJS, version: "964aa3781f1e"}
+	watchBundleSpec  = bundle{global: "__cdpSkillWatch", source: watchBundleJS, version: "debfbe2f2b68"}
 )
 
 // Entry points of engine (window.__cdpSkill), exported by inpage/engine.js.
 var (
 	epArmProbe             = engineEntry{"armProbe"}
+	epCaptureAfter         = engineEntry{"captureAfter"}
+	epCaptureAhead         = engineEntry{"captureAhead"}
+	epCaptureLogEnd        = engineEntry{"captureLogEnd"}
 	epChangeWatch          = engineEntry{"changeWatch"}
 	epCheck                = engineEntry{"check"}
 	epCheckLast            = engineEntry{"checkLast"}

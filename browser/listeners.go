@@ -118,6 +118,18 @@ const scanClicksScript = `(() => {
 // costs in proportion to the page's size, resolving each node to the
 // number of listeners). A document already scanned costs one evaluation.
 // Errors only cost the marks.
+// listenersScanned reports whether the current document's click
+// listeners were scanned (scanClickListeners then costs nothing).
+func (p *Page) listenersScanned(ctx context.Context) bool {
+	wsess, world, err := p.engineExec(ctx)
+	if err != nil {
+		return false
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.scanned[documentKey{wsess, world}]
+}
+
 func (p *Page) scanClickListeners(ctx context.Context) {
 	// The engine's world is made once per document: its context names
 	// the document, so a document scanned already costs nothing.

@@ -80,6 +80,9 @@ type Page struct {
 	// scanned are the documents whose click listeners were scanned, by
 	// their engine world (listeners.go); guarded by mu.
 	scanned map[documentKey]bool
+	// ahead is the post-command capture asked to be taken as the next
+	// click settles (CaptureAhead).
+	ahead *captureAhead
 	// startURL is the URL read sent along as the page was handed to a
 	// program (pageurl.go); guarded by mu.
 	startURL urlRead

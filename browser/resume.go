@@ -13,6 +13,7 @@ func (p *Page) Resume() {
 	p.parked.Store(false)
 	p.mu.Lock()
 	p.frame = nil
+	p.ahead = nil
 	p.seqLoaded = false
 	p.Warnings = nil
 	p.mu.Unlock()

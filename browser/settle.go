@@ -41,13 +41,17 @@ type settling struct {
 	// downloads are the URLs of navigations that became downloads.
 	downloads map[string]bool
 	timer     *time.Timer
+	// lingered says the wait went on after the page settled (for a
+	// navigation, a tab or a frame the action started): the page then is
+	// not the page as it settled.
+	lingered bool
 }
 
 func (w *actionWatch) newSettling(ctx context.Context, grace time.Duration) *settling {
 	s := &settling{w: w, main: cdp.FrameID(w.p.TargetID), grace: grace, settled: w.presettled,
 		newTabs: map[target.ID]*NewTab{}, downloads: map[string]bool{}, timer: time.NewTimer(time.Hour)}
 	if s.settled == nil {
-		s.settled = w.settlePage(ctx)
+		s.settled = w.settlePageSignal(ctx, w.p.sendCaptureAhead(ctx, w))
 	}
 	return s
 }
@@ -135,7 +139,7 @@ func (s *settling) rearm() {
 	d := s.grace
 	for _, until := range []time.Time{s.navWait, s.tabWait} {
 		if r := time.Until(until); r > d {
-			d = r
+			d, s.lingered = r, true
 		}
 	}
 	s.timer.Reset(d)
@@ -155,6 +159,7 @@ func (s *settling) timeUp() bool {
 	}
 	if left, ok := s.w.frames.waiting(); ok {
 		s.timer.Reset(left)
+		s.lingered = true
 		return false
 	}
 	return true

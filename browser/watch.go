@@ -130,6 +130,7 @@ func (p *Page) watch(ctx context.Context) (*actionWatch, error) {
 // the URL read, which the action's check makes when it finds the element
 // ready (checkLast with changes, see startWatch).
 func (p *Page) watchWith(ctx context.Context, whole bool) (*actionWatch, error) {
+	p.dropSentCaptureAhead()
 	w := &actionWatch{p: p}
 	sub := func(s *Session, method string) *eventFeed {
 		ch, received, stop := s.SubscribeCounted(method)
@@ -277,6 +278,12 @@ const settleBound = 3 * time.Second
 // settlePage waits in the page for the action's timers, requests and DOM
 // mutations (watch.js). It returns at once when the watch is not armed.
 func (w *actionWatch) settlePage(ctx context.Context) <-chan settleReport {
+	return w.settlePageSignal(ctx, "")
+}
+
+// settlePageSignal is settlePage that, once settled, signals the capture
+// sent ahead (sendCaptureAhead) under signal, when not "".
+func (w *actionWatch) settlePageSignal(ctx context.Context, signal string) <-chan settleReport {
 	done := make(chan settleReport, 1)
 	w.settling = true
 	if !w.armed {
@@ -287,7 +294,12 @@ func (w *actionWatch) settlePage(ctx context.Context) <-chan settleReport {
 		sctx, cancel := context.WithTimeout(ctx, settleBound)
 		defer cancel()
 		var rep settleReport
-		rep.err = w.p.watchCall(sctx, &rep, wpWatchSettle)
+		if signal == "" {
+			rep.err = w.p.watchCall(sctx, &rep, wpWatchSettle)
+		} else {
+			rep.err = w.p.watchCall(sctx, &rep, wpWatchSettle, signal)
+			w.p.fireCaptureAhead(ctx, signal)
+		}
 		done <- rep
 	}()
 	return done
@@ -307,7 +319,13 @@ func (w *actionWatch) finish(ctx context.Context, grace time.Duration) Effect {
 	defer s.timer.Stop()
 	for !s.step(ctx) {
 	}
-	return s.effect(ctx, began)
+	eff := s.effect(ctx, began)
+	if s.lingered || eff.Navigated || len(eff.NewTabs) > 0 || len(eff.FramesNavigated) > 0 || eff.Warning != "" {
+		// A capture taken as the page settled (CaptureAhead) is not the
+		// page now.
+		w.p.dropCaptureAhead()
+	}
+	return eff
 }
 
 // Navigated reports whether origin, path or query changed (a hash-only

@@ -140,6 +140,34 @@ func (h *host) beforeVisual() {
 	}
 }
 
+// captureOptions are what the capture after the command reads.
+func (h *host) captureOptions() browser.CaptureOptions {
+	set := h.captureSet
+	opts := browser.CaptureOptions{}
+	if h.visual {
+		opts.Viewport = set.ViewportSnapshot || set.Diff
+		opts.Full = set.FullSnapshot
+		opts.Scope = true
+		for _, e := range h.before {
+			opts.Present = append(opts.Present, e.Ref)
+		}
+	}
+	return opts
+}
+
+// captureAhead asks the page to take the capture after the command as
+// the command's one step settles (browser.Page.CaptureAhead): nothing
+// else runs between them, so it is the same capture, one round trip
+// sooner. Hooks that run after the action rule it out.
+func (h *host) captureAhead(p *browser.Page, la lifecycleArgs) {
+	if !h.prog.OneStep || la.hooks.settled != nil || la.hooks.observe != nil {
+		return
+	}
+	if opts := h.captureOptions(); opts.Viewport || opts.Full {
+		p.CaptureAhead(opts)
+	}
+}
+
 // readBefore reads the viewport state the diff compares with.
 func (h *host) readBefore() *browser.Capture {
 	p, err := h.env.Page()
@@ -205,15 +233,7 @@ func (h *host) capture(out *Output) {
 	defer cancel()
 	out.Downloads = p.Downloads().List(ctx, h.downloadsFrom, h.env.OutputDir)
 	set := h.captureSet
-	opts := browser.CaptureOptions{}
-	if h.visual {
-		opts.Viewport = set.ViewportSnapshot || set.Diff
-		opts.Full = set.FullSnapshot
-		opts.Scope = true
-		for _, e := range h.before {
-			opts.Present = append(opts.Present, e.Ref)
-		}
-	}
+	opts := h.captureOptions()
 	shot := make(chan string, 1)
 	switch {
 	case !h.visual || !set.Screenshot:

@@ -33,6 +33,7 @@ func RunJSON(ctx context.Context, input []byte, opts Options) (*lang.Request, *O
 	if len(req.Steps) > 0 && req.Steps[0].Action != nil {
 		prog.FirstStepVisual = req.Steps[0].Action.Visual
 	}
+	prog.OneStep = len(req.Steps) == 1
 	return req, Run(ctx, prog, opts)
 }
 

@@ -135,6 +135,9 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 	th.SetLocal(builtins.CtxKey, ctx)
 	defer th.SetLocal(builtins.CtxKey, h.ctx)
 	dlMark := h.downloadMark()
+	if p, perr := h.env.Page(); perr == nil && a.Visual {
+		h.captureAhead(p, la)
+	}
 	if p, perr := h.env.Page(); perr == nil && a.Name != "frame" {
 		// An action on a ref or text inside another frame moves there for
 		// the action only: its hooks and the next step run where the

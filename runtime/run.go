@@ -61,6 +61,9 @@ type Program struct {
 	// runs), so the diff's baseline is read while the program compiles.
 	FirstStepVisual bool
 	Capture         any
+	// OneStep says the JSON command is one step: the capture after the
+	// command follows that step at once (see host.captureAhead).
+	OneStep bool
 }
 
 // Options configure the host.

@@ -2,14 +2,14 @@
 // snapshots, and failure diagnostics. Module of the in-page engine.
 
 import { S } from './state.js';
-import { hiddenForAT, normalizeSpace, truncate } from './dom.js';
+import { hiddenForAT, normalizeSpace, truncate, withCaches } from './dom.js';
 import { accessibleName, byIdInRoot, deepActiveElement } from './names.js';
 import { refFor } from './snapshot.js';
 import { allShadowRoots, effectiveRole, refName } from './refs.js';
 import { snapshot } from './api.js';
 import { isShown, textOf } from './find.js';
 import { boxOf, editProblem, shortSelector } from './act.js';
-import { stepLogTake } from './changes.js';
+import { stepLogEnd, stepLogPeek, stepLogTake } from './changes.js';
 
 function activeElementInfo() {
   const a = deepActiveElement();
@@ -74,8 +74,9 @@ export function context() {
 export function postCapture(opts) {
   const out = {};
   // What the command's actions changed (changes.js); taking it ends the
-  // log, so the capture before a command starts it afresh.
-  const log = stepLogTake();
+  // log, so the capture before a command starts it afresh. A capture taken
+  // ahead only reads it (captureAfter).
+  const log = opts.peekLog ? stepLogPeek() : stepLogTake();
   if (opts.viewport) {
     const scope = opts.scope ? log.changed : undefined;
     out.viewport = snapshot({ viewportOnly: true, internal: true, elements: true, noHeader: !scope, scope, seq: opts.seq, root: 'body', slotKey: 'viewport' });
@@ -209,4 +210,48 @@ function presentRefs(refs) {
     if (entry && entry.el.isConnected && !hiddenForAT(entry.el)) out.push(r);
   }
   return out;
+}
+
+// ---- the capture taken as the action settles ----
+
+const AHEAD_MAX = 4000; // a settle that never signals: give up
+
+// captureAfter is postCapture taken the moment the action's settle (the
+// watch in the page's world, watchSettle) signals the event named
+// signal, or when the caller fires it (captureAhead): it goes out with the
+// settle, in the same round trip, instead of after its answer. It only
+// reads the change log; null when nothing fired it in time.
+export function captureAfter(signal, opts) {
+  return new Promise((resolve) => {
+    let timer = 0;
+    const fire = () => {
+      if (S.ahead !== ahead) return;
+      S.ahead = null;
+      document.removeEventListener(signal, fire, true);
+      clearTimeout(timer);
+      resolve(withCaches(postCapture)(Object.assign({}, opts, { peekLog: true })));
+    };
+    const ahead = { signal, fire };
+    S.ahead = ahead;
+    document.addEventListener(signal, fire, true);
+    timer = setTimeout(() => {
+      if (S.ahead !== ahead) return;
+      S.ahead = null;
+      document.removeEventListener(signal, fire, true);
+      resolve(null);
+    }, AHEAD_MAX);
+  });
+}
+
+// captureAhead fires the capture captureAfter waits for, when the page
+// kept the settle's event from it.
+export function captureAhead(signal) {
+  if (S.ahead && S.ahead.signal === signal) S.ahead.fire();
+  return true;
+}
+
+// captureLogEnd ends the change log that a capture taken ahead read.
+export function captureLogEnd() {
+  stepLogEnd();
+  return true;
 }

@@ -167,6 +167,26 @@ export function stepLogTake() {
   stopChangeWatch();
   const log = stepLog;
   stepLog = null;
+  return summarizeLog(log);
+}
+
+// stepLogPeek is stepLogTake that keeps the log going: a capture taken
+// ahead (capture.js captureAfter) may be dropped, and the capture that
+// replaces it then reads the whole log.
+export function stepLogPeek() {
+  if (changeObserver && stepLog) {
+    try { stepLogRecords(changeObserver.takeRecords()); } catch (e) { /* best effort */ }
+  }
+  return summarizeLog(stepLog);
+}
+
+// stepLogEnd ends the log without reading it.
+export function stepLogEnd() {
+  stopChangeWatch();
+  stepLog = null;
+}
+
+function summarizeLog(log) {
   if (!log) return { changed: [], text: [], transient: [], none: true };
   const added = [], removed = [], changed = [], transient = [];
   const said = new Set();

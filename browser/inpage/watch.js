@@ -209,7 +209,19 @@ export function watchDisarm() {
 // timers and frame callbacks ran, its requests finished and stayed idle
 // for the settle window, and — when that work changed the DOM — the DOM
 // stayed quiet for an animation frame; each within a bound.
-export async function watchSettle() {
+export async function watchSettle(signal) {
+  try {
+    return await settleWatch();
+  } finally {
+    // A capture waits for this (capture.js captureAfter); a page that
+    // breaks dispatching only makes it wait for the caller's own signal.
+    try {
+      if (signal) document.dispatchEvent(new Event(signal));
+    } catch (e) { /* captureAhead fires it */ }
+  }
+}
+
+async function settleWatch() {
   const st = watchState;
   if (!st) return { armed: false };
   const t0 = performance.now();

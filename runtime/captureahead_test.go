@@ -1,0 +1,135 @@
+package runtime
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cdp-skill/cdp-skill/browser/browsertest"
+)
+
+// orderPage is an order page: a header, a status line, a list the Save
+// button adds to once its request answers, a toast that shows while it
+// saves, and a link to another page. breakDispatch makes the page's
+// dispatchEvent throw (some pages patch it), which keeps the watch's
+// settle event from the capture taken ahead.
+func orderPage(breakDispatch bool) string {
+	script := ""
+	if breakDispatch {
+		script = `<script>EventTarget.prototype.dispatchEvent = function () { throw new Error('patched') }</script>`
+	}
+	return `<!doctype html><title>Orders</title>` + script + `
+<header><nav><a href="#">Shop</a> <a href="next.html">Next page</a></nav></header>
+<main><h1>Your orders</h1><p role="status" id="state">Idle</p>
+<ul id="list"><li>Order #1</li></ul>
+<button id="save" onclick="window.saves = (window.saves || 0) + 1; state.textContent = 'Saving…'; toast.hidden = false;
+fetch('save.json').then(r => r.json()).then(d => { const li = document.createElement('li'); li.textContent = d.item + (list.children.length + 1); list.append(li); state.textContent = 'Saved'; toast.hidden = true })">Save</button>
+<button id="pop" onclick="window.open('next.html')">Open receipt</button>
+<label>Note <input id="note" oninput="setTimeout(() => { state.textContent = 'Draft saved' }, 50)"></label>
+<label>Delivery <select id="delivery" onchange="fetch('save.json').then(() => { state.textContent = 'Delivery ' + this.value })"><option>Standard</option><option>Express</option></select></label></main>
+<div id="toast" role="alert" hidden>Saving your order</div>`
+}
+
+func serveOrders(t *testing.T) string {
+	t.Helper()
+	return browsertest.ServeHandler(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/save.json":
+			time.Sleep(60 * time.Millisecond)
+			w.Header().Set("Content-Type", "application/json")
+			w.Write([]byte(`{"item": "Order #"}`))
+		case "/next.html":
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.Write([]byte(`<!doctype html><title>Receipt</title><h1>Receipt</h1>`))
+		default:
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.Write([]byte(orderPage(r.URL.Query().Get("patched") != "")))
+		}
+	}))
+}
+
+// A one-step click command's capture is taken as the click settles (in
+// the round trip of the settle). The answer must still be the page after
+// the click's work: its request answered, the list grew, the status
+// changed, the toast came and went. On a page that keeps the settle's event
+// from the capture (a patched dispatchEvent), the same.
+func TestOneStepClickCaptureIsThePageAfterTheClick(t *testing.T) {
+	base := serveOrders(t)
+	for _, page := range []string{"orders.html", "orders.html?patched=1"} {
+		open := runJSON(t, `{"steps":[{"openTab":"`+base+page+`"}]}`)
+		mustOK(t, open)
+		closeTabAfter(t, open)
+		for i, capture := range []string{"compact", "full"} {
+			mustOK(t, runJSON(t, `{"tab":"`+open.Tab+`","steps":[{"pageFunction":"state.textContent = 'Idle'"}]}`))
+			out := runJSON(t, `{"tab":"`+open.Tab+`","capture":"`+capture+`","steps":[{"click":"#save"}]}`)
+			mustOK(t, out)
+			ch := out.Changes
+			text := strings.Join(ch.Text, "\n")
+			if ch == nil || !strings.Contains(text, "~ status: Saved (was: Idle)") || !strings.Contains(text, fmt.Sprintf("+ text: Order #%d", i+2)) {
+				t.Errorf("%s, %s: changes = %s", page, capture, jsonString(ch))
+			} else if !strings.Contains(strings.Join(ch.Transient, "\n"), "Saving your order") {
+				t.Errorf("%s, %s: the toast that came and went is not in transient: %s", page, capture, jsonString(ch))
+			}
+			if !strings.Contains(out.ViewportSnap, fmt.Sprintf("Order #%d", i+2)) {
+				t.Errorf("%s, %s: viewport snapshot without the new order: %s", page, capture, out.ViewportSnap)
+			}
+		}
+		saves := runJSON(t, `{"tab":"`+open.Tab+`","steps":[{"pageFunction":"window.saves"}]}`)
+		mustOK(t, saves)
+		if got := jsonString(saves.Steps[0].Output); got != "2" {
+			t.Errorf("%s: the Save handler ran %s times for two clicks", page, got)
+		}
+	}
+}
+
+// A click that does more than settle — it navigates, or opens a tab — is
+// not answered with a capture taken as it settled: the answer shows the
+// page the tab shows now.
+func TestOneStepClickThatNavigatesOrOpensATab(t *testing.T) {
+	base := serveOrders(t)
+	open := runJSON(t, `{"steps":[{"openTab":"`+base+`orders.html"}]}`)
+	mustOK(t, open)
+	closeTabAfter(t, open)
+	pop := runJSON(t, `{"tab":"`+open.Tab+`","capture":"compact","steps":[{"click":"#pop"}]}`)
+	mustOK(t, pop)
+	newTabs, _ := stepOutput(t, pop, 0)["newTabs"].([]any)
+	if len(newTabs) != 1 {
+		t.Fatalf("newTabs: %s", jsonString(pop.Steps[0].Output))
+	}
+	nt, _ := newTabs[0].(map[string]any)
+	id, _ := nt["tab"].(string)
+	if id == "" {
+		id, _ = nt["targetId"].(string)
+	}
+	defer runJSON(t, `{"steps":[{"closeTab":"`+id+`"}]}`)
+	if pop.Context == nil || pop.Context.Title != "Orders" || !strings.Contains(pop.ViewportSnap, "Your orders") {
+		t.Errorf("after opening a tab, the answer is not this tab's page: %s", pop.JSON())
+	}
+	nav := runJSON(t, `{"tab":"`+open.Tab+`","capture":"compact","steps":[{"click":{"text":"Next page"}}]}`)
+	mustOK(t, nav)
+	if !nav.Navigated || nav.Context.Title != "Receipt" || !strings.Contains(nav.ViewportSnap, `heading "Receipt"`) || nav.Changes != nil {
+		t.Errorf("after a navigating click: navigated=%v title=%q changes=%s snapshot=%q", nav.Navigated, nav.Context.Title, jsonString(nav.Changes), nav.ViewportSnap)
+	}
+}
+
+// The same for one-step fill and select commands: the capture shows what
+// their handlers rendered after a timer or a request.
+func TestOneStepFillAndSelectCaptureAfterTheirWork(t *testing.T) {
+	base := serveOrders(t)
+	open := runJSON(t, `{"steps":[{"openTab":"`+base+`orders.html"}]}`)
+	mustOK(t, open)
+	closeTabAfter(t, open)
+	for _, c := range []struct{ step, want string }{
+		{`{"fill":{"selector":"#note","value":"Leave at the door"}}`, "~ status: Draft saved (was: Idle)"},
+		{`{"selectOption":{"selector":"#delivery","value":"Express"}}`, "~ status: Delivery Express (was: Idle)"},
+	} {
+		mustOK(t, runJSON(t, `{"tab":"`+open.Tab+`","steps":[{"pageFunction":"state.textContent = 'Idle'"}]}`))
+		out := runJSON(t, `{"tab":"`+open.Tab+`","capture":"compact","steps":[`+c.step+`]}`)
+		mustOK(t, out)
+		if out.Changes == nil || !strings.Contains(strings.Join(out.Changes.Text, "\n"), c.want) {
+			t.Errorf("%s: changes = %s, want %q", c.step, jsonString(out.Changes), c.want)
+		}
+	}
+}
