@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"reflect"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/runtime"
 )
 
@@ -135,4 +136,53 @@ func newSignal() string {
 	b := make([]byte, 8)
 	rand.Read(b)
 	return "cdpskill-settled-" + hex.EncodeToString(b)
+}
+
+// SendBaseline sends the read of the top document's viewport capture (a
+// diff's baseline: PostCapture with Viewport) now and returns the wait for
+// it. The wait answers nil when that one call is not the whole read (the
+// document's click listeners are not scanned yet, frames are to be
+// spliced, the engine is not installed, the document changed): the caller
+// then reads it with PostCapture. It leaves the page's frame alone, so it
+// can go out while the page is being resumed (Pool.Attach's ahead).
+func (p *Page) SendBaseline(ctx context.Context) func(context.Context) *Capture {
+	none := func(context.Context) *Capture { return nil }
+	world, err := p.worldIn(ctx, p.sess, cdp.FrameID(p.TargetID))
+	if err != nil {
+		return none
+	}
+	p.mu.Lock()
+	scanned := p.scanned[documentKey{p.sess, world}]
+	p.mu.Unlock()
+	if !scanned {
+		return none
+	}
+	arg, err := json.Marshal(struct {
+		CaptureOptions
+		Seq seqJSON `json:"seq"`
+	}{CaptureOptions{Viewport: true}, p.seqArg()})
+	if err != nil {
+		return none
+	}
+	expr := "(window.__cdpSkill && window.__cdpSkill.version === " + jsString(engineVersion()) + ") ? " +
+		epPostCapture.js() + "(" + string(arg) + ") : null"
+	wait, err := p.sess.Send(ctx, runtime.CommandEvaluate, runtime.EvaluateParams{
+		Expression: expr, ContextID: world, ReturnByValue: ptr(true), AwaitPromise: ptr(true), UserGesture: ptr(true),
+	})
+	if err != nil {
+		return none
+	}
+	return func(ctx context.Context) *Capture {
+		var res runtime.EvaluateResult
+		if err := wait(ctx, &res); err != nil || res.ExceptionDetails != nil || res.Result == nil || len(res.Result.Value) == 0 {
+			return nil
+		}
+		var c Capture
+		if err := json.Unmarshal(res.Result.Value, &c); err != nil || c.Context == nil || c.Viewport == nil || c.Viewport.Frames > 0 {
+			return nil
+		}
+		p.storeSeq(c.Seq)
+		c.Seq = nil
+		return &c
+	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"sync"
 
-	"github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/target"
 
@@ -106,8 +105,11 @@ func (pl *Pool) watch(c *poolConn, events <-chan jsonv2.Value) {
 }
 
 // Attach returns the kept page of target id on b, resumed for a new
-// program (see Page.Resume), or attaches and keeps a new one.
-func (pl *Pool) Attach(ctx context.Context, b *Browser, id target.ID) (*Page, error) {
+// program (see Page.Resume), or attaches and keeps a new one. ahead, when
+// not nil, is called with a kept page right after the check that its tab
+// is still there goes out: what it sends goes with the check, in the same
+// round trip.
+func (pl *Pool) Attach(ctx context.Context, b *Browser, id target.ID, ahead func(*Page)) (*Page, error) {
 	pl.mu.Lock()
 	c := pl.connOf(b)
 	var kept *Page
@@ -120,7 +122,14 @@ func (pl *Pool) Attach(ctx context.Context, b *Browser, id target.ID) (*Page, er
 		// its way: ask Chrome (one cheap round trip) before reusing. The
 		// program's first read of the URL goes out with it.
 		kept.readAheadURL(ctx)
-		if _, err := cdp.Call(ctx, b.Session(), target.GetTargetInfo, target.GetTargetInfoParams{TargetID: id}); err == nil {
+		check, err := b.Session().Send(ctx, target.CommandGetTargetInfo, target.GetTargetInfoParams{TargetID: id})
+		if err == nil && ahead != nil {
+			ahead(kept)
+		}
+		if err == nil {
+			err = check(ctx, nil)
+		}
+		if err == nil {
 			kept.Resume()
 			return kept, nil
 		}

@@ -46,7 +46,7 @@ func TestPoolKeepsConnectionAndPages(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			pages[i], errs[i] = pool.Attach(ctx, b, ids[i])
+			pages[i], errs[i] = pool.Attach(ctx, b, ids[i], nil)
 			if errs[i] == nil {
 				_, errs[i] = pages[i].Navigate(ctx, fmt.Sprintf("%spage.html?tab=%d", base, i), WaitLoad)
 			}
@@ -75,7 +75,7 @@ func TestPoolKeepsConnectionAndPages(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	p.Dialogs().SetPolicy(DialogPolicy{Dismiss: true})
-	again, err := pool.Attach(ctx, b, ids[0])
+	again, err := pool.Attach(ctx, b, ids[0], nil)
 	if err != nil || again != p {
 		t.Fatalf("attach again: same page %v, %v", again == p, err)
 	}
@@ -101,7 +101,7 @@ func TestPoolKeepsConnectionAndPages(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	if _, err := pool.Attach(ctx, b, ids[1]); !errors.Is(err, ErrTabNotFound) {
+	if _, err := pool.Attach(ctx, b, ids[1], nil); !errors.Is(err, ErrTabNotFound) {
 		t.Fatalf("attach a closed tab: %v, want ErrTabNotFound", err)
 	}
 	if pool.Kept(pages[1]) {

@@ -58,6 +58,10 @@ type Env struct {
 	// KeepNetworkLog: the network step lists the tab's requests since its
 	// last clear, not only this program's (the MCP server).
 	KeepNetworkLog bool
+	// AheadOfAttach, when set, is called with a kept page as AttachTab's
+	// check that it is still there goes out (see Pool.Attach): the
+	// program's first reads go with it.
+	AheadOfAttach func(*browser.Page)
 
 	browsers map[string]*browser.Browser
 	page     *browser.Page

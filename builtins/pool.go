@@ -20,13 +20,15 @@ type Pool interface {
 	Browser(ctx context.Context, ep chrome.Endpoint, opts browser.ConnectOptions) (*browser.Browser, error)
 	// Attach returns the page of target id on b: the kept session, resumed
 	// for a new program, or a new one. The caller holds the tab's lock.
-	Attach(ctx context.Context, b *browser.Browser, id target.ID) (*browser.Page, error)
+	// ahead, when not nil, is called with a kept page as its check goes
+	// out, before its answer: what it sends goes with the check.
+	Attach(ctx context.Context, b *browser.Browser, id target.ID, ahead func(*browser.Page)) (*browser.Page, error)
 }
 
 // attachPage attaches target id on b, through the pool when there is one.
 func (e *Env) attachPage(ctx context.Context, b *browser.Browser, id target.ID) (*browser.Page, error) {
 	if e.Pool != nil {
-		return e.Pool.Attach(ctx, b, id)
+		return e.Pool.Attach(ctx, b, id, e.AheadOfAttach)
 	}
 	return b.Attach(ctx, id)
 }

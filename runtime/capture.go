@@ -189,22 +189,51 @@ func (h *host) readBefore() *browser.Capture {
 // costing the first step a round trip. Nothing runs in the page between
 // the two moments (the first step is the first thing the program does).
 func (h *host) readBeforeAhead() {
-	if !h.prog.FirstStepVisual {
+	sent := h.baselineSent
+	h.baselineSent = nil
+	if !h.wantsBaselineAhead() {
 		return
+	}
+	ch := make(chan *browser.Capture, 1)
+	go func() {
+		var c *browser.Capture
+		if sent != nil {
+			c = sent(h.ctx)
+		}
+		if c == nil {
+			c = h.readBefore()
+		}
+		ch <- c
+	}()
+	h.beforeAhead = func() *browser.Capture { return <-ch }
+}
+
+// wantsBaselineAhead says the command is JSON whose first step is visual
+// and whose capture asks for a diff: its baseline can be read before the
+// program runs.
+func (h *host) wantsBaselineAhead() bool {
+	if !h.prog.FirstStepVisual {
+		return false
 	}
 	set := h.captureSet
 	if h.prog.Capture != nil {
 		var err error
 		if set, err = applyCapture(set, h.prog.Capture); err != nil {
-			return
+			return false
 		}
 	}
-	if !set.Diff {
-		return
+	return set.Diff
+}
+
+// sendBaselineWithAttach has the diff's baseline go out with the check
+// that the command's kept tab is still there (browser.Pool.Attach's
+// ahead): one round trip fewer before the first step.
+func (h *host) sendBaselineWithAttach() func() {
+	if !h.prog.FromJSON || !h.wantsBaselineAhead() {
+		return func() {}
 	}
-	ch := make(chan *browser.Capture, 1)
-	go func() { ch <- h.readBefore() }()
-	h.beforeAhead = func() *browser.Capture { return <-ch }
+	h.env.AheadOfAttach = func(p *browser.Page) { h.baselineSent = p.SendBaseline(h.ctx) }
+	return func() { h.env.AheadOfAttach = nil }
 }
 
 // takeBeforeAhead waits for the baseline readBeforeAhead started (nil when

@@ -111,6 +111,9 @@ type host struct {
 	// beforeAhead waits for the diff's baseline read as the command
 	// started (readBeforeAhead).
 	beforeAhead func() *browser.Capture
+	// baselineSent waits for the baseline sent with the tab's check
+	// (sendBaselineWithAttach); nil when none was.
+	baselineSent func(context.Context) *browser.Capture
 	// failed records the step failure that stopped the program.
 	failed *stepFailure
 	// timeout is the program's wall-clock budget.
@@ -242,7 +245,10 @@ func Run(ctx context.Context, prog Program, opts Options) *Output {
 func (h *host) run(ctx context.Context) *Output {
 	if h.prog.Tab != "" {
 		h.dog.arm(max(attachBudget, h.stepTimeout), "attaching tab "+h.prog.Tab, 0, "")
-		if err := h.env.AttachTab(ctx, h.prog.Tab); err != nil {
+		attached := h.sendBaselineWithAttach()
+		err := h.env.AttachTab(ctx, h.prog.Tab)
+		attached()
+		if err != nil {
 			out := ErrorOutput(TypeConnection, err.Error())
 			out.Tab = h.prog.Tab
 			if c := h.crashFor(h.prog.Tab, err); c != nil {
