@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strings"
@@ -131,5 +132,51 @@ func TestOneStepFillAndSelectCaptureAfterTheirWork(t *testing.T) {
 		if out.Changes == nil || !strings.Contains(strings.Join(out.Changes.Text, "\n"), c.want) {
 			t.Errorf("%s: changes = %s, want %q", c.step, jsonString(out.Changes), c.want)
 		}
+	}
+}
+
+// As the resident process runs commands (a kept pool): the diff's baseline
+// goes out with the tab's check and the capture with the settle. The
+// answers must be those of the page: each click's change, a ref from
+// changes that works, and after the page navigated between commands (its
+// engine's world from before is gone) the same.
+func TestPooledOneStepCommandsDiffThePage(t *testing.T) {
+	base := serveOrders(t)
+	o := testOptions(t)
+	o.Pool = NewPool()
+	defer o.Pool.Close()
+	o.DeferScreenshot = true
+	run := func(command string) *Output {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		_, out := RunJSON(ctx, []byte(command), o)
+		mustOK(t, out)
+		out.Finish()
+		return out
+	}
+	open := run(`{"steps":[{"openTab":"` + base + `orders.html"}]}`)
+	defer run(`{"steps":[{"closeTab":"` + open.Tab + `"}]}`)
+	tab := `{"tab":"` + open.Tab + `","capture":"compact","steps":[`
+	for round := 0; round < 2; round++ {
+		for i := 2; i <= 3; i++ {
+			out := run(tab + `{"click":"#save"}]}`)
+			// Nothing a user can act on came or went: the baseline is the
+			// page before this click.
+			if out.Changes == nil || !strings.Contains(strings.Join(out.Changes.Text, "\n"), fmt.Sprintf("+ text: Order #%d", i)) || len(out.Changes.Added)+len(out.Changes.Removed) > 0 {
+				t.Errorf("round %d, click %d: changes = %s", round, i, jsonString(out.Changes))
+			}
+		}
+		// The page reloads behind the pool's back (a script, a user): the
+		// list is back to one order.
+		run(`{"tab":"` + open.Tab + `","steps":[{"pageFunction":"setTimeout(() => location.reload(), 0)"},{"sleep":300}]}`)
+	}
+	out := run(tab + `{"fill":{"label":"Note","value":"Ring twice"}}]}`)
+	if out.Changes == nil || !strings.Contains(strings.Join(out.Changes.Text, "\n"), "Draft saved") {
+		t.Errorf("fill after a reload: changes = %s", jsonString(out.Changes))
+	}
+	check := run(`{"tab":"` + open.Tab + `","steps":[{"pageFunction":"[document.querySelectorAll('li').length, note.value].join()"}]}`)
+	if got := jsonString(check.Steps[0].Output); got != `"1,Ring twice"` {
+		t.Errorf("page after the commands: %s", got)
 	}
 }
