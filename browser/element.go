@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/runtime"
 
 	"github.com/cdp-skill/cdp-skill/browser/state"
@@ -220,6 +219,17 @@ const releaseWait = time.Second
 // it) in the element's frame and decodes the result into out (when not
 // nil).
 func (el *Element) Call(ctx context.Context, out any, fn string, args ...any) error {
+	wait, err := el.Send(ctx, fn, args...)
+	if err != nil {
+		return err
+	}
+	return wait(ctx, out)
+}
+
+// Send is Call that returns once the call is written: the returned func
+// waits for its answer. Calls sent in turn run in the page in that order,
+// each after the one before (its promise's microtasks included).
+func (el *Element) Send(ctx context.Context, fn string, args ...any) (func(ctx context.Context, out any) error, error) {
 	// The arguments travel as one array: cdproto omits a CallArgument
 	// value that encodes to {}, [] or "", which would reach the page as
 	// undefined, and a non-empty array survives that.
@@ -228,10 +238,10 @@ func (el *Element) Call(ctx context.Context, out any, fn string, args ...any) er
 	}
 	data, err := json.Marshal(args)
 	if err != nil {
-		return fmt.Errorf("encode arguments: %w", err)
+		return nil, fmt.Errorf("encode arguments: %w", err)
 	}
 	callArgs := []*runtime.CallArgument{{ObjectID: el.ObjectID}, {Value: data}}
-	res, err := cdp.Call(ctx, el.sess, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
+	wait, err := el.sess.Send(ctx, runtime.CommandCallFunctionOn, runtime.CallFunctionOnParams{
 		FunctionDeclaration: "function(el, args) { return (" + fn + ")(el, ...(args || [])); }",
 		ObjectID:            el.ObjectID,
 		Arguments:           callArgs,
@@ -240,15 +250,21 @@ func (el *Element) Call(ctx context.Context, out any, fn string, args ...any) er
 		UserGesture:         ptr(true),
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if res.ExceptionDetails != nil {
-		return &JSError{Text: exceptionText(res.ExceptionDetails)}
-	}
-	if out != nil && res.Result != nil && len(res.Result.Value) > 0 {
-		return json.Unmarshal(res.Result.Value, out)
-	}
-	return nil
+	return func(ctx context.Context, out any) error {
+		var res runtime.CallFunctionOnResult
+		if err := wait(ctx, &res); err != nil {
+			return err
+		}
+		if res.ExceptionDetails != nil {
+			return &JSError{Text: exceptionText(res.ExceptionDetails)}
+		}
+		if out != nil && res.Result != nil && len(res.Result.Value) > 0 {
+			return json.Unmarshal(res.Result.Value, out)
+		}
+		return nil
+	}, nil
 }
 
 // Describe returns the role and accessible name of the element as the

@@ -4,7 +4,7 @@ package browser
 
 // The installed scripts (browser/inpage/bundle) and their versions.
 var (
-	engineBundleSpec = bundle{global: "__cdpSkill", source: engineBundleJS, version: "4b1c5f7f1b25"}
+	engineBundleSpec = bundle{global: "__cdpSkill", source: engineBundleJS, version: "6c2f5755558a"}
 	pageBundleSpec   = bundle{global: "__cdpSkillPage", source: pageBundleJS, version: "d186319db1e5"}
 	watchBundleSpec  = bundle{global: "__cdpSkillWatch", source: watchBundleJS, version: "debfbe2f2b68"}
 )
@@ -42,6 +42,7 @@ var (
 	epFileInput            = engineEntry{"fileInput"}
 	epFileState            = engineEntry{"fileState"}
 	epFillKind             = engineEntry{"fillKind"}
+	epFillStart            = engineEntry{"fillStart"}
 	epFind                 = engineEntry{"find"}
 	epFireChange           = engineEntry{"fireChange"}
 	epFocusElement         = engineEntry{"focusElement"}

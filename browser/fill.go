@@ -60,12 +60,17 @@ func (p *Page) Fill(ctx context.Context, t Target, value string, o FillOptions) 
 }
 
 func (p *Page) fillElement(ctx context.Context, el *Element, value string, o FillOptions, res *FillResult) error {
-	var kind string
-	// One round trip: the kind, and for a typed or set value the watch
-	// that tells a consumed value from a rejected one (see watchValue).
-	if err := el.Call(ctx, &kind, `(el, v) => { const S = window.__cdpSkill, k = S.fillKind(el, v); if (k === 'type' || k === 'set') S.watchValue(el); return k; }`, value); err != nil {
+	// One round trip: the kind, for a typed or set value the watch that
+	// tells a consumed value from a rejected one (see watchValue), and for
+	// a value to be typed the field focused and selected (fillStart).
+	var start struct {
+		Kind    string `json:"kind"`
+		Focused *bool  `json:"focused"`
+	}
+	if err := el.Call(ctx, &start, `(el, v, clear, react) => `+epFillStart.js()+`(el, v, clear, react)`, value, o.Clear, o.React); err != nil {
 		return err
 	}
+	kind := start.Kind
 	if n, ok := strings.CutPrefix(kind, "too-long:"); ok {
 		return Errorf(KindElementNotEditable, "the field accepts at most %s characters; the value has %d", n, len([]rune(value))).
 			WithHint("shorten the value (the page sets maxlength)")
@@ -85,7 +90,9 @@ func (p *Page) fillElement(ctx context.Context, el *Element, value string, o Fil
 	res.Method = "setter"
 	if kind != "set" && !o.React {
 		res.Method = "insertText"
-		put = func(ctx context.Context, el *Element, v string) error { return p.typeInto(ctx, el, v, o.Clear) }
+		put = func(ctx context.Context, el *Element, v string) (func(context.Context) error, error) {
+			return p.typeInto(ctx, el, v, o.Clear, start.Focused)
+		}
 	}
 	suffix := !o.Clear && res.Method == "insertText"
 	verdict, got, err := p.putAndRead(ctx, el, value, suffix, put)
@@ -133,8 +140,17 @@ const (
 
 // putAndRead puts value into el and says what became of it.
 // got is the value the field holds afterwards.
-func (p *Page) putAndRead(ctx context.Context, el *Element, value string, suffix bool, put func(context.Context, *Element, string) error) (verdict fillVerdict, got string, err error) {
-	if err := put(ctx, el, value); err != nil {
+func (p *Page) putAndRead(ctx context.Context, el *Element, value string, suffix bool, put filler) (verdict fillVerdict, got string, err error) {
+	// put's last call (the change event) and the read go out together.
+	last, err := put(ctx, el, value)
+	var read func(context.Context, any) error
+	if err == nil {
+		read, err = el.Send(ctx, `(el) => `+epReadFill.js()+`(el)`)
+	}
+	if err == nil && last != nil {
+		err = last(ctx)
+	}
+	if err != nil {
 		if KindOf(err) == KindContextDestroyed {
 			return fillNavigated, "", nil
 		}
@@ -144,7 +160,7 @@ func (p *Page) putAndRead(ctx context.Context, el *Element, value string, suffix
 		Value string   `json:"value"`
 		Seen  []string `json:"seen"`
 	}
-	if err := el.Call(ctx, &r, `(el) => `+epReadFill.js()+`(el)`); err != nil {
+	if err := read(ctx, &r); err != nil {
 		if KindOf(err) == KindContextDestroyed {
 			return fillNavigated, "", nil
 		}
@@ -161,31 +177,45 @@ func (p *Page) putAndRead(ctx context.Context, el *Element, value string, suffix
 	return fillRejected, r.Value, nil
 }
 
+// filler puts a value into a field; the returned func, when not nil,
+// waits for its last call, which it only sent (putAndRead sends the read
+// right behind it).
+type filler func(ctx context.Context, el *Element, value string) (func(context.Context) error, error)
+
 // typeInto focuses the field, selects its content (when clear) and inserts
-// the value, then fires change.
-func (p *Page) typeInto(ctx context.Context, el *Element, value string, clear bool) error {
-	var focused bool
-	if err := el.Call(ctx, &focused, `(el, clear) => `+epPrepareFill.js()+`(el, clear)`, clear); err != nil {
-		return err
+// the value, then fires change (sent, not waited for). focused is what
+// fillStart answered when it did that focusing already.
+func (p *Page) typeInto(ctx context.Context, el *Element, value string, clear bool, focused *bool) (func(context.Context) error, error) {
+	if focused == nil {
+		var f bool
+		if err := el.Call(ctx, &f, `(el, clear) => `+epPrepareFill.js()+`(el, clear)`, clear); err != nil {
+			return nil, err
+		}
+		focused = &f
 	}
-	if !focused {
-		return Errorf(KindElementNotEditable, "the field cannot take focus").WithHint("it may be covered or disabled; try click on it first")
+	if !*focused {
+		return nil, Errorf(KindElementNotEditable, "the field cannot take focus").WithHint("it may be covered or disabled; try click on it first")
 	}
 	if value == "" {
 		if clear {
 			k, _ := lookupKey("Delete")
 			if err := p.in.Press(ctx, KeyCombo{Key: k, Name: "Delete"}); err != nil {
-				return err
+				return nil, err
 			}
 		}
 	} else if err := p.in.InsertText(ctx, value); err != nil {
-		return err
+		return nil, err
 	}
-	return el.Call(ctx, nil, `(el) => `+epFireChange.js()+`(el)`)
+	wait, err := el.Send(ctx, `(el) => `+epFireChange.js()+`(el)`)
+	if err != nil {
+		return nil, err
+	}
+	return func(ctx context.Context) error { return wait(ctx, nil) }, nil
 }
 
-func (p *Page) setValue(ctx context.Context, el *Element, value string) error {
-	return el.Call(ctx, nil, `(el, v) => { el.focus({preventScroll: true}); return `+epSetValue.js()+`(el, v); }`, value)
+// setValue sets the value with the native setter and input/change events.
+func (p *Page) setValue(ctx context.Context, el *Element, value string) (func(context.Context) error, error) {
+	return nil, el.Call(ctx, nil, `(el, v) => { el.focus({preventScroll: true}); return `+epSetValue.js()+`(el, v); }`, value)
 }
 
 var nonAlnum = lazyRegexp(`[^\p{L}\p{N}]+`)

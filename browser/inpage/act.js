@@ -340,6 +340,17 @@ export function fillKind(el, value) {
   return 'type';
 }
 
+// fillStart is a fill's first call: the kind of field (fillKind), the
+// watch that tells a consumed value from a rejected one for a typed or set
+// value (watchValue), and for a value that will be typed (a 'type' field
+// unless react), the field focused and its text selected (prepareFill).
+export function fillStart(el, value, clear, react) {
+  const kind = fillKind(el, value);
+  if (kind === 'type' || kind === 'set') watchValue(el);
+  const focused = kind === 'type' && !react ? prepareFill(el, clear) : null;
+  return { kind, focused };
+}
+
 // prepareFill focuses el and selects what it holds (when clear), so typed
 // text replaces it.
 export function prepareFill(el, clear) {

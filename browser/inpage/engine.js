@@ -30,7 +30,7 @@ export { query } from './query.js';
 export { find, selectorRead, textPresent } from './find.js';
 export {
   check, checkLast, rectOf, clickTarget, targetInfo, clickPrep, armProbe, readProbe, fillKind,
-  prepareFill, readValue, setValue, fireChange, selectOptions, checkedState, watchValue,
+  prepareFill, fillStart, readValue, setValue, fireChange, selectOptions, checkedState, watchValue,
   readFill
 } from './act.js';
 export {
