@@ -44,7 +44,8 @@ type Capture struct {
 
 // PostCapture reads, in one round trip, the context and the internal
 // viewport and full snapshots (they keep refs and take no snapshot id). It
-// runs in the top frame.
+// runs in the top frame. When the capture for o was taken as the action
+// settled (CaptureAhead), it answers with that one, without a round trip.
 func (p *Page) PostCapture(ctx context.Context, o CaptureOptions) (*Capture, error) {
 	saved := p.topFrame()
 	defer p.restoreFrame(saved)
