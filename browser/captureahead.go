@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"reflect"
+	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/runtime"
@@ -16,6 +17,9 @@ import (
 // settle, in the same round trip, instead of after its answer.
 type captureAhead struct {
 	opts CaptureOptions
+	// settled is when the action's settle answered: the capture was taken
+	// then, and is used only while fresh (aheadFresh).
+	settled time.Time
 	// signal names the event the action's settle sends when it is done
 	// (watch.js watchSettle); set once the capture is sent.
 	signal string
@@ -23,6 +27,10 @@ type captureAhead struct {
 	world  runtime.ExecutionContextID
 	wait   func(ctx context.Context, res any) error
 }
+
+// aheadFresh is how long after the action's settle its capture taken
+// ahead still stands for the page after the command.
+const aheadFresh = 50 * time.Millisecond
 
 // CaptureAhead asks for the capture PostCapture(opts) to be taken as the
 // next action settles, when the program's one step is that action and the
@@ -83,6 +91,9 @@ func (p *Page) fireCaptureAhead(ctx context.Context, signal string) {
 	if a == nil || a.signal != signal {
 		return
 	}
+	p.mu.Lock()
+	a.settled = time.Now()
+	p.mu.Unlock()
 	a.sess.Send(ctx, runtime.CommandEvaluate, runtime.EvaluateParams{
 		Expression: "window.__cdpSkill && " + epCaptureAhead.js() + "(" + jsString(signal) + ")", ContextID: a.world,
 	})
@@ -115,6 +126,11 @@ func (p *Page) takeCaptureAhead(ctx context.Context, opts CaptureOptions) *Captu
 	p.ahead = nil
 	p.mu.Unlock()
 	if a == nil || a.wait == nil || !reflect.DeepEqual(a.opts, opts) {
+		return nil
+	}
+	if a.settled.IsZero() || time.Since(a.settled) > aheadFresh {
+		// Time passed after the settle (a wait after the action, a slow
+		// answer): the page may have changed since.
 		return nil
 	}
 	var res runtime.EvaluateResult

@@ -58,6 +58,7 @@ type refResolution struct {
 const resolveJS = `(ref) => {
   const S = window.__cdpSkill;
   if (!S || !S.resolve) return {status: "unknown"};
+  S.lastElement = null;
   const r = S.resolve(ref);
   S.lastResolve = {status: r.status, nameChanged: r.nameChanged, candidates: r.candidates, role: r.role, name: r.name};
   S.lastElement = r.el || null;

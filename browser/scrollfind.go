@@ -276,6 +276,9 @@ func (r *requestTracker) stop() {
 // WaitDOMQuiet waits until the DOM has not changed for stable, or timeout.
 // It reports whether it got quiet.
 func (p *Page) WaitDOMQuiet(ctx context.Context, stable, timeout time.Duration) (bool, error) {
+	// The page goes on changing while this waits: a capture taken as the
+	// action settled is not the page after it.
+	p.dropCaptureAhead()
 	if stable <= 0 {
 		stable = 300 * time.Millisecond
 	}

@@ -298,7 +298,13 @@ func (w *actionWatch) settlePageSignal(ctx context.Context, signal string) <-cha
 			rep.err = w.p.watchCall(sctx, &rep, wpWatchSettle)
 		} else {
 			rep.err = w.p.watchCall(sctx, &rep, wpWatchSettle, signal)
-			w.p.fireCaptureAhead(ctx, signal)
+			if rep.err != nil {
+				// Not settled (the step's time ran out, the page went):
+				// the capture is read when the action is done.
+				w.p.dropCaptureAhead()
+			} else {
+				w.p.fireCaptureAhead(context.WithoutCancel(ctx), signal)
+			}
 		}
 		done <- rep
 	}()

@@ -28,6 +28,8 @@ func orderPage(breakDispatch bool) string {
 <button id="save" onclick="window.saves = (window.saves || 0) + 1; state.textContent = 'Saving…'; toast.hidden = false;
 fetch('save.json').then(r => r.json()).then(d => { const li = document.createElement('li'); li.textContent = d.item + (list.children.length + 1); list.append(li); state.textContent = 'Saved'; toast.hidden = true })">Save</button>
 <button id="pop" onclick="window.open('next.html')">Open receipt</button>
+<button id="ticker" onclick="let n = 0; state.textContent = 'working 0'; const iv = setInterval(() => { n++; state.textContent = n < 6 ? 'working ' + n : 'done'; if (n >= 6) clearInterval(iv) }, 120)">Run job</button>
+<button id="slow" onclick="state.textContent = 'loading'; fetch('slow.json').then(() => { state.textContent = 'loaded' })">Load slowly</button>
 <label>Note <input id="note" oninput="setTimeout(() => { state.textContent = 'Draft saved' }, 50)"></label>
 <label>Delivery <select id="delivery" onchange="fetch('save.json').then(() => { state.textContent = 'Delivery ' + this.value })"><option>Standard</option><option>Express</option></select></label></main>
 <div id="toast" role="alert" hidden>Saving your order</div>`
@@ -41,6 +43,13 @@ func serveOrders(t *testing.T) string {
 			time.Sleep(60 * time.Millisecond)
 			w.Header().Set("Content-Type", "application/json")
 			w.Write([]byte(`{"item": "Order #"}`))
+		case "/slow.json":
+			time.Sleep(3 * time.Second)
+			w.Header().Set("Content-Type", "application/json")
+			w.Write([]byte(`{}`))
+		case "/tall.html":
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.Write([]byte(tallPage))
 		case "/next.html":
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
 			w.Write([]byte(`<!doctype html><title>Receipt</title><h1>Receipt</h1>`))
@@ -178,5 +187,51 @@ func TestPooledOneStepCommandsDiffThePage(t *testing.T) {
 	check := run(`{"tab":"` + open.Tab + `","steps":[{"pageFunction":"[document.querySelectorAll('li').length, note.value].join()"}]}`)
 	if got := jsonString(check.Steps[0].Output); got != `"1,Ring twice"` {
 		t.Errorf("page after the commands: %s", got)
+	}
+}
+
+// tallPage has a button at its top and one 3000 px further down.
+const tallPage = `<!doctype html><title>Tall</title><main><button id="top">Top</button>
+<div style="height: 3000px"></div><button id="far">Far</button></main>`
+
+// A one-step command whose action waits on after it settles (a click's
+// waitAfter), or whose settle the step's timeout cut short, answers with
+// the page at its end, not with the capture taken as the action settled.
+func TestOneStepCaptureAfterWaitsAndTimeouts(t *testing.T) {
+	base := serveOrders(t)
+	open := runJSON(t, `{"steps":[{"openTab":"`+base+`orders.html"}]}`)
+	mustOK(t, open)
+	closeTabAfter(t, open)
+	out := runJSON(t, `{"tab":"`+open.Tab+`","capture":"compact","steps":[{"click":{"selector":"#ticker","waitAfter":true}}]}`)
+	mustOK(t, out)
+	if !strings.Contains(out.ViewportSnap, "done") || out.Changes == nil || !strings.Contains(strings.Join(out.Changes.Text, "\n"), "done") {
+		t.Errorf("click with waitAfter: changes = %s, snapshot = %s", jsonString(out.Changes), out.ViewportSnap)
+	}
+	slow := runJSON(t, `{"tab":"`+open.Tab+`","capture":"compact","timeout":1000,"steps":[{"click":"#slow"}]}`)
+	state := runJSON(t, `{"tab":"`+open.Tab+`","steps":[{"pageFunction":"state.textContent"}]}`)
+	mustOK(t, state)
+	// The answer came before the 3 s request ended: it shows "loading",
+	// as the page still did right after.
+	if got := jsonString(state.Steps[0].Output); got != `"loading"` || !strings.Contains(slow.ViewportSnap, "loading") {
+		t.Errorf("a settle cut short by the step timeout: the page shows %s right after; the answer's snapshot: %s (%s)", got, slow.ViewportSnap, slow.JSON())
+	}
+}
+
+// A lookup that throws (an invalid selector) leaves nothing for the check
+// sent behind it: the element an earlier command found is not checked,
+// scrolled into view or clicked.
+func TestInvalidSelectorChecksNoEarlierElement(t *testing.T) {
+	base := serveOrders(t)
+	open := runJSON(t, `{"steps":[{"openTab":"`+base+`tall.html"}]}`)
+	mustOK(t, open)
+	closeTabAfter(t, open)
+	tab := `{"tab":"` + open.Tab + `","steps":[`
+	mustOK(t, runJSON(t, tab+`{"click":{"selectors":["#far"]}}]}`))
+	mustOK(t, runJSON(t, tab+`{"scroll":"top"}]}`))
+	for _, step := range []string{`{"click":"#top[["}`, `{"click":{"text":"Top","withinSelector":"main[["}}`, `{"fill":{"selector":"input[[","value":"x"}}`} {
+		bad := runJSON(t, tab+step+`]}`)
+		if bad.OK() || bad.Context == nil || !strings.Contains(jsonString(bad.Context.Scroll), `"y":0,`) {
+			t.Errorf("%s: want an error and the page still at the top: %s", step, bad.JSON())
+		}
 	}
 }

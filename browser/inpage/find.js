@@ -257,6 +257,9 @@ function describeCandidates(list, seq) {
 // controls equally well returns {ambiguous: [...], matchCount} instead,
 // unless spec.first takes the first of them.
 export function find(spec) {
+  // Cleared first: a lookup that throws (an invalid selector) must leave
+  // no element from an earlier one for the check sent behind it.
+  S.lastElement = null;
   const r = findTarget(spec);
   S.lastElement = r && r.nodeType === 1 ? r : null;
   return r;
