@@ -46,6 +46,9 @@ type probeResult struct {
 	// Detached: the element left the DOM during the click (the page
 	// re-rendered it), so the press went to its replacement.
 	Detached bool `json:"detached"`
+	// ClickHit is where the click event went when it fired at all ("" for
+	// a target without a selector, nil when none fired).
+	ClickHit *string `json:"clickHit"`
 }
 
 // Click clicks the target with real mouse events at its visible centre,
@@ -144,10 +147,10 @@ func (p *Page) click(ctx context.Context, t Target, o ClickOptions) (*ClickResul
 				w.stop()
 				return nil, err
 			}
-		} else if !probe.Clicked && !probe.Detached && !probe.Gone {
+		} else if w := pressWithoutClick(probe); w != "" {
 			// Not clicked again: the press ran the page's own handlers,
 			// and another click could act twice.
-			res.Warnings = append(res.Warnings, "the press reached the element but the release did not (it moved or changed under the pointer), so no click event fired; take a snapshot to see whether the page acted, before clicking again")
+			res.Warnings = append(res.Warnings, w)
 		}
 	}
 	res.Effect = w.finish(ctx, SettleWindow)
@@ -163,6 +166,30 @@ func (p *Page) click(ctx context.Context, t Target, o ClickOptions) (*ClickResul
 		p.verifyToggle(ctx, a.El, *before, res)
 	}
 	return res, nil
+}
+
+// pressWithoutClick is the warning for a press that reached the element
+// while its click did not: it moved away under the pointer, or the page
+// re-rendered it when pressed (the click then went to its replacement, or
+// fired nowhere). "" when the click reached it or the page went away.
+func pressWithoutClick(probe probeResult) string {
+	switch {
+	case probe.Clicked || probe.Gone:
+		return ""
+	case probe.Detached && probe.ClickHit != nil:
+		return fmt.Sprintf("the page re-rendered the element when it was pressed; the click event went to %s (its replacement or container), not to the element pressed: take a snapshot to see whether the page acted, before clicking again", orUnnamed(*probe.ClickHit))
+	case probe.Detached:
+		return "the page re-rendered the element when it was pressed, and no click event fired (the pressed element was gone when the button was released), so the page's click handlers did not run; take a snapshot to see what the press did, before clicking again"
+	}
+	return "the press reached the element but the release did not (it moved or changed under the pointer), so no click event fired; take a snapshot to see whether the page acted, before clicking again"
+}
+
+// orUnnamed is a short selector, or a word for an element without one.
+func orUnnamed(sel string) string {
+	if sel == "" {
+		return "an element"
+	}
+	return sel
 }
 
 // afterMissedClick decides what follows a mouse click that the probe says

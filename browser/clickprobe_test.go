@@ -67,3 +67,35 @@ func TestPressWithoutAClickIsSaid(t *testing.T) {
 		t.Fatalf("a press without a click reported no warning: %+v", res)
 	}
 }
+
+// TestPressThatReRendersIsSaid: a button the page replaces when pressed (a
+// framework re-rendering on mousedown) gets the press, and the click event
+// fires nowhere: the page's click handler never runs. The answer says so
+// (it said nothing before), and nothing clicks a second time.
+func TestPressThatReRendersIsSaid(t *testing.T) {
+	p := loadHTML(t, `<main><h1>Cart</h1><div id="root"></div></main>
+<script>
+window.clicks = 0; window.downs = 0;
+function render(root) {
+  root.innerHTML = '';
+  const b = document.createElement('button');
+  b.textContent = 'Save';
+  b.addEventListener('mousedown', () => { window.downs++; render(root); });
+  b.addEventListener('click', () => { window.clicks++; });
+  root.appendChild(b);
+}
+render(document.getElementById('root'));
+</script>`)
+	ctx := testCtx(t)
+	res, err := p.Click(ctx, Target{Text: "Save"}, ClickOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := js(t, p, "[window.downs, window.clicks]"); got != "[1,0]" {
+		t.Fatalf("downs and clicks = %s (%v)", got, res.Warnings)
+	}
+	warned := strings.Join(res.Warnings, " ")
+	if !strings.Contains(warned, "re-rendered the element when it was pressed") || !strings.Contains(warned, "click handlers did not run") {
+		t.Fatalf("a press that re-rendered the button, with no click: warnings %q", res.Warnings)
+	}
+}

@@ -297,7 +297,7 @@ const PROBE_CLICKS = new Set(['click', 'dblclick', 'auxclick', 'contextmenu']);
 
 export function armProbe(el) {
   if (S.probe) S.probe.remove();
-  const probe = { received: false, clicked: false, hit: null, el };
+  const probe = { received: false, clicked: false, hit: null, clickHit: null, el };
   const reached = (ev) => {
     probe.received = true;
     if (PROBE_CLICKS.has(ev.type)) probe.clicked = true;
@@ -305,6 +305,9 @@ export function armProbe(el) {
   const atWindow = (ev) => {
     const path = ev.composedPath();
     if (probe.hit === null) probe.hit = path[0] && path[0].nodeType === 1 ? shortSelector(path[0]) : null;
+    // Where the click event itself went, wherever that is (el re-rendered
+    // while pressed: its replacement, or an ancestor).
+    if (probe.clickHit === null && PROBE_CLICKS.has(ev.type)) probe.clickHit = path[0] && path[0].nodeType === 1 ? shortSelector(path[0]) : '';
     if (path.includes(el) || path.some((n) => n.tagName === 'LABEL' && n.control === el)) reached(ev);
   };
   for (const type of PROBE_EVENTS) {
@@ -326,7 +329,7 @@ export function readProbe() {
   const p = S.probe;
   if (!p) return { received: true, clicked: true, gone: true };
   p.remove();
-  return { received: p.received, clicked: p.clicked, hit: p.hit, detached: !p.el.isConnected };
+  return { received: p.received, clicked: p.clicked, hit: p.hit, clickHit: p.clickHit, detached: !p.el.isConnected };
 }
 
 // ---- fill ----
