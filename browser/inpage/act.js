@@ -159,6 +159,8 @@ export function shortSelector(el) {
 export function check(el, kind, opts) {
   opts = opts || {};
   const r = checkReady(el, kind, opts);
+  // The action's change log watches the shadow roots around it (changes.js).
+  if (r.ok) S.lastChecked = el;
   // A click's preparation (clickPrep) comes with a passed check: one round
   // trip fewer before the press.
   if (r.ok && opts.prep) r.prep = clickPrep(el, opts.prep === 'arm' && !!r.point);

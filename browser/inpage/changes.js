@@ -5,6 +5,7 @@
 // including toasts that came and went before the action settled.
 // Module of the in-page engine.
 
+import { S } from './state.js';
 import { normalizeSpace, truncate, withCaches } from './dom.js';
 import { INTERACTIVE, TEXT_LEVEL, roleOf } from './roles.js';
 import { ITEM_BLOCKERS } from './snapshot.js';
@@ -139,14 +140,26 @@ const CHANGE_WATCH_MAX = 60000; // a log nobody takes ends itself
 
 export function changeWatch() {
   stepLogStart();
-  if (changeObserver || typeof MutationObserver !== 'function' || !document.documentElement) return true;
-  changeObserver = new MutationObserver(withCaches((records) => {
-    try { stepLogRecords(records); } catch (e) { /* the log is best effort */ }
-  }));
-  changeObserver.observe(document.documentElement, { subtree: true, childList: true, attributes: true, characterData: true });
-  changeExpiry = setTimeout(stopChangeWatch, CHANGE_WATCH_MAX);
+  if (typeof MutationObserver !== 'function' || !document.documentElement) return true;
+  if (!changeObserver) {
+    changeObserver = new MutationObserver(withCaches((records) => {
+      try { stepLogRecords(records); } catch (e) { /* the log is best effort */ }
+    }));
+    changeObserver.observe(document.documentElement, CHANGE_OPTS);
+    changeExpiry = setTimeout(stopChangeWatch, CHANGE_WATCH_MAX);
+  }
+  // A document's observer does not see into shadow roots: those holding
+  // the element the action checked are watched too (a web component
+  // changes its own shadow tree when clicked).
+  let root = S.lastChecked && S.lastChecked.isConnected ? S.lastChecked.getRootNode() : null;
+  while (root && root !== document && root.host) {
+    changeObserver.observe(root, CHANGE_OPTS);
+    root = root.host.getRootNode();
+  }
   return true;
 }
+
+const CHANGE_OPTS = { subtree: true, childList: true, attributes: true, characterData: true };
 
 function stopChangeWatch() {
   if (!changeObserver) return;
