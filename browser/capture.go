@@ -65,6 +65,7 @@ func (p *Page) PostCapture(ctx context.Context, o CaptureOptions) (*Capture, err
 	p.storeSeq(c.Seq)
 	c.Seq = nil
 	p.spliceCapture(ctx, &c)
+	p.frameLogsText(ctx, &c)
 	return &c, nil
 }
 

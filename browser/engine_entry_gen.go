@@ -4,7 +4,7 @@ package browser
 
 // The installed scripts (browser/inpage/bundle) and their versions.
 var (
-	engineBundleSpec = bundle{global: "__cdpSkill", source: engineBundleJS, version: "379fd220dcc1"}
+	engineBundleSpec = bundle{global: "__cdpSkill", source: engineBundleJS, version: "03ea2eed5c9a"}
 	pageBundleSpec   = bundle{global: "__cdpSkillPage", source: pageBundleJS, version: "d186319db1e5"}
 	watchBundleSpec  = bundle{global: "__cdpSkillWatch", source: watchBundleJS, version: "debfbe2f2b68"}
 )
@@ -86,6 +86,7 @@ var (
 	epSnapshot             = engineEntry{"snapshot"}
 	epSubmit               = engineEntry{"submit"}
 	epSyntheticDrag        = engineEntry{"syntheticDrag"}
+	epTakeChangeText       = engineEntry{"takeChangeText"}
 	epTakeClosedCandidates = engineEntry{"takeClosedCandidates"}
 	epTakeSlots            = engineEntry{"takeSlots"}
 	epTargetInfo           = engineEntry{"targetInfo"}

@@ -83,6 +83,9 @@ type Page struct {
 	// ahead is the post-command capture asked to be taken as the next
 	// click settles (CaptureAhead).
 	ahead *captureAhead
+	// frameLogs are the child frames whose change log an action started
+	// (frameLog): the capture reads their text news too.
+	frameLogs []worldKey
 	// startURL is the URL read sent along as the page was handed to a
 	// program (pageurl.go); guarded by mu.
 	startURL urlRead

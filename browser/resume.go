@@ -14,6 +14,7 @@ func (p *Page) Resume() {
 	p.mu.Lock()
 	p.frame = nil
 	p.ahead = nil
+	p.frameLogs = nil
 	p.seqLoaded = false
 	p.Warnings = nil
 	p.mu.Unlock()

@@ -157,6 +157,7 @@ func (p *Page) watchWith(ctx context.Context, whole bool) (*actionWatch, error) 
 		// the page cannot rewrite it.
 		if whole {
 			p.engineCall(ctx, nil, epChangeWatch)
+			p.noteFrameLog()
 		}
 		close(logging)
 	}()
@@ -229,6 +230,7 @@ func (s *pendingWatch) take(ctx context.Context, c checkResult) *actionWatch {
 		// pass): the log starts now.
 		w.p.engineCall(ctx, nil, epChangeWatch)
 	}
+	w.p.noteFrameLog()
 	w.urlBefore = c.URL
 	if c.URL == "" {
 		w.urlBefore, _ = w.p.URL(ctx)

@@ -1,7 +1,9 @@
 package runtime
 
 import (
+	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -55,6 +57,61 @@ func TestClickInShadowRootReportsItsChanges(t *testing.T) {
 		}
 		if !strings.Contains(text, "in cart") || !strings.Contains(text, "Added: socks") {
 			t.Errorf("%s: changes = %s", capture, jsonString(out.Changes))
+		}
+	}
+}
+
+// A click inside a frame, same-site or cross-site (by a ref of the top
+// snapshot), reports the text it changed there: the capture runs in the
+// top document, and reads the log of the frame the action ran in too.
+func TestClickInFrameReportsItsTextChanges(t *testing.T) {
+	inner := `<!doctype html><title>Inner</title><p id="s">Nothing saved</p>
+<button onclick="document.getElementById('s').textContent = 'Saved draft'">Save draft</button>`
+	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(inner))
+	})
+	ln, err := net.Listen("tcp", "127.0.0.2:0")
+	if err != nil {
+		t.Fatalf("listen on 127.0.0.2: %v", err)
+	}
+	other := httptest.NewUnstartedServer(handler)
+	other.Listener.Close()
+	other.Listener = ln
+	other.Start()
+	t.Cleanup(other.Close)
+	base := browsertest.ServeHandler(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/inner.html" {
+			handler.ServeHTTP(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(`<!doctype html><title>Editor</title><h1>Editor</h1>
+<iframe title="Local editor" src="inner.html" width="400" height="120"></iframe>
+<iframe title="Remote editor" src="` + other.URL + `/inner.html" width="400" height="120"></iframe>`))
+	}))
+	open := runJSON(t, `{"steps":[{"openTab":"`+base+`editor.html"},{"wait":{"selector":"iframe"}}]}`)
+	mustOK(t, open)
+	closeTabAfter(t, open)
+	for _, frame := range []string{"Local editor", "Remote editor"} {
+		snap := runJSON(t, `{"tab":"`+open.Tab+`","steps":[{"snapshot":true}]}`)
+		mustOK(t, snap)
+		yaml := jsonString(snap.Steps[0].Output)
+		i := strings.Index(yaml, frame)
+		if i < 0 {
+			t.Fatalf("no frame %q in the snapshot: %s", frame, yaml)
+		}
+		rest := yaml[i:]
+		j := strings.Index(rest, `button \"Save draft\" [ref=`)
+		if j < 0 {
+			t.Fatalf("no Save draft button in frame %q: %s", frame, rest)
+		}
+		ref := rest[j+len(`button \"Save draft\" [ref=`):]
+		ref = ref[:strings.Index(ref, "]")]
+		out := runJSON(t, `{"tab":"`+open.Tab+`","capture":"compact","steps":[{"click":"`+ref+`"}]}`)
+		mustOK(t, out)
+		if out.Changes == nil || !strings.Contains(strings.Join(out.Changes.Text, "\n"), "Saved draft") {
+			t.Errorf("click in %s: changes = %s", frame, jsonString(out.Changes))
 		}
 	}
 }

@@ -250,6 +250,14 @@ export function captureAhead(signal) {
   return true;
 }
 
+// takeChangeText ends this document's change log and returns its text
+// news: the capture of a frame an action ran in (the top document's
+// capture reads only its own log).
+export function takeChangeText() {
+  const log = stepLogTake();
+  return { text: log.text, transient: log.transient };
+}
+
 // captureLogEnd ends the change log that a capture taken ahead read.
 export function captureLogEnd() {
   stepLogEnd();
