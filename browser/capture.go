@@ -10,6 +10,9 @@ type PageContext struct {
 	Viewport      *ViewportInfo  `json:"viewport,omitempty"`
 	ActiveElement map[string]any `json:"activeElement,omitempty"`
 	Modal         map[string]any `json:"modal,omitempty"`
+	// Doc tells documents apart (the document's time origin): a reload
+	// keeps the URL but not this.
+	Doc float64 `json:"doc,omitempty"`
 }
 
 // CaptureOptions select what PostCapture renders.

@@ -136,6 +136,7 @@ func (h *host) beforeVisual() {
 	if c != nil && c.Viewport != nil {
 		h.before = c.Viewport.Elements
 		h.beforeURL = c.Context.URL
+		h.beforeDoc = c.Context.Doc
 		h.beforeTab = h.env.Tab().TargetID
 	}
 }
@@ -304,9 +305,11 @@ func (h *host) capture(out *Output) {
 		}
 	}
 	out.Context.ActiveElement = briefActive(pc.ActiveElement, out.ViewportSnap)
-	// A diff compares one page with itself: not across a navigation, nor
-	// across tabs (a command that switched tabs after its first action).
-	if c.Viewport != nil && set.Diff && h.before != nil && !browser.Navigated(h.beforeURL, pc.URL) && h.beforeTab == h.env.Tab().TargetID {
+	// A diff compares one page with itself: not across a navigation or a
+	// reload (another document), nor across tabs (a command that switched
+	// tabs after its first action).
+	sameDoc := h.beforeDoc == 0 || pc.Doc == 0 || pc.Doc == h.beforeDoc
+	if c.Viewport != nil && set.Diff && h.before != nil && sameDoc && !browser.Navigated(h.beforeURL, pc.URL) && h.beforeTab == h.env.Tab().TargetID {
 		out.Changes = diffElements(h.before, c.Viewport.Elements, h.verb, refSet(c.Fresh, c.Fresh == nil), refSet(c.Present, false))
 		out.Changes = withText(out.Changes, c.Text, c.Transient, h.verb)
 		out.Changes = withFrames(out.Changes, h.framesNavigated, h.verb)

@@ -111,6 +111,9 @@ type host struct {
 	// beforeAhead waits for the diff's baseline read as the command
 	// started (readBeforeAhead).
 	beforeAhead func() *browser.Capture
+	// beforeDoc is the document the baseline was read in (its time
+	// origin): the diff compares a document with itself only.
+	beforeDoc float64
 	// baselineSent waits for the baseline sent with the tab's check
 	// (sendBaselineWithAttach); nil when none was.
 	baselineSent func(context.Context) *browser.Capture

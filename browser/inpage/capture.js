@@ -60,6 +60,8 @@ export function context() {
     title: document.title,
     scroll: { y, percent: max > 0 ? Math.min(100, Math.round(y * 100 / max)) : 0 },
     viewport: { width: innerWidth, height: innerHeight },
+    // Which document this is: a reload keeps the URL, not this.
+    doc: performance.timeOrigin,
   };
   const a = activeElementInfo();
   if (a) out.activeElement = a;

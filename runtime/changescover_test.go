@@ -1,5 +1,8 @@
 package runtime
 
+// What an answer's changes cover: shadow roots, frames, and not a diff
+// across documents.
+
 import (
 	"net"
 	"net/http"
@@ -113,5 +116,24 @@ func TestClickInFrameReportsItsTextChanges(t *testing.T) {
 		if out.Changes == nil || !strings.Contains(strings.Join(out.Changes.Text, "\n"), "Saved draft") {
 			t.Errorf("click in %s: changes = %s", frame, jsonString(out.Changes))
 		}
+	}
+}
+
+// A click that reloads the page answers with the reloaded page and no
+// diff: the same URL, but another document, whose elements are all new
+// (before, the answer listed every element as removed and added again).
+func TestReloadingClickHasNoDiff(t *testing.T) {
+	base := browsertest.ServeHandler(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(`<!doctype html><title>Inbox</title><main><h1>Inbox</h1><nav><a href="#a">All</a> <a href="#b">Unread</a></nav>
+<button onclick="location.reload()">Refresh</button><input aria-label="Search"></main>`))
+	}))
+	open := runJSON(t, `{"steps":[{"openTab":"`+base+`inbox.html"}]}`)
+	mustOK(t, open)
+	closeTabAfter(t, open)
+	out := runJSON(t, `{"tab":"`+open.Tab+`","capture":"compact","steps":[{"click":{"text":"Refresh"}}]}`)
+	mustOK(t, out)
+	if out.Changes != nil || !strings.Contains(out.ViewportSnap, "Refresh") {
+		t.Errorf("a reload: changes = %s, snapshot = %q", jsonString(out.Changes), out.ViewportSnap)
 	}
 }
