@@ -131,6 +131,14 @@ func (p *Page) watch(ctx context.Context) (*actionWatch, error) {
 // ready (checkLast with changes, see startWatch).
 func (p *Page) watchWith(ctx context.Context, whole bool) (*actionWatch, error) {
 	p.dropSentCaptureAhead()
+	if _, done := discoverOnce.Load(p.Browser); !done {
+		// Turning discovery on announces every tab there is (targetCreated):
+		// on before the watch listens, so that only the tabs the action
+		// opens reach it (a fresh connection's first action).
+		if _, err := cdp.Call(ctx, p.Browser.Session(), target.SetDiscoverTargets, target.SetDiscoverTargetsParams{Discover: true}); err == nil {
+			discoverOnce.Store(p.Browser, struct{}{})
+		}
+	}
 	w := &actionWatch{p: p}
 	sub := func(s *Session, method string) *eventFeed {
 		ch, received, stop := s.SubscribeCounted(method)
@@ -161,17 +169,6 @@ func (p *Page) watchWith(ctx context.Context, whole bool) (*actionWatch, error) 
 		}
 		close(logging)
 	}()
-	discovering := make(chan struct{})
-	if _, done := discoverOnce.Load(p.Browser); !done {
-		go func() {
-			defer close(discovering)
-			if _, err := cdp.Call(ctx, p.Browser.Session(), target.SetDiscoverTargets, target.SetDiscoverTargetsParams{Discover: true}); err == nil {
-				discoverOnce.Store(p.Browser, struct{}{})
-			}
-		}()
-	} else {
-		close(discovering)
-	}
 	if whole {
 		w.urlBefore, _ = p.URL(ctx)
 	}
@@ -183,7 +180,6 @@ func (p *Page) watchWith(ctx context.Context, whole bool) (*actionWatch, error) 
 	// such a page.
 	w.blocked = armErr != nil && KindOf(armErr) != KindContextDestroyed && ctx.Err() == nil
 	<-logging
-	<-discovering
 	if err := <-lifecycle; err != nil {
 		w.stop()
 		return nil, err

@@ -235,3 +235,30 @@ func TestInvalidSelectorChecksNoEarlierElement(t *testing.T) {
 		}
 	}
 }
+
+// A command on its own connection (no resident process, or --debug) does
+// not report the tabs earlier commands opened as tabs its click opened:
+// turning target discovery on announces every tab there is.
+func TestClickOnAFreshConnectionReportsOnlyItsOwnNewTabs(t *testing.T) {
+	base := serveOrders(t)
+	open := runJSON(t, `{"steps":[{"openTab":"`+base+`orders.html"}]}`)
+	mustOK(t, open)
+	closeTabAfter(t, open)
+	pop := runJSON(t, `{"tab":"`+open.Tab+`","steps":[{"click":"#pop"}]}`)
+	mustOK(t, pop)
+	newTabs, _ := stepOutput(t, pop, 0)["newTabs"].([]any)
+	if len(newTabs) != 1 {
+		t.Fatalf("the click that opens a tab: newTabs = %s", jsonString(pop.Steps[0].Output))
+	}
+	nt, _ := newTabs[0].(map[string]any)
+	id, _ := nt["tab"].(string)
+	if id == "" {
+		id, _ = nt["targetId"].(string)
+	}
+	defer runJSON(t, `{"steps":[{"closeTab":"`+id+`"}]}`)
+	again := runJSON(t, `{"tab":"`+open.Tab+`","steps":[{"click":"#save"}]}`)
+	mustOK(t, again)
+	if tabs, ok := stepOutput(t, again, 0)["newTabs"]; ok {
+		t.Errorf("a click that opens nothing reports newTabs %s", jsonString(tabs))
+	}
+}
