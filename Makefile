@@ -14,8 +14,12 @@ ifeq ($(CHROME)$(CHROME_PATH),)
 	$(SUDO) apt-get install -y chromium || { $(SUDO) apt-get update && $(SUDO) apt-get install -y chromium; }
 endif
 
+# build links a static binary (CGO_ENABLED=0): nothing needs cgo (Go's own
+# DNS resolver reads /etc/hosts for localhost), and without the dynamic
+# loader every command's process starts about 0.6 ms sooner. Stripping
+# (-ldflags=-s -w) and -trimpath gained nothing measurable at start-up.
 build:
-	$(GO) build -o $(BIN) ./cmd/cdp-skill
+	CGO_ENABLED=0 $(GO) build -o $(BIN) ./cmd/cdp-skill
 
 # demo serves the embedded demo site on loopback and runs examples/demo.star
 # against it, printing the JSON result.

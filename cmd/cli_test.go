@@ -308,3 +308,15 @@ func TestDemo(t *testing.T) {
 		t.Errorf("demo result = %s", got)
 	}
 }
+
+// TestLocalhostEndpointStaticBuild: the binary is built without cgo (as
+// the Makefile builds it), so Go's own resolver must find localhost.
+func TestLocalhostEndpointStaticBuild(t *testing.T) {
+	base := page(t)
+	port := strconv.Itoa(browsertest.Require(t).Port)
+	r := cli(t, t.TempDir(), nil, "--endpoint", "http://localhost:"+port, `{"steps":[{"openTab":"`+base+`products.html"},{"pageFunction":"document.title"}]}`)
+	closeTab(t, r.field("tab"))
+	if r.code != 0 || r.field("steps", "1", "output") != "Products - Acme" {
+		t.Fatalf("exit %d %s %s", r.code, r.stdout, r.stderr)
+	}
+}

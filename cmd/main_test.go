@@ -21,7 +21,8 @@ var (
 	buildErr  error
 )
 
-// binary builds cdp-skill once for the test binary.
+// binary builds cdp-skill once for the test binary, static as the Makefile
+// builds it (CGO_ENABLED=0).
 func binary(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
@@ -31,7 +32,9 @@ func binary(t testing.TB) string {
 			return
 		}
 		binPath = filepath.Join(dir, "cdp-skill")
-		out, err := exec.Command("go", "build", "-o", binPath, "../cmd/cdp-skill").CombinedOutput()
+		build := exec.Command("go", "build", "-o", binPath, "../cmd/cdp-skill")
+		build.Env = append(os.Environ(), "CGO_ENABLED=0")
+		out, err := build.CombinedOutput()
 		if err != nil {
 			buildErr = err
 			t.Logf("%s", out)

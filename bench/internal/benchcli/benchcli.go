@@ -14,10 +14,12 @@ import (
 )
 
 // Build builds ./cmd/cdp-skill into dir (run from the repository root)
-// and returns the binary's path.
+// as the Makefile does (static, CGO_ENABLED=0) and returns the binary's
+// path.
 func Build(dir string) (string, error) {
 	bin := filepath.Join(dir, "cdp-skill")
 	build := exec.Command("go", "build", "-o", bin, "./cmd/cdp-skill")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
 		return "", fmt.Errorf("build cdp-skill (run from the repository root): %w", err)
