@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"time"
 
 	"github.com/chromedp/cdproto/runtime"
@@ -12,10 +11,10 @@ import (
 	"github.com/cdp-skill/cdp-skill/browser/state"
 )
 
-var refPattern = regexp.MustCompile(`^s[0-9]+e[0-9]+$`)
+var refPattern = lazyRegexp(`^s[0-9]+e[0-9]+$`)
 
 // IsRef reports whether s has the shape of a ref (s1e4).
-func IsRef(s string) bool { return refPattern.MatchString(s) }
+func IsRef(s string) bool { return refPattern().MatchString(s) }
 
 // Element is a live handle on a page element, found by ref or selector:
 // the element's remote object and the session of the frame that holds it,

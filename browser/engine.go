@@ -5,7 +5,6 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -173,7 +172,7 @@ var engineErrorKinds = map[string]Kind{
 
 // engineErrorCode matches the text of an exception the engine threw with
 // fail: "cdpSkill.<code>: <message>".
-var engineErrorCode = regexp.MustCompile(`^(?:Uncaught )?cdpSkill\.([a-z-]+): `)
+var engineErrorCode = lazyRegexp(`^(?:Uncaught )?cdpSkill\.([a-z-]+): `)
 
 // engineError turns an exception thrown by the engine into our typed error
 // by its code; a native exception the engine did not expect is a
@@ -183,7 +182,7 @@ func engineError(method string, err error) error {
 	if !ok {
 		return err
 	}
-	if m := engineErrorCode.FindStringSubmatch(js.Text); m != nil {
+	if m := engineErrorCode().FindStringSubmatch(js.Text); m != nil {
 		msg := js.Text[len(m[0]):]
 		e := Errorf(engineErrorKinds[m[1]], "%s", msg)
 		switch m[1] {

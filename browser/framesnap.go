@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"hash/fnv"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -28,7 +27,7 @@ const maxFrameDepth = 8
 // frameURLLimit bounds the URL shown on an iframe's line.
 const frameURLLimit = 120
 
-var refInYAML = regexp.MustCompile(`\[ref=(s[0-9]+e[0-9]+)\]`)
+var refInYAML = lazyRegexp(`\[ref=(s[0-9]+e[0-9]+)\]`)
 
 // frameSubOptions are the options a frame's own snapshot is taken with:
 // the parent's, for the whole frame document, under the parent's id.

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -206,7 +205,7 @@ func (sc *Scripts) handOverRefs(ctx context.Context, refs any) (string, error) {
 
 // serializedRef is the placeholder the page's world leaves in a
 // serialized element for its ref (serialize.js serElement).
-var serializedRef = regexp.MustCompile(`,"__cdpSkillRef":([0-9]+)`)
+var serializedRef = lazyRegexp(`,"__cdpSkillRef":([0-9]+)`)
 
 // withRefs fills in the refs of the elements a value serialized in the
 // page's world holds: those elements go to the engine's world (where refs
@@ -217,8 +216,8 @@ func (sc *Scripts) withRefs(ctx context.Context, raw json.RawMessage) json.RawMe
 		return raw
 	}
 	refs := sc.refsOfSerialized(ctx)
-	return serializedRef.ReplaceAllFunc(raw, func(m []byte) []byte {
-		i, _ := strconv.Atoi(string(serializedRef.FindSubmatch(m)[1]))
+	return serializedRef().ReplaceAllFunc(raw, func(m []byte) []byte {
+		i, _ := strconv.Atoi(string(serializedRef().FindSubmatch(m)[1]))
 		if i < len(refs) && refs[i] != nil {
 			return []byte(`,"ref":` + jsString(*refs[i]))
 		}

@@ -187,7 +187,7 @@ func buildKeyIndex() map[string]*kb.Key {
 			}
 		}
 	}
-	for _, k := range extraKeys {
+	for _, k := range extraKeys() {
 		idx[k.Code] = k
 	}
 	aliases := map[string]string{"Return": "Enter", "Esc": "Escape", "Space": " ", "Spacebar": " ", "Del": "Delete",
@@ -201,8 +201,8 @@ func buildKeyIndex() map[string]*kb.Key {
 }
 
 // extraKeys are keys kb.Keys lacks: the right-hand modifiers and the
-// numeric keypad.
-var extraKeys = func() []*kb.Key {
+// numeric keypad (built when keyIndex is, not at start-up).
+func extraKeys() []*kb.Key {
 	keys := []*kb.Key{
 		{Code: "ShiftRight", Key: "Shift", Native: 161, Windows: 161},
 		{Code: "ControlRight", Key: "Control", Native: 163, Windows: 163},
@@ -220,7 +220,7 @@ var extraKeys = func() []*kb.Key {
 		keys = append(keys, &kb.Key{Code: op.code, Key: op.key, Text: op.key, Unmodified: op.key, Native: op.vk, Windows: op.vk, Print: true})
 	}
 	return keys
-}()
+}
 
 // lookupKey finds a key by name, case-insensitively for named keys.
 func lookupKey(name string) (*kb.Key, bool) {

@@ -43,7 +43,7 @@ func (p *Page) noteFrameRefs(f *frameRef, yaml string) {
 		return
 	}
 	var refs []string
-	for _, m := range refInYAML.FindAllStringSubmatch(yaml, -1) {
+	for _, m := range refInYAML().FindAllStringSubmatch(yaml, -1) {
 		refs = append(refs, m[1])
 	}
 	r := p.refFramesRecord()

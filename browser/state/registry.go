@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -34,10 +33,10 @@ type registryFile struct {
 // ErrUnknownTab is returned by Resolve for an alias that is not registered.
 var ErrUnknownTab = errors.New("unknown tab")
 
-var aliasPattern = regexp.MustCompile(`^t[0-9]+$`)
+var aliasPattern = lazyRegexp(`^t[0-9]+$`)
 
 // IsAlias reports whether s has the shape of a tab alias (t1, t2, …).
-func IsAlias(s string) bool { return aliasPattern.MatchString(s) }
+func IsAlias(s string) bool { return aliasPattern().MatchString(s) }
 
 // Registry maps tab aliases (t1, t2, …) to targets. Aliases are never
 // reused: the counter only grows, and it is also kept in a file of its own

@@ -7,7 +7,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 )
@@ -44,7 +43,7 @@ func SitesDir() string {
 	return filepath.Join(home, ".cdp-skill", "sites")
 }
 
-var hostPattern = regexp.MustCompile(`^[a-z0-9]([a-z0-9_-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9_-]*[a-z0-9])?)*$`)
+var hostPattern = lazyRegexp(`^[a-z0-9]([a-z0-9_-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9_-]*[a-z0-9])?)*$`)
 
 // NormalizeDomain turns a domain or URL into the profile's name: lower
 // case, no scheme, port, path or leading "www.". Anything that is not a
@@ -68,7 +67,7 @@ func NormalizeDomain(s string) (string, error) {
 	}
 	s = strings.TrimSuffix(strings.ToLower(s), ".")
 	s = strings.TrimPrefix(s, "www.")
-	if s == "" || len(s) > 253 || !hostPattern.MatchString(s) {
+	if s == "" || len(s) > 253 || !hostPattern().MatchString(s) {
 		return "", fmt.Errorf("%w: %q: give a host name such as github.com", ErrBadDomain, raw)
 	}
 	return s, nil
