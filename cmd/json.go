@@ -12,16 +12,19 @@ import (
 func (a *app) runJSON(ctx context.Context, args []string) error {
 	start := time.Now()
 	input, err := readCommand(args, a.stdin)
-	var out *runtime.Output
-	var req *lang.Request
-	if err != nil {
-		out = runtime.ErrorOutput(runtime.TypeParse, err.Error())
-	} else {
+	if err == nil {
 		handled, after := a.runResident(ctx, residentRequest{Kind: residentJSON, Input: input}, input, start)
 		defer after()
 		if handled {
 			return nil
 		}
+	}
+	a.setup() // jsonArgs leaves it to here: a resident's answer needs no logger
+	var out *runtime.Output
+	var req *lang.Request
+	if err != nil {
+		out = runtime.ErrorOutput(runtime.TypeParse, err.Error())
+	} else {
 		a.ensureKeeper()
 		req, out = runtime.RunJSON(ctx, input, a.runtimeOptions())
 	}

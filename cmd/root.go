@@ -44,6 +44,10 @@ func Execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	runtime.SetStateDirs()
 	a := &app{stdin: stdin, stdout: stdout, stderr: stderr}
 	args, a.debug = stripDebug(args)
+	if positional, ok := a.jsonArgs(args); ok {
+		a.runJSON(ctx, positional) // as the cobra tree's root command would
+		return a.exitCode
+	}
 	root := a.rootCommand()
 	root.SetArgs(args)
 	root.SetIn(stdin)
@@ -103,7 +107,13 @@ prints one JSON object: what happened, the page state, and on failure what to do
 	return root
 }
 
+// setup makes the logger, once: the root command's PersistentPreRun, or
+// runJSON when it runs a command itself (not for one the resident process
+// answers).
 func (a *app) setup() {
+	if a.log != nil {
+		return
+	}
 	level := hclog.LevelFromString(os.Getenv(EnvLog))
 	if level == hclog.NoLevel {
 		level = hclog.Warn
