@@ -64,7 +64,13 @@ func cliEnv(t *testing.T, dir string, env []string, args ...string) result {
 // id read from tabs.json. Each is refused before any file is made.
 func TestTabNamesAreNotPaths(t *testing.T) {
 	dir := t.TempDir()
-	stateDir := t.TempDir()
+	// Not t.TempDir: the resident process the first command starts may
+	// still be writing in it when the test ends (as residentTestEnv).
+	stateDir, err := os.MkdirTemp("", "cdp-tabnames-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(stateDir) })
 	outside := t.TempDir()
 	env := []string{"CDP_SKILL_STATE_DIR=" + stateDir}
 	escape := strings.Repeat("../", 12) + strings.TrimPrefix(outside, "/") + "/x"
