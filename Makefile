@@ -16,10 +16,11 @@ endif
 
 # build links a static binary (CGO_ENABLED=0): nothing needs cgo (Go's own
 # DNS resolver reads /etc/hosts for localhost), and without the dynamic
-# loader every command's process starts about 0.6 ms sooner. Stripping
-# (-ldflags=-s -w) and -trimpath gained nothing measurable at start-up.
+# loader every command's process starts about 0.6 ms sooner. -s -w (no
+# symbol table or DWARF; panics still name functions, files and lines)
+# saves about 0.07 ms more; -trimpath saved nothing.
 build:
-	CGO_ENABLED=0 $(GO) build -o $(BIN) ./cmd/cdp-skill
+	CGO_ENABLED=0 $(GO) build -ldflags='-s -w' -o $(BIN) ./cmd/cdp-skill
 
 # demo serves the embedded demo site on loopback and runs examples/demo.star
 # against it, printing the JSON result.

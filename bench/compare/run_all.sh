@@ -9,7 +9,7 @@ cd "$(dirname "$0")"
 root=$(git rev-parse --show-toplevel)
 mkdir -p out state
 export CDP_SKILL_STATE_DIR=$PWD/state
-(cd "$root" && CGO_ENABLED=0 go build -o "$OLDPWD/cdp-skill" ./cmd/cdp-skill)
+(cd "$root" && CGO_ENABLED=0 go build -ldflags='-s -w' -o "$OLDPWD/cdp-skill" ./cmd/cdp-skill)
 started=()
 if ! curl -sf -o /dev/null http://127.0.0.1:8099/login.html; then
   ./cdp-skill demo --serve --addr 127.0.0.1:8099 > demo.log 2>&1 & started+=($!)

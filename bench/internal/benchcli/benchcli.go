@@ -14,11 +14,11 @@ import (
 )
 
 // Build builds ./cmd/cdp-skill into dir (run from the repository root)
-// as the Makefile does (static, CGO_ENABLED=0) and returns the binary's
-// path.
+// as the Makefile does (static, CGO_ENABLED=0, stripped) and returns the
+// binary's path.
 func Build(dir string) (string, error) {
 	bin := filepath.Join(dir, "cdp-skill")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/cdp-skill")
+	build := exec.Command("go", "build", "-ldflags=-s -w", "-o", bin, "./cmd/cdp-skill")
 	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
