@@ -104,16 +104,7 @@ func TestOneStepClickThatNavigatesOrOpensATab(t *testing.T) {
 	closeTabAfter(t, open)
 	pop := runJSON(t, `{"tab":"`+open.Tab+`","capture":"compact","steps":[{"click":"#pop"}]}`)
 	mustOK(t, pop)
-	newTabs, _ := stepOutput(t, pop, 0)["newTabs"].([]any)
-	if len(newTabs) != 1 {
-		t.Fatalf("newTabs: %s", jsonString(pop.Steps[0].Output))
-	}
-	nt, _ := newTabs[0].(map[string]any)
-	id, _ := nt["tab"].(string)
-	if id == "" {
-		id, _ = nt["targetId"].(string)
-	}
-	defer runJSON(t, `{"steps":[{"closeTab":"`+id+`"}]}`)
+	closeNewTab(t, pop)
 	if pop.Context == nil || pop.Context.Title != "Orders" || !strings.Contains(pop.ViewportSnap, "Your orders") {
 		t.Errorf("after opening a tab, the answer is not this tab's page: %s", pop.JSON())
 	}
@@ -151,16 +142,10 @@ func TestOneStepFillAndSelectCaptureAfterTheirWork(t *testing.T) {
 // engine's world from before is gone) the same.
 func TestPooledOneStepCommandsDiffThePage(t *testing.T) {
 	base := serveOrders(t)
-	o := testOptions(t)
-	o.Pool = NewPool()
-	defer o.Pool.Close()
-	o.DeferScreenshot = true
+	pooled := pooledRunner(t)
 	run := func(command string) *Output {
 		t.Helper()
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		defer cancel()
-		_, out := RunJSON(ctx, []byte(command), o)
-		mustOK(t, out)
+		out := pooled(command)
 		out.Finish()
 		return out
 	}
@@ -246,19 +231,43 @@ func TestClickOnAFreshConnectionReportsOnlyItsOwnNewTabs(t *testing.T) {
 	closeTabAfter(t, open)
 	pop := runJSON(t, `{"tab":"`+open.Tab+`","steps":[{"click":"#pop"}]}`)
 	mustOK(t, pop)
-	newTabs, _ := stepOutput(t, pop, 0)["newTabs"].([]any)
+	closeNewTab(t, pop)
+	again := runJSON(t, `{"tab":"`+open.Tab+`","steps":[{"click":"#save"}]}`)
+	mustOK(t, again)
+	if tabs, ok := stepOutput(t, again, 0)["newTabs"]; ok {
+		t.Errorf("a click that opens nothing reports newTabs %s", jsonString(tabs))
+	}
+}
+
+// closeNewTab checks that out's first step opened one tab and closes it
+// when the test ends.
+func closeNewTab(t *testing.T, out *Output) {
+	t.Helper()
+	newTabs, _ := stepOutput(t, out, 0)["newTabs"].([]any)
 	if len(newTabs) != 1 {
-		t.Fatalf("the click that opens a tab: newTabs = %s", jsonString(pop.Steps[0].Output))
+		t.Fatalf("the click that opens a tab: newTabs = %s", jsonString(out.Steps[0].Output))
 	}
 	nt, _ := newTabs[0].(map[string]any)
 	id, _ := nt["tab"].(string)
 	if id == "" {
 		id, _ = nt["targetId"].(string)
 	}
-	defer runJSON(t, `{"steps":[{"closeTab":"`+id+`"}]}`)
-	again := runJSON(t, `{"tab":"`+open.Tab+`","steps":[{"click":"#save"}]}`)
-	mustOK(t, again)
-	if tabs, ok := stepOutput(t, again, 0)["newTabs"]; ok {
-		t.Errorf("a click that opens nothing reports newTabs %s", jsonString(tabs))
+	t.Cleanup(func() { runJSON(t, `{"steps":[{"closeTab":"`+id+`"}]}`) })
+}
+
+// pooledRunner runs commands as the resident process does (a kept pool, the
+// screenshot after the answer), each expected to succeed.
+func pooledRunner(t *testing.T) func(command string) *Output {
+	o := testOptions(t)
+	o.Pool = NewPool()
+	t.Cleanup(o.Pool.Close)
+	o.DeferScreenshot = true
+	return func(command string) *Output {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		_, out := RunJSON(ctx, []byte(command), o)
+		mustOK(t, out)
+		return out
 	}
 }

@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"bytes"
-	"context"
 	"net/http"
 	"os"
 	"strings"
@@ -102,18 +101,7 @@ func TestDeferredScreenshotReusedOnlyWhenNothingChanged(t *testing.T) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Write([]byte(reusePage))
 	}))
-	o := testOptions(t)
-	o.Pool = NewPool()
-	defer o.Pool.Close()
-	o.DeferScreenshot = true
-	run := func(command string) *Output {
-		t.Helper()
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		defer cancel()
-		_, out := RunJSON(ctx, []byte(command), o)
-		mustOK(t, out)
-		return out
-	}
+	run := pooledRunner(t)
 	open := run(`{"steps":[{"openTab":"` + base + `reuse.html"}]}`)
 	open.Finish()
 	defer func() { run(`{"steps":[{"closeTab":"` + open.Tab + `"}]}`).Finish() }()
