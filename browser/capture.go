@@ -45,6 +45,14 @@ type Capture struct {
 	Seq     *seqJSON `json:"seq,omitempty"`
 }
 
+// captureArg is postCapture's argument: the options and the ref counters.
+type captureArg struct {
+	CaptureOptions
+	Seq seqJSON `json:"seq"`
+}
+
+func (p *Page) captureArg(o CaptureOptions) captureArg { return captureArg{o, p.seqArg()} }
+
 // PostCapture reads, in one round trip, the context and the internal
 // viewport and full snapshots (they keep refs and take no snapshot id). It
 // runs in the top frame. When the capture for o was taken as the action
@@ -53,16 +61,12 @@ func (p *Page) PostCapture(ctx context.Context, o CaptureOptions) (*Capture, err
 	saved := p.topFrame()
 	defer p.restoreFrame(saved)
 	var c Capture
-	arg := struct {
-		CaptureOptions
-		Seq seqJSON `json:"seq"`
-	}{o, p.seqArg()}
 	if o.Viewport || o.Full {
 		p.scanClickListeners(ctx)
 	}
 	if ahead := p.takeCaptureAhead(ctx, o); ahead != nil {
 		c = *ahead
-	} else if err := p.engineCall(ctx, &c, epPostCapture, arg); err != nil {
+	} else if err := p.engineCall(ctx, &c, epPostCapture, p.captureArg(o)); err != nil {
 		return nil, err
 	}
 	p.storeSeq(c.Seq)

@@ -59,16 +59,12 @@ func (p *Page) sendCaptureAhead(ctx context.Context, w *actionWatch) string {
 	if err != nil {
 		return ""
 	}
-	arg, err := json.Marshal(struct {
-		CaptureOptions
-		Seq seqJSON `json:"seq"`
-	}{a.opts, p.seqArg()})
+	arg, err := json.Marshal(p.captureArg(a.opts))
 	if err != nil {
 		return ""
 	}
 	signal := newSignal()
-	expr := "(window.__cdpSkill && window.__cdpSkill.version === " + jsString(engineVersion()) + ") ? " +
-		epCaptureAfter.js() + "(" + jsString(signal) + ", " + string(arg) + ") : null"
+	expr := engineGuarded(epCaptureAfter.js()+"("+jsString(signal)+", "+string(arg)+")", "null")
 	wait, err := sess.Send(ctx, runtime.CommandEvaluate, runtime.EvaluateParams{
 		Expression: expr, ContextID: world, ReturnByValue: ptr(true), AwaitPromise: ptr(true),
 	})
@@ -87,13 +83,13 @@ func (p *Page) sendCaptureAhead(ctx context.Context, w *actionWatch) string {
 func (p *Page) fireCaptureAhead(ctx context.Context, signal string) {
 	p.mu.Lock()
 	a := p.ahead
+	if a != nil && a.signal == signal {
+		a.settled = time.Now()
+	}
 	p.mu.Unlock()
 	if a == nil || a.signal != signal {
 		return
 	}
-	p.mu.Lock()
-	a.settled = time.Now()
-	p.mu.Unlock()
 	a.sess.Send(ctx, runtime.CommandEvaluate, runtime.EvaluateParams{
 		Expression: "window.__cdpSkill && " + epCaptureAhead.js() + "(" + jsString(signal) + ")", ContextID: a.world,
 	})
@@ -124,26 +120,40 @@ func (p *Page) takeCaptureAhead(ctx context.Context, opts CaptureOptions) *Captu
 	p.mu.Lock()
 	a := p.ahead
 	p.ahead = nil
+	var settled time.Time
+	if a != nil {
+		settled = a.settled
+	}
 	p.mu.Unlock()
 	if a == nil || a.wait == nil || !reflect.DeepEqual(a.opts, opts) {
 		return nil
 	}
-	if a.settled.IsZero() || time.Since(a.settled) > aheadFresh {
+	if settled.IsZero() || time.Since(settled) > aheadFresh {
 		// Time passed after the settle (a wait after the action, a slow
 		// answer): the page may have changed since.
 		return nil
 	}
+	c := awaitCapture(ctx, a.wait)
+	if c == nil {
+		return nil
+	}
+	a.sess.Send(ctx, runtime.CommandEvaluate, runtime.EvaluateParams{
+		Expression: "window.__cdpSkill && " + epCaptureLogEnd.js() + "()", ContextID: a.world,
+	})
+	return c
+}
+
+// awaitCapture waits for the answer of a postCapture sent on its own and
+// decodes it; nil when it failed or the engine was not there.
+func awaitCapture(ctx context.Context, wait func(context.Context, any) error) *Capture {
 	var res runtime.EvaluateResult
-	if err := a.wait(ctx, &res); err != nil || res.ExceptionDetails != nil || res.Result == nil || len(res.Result.Value) == 0 {
+	if err := wait(ctx, &res); err != nil || res.ExceptionDetails != nil || res.Result == nil || len(res.Result.Value) == 0 {
 		return nil
 	}
 	var c Capture
 	if err := json.Unmarshal(res.Result.Value, &c); err != nil || c.Context == nil {
 		return nil
 	}
-	a.sess.Send(ctx, runtime.CommandEvaluate, runtime.EvaluateParams{
-		Expression: "window.__cdpSkill && " + epCaptureLogEnd.js() + "()", ContextID: a.world,
-	})
 	return &c
 }
 
@@ -167,21 +177,14 @@ func (p *Page) SendBaseline(ctx context.Context) func(context.Context) *Capture 
 	if err != nil {
 		return none
 	}
-	p.mu.Lock()
-	scanned := p.scanned[documentKey{p.sess, world}]
-	p.mu.Unlock()
-	if !scanned {
+	if !p.scannedIn(p.sess, world) {
 		return none
 	}
-	arg, err := json.Marshal(struct {
-		CaptureOptions
-		Seq seqJSON `json:"seq"`
-	}{CaptureOptions{Viewport: true}, p.seqArg()})
+	arg, err := json.Marshal(p.captureArg(CaptureOptions{Viewport: true}))
 	if err != nil {
 		return none
 	}
-	expr := "(window.__cdpSkill && window.__cdpSkill.version === " + jsString(engineVersion()) + ") ? " +
-		epPostCapture.js() + "(" + string(arg) + ") : null"
+	expr := engineGuarded(epPostCapture.js()+"("+string(arg)+")", "null")
 	wait, err := p.sess.Send(ctx, runtime.CommandEvaluate, runtime.EvaluateParams{
 		Expression: expr, ContextID: world, ReturnByValue: ptr(true), AwaitPromise: ptr(true), UserGesture: ptr(true),
 	})
@@ -189,16 +192,12 @@ func (p *Page) SendBaseline(ctx context.Context) func(context.Context) *Capture 
 		return none
 	}
 	return func(ctx context.Context) *Capture {
-		var res runtime.EvaluateResult
-		if err := wait(ctx, &res); err != nil || res.ExceptionDetails != nil || res.Result == nil || len(res.Result.Value) == 0 {
-			return nil
-		}
-		var c Capture
-		if err := json.Unmarshal(res.Result.Value, &c); err != nil || c.Context == nil || c.Viewport == nil || c.Viewport.Frames > 0 {
+		c := awaitCapture(ctx, wait)
+		if c == nil || c.Viewport == nil || c.Viewport.Frames > 0 {
 			return nil
 		}
 		p.storeSeq(c.Seq)
 		c.Seq = nil
-		return &c
+		return c
 	}
 }

@@ -75,6 +75,13 @@ func engineVersion() string { return engineBundle().version }
 
 const engineMissing = "__cdpSkill_missing__"
 
+// engineGuarded is the JavaScript that runs call when this build's engine
+// is installed in the world it runs in, and answers otherwise (a
+// JavaScript expression) when not.
+func engineGuarded(call, otherwise string) string {
+	return "(window.__cdpSkill && window.__cdpSkill.version === " + jsString(engineVersion()) + ") ? " + call + " : " + otherwise
+}
+
 // engineCall calls a method of the in-page engine in its isolated world
 // (world.go), installing the engine in the current frame's document first
 // when it is missing (one round trip in the common case). Arguments and

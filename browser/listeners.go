@@ -122,12 +122,15 @@ const scanClicksScript = `(() => {
 // listeners were scanned (scanClickListeners then costs nothing).
 func (p *Page) listenersScanned(ctx context.Context) bool {
 	wsess, world, err := p.engineExec(ctx)
-	if err != nil {
-		return false
-	}
+	return err == nil && p.scannedIn(wsess, world)
+}
+
+// scannedIn reports whether the document of the engine's world in sess was
+// scanned.
+func (p *Page) scannedIn(sess *Session, world runtime.ExecutionContextID) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.scanned[documentKey{wsess, world}]
+	return p.scanned[documentKey{sess, world}]
 }
 
 func (p *Page) scanClickListeners(ctx context.Context) {

@@ -38,8 +38,7 @@ func (f *lookupFollow) behind(lookup ...runtime.EvaluateParams) []runtime.Evalua
 	if f == nil {
 		return lookup
 	}
-	expr := "(window.__cdpSkill && window.__cdpSkill.version === " + jsString(engineVersion()) + ") ? " + f.expr + " : null"
-	return append(lookup, runtime.EvaluateParams{Expression: expr, ReturnByValue: ptr(true), AwaitPromise: ptr(true), UserGesture: ptr(true)})
+	return append(lookup, runtime.EvaluateParams{Expression: engineGuarded(f.expr, "null"), ReturnByValue: ptr(true), AwaitPromise: ptr(true), UserGesture: ptr(true)})
 }
 
 // read takes f's answer, the last of rs, when it came without an error or

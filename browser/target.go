@@ -210,8 +210,7 @@ func (p *Page) engineObjectThen(ctx context.Context, f *lookupFollow, method eng
 		}
 		argList = append(argList, data)
 	}
-	expr := "(window.__cdpSkill && window.__cdpSkill.version === " + jsString(engineVersion()) + ") ? " +
-		method.js() + "(" + strings.Join(argList, ",") + ") : " + jsString(engineMissing)
+	expr := engineGuarded(method.js()+"("+strings.Join(argList, ",")+")", jsString(engineMissing))
 	for attempt := 0; attempt < 2; attempt++ {
 		rs, errs := p.engineEvaluateAll(ctx, f.sentHook(), f.behind(runtime.EvaluateParams{Expression: expr})...)
 		if errs[0] != nil {

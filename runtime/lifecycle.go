@@ -135,17 +135,19 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 	th.SetLocal(builtins.CtxKey, ctx)
 	defer th.SetLocal(builtins.CtxKey, h.ctx)
 	dlMark := h.downloadMark()
-	if p, perr := h.env.Page(); perr == nil && a.Visual {
-		h.captureAhead(p, la)
-	}
-	if p, perr := h.env.Page(); perr == nil && a.Name != "frame" {
-		// An action on a ref or text inside another frame moves there for
-		// the action only: its hooks and the next step run where the
-		// command is.
-		inner := impl
-		impl = func(c *builtins.Call) (any, error) {
-			defer p.Frames().Scope()()
-			return inner(c)
+	if p, perr := h.env.Page(); perr == nil {
+		if a.Visual {
+			h.captureAhead(p, la)
+		}
+		if a.Name != "frame" {
+			// An action on a ref or text inside another frame moves there
+			// for the action only: its hooks and the next step run where
+			// the command is.
+			inner := impl
+			impl = func(c *builtins.Call) (any, error) {
+				defer p.Frames().Scope()()
+				return inner(c)
+			}
 		}
 	}
 	out, err := h.lifecycle(ctx, call, impl, la, res)
