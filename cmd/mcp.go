@@ -3,10 +3,7 @@ package cmd
 import (
 	"context"
 	"io"
-	"log/slog"
 
-	"github.com/hashicorp/go-hclog"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/cdp-skill/cdp-skill/runtime"
@@ -27,15 +24,10 @@ shares tab aliases and refs with cdp-skill commands on the same state dir.
   claude mcp add cdp-skill -- cdp-skill mcp`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return a.serveMCP(cmd.Context(), io.NopCloser(a.stdin), nopWriteCloser{a.stdout})
+			return a.serveMCP(cmd.Context(), a.stdin, a.stdout)
 		},
 	}
 }
-
-// nopWriteCloser leaves stdout open when the transport closes.
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 // mcpServer runs tool calls on the shared engine with one kept pool of
 // connections and tab sessions.
@@ -45,15 +37,17 @@ type mcpServer struct {
 }
 
 // serveMCP serves until the client closes the stream or ctx ends.
-func (a *app) serveMCP(ctx context.Context, r io.ReadCloser, w io.WriteCloser) error {
+func (a *app) serveMCP(ctx context.Context, r io.Reader, w io.Writer) error {
 	srv := &mcpServer{app: a, pool: runtime.NewPool()}
 	srv.pool.KeepEmulation = true // a viewport set by one call lasts for the next
 	srv.pool.KeepNetworkLog = true
 	defer srv.pool.Close()
-	s := mcp.NewServer(&mcp.Implementation{Name: "cdp-skill", Title: "cdp-skill: Chrome for agents", Version: Version},
-		&mcp.ServerOptions{Instructions: mcpInstructions, Logger: slogFor(a.log), Capabilities: &mcp.ServerCapabilities{}})
-	srv.addTools(s)
-	err := s.Run(ctx, &mcp.IOTransport{Reader: r, Writer: w})
+	info := &mcpServerInfo{
+		impl:         mcpImplementation{Name: "cdp-skill", Title: "cdp-skill: Chrome for agents", Version: Version},
+		instructions: mcpInstructions,
+		tools:        srv.tools(),
+	}
+	err := serveMCPSession(ctx, info, r, w)
 	if ctx.Err() != nil {
 		return nil // interrupted: a normal way for a stdio server to end
 	}
@@ -66,12 +60,4 @@ func (s *mcpServer) options() runtime.Options {
 	o := s.app.runtimeOptions()
 	o.Pool = s.pool
 	return o
-}
-
-// slogFor routes the SDK's log records to our stderr logger.
-func slogFor(l hclog.Logger) *slog.Logger {
-	if l == nil {
-		l = hclog.NewNullLogger()
-	}
-	return slog.New(slog.NewTextHandler(l.StandardWriter(&hclog.StandardLoggerOptions{InferLevels: true}), &slog.HandlerOptions{Level: slog.LevelWarn}))
 }

@@ -5,8 +5,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/cdp-skill/cdp-skill/runtime"
 )
 
@@ -14,25 +12,25 @@ import (
 // one (a long full-page capture) is only named by its path in the JSON.
 const maxImageBytes = 4 << 20
 
-// toolResult is a command's answer as a tool result: the same JSON the
+// commandResult is a command's answer as a tool result: the same JSON the
 // command line prints, as text, with isError when the command failed, and
 // the screenshots it took as images.
-func toolResult(out *runtime.Output) *mcp.CallToolResult {
-	res := &mcp.CallToolResult{
-		Content: []mcp.Content{&mcp.TextContent{Text: strings.TrimSuffix(string(out.JSON()), "\n")}},
+func commandResult(out *runtime.Output) *toolResult {
+	res := &toolResult{
+		Content: []any{newText(strings.TrimSuffix(string(out.JSON()), "\n"))},
 		IsError: !out.OK(),
 	}
 	for _, shot := range screenshots(out) {
-		if img := imageContent(shot.path, shot.format); img != nil {
-			res.Content = append(res.Content, img)
+		if img := readImage(shot.path, shot.format); img != nil {
+			res.Content = append(res.Content, *img)
 		}
 	}
 	return res
 }
 
 // errorResult is a failure before anything ran, in the output's shape.
-func errorResult(typ, msg string) *mcp.CallToolResult {
-	return toolResult(runtime.ErrorOutput(typ, msg))
+func errorResult(typ, msg string) *toolResult {
+	return commandResult(runtime.ErrorOutput(typ, msg))
 }
 
 // shot is an image file an answer names.
@@ -64,9 +62,9 @@ func screenshots(out *runtime.Output) []shot {
 	return list
 }
 
-// imageContent reads an image file into image content, or nil when it is
+// readImage reads an image file into image content, or nil when it is
 // missing, too large or not an image type hosts show.
-func imageContent(path, format string) *mcp.ImageContent {
+func readImage(path, format string) *imageContent {
 	mime := map[string]string{"png": "image/png", "jpeg": "image/jpeg", "jpg": "image/jpeg", "webp": "image/webp"}[strings.ToLower(format)]
 	if mime == "" {
 		return nil
@@ -79,5 +77,5 @@ func imageContent(path, format string) *mcp.ImageContent {
 	if err != nil {
 		return nil
 	}
-	return &mcp.ImageContent{Data: data, MIMEType: mime}
+	return &imageContent{Type: "image", MIMEType: mime, Data: data}
 }

@@ -10,73 +10,72 @@ import (
 	"strings"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/cdp-skill/cdp-skill/browser/state"
 	"github.com/cdp-skill/cdp-skill/lang"
 	"github.com/cdp-skill/cdp-skill/runtime"
 )
 
-// addTools registers the server's tools. Each lowers to the same JSON
-// command or program the command line runs: one implementation per action.
-func (s *mcpServer) addTools(srv *mcp.Server) {
-	srv.AddTool(&mcp.Tool{
+// tools are the server's tools. Each lowers to the same JSON command or
+// program the command line runs: one implementation per action.
+func (s *mcpServer) tools() []*mcpTool {
+	return []*mcpTool{{
 		Name:        "steps",
 		Title:       "Run steps",
 		Description: `Run a cdp-skill JSON command in Chrome: {"tab":"t1","steps":[{"click":"s1e4"}],"capture":"compact"}. Without a tab, start with {"openTab":"<url>"}. Answers the command's JSON (status, steps[], context, changes, viewportSnapshot, errors with hints); a screenshot the capture took comes as an image too.`,
 		InputSchema: lang.CommandSchema(),
-		Annotations: &mcp.ToolAnnotations{OpenWorldHint: ptrTo(true)},
-	}, s.steps)
-	srv.AddTool(&mcp.Tool{
+		Annotations: &toolAnnotations{OpenWorldHint: ptrTo(true)},
+		call:        s.steps,
+	}, {
 		Name:        "run_recipe",
 		Title:       "Run a Starlark recipe",
 		Description: `Run a Starlark recipe (the builtins are the steps in snake_case: click(ref = "s1e4"), fill(label = "Email", value = args["email"]), loops, functions, load("@stdlib/…")): inline source, a .star file, or a site profile's recipe by site and name. args become the dict args; the global result is reported as result.`,
 		InputSchema: recipeSchema(),
-		Annotations: &mcp.ToolAnnotations{OpenWorldHint: ptrTo(true)},
-	}, s.runRecipe)
-	srv.AddTool(&mcp.Tool{
+		Annotations: &toolAnnotations{OpenWorldHint: ptrTo(true)},
+		call:        s.runRecipe,
+	}, {
 		Name:        "snapshot",
 		Title:       "Snapshot the page",
 		Description: `The ARIA snapshot of a tab, with refs (s1e4) to act on in steps. Options as the snapshot step's, e.g. {"tab":"t1","detail":"interactive"} or {"tab":"t1","since":"s3"}.`,
 		InputSchema: snapshotSchema(),
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptrTo(true)},
-	}, s.snapshot)
-	srv.AddTool(&mcp.Tool{
+		Annotations: &toolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptrTo(true)},
+		call:        s.snapshot,
+	}, {
 		Name:        "tabs",
 		Title:       "List, open or close tabs",
 		Description: `Tabs of the browser: {"action":"list"}, {"action":"open","url":"https://…"} (launches Chrome when none runs; the answer names the new tab, e.g. "t1"), {"action":"close","tab":"t1"}. Aliases are shared with the cdp-skill command line.`,
 		InputSchema: tabsSchema(),
-		Annotations: &mcp.ToolAnnotations{OpenWorldHint: ptrTo(true)},
-	}, s.tabs)
-	srv.AddTool(&mcp.Tool{
+		Annotations: &toolAnnotations{OpenWorldHint: ptrTo(true)},
+		call:        s.tabs,
+	}, {
 		Name:        "compile",
 		Title:       "Compile steps to Starlark",
 		Description: `Print the Starlark recipe a JSON command lowers to (nothing runs), to grow a working step list into a recipe for run_recipe.`,
 		InputSchema: lang.CommandSchema(),
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptrTo(false)},
-	}, s.compile)
+		Annotations: &toolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptrTo(false)},
+		call:        s.compile,
+	}}
 }
 
 func ptrTo[T any](v T) *T { return &v }
 
 // steps runs a JSON command, as `cdp-skill '<json>'` does.
-func (s *mcpServer) steps(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	return s.runJSON(ctx, req.Params.Arguments), nil
+func (s *mcpServer) steps(ctx context.Context, args json.RawMessage) *toolResult {
+	return s.runJSON(ctx, args)
 }
 
 // runJSON runs a JSON command and answers its output.
-func (s *mcpServer) runJSON(ctx context.Context, input []byte) *mcp.CallToolResult {
+func (s *mcpServer) runJSON(ctx context.Context, input []byte) *toolResult {
 	start := time.Now()
 	parsed, out := runtime.RunJSON(ctx, input, s.options())
 	s.app.afterCommand(input, parsed, out, start)
-	return toolResult(out)
+	return commandResult(out)
 }
 
 // snapshot runs {"tab": …, "steps": [{"snapshot": {options}}]}.
-func (s *mcpServer) snapshot(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	args, errRes := objectArgs(req.Params.Arguments)
+func (s *mcpServer) snapshot(ctx context.Context, raw json.RawMessage) *toolResult {
+	args, errRes := objectArgs(raw)
 	if errRes != nil {
-		return errRes, nil
+		return errRes
 	}
 	tab := args["tab"]
 	delete(args, "tab")
@@ -84,7 +83,7 @@ func (s *mcpServer) snapshot(ctx context.Context, req *mcp.CallToolRequest) (*mc
 	if tab != nil {
 		cmd["tab"] = tab
 	}
-	return s.runJSON(ctx, mustJSON(cmd)), nil
+	return s.runJSON(ctx, mustJSON(cmd))
 }
 
 // tabsInput is the tabs tool's argument.
@@ -95,10 +94,10 @@ type tabsInput struct {
 }
 
 // tabs lowers list/open/close to the listTabs, openTab and closeTab steps.
-func (s *mcpServer) tabs(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+func (s *mcpServer) tabs(ctx context.Context, args json.RawMessage) *toolResult {
 	var in tabsInput
-	if errRes := decodeArgs(req.Params.Arguments, &in); errRes != nil {
-		return errRes, nil
+	if errRes := decodeArgs(args, &in); errRes != nil {
+		return errRes
 	}
 	var step map[string]any
 	switch in.Action {
@@ -111,26 +110,26 @@ func (s *mcpServer) tabs(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 		}
 	case "close":
 		if in.Tab == "" {
-			return errorResult(runtime.TypeValidation, `tabs close needs "tab": the alias ("t1") or target id of the tab to close; {"action":"list"} shows them`), nil
+			return errorResult(runtime.TypeValidation, `tabs close needs "tab": the alias ("t1") or target id of the tab to close; {"action":"list"} shows them`)
 		}
 		step = map[string]any{"closeTab": in.Tab}
 	default:
-		return errorResult(runtime.TypeValidation, fmt.Sprintf(`tabs "action" must be list, open or close, not %q`, in.Action)), nil
+		return errorResult(runtime.TypeValidation, fmt.Sprintf(`tabs "action" must be list, open or close, not %q`, in.Action))
 	}
-	return s.runJSON(ctx, mustJSON(map[string]any{"steps": []any{step}})), nil
+	return s.runJSON(ctx, mustJSON(map[string]any{"steps": []any{step}}))
 }
 
 // compile answers the Starlark a JSON command lowers to.
-func (s *mcpServer) compile(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	parsed, err := lang.ParseRequest(req.Params.Arguments)
+func (s *mcpServer) compile(_ context.Context, args json.RawMessage) *toolResult {
+	parsed, err := lang.ParseRequest(args)
 	if err != nil {
-		return toolResult(runtime.LangErrorOutput(err)), nil
+		return commandResult(runtime.LangErrorOutput(err))
 	}
 	src, err := lang.Lower(parsed)
 	if err != nil {
-		return toolResult(runtime.LangErrorOutput(err)), nil
+		return commandResult(runtime.LangErrorOutput(err))
 	}
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: src}}}, nil
+	return &toolResult{Content: []any{newText(src)}}
 }
 
 // recipeInput is the run_recipe tool's argument: exactly one of source,
@@ -146,19 +145,19 @@ type recipeInput struct {
 }
 
 // runRecipe runs a recipe as `cdp-skill run` or `cdp-skill recipe` does.
-func (s *mcpServer) runRecipe(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+func (s *mcpServer) runRecipe(ctx context.Context, args json.RawMessage) *toolResult {
 	start := time.Now()
 	var in recipeInput
-	if errRes := decodeArgs(req.Params.Arguments, &in); errRes != nil {
-		return errRes, nil
+	if errRes := decodeArgs(args, &in); errRes != nil {
+		return errRes
 	}
 	prog, err := in.program()
 	if err != nil {
-		return errorResult(runtime.TypeValidation, err.Error()), nil
+		return errorResult(runtime.TypeValidation, err.Error())
 	}
 	out := runtime.Run(ctx, prog, s.options())
 	s.app.afterCommand(prog.Source, nil, out, start)
-	return toolResult(out), nil
+	return commandResult(out)
 }
 
 // program builds the program the input names.
@@ -229,7 +228,7 @@ func recipeArgs(in map[string]any) (map[string]string, error) {
 }
 
 // decodeArgs decodes a tool's arguments strictly into v.
-func decodeArgs(raw json.RawMessage, v any) *mcp.CallToolResult {
+func decodeArgs(raw json.RawMessage, v any) *toolResult {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		raw = []byte("{}")
 	}
@@ -242,7 +241,7 @@ func decodeArgs(raw json.RawMessage, v any) *mcp.CallToolResult {
 }
 
 // objectArgs decodes a tool's arguments as a JSON object.
-func objectArgs(raw json.RawMessage) (map[string]any, *mcp.CallToolResult) {
+func objectArgs(raw json.RawMessage) (map[string]any, *toolResult) {
 	m := map[string]any{}
 	if errRes := decodeArgs(raw, &m); errRes != nil {
 		return nil, errRes
