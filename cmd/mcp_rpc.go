@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"runtime/debug"
 	"sync"
 )
 
@@ -64,9 +66,10 @@ type rpcHandler interface {
 // (or batch) a line in, one answer a line out. Requests run concurrently;
 // answers are written whole, one at a time.
 type rpcConn struct {
-	h   rpcHandler
-	w   io.Writer
-	wmu sync.Mutex
+	h      rpcHandler
+	w      io.Writer
+	wmu    sync.Mutex
+	stderr io.Writer // where a handler's panic is told
 
 	mu      sync.Mutex
 	running map[string]context.CancelFunc // in-flight requests by their ID's JSON
@@ -74,7 +77,7 @@ type rpcConn struct {
 }
 
 func newRPCConn(h rpcHandler, w io.Writer) *rpcConn {
-	return &rpcConn{h: h, w: w, running: map[string]context.CancelFunc{}}
+	return &rpcConn{h: h, w: w, stderr: os.Stderr, running: map[string]context.CancelFunc{}}
 }
 
 // serve reads messages from r until it ends or ctx does, then cancels the
@@ -266,7 +269,7 @@ func (c *rpcConn) takeMessage(ctx context.Context, data []byte, reply func([]byt
 	}
 	run := func() {
 		defer c.calls.Done()
-		res, err := c.h.handle(callCtx, req)
+		res, err := c.call(callCtx, req)
 		c.mu.Lock()
 		delete(c.running, key)
 		c.mu.Unlock()
@@ -278,6 +281,18 @@ func (c *rpcConn) takeMessage(ctx context.Context, data []byte, reply func([]byt
 		return
 	}
 	go run()
+}
+
+// call runs a request's handler; a panic in it fails that request, not
+// the server (the stack goes to stderr).
+func (c *rpcConn) call(ctx context.Context, req *rpcRequest) (res any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			fmt.Fprintf(c.stderr, "cdp-skill mcp: %s panicked: %v\n%s", req.Method, p, debug.Stack())
+			res, err = nil, rpcErrorf(rpcInternalError, "internal error: %s failed: %v", req.Method, p)
+		}
+	}()
+	return c.h.handle(ctx, req)
 }
 
 // cancel cancels the running request with this ID, if any.
