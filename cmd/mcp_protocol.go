@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"sort"
+	"strings"
 	"sync"
 )
 
@@ -104,7 +104,7 @@ type mcpProtocol struct {
 
 // serveMCPSession serves MCP on r and w until r ends or ctx does.
 func serveMCPSession(ctx context.Context, info *mcpServerInfo, r io.Reader, w io.Writer) error {
-	sort.Slice(info.tools, func(i, j int) bool { return info.tools[i].Name < info.tools[j].Name })
+	slices.SortFunc(info.tools, func(a, b *mcpTool) int { return strings.Compare(a.Name, b.Name) })
 	s := &mcpProtocol{info: info}
 	s.conn = newRPCConn(s, w)
 	return s.conn.serve(ctx, r)
@@ -162,14 +162,14 @@ func (s *mcpProtocol) handle(ctx context.Context, req *rpcRequest) (any, error) 
 // the rest (notifications/initialized among them: calls are served from
 // the initialize answer on, as the SDK did) need nothing.
 func (s *mcpProtocol) notification(req *rpcRequest) {
-	switch req.Method {
-	case "notifications/cancelled":
-		var p struct {
-			RequestID json.RawMessage `json:"requestId"`
-		}
-		if json.Unmarshal(req.Params, &p) == nil && validID(p.RequestID) {
-			s.conn.cancel(p.RequestID)
-		}
+	if req.Method != "notifications/cancelled" {
+		return
+	}
+	var p struct {
+		RequestID json.RawMessage `json:"requestId"`
+	}
+	if json.Unmarshal(req.Params, &p) == nil && validID(p.RequestID) {
+		s.conn.cancel(p.RequestID)
 	}
 }
 
