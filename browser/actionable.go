@@ -177,6 +177,11 @@ func (p *Page) WaitActionable(ctx context.Context, t Target, kind string, o Acti
 			f.sent = func() { pending = p.startWatch(ctx) }
 		}
 		found, foundBy, err := p.locateThen(ctx, t, f)
+		if attempt == 0 {
+			// The target is found and checked; nothing has changed the
+			// page yet (the check's scroll aside).
+			p.runBeforeChange(ctx)
+		}
 		if err != nil {
 			if attempt > 0 && ctx.Err() != nil {
 				// The step's time ran out during a lookup: answer what the

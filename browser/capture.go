@@ -25,6 +25,9 @@ type CaptureOptions struct {
 	// Present lists refs (the viewport's before the command) to check:
 	// Capture.Present says which are still in the page.
 	Present []string `json:"present,omitempty"`
+	// PeekLog leaves the engine's change log running: the capture is a
+	// diff's baseline read after the action's check has started the log.
+	PeekLog bool `json:"peekLog,omitempty"`
 }
 
 // Capture is the page state after a command.
@@ -72,6 +75,7 @@ func (p *Page) PostCapture(ctx context.Context, o CaptureOptions) (*Capture, err
 	p.storeSeq(c.Seq)
 	c.Seq = nil
 	p.spliceCapture(ctx, &c)
+	p.framePresent(ctx, o.Present, &c)
 	p.frameLogsText(ctx, &c)
 	return &c, nil
 }

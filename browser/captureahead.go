@@ -16,7 +16,11 @@ import (
 // one action settles (Page.CaptureAhead): it goes out with the action's
 // settle, in the same round trip, instead of after its answer.
 type captureAhead struct {
-	opts CaptureOptions
+	// options gives the capture's options when it is sent (the diff's
+	// baseline, whose refs they list, may be read after CaptureAhead);
+	// opts are those it was sent with.
+	options func() CaptureOptions
+	opts    CaptureOptions
 	// settled is when the action's settle answered: the capture was taken
 	// then, and is used only while fresh (aheadFresh).
 	settled time.Time
@@ -32,15 +36,16 @@ type captureAhead struct {
 // ahead still stands for the page after the command.
 const aheadFresh = 50 * time.Millisecond
 
-// CaptureAhead asks for the capture PostCapture(opts) to be taken as the
+// CaptureAhead asks for the capture PostCapture(opts()) to be taken as the
 // next action settles, when the program's one step is that action and the
-// capture follows it at once: PostCapture(opts) then answers with it. It
+// capture follows it at once: PostCapture with the same options then
+// answers with it. opts is called when the capture is sent. It
 // is dropped when the action does more than settle (navigates, opens a
 // tab, waits on, a click misses and falls back, it fails), when another
 // action starts, and when the program ends.
-func (p *Page) CaptureAhead(opts CaptureOptions) {
+func (p *Page) CaptureAhead(opts func() CaptureOptions) {
 	p.mu.Lock()
-	p.ahead = &captureAhead{opts: opts}
+	p.ahead = &captureAhead{options: opts}
 	p.mu.Unlock()
 }
 
@@ -59,7 +64,8 @@ func (p *Page) sendCaptureAhead(ctx context.Context, w *actionWatch) string {
 	if err != nil {
 		return ""
 	}
-	arg, err := json.Marshal(p.captureArg(a.opts))
+	opts := a.options()
+	arg, err := json.Marshal(p.captureArg(opts))
 	if err != nil {
 		return ""
 	}
@@ -72,7 +78,7 @@ func (p *Page) sendCaptureAhead(ctx context.Context, w *actionWatch) string {
 		return ""
 	}
 	p.mu.Lock()
-	a.signal, a.sess, a.world, a.wait = signal, sess, world, wait
+	a.opts, a.signal, a.sess, a.world, a.wait = opts, signal, sess, world, wait
 	p.mu.Unlock()
 	return signal
 }
@@ -166,30 +172,33 @@ func newSignal() string {
 
 // SendBaseline sends the read of the top document's viewport capture (a
 // diff's baseline: PostCapture with Viewport) now and returns the wait for
-// it. The wait answers nil when that one call is not the whole read (the
-// document's click listeners are not scanned yet, frames are to be
-// spliced, the engine is not installed, the document changed): the caller
-// then reads it with PostCapture. It leaves the page's frame alone, so it
-// can go out while the page is being resumed (Pool.Attach's ahead).
+// it, or nil when it sent nothing (the document's click listeners are not
+// scanned yet, or its engine's world is not known). The wait answers nil
+// when that one call was not the whole read (frames are to be spliced, the
+// engine was not installed, the document changed): the caller then reads
+// it with PostCapture. It leaves the page's frame alone, so it can go out
+// while the page is being resumed (Pool.Attach's ahead).
+//
+// What the page is sent after it runs after it: an action's lookup may
+// follow at once, without waiting for the answer (see BeforeChange).
 func (p *Page) SendBaseline(ctx context.Context) func(context.Context) *Capture {
-	none := func(context.Context) *Capture { return nil }
 	world, err := p.worldIn(ctx, p.sess, cdp.FrameID(p.TargetID))
 	if err != nil {
-		return none
+		return nil
 	}
 	if !p.scannedIn(p.sess, world) {
-		return none
+		return nil
 	}
 	arg, err := json.Marshal(p.captureArg(CaptureOptions{Viewport: true}))
 	if err != nil {
-		return none
+		return nil
 	}
 	expr := engineGuarded(epPostCapture.js()+"("+string(arg)+")", "null")
 	wait, err := p.sess.Send(ctx, runtime.CommandEvaluate, runtime.EvaluateParams{
 		Expression: expr, ContextID: world, ReturnByValue: ptr(true), AwaitPromise: ptr(true), UserGesture: ptr(true),
 	})
 	if err != nil {
-		return none
+		return nil
 	}
 	return func(ctx context.Context) *Capture {
 		c := awaitCapture(ctx, wait)
@@ -199,5 +208,28 @@ func (p *Page) SendBaseline(ctx context.Context) func(context.Context) *Capture 
 		p.storeSeq(c.Seq)
 		c.Seq = nil
 		return c
+	}
+}
+
+// BeforeChange has fn run once, before the next action changes the page:
+// when the action has looked its target up and checked it (the first
+// lookup of WaitActionable), or as it arms its watch without one (a click
+// at a point). A diff's baseline sent ahead (SendBaseline) is then read
+// with the lookup in flight behind it, not before it goes out. A nil fn
+// forgets the one set.
+func (p *Page) BeforeChange(fn func(context.Context)) {
+	p.mu.Lock()
+	p.beforeChange = fn
+	p.mu.Unlock()
+}
+
+// runBeforeChange runs and forgets the BeforeChange function, if any.
+func (p *Page) runBeforeChange(ctx context.Context) {
+	p.mu.Lock()
+	fn := p.beforeChange
+	p.beforeChange = nil
+	p.mu.Unlock()
+	if fn != nil {
+		fn(ctx)
 	}
 }

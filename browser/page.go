@@ -83,6 +83,9 @@ type Page struct {
 	// ahead is the post-command capture asked to be taken as the next
 	// click settles (CaptureAhead).
 	ahead *captureAhead
+	// beforeChange runs once before the next action changes the page
+	// (BeforeChange).
+	beforeChange func(context.Context)
 	// frameLogs are the child frames whose change log an action started
 	// (frameLog): the capture reads their text news too.
 	frameLogs []worldKey

@@ -21,14 +21,21 @@ func (p *Page) URL(ctx context.Context) (string, error) {
 // that the tab is still there, when there is one (it costs no round trip
 // of its own), else a read now.
 func (p *Page) StartURL(ctx context.Context) (string, error) {
+	return p.SendStartURL(ctx)(ctx)
+}
+
+// SendStartURL is StartURL in two parts: the read goes out now (or was
+// sent by Pool.Attach), and the returned function waits for its answer.
+// What is sent to the page afterwards runs after the read.
+func (p *Page) SendStartURL(ctx context.Context) func(context.Context) (string, error) {
 	p.mu.Lock()
 	r := p.startURL
 	p.startURL = nil
 	p.mu.Unlock()
 	if r == nil {
-		return p.URL(ctx)
+		r = p.sendURLRead(ctx)
 	}
-	return p.awaitURL(ctx, r)
+	return func(ctx context.Context) (string, error) { return p.awaitURL(ctx, r) }
 }
 
 // readAheadURL sends the URL read StartURL takes.

@@ -123,6 +123,7 @@ var pageEventMethods = []string{
 // navigation and target events and arms the in-page watch (watch.js) that
 // counts the timers and requests the action starts.
 func (p *Page) watch(ctx context.Context) (*actionWatch, error) {
+	p.runBeforeChange(ctx)
 	return p.watchWith(ctx, true)
 }
 

@@ -106,6 +106,12 @@ type Action struct {
 	// Visual means the action can change what is on screen, so the command
 	// ends with the post-command capture.
 	Visual bool
+	// LooksUpFirst means the action's first call into the page is the
+	// lookup and check of its target (or, at a point, the arming of its
+	// watch): nothing it does changes the page before that. A diff's
+	// baseline read ahead of the command may then be read with that
+	// lookup behind it, not before it.
+	LooksUpFirst bool
 	// Doc is a one-line description.
 	Doc string
 

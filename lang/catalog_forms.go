@@ -27,16 +27,16 @@ type UploadOptions struct {
 
 func init() {
 	register(
-		&Action{Name: "selectOption", Verb: "Selected", Positional: "string", Visual: true, Options: SelectOptionOptions{},
+		&Action{Name: "selectOption", Verb: "Selected", Positional: "string", Visual: true, LooksUpFirst: true, Options: SelectOptionOptions{},
 			Example: `{"selectOption": {"selector": "#plan", "value": "pro"}}`,
 			Doc:     "select options of a native <select> (fires input and change, verifies the selection); custom dropdowns are clicked open instead"},
-		&Action{Name: "check", Verb: "Checked", Positional: "string", Visual: true, Options: ControlOptions{},
+		&Action{Name: "check", Verb: "Checked", Positional: "string", Visual: true, LooksUpFirst: true, Options: ControlOptions{},
 			Example: `{"check": {"label": "I agree"}}`,
 			Doc:     "make a checkbox, radio or switch checked (clicks it, or its label, only when it is not; verifies the state)"},
-		&Action{Name: "uncheck", Verb: "Unchecked", Positional: "string", Visual: true, Options: ControlOptions{},
+		&Action{Name: "uncheck", Verb: "Unchecked", Positional: "string", Visual: true, LooksUpFirst: true, Options: ControlOptions{},
 			Example: `{"uncheck": "#newsletter"}`,
 			Doc:     "make a checkbox or switch unchecked (clicks it only when it is checked; verifies the state)"},
-		&Action{Name: "focus", Verb: "Focused", Positional: "string", Visual: true, Options: ControlOptions{},
+		&Action{Name: "focus", Verb: "Focused", Positional: "string", Visual: true, LooksUpFirst: true, Options: ControlOptions{},
 			Example: `{"focus": "#search"}`,
 			Doc:     "move keyboard focus to an element and verify it has it"},
 		&Action{Name: "upload", Verb: "Uploaded", Positional: "string", Visual: true, Options: UploadOptions{},

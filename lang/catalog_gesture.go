@@ -40,7 +40,7 @@ type ScrollOptions struct {
 
 func init() {
 	register(
-		&Action{Name: "hover", Positional: "string", Visual: true, Verb: "Hovered", Options: HoverOptions{},
+		&Action{Name: "hover", Positional: "string", Visual: true, LooksUpFirst: true, Verb: "Hovered", Options: HoverOptions{},
 			Example: `{"hover": {"text": "Products", "captureResult": true}}`,
 			Doc:     "move the mouse over an element (CSS :hover, mouseenter); captureResult lists what appeared"},
 		&Action{Name: "drag", Visual: true, Verb: "Dragged", Options: DragOptions{},

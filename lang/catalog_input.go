@@ -107,13 +107,13 @@ type DialogOptions struct {
 
 func init() {
 	register(
-		&Action{Name: "click", Positional: "string", Visual: true, Verb: "Clicked", Options: ClickOptions{},
+		&Action{Name: "click", Positional: "string", Visual: true, LooksUpFirst: true, Verb: "Clicked", Options: ClickOptions{},
 			Example: `{"click": "s1e4"}`,
 			Doc:     "click an element (real mouse events, verified; falls back to a JavaScript click)"},
-		&Action{Name: "fill", Positional: "string|dict", MapForm: true, Visual: true, Verb: "Filled", Options: FillOptions{},
+		&Action{Name: "fill", Positional: "string|dict", MapForm: true, Visual: true, LooksUpFirst: true, Verb: "Filled", Options: FillOptions{},
 			Example: `{"fill": {"label": "Email", "value": "a@b.c"}}`,
 			Doc:     "put a value into a field and verify it landed; a map fills several fields; a string fills the focused field"},
-		&Action{Name: "type", Star: "type_text", Positional: "string", Visual: true, Verb: "Typed", Options: TypeOptions{},
+		&Action{Name: "type", Star: "type_text", Positional: "string", Visual: true, LooksUpFirst: true, Verb: "Typed", Options: TypeOptions{},
 			Example: `{"type": {"selector": "#search", "text": "shoes"}}`,
 			Doc:     "type text key by key (for autocomplete and editors); focuses the target (selector, ref or label) first when given"},
 		&Action{Name: "press", Positional: "string", Visual: true, Verb: "Pressed", Options: PressOptions{},

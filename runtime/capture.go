@@ -118,29 +118,6 @@ func applyCapture(base CaptureSettings, v any) (CaptureSettings, error) {
 	return set, nil
 }
 
-// beforeVisual takes the viewport state before the first visual step of
-// the command, for the diff.
-func (h *host) beforeVisual() {
-	if h.visual {
-		return
-	}
-	h.visual = true
-	ahead := h.takeBeforeAhead()
-	if !h.captureSet.Diff {
-		return
-	}
-	c := ahead
-	if c == nil {
-		c = h.readBefore()
-	}
-	if c != nil && c.Viewport != nil {
-		h.before = c.Viewport.Elements
-		h.beforeURL = c.Context.URL
-		h.beforeDoc = c.Context.Doc
-		h.beforeTab = h.env.Tab().TargetID
-	}
-}
-
 // captureOptions are what the capture after the command reads.
 func (h *host) captureOptions() browser.CaptureOptions {
 	set := h.captureSet
@@ -165,87 +142,8 @@ func (h *host) captureAhead(p *browser.Page, la lifecycleArgs) {
 		return
 	}
 	if opts := h.captureOptions(); opts.Viewport || opts.Full {
-		p.CaptureAhead(opts)
+		p.CaptureAhead(h.captureOptions)
 	}
-}
-
-// readBefore reads the viewport state the diff compares with.
-func (h *host) readBefore() *browser.Capture {
-	p, err := h.env.Page()
-	if err != nil {
-		return nil
-	}
-	ctx, cancel := context.WithTimeout(h.ctx, 5*time.Second)
-	defer cancel()
-	c, err := p.PostCapture(ctx, browser.CaptureOptions{Viewport: true})
-	if err != nil {
-		return nil
-	}
-	return c
-}
-
-// readBeforeAhead starts reading the diff's baseline as a JSON command
-// starts, when its first step is visual and its capture asks for a diff:
-// the read then goes out with the URL's and overlaps compiling, instead of
-// costing the first step a round trip. Nothing runs in the page between
-// the two moments (the first step is the first thing the program does).
-func (h *host) readBeforeAhead() {
-	sent := h.baselineSent
-	h.baselineSent = nil
-	if !h.wantsBaselineAhead() {
-		return
-	}
-	ch := make(chan *browser.Capture, 1)
-	go func() {
-		var c *browser.Capture
-		if sent != nil {
-			c = sent(h.ctx)
-		}
-		if c == nil {
-			c = h.readBefore()
-		}
-		ch <- c
-	}()
-	h.beforeAhead = func() *browser.Capture { return <-ch }
-}
-
-// wantsBaselineAhead says the command is JSON whose first step is visual
-// and whose capture asks for a diff: its baseline can be read before the
-// program runs.
-func (h *host) wantsBaselineAhead() bool {
-	if !h.prog.FirstStepVisual {
-		return false
-	}
-	set := h.captureSet
-	if h.prog.Capture != nil {
-		var err error
-		if set, err = applyCapture(set, h.prog.Capture); err != nil {
-			return false
-		}
-	}
-	return set.Diff
-}
-
-// sendBaselineWithAttach has the diff's baseline go out with the check
-// that the command's kept tab is still there (browser.Pool.Attach's
-// ahead): one round trip fewer before the first step.
-func (h *host) sendBaselineWithAttach() func() {
-	if !h.prog.FromJSON || !h.wantsBaselineAhead() {
-		return func() {}
-	}
-	h.env.AheadOfAttach = func(p *browser.Page) { h.baselineSent = p.SendBaseline(h.ctx) }
-	return func() { h.env.AheadOfAttach = nil }
-}
-
-// takeBeforeAhead waits for the baseline readBeforeAhead started (nil when
-// none was), once.
-func (h *host) takeBeforeAhead() *browser.Capture {
-	if h.beforeAhead == nil {
-		return nil
-	}
-	c := h.beforeAhead()
-	h.beforeAhead = nil
-	return c
 }
 
 // capture adds the page state after the command: context always; after

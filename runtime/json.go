@@ -32,6 +32,7 @@ func RunJSON(ctx context.Context, input []byte, opts Options) (*lang.Request, *O
 	}
 	if len(req.Steps) > 0 && req.Steps[0].Action != nil {
 		prog.FirstStepVisual = req.Steps[0].Action.Visual
+		prog.FirstStepLooksUp = req.Steps[0].Action.LooksUpFirst
 	}
 	prog.OneStep = len(req.Steps) == 1
 	return req, Run(ctx, prog, opts)

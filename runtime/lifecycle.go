@@ -93,7 +93,11 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 	if th.Local(inHookKey) != nil {
 		return nil, fmt.Errorf("%s is an action and cannot run inside a hook; hooks may only read the page (url, exists, text, js, …)", a.Builtin())
 	}
-	h.resolveURLBefore()
+	if !a.LooksUpFirst {
+		// The URL's answer is read before the step; a lookup goes out
+		// behind the read and does not wait for it.
+		h.resolveURLBefore()
+	}
 	res := &StepResult{Action: a.Name}
 	if !h.prog.FromJSON {
 		res.At = callerPosition(th)
@@ -151,6 +155,7 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 		}
 	}
 	out, err := h.lifecycle(ctx, call, impl, la, res)
+	h.endBeforeSent()
 	call.Finish()
 	call.Warnings = append(call.Warnings, h.env.TakeWarnings()...)
 	h.takeDialogs(res)
@@ -174,7 +179,7 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 	if ti, ok := out.(builtins.TabInfo); ok && a.Name == "connectTab" {
 		// Attaching to a tab is not navigating it: navigated compares
 		// against the URL the tab had when connected.
-		h.urlBefore = ti.URL
+		h.urlBefore, h.urlPending = ti.URL, nil
 	}
 	res.Warning = append(res.Warning, call.Warnings...)
 	v, err := builtins.ToStarlark(out)

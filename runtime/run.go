@@ -61,6 +61,9 @@ type Program struct {
 	// runs), so the diff's baseline is read while the program compiles.
 	FirstStepVisual bool
 	Capture         any
+	// FirstStepLooksUp says the first step's first call into the page is
+	// the lookup of its target (lang.Action.LooksUpFirst).
+	FirstStepLooksUp bool
 	// OneStep says the JSON command is one step: the capture after the
 	// command follows that step at once (see host.captureAhead).
 	OneStep bool
@@ -117,6 +120,11 @@ type host struct {
 	// baselineSent waits for the baseline sent with the tab's check
 	// (sendBaselineWithAttach); nil when none was.
 	baselineSent func(context.Context) *browser.Capture
+	// beforeSent waits for the baseline sent with the tab's check while
+	// the first step's lookup goes out behind it (readBeforeSent), on
+	// beforePage; nil when that is not the way it is read.
+	beforeSent func(context.Context) *browser.Capture
+	beforePage *browser.Page
 	// failed records the step failure that stopped the program.
 	failed *stepFailure
 	// timeout is the program's wall-clock budget.
@@ -269,8 +277,8 @@ func (h *host) run(ctx context.Context) *Output {
 		}
 		if h.prog.FromJSON {
 			// A JSON command is only configure() and steps: the URL is
-			// asked for now and read before the first step (see
-			// resolveURLBefore), its round trip hidden behind compiling.
+			// asked for now and its answer read later (resolveURLBefore),
+			// its round trip hidden behind compiling and the first lookup.
 			h.urlPending = h.askPageURL()
 			h.readBeforeAhead()
 		} else {
@@ -280,6 +288,7 @@ func (h *host) run(ctx context.Context) *Output {
 	runErr := h.exec(ctx)
 	h.resolveURLBefore()
 	h.takeBeforeAhead()
+	h.endBeforeSent()
 	h.dog.arm(answerBudget, "assembling the answer", 0, "")
 	h.env.EndCommand(ctx)
 	return h.output(runErr)
@@ -349,13 +358,23 @@ type compileError struct{ err error }
 func (e *compileError) Error() string { return e.err.Error() }
 func (e *compileError) Unwrap() error { return e.err }
 
-// askPageURL starts reading the page's URL and returns the wait for it;
-// resolveURLBefore reads it before the first step runs, so it is the URL
-// before any step, as when pageURL is called at once.
+// askPageURL sends the read of the page's URL now and returns the wait
+// for it: whatever the program sends afterwards runs after the read, so its
+// answer is the URL before any step, whenever it is waited for
+// (resolveURLBefore).
 func (h *host) askPageURL() func() string {
-	ch := make(chan string, 1)
-	go func() { ch <- h.pageURL() }()
-	return func() string { return <-ch }
+	p, err := h.env.Page()
+	if err != nil {
+		return func() string { return "" }
+	}
+	ctx := context.WithoutCancel(h.ctx)
+	wait := p.SendStartURL(ctx)
+	return func() string {
+		ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		defer cancel()
+		u, _ := wait(ctx)
+		return u
+	}
 }
 
 // resolveURLBefore reads the URL asked for by askPageURL, once.

@@ -205,7 +205,7 @@ function freshRefs(elements, changed) {
 
 // presentRefs lists the refs whose elements are still in the page and
 // shown (out of the viewport or not): the diff's "removed" are the others.
-function presentRefs(refs) {
+export function presentRefs(refs) {
   const out = [];
   for (const r of refs) {
     const entry = S.refs.get(r);
