@@ -331,9 +331,10 @@ func (h *host) screenshot(ctx context.Context, p *browser.Page, key string) stri
 	return path
 }
 
-// spill writes a payload to the state dir as <kind>/<tab>.<name>.
+// spill writes a payload to the state dir as <kind>/<tab>.<name>, over
+// the one the tab's last command wrote.
 func (h *host) spill(kind, name string, data []byte) (string, error) {
-	return state.WriteFile(data, kind, h.tabName()+"."+name)
+	return state.OverwriteFile(data, kind, h.tabName()+"."+name)
 }
 
 func (h *host) tabName() string {
