@@ -8,7 +8,6 @@ import (
 	"reflect"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/runtime"
 )
 
@@ -153,7 +152,13 @@ func (p *Page) takeCaptureAhead(ctx context.Context, opts CaptureOptions) *Captu
 // decodes it; nil when it failed or the engine was not there.
 func awaitCapture(ctx context.Context, wait func(context.Context, any) error) *Capture {
 	var res runtime.EvaluateResult
-	if err := wait(ctx, &res); err != nil || res.ExceptionDetails != nil || res.Result == nil || len(res.Result.Value) == 0 {
+	return decodeCapture(&res, wait(ctx, &res))
+}
+
+// decodeCapture decodes the answer of a postCapture; nil when it failed or
+// the engine was not there.
+func decodeCapture(res *runtime.EvaluateResult, err error) *Capture {
+	if err != nil || res.ExceptionDetails != nil || res.Result == nil || len(res.Result.Value) == 0 {
 		return nil
 	}
 	var c Capture
@@ -168,68 +173,4 @@ func newSignal() string {
 	b := make([]byte, 8)
 	rand.Read(b)
 	return "cdpskill-settled-" + hex.EncodeToString(b)
-}
-
-// SendBaseline sends the read of the top document's viewport capture (a
-// diff's baseline: PostCapture with Viewport) now and returns the wait for
-// it, or nil when it sent nothing (the document's click listeners are not
-// scanned yet, or its engine's world is not known). The wait answers nil
-// when that one call was not the whole read (frames are to be spliced, the
-// engine was not installed, the document changed): the caller then reads
-// it with PostCapture. It leaves the page's frame alone, so it can go out
-// while the page is being resumed (Pool.Attach's ahead).
-//
-// What the page is sent after it runs after it: an action's lookup may
-// follow at once, without waiting for the answer (see BeforeChange).
-func (p *Page) SendBaseline(ctx context.Context) func(context.Context) *Capture {
-	world, err := p.worldIn(ctx, p.sess, cdp.FrameID(p.TargetID))
-	if err != nil {
-		return nil
-	}
-	if !p.scannedIn(p.sess, world) {
-		return nil
-	}
-	arg, err := json.Marshal(p.captureArg(CaptureOptions{Viewport: true}))
-	if err != nil {
-		return nil
-	}
-	expr := engineGuarded(epPostCapture.js()+"("+string(arg)+")", "null")
-	wait, err := p.sess.Send(ctx, runtime.CommandEvaluate, runtime.EvaluateParams{
-		Expression: expr, ContextID: world, ReturnByValue: ptr(true), AwaitPromise: ptr(true), UserGesture: ptr(true),
-	})
-	if err != nil {
-		return nil
-	}
-	return func(ctx context.Context) *Capture {
-		c := awaitCapture(ctx, wait)
-		if c == nil || c.Viewport == nil || c.Viewport.Frames > 0 {
-			return nil
-		}
-		p.storeSeq(c.Seq)
-		c.Seq = nil
-		return c
-	}
-}
-
-// BeforeChange has fn run once, before the next action changes the page:
-// when the action has looked its target up and checked it (the first
-// lookup of WaitActionable), or as it arms its watch without one (a click
-// at a point). A diff's baseline sent ahead (SendBaseline) is then read
-// with the lookup in flight behind it, not before it goes out. A nil fn
-// forgets the one set.
-func (p *Page) BeforeChange(fn func(context.Context)) {
-	p.mu.Lock()
-	p.beforeChange = fn
-	p.mu.Unlock()
-}
-
-// runBeforeChange runs and forgets the BeforeChange function, if any.
-func (p *Page) runBeforeChange(ctx context.Context) {
-	p.mu.Lock()
-	fn := p.beforeChange
-	p.beforeChange = nil
-	p.mu.Unlock()
-	if fn != nil {
-		fn(ctx)
-	}
 }

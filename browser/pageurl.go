@@ -8,12 +8,12 @@ import (
 )
 
 // urlRead is a pending read of the top document's URL: its request went
-// out, its reply is waited for on first use.
-type urlRead func(ctx context.Context, res any) error
+// out, its answer is waited for on first use.
+type urlRead func(ctx context.Context) (string, error)
 
 // URL returns the top document's URL.
 func (p *Page) URL(ctx context.Context) (string, error) {
-	return p.awaitURL(ctx, p.sendURLRead(ctx))
+	return p.sendURLRead(ctx)(ctx)
 }
 
 // StartURL returns the top document's URL as the program that was just
@@ -35,12 +35,21 @@ func (p *Page) SendStartURL(ctx context.Context) func(context.Context) (string, 
 	if r == nil {
 		r = p.sendURLRead(ctx)
 	}
-	return func(ctx context.Context) (string, error) { return p.awaitURL(ctx, r) }
+	return r
 }
 
-// readAheadURL sends the URL read StartURL takes.
+// readAheadURL sends the URL read StartURL takes, unless one was sent
+// (the diff's baseline carries the URL, SendBaseline).
 func (p *Page) readAheadURL(ctx context.Context) {
-	r := p.sendURLRead(ctx)
+	p.mu.Lock()
+	sent := p.startURL != nil
+	p.mu.Unlock()
+	if !sent {
+		p.setStartURL(p.sendURLRead(ctx))
+	}
+}
+
+func (p *Page) setStartURL(r urlRead) {
 	p.mu.Lock()
 	p.startURL = r
 	p.mu.Unlock()
@@ -51,20 +60,17 @@ func (p *Page) readAheadURL(ctx context.Context) {
 func (p *Page) sendURLRead(ctx context.Context) urlRead {
 	wait, err := p.sess.Send(ctx, runtime.CommandEvaluate, runtime.EvaluateParams{Expression: "location.href", ReturnByValue: ptr(true)})
 	if err != nil {
-		return func(context.Context, any) error { return err }
+		return func(context.Context) (string, error) { return "", err }
 	}
-	return wait
-}
-
-// awaitURL waits for the reply of a URL read.
-func (p *Page) awaitURL(ctx context.Context, r urlRead) (string, error) {
-	var res runtime.EvaluateResult
-	if err := r(ctx, &res); err != nil {
-		return "", err
+	return func(ctx context.Context) (string, error) {
+		var res runtime.EvaluateResult
+		if err := wait(ctx, &res); err != nil {
+			return "", err
+		}
+		var u string
+		if res.Result != nil {
+			json.Unmarshal(res.Result.Value, &u)
+		}
+		return u, nil
 	}
-	var u string
-	if res.Result != nil {
-		json.Unmarshal(res.Result.Value, &u)
-	}
-	return u, nil
 }

@@ -120,12 +120,13 @@ func (pl *Pool) Attach(ctx context.Context, b *Browser, id target.ID, ahead func
 	if kept != nil {
 		// The detach event of a tab closed a moment ago may still be on
 		// its way: ask Chrome (one cheap round trip) before reusing. The
-		// program's first read of the URL goes out with it.
-		kept.readAheadURL(ctx)
+		// program's first read of the URL goes out with it (with what
+		// ahead sends, when that carries it).
 		check, err := b.Session().Send(ctx, target.CommandGetTargetInfo, target.GetTargetInfoParams{TargetID: id})
 		if err == nil && ahead != nil {
 			ahead(kept)
 		}
+		kept.readAheadURL(ctx)
 		if err == nil {
 			err = check(ctx, nil)
 		}

@@ -49,9 +49,9 @@ func (h *host) setBefore(c *browser.Capture) {
 	}
 }
 
-// readBeforeSent reads the baseline sent ahead once the first step has
-// looked its target up (browser.Page.BeforeChange): the lookup went out
-// behind it, so its answer is in. When that one call was not the whole
+// readBeforeSent reads the baseline sent ahead, and the URL read with it,
+// once the first step has looked its target up (browser.Page.BeforeChange):
+// the lookup went out behind them, so their answer is in. When that one call was not the whole
 // read (frames, no engine, another document), the baseline is read now,
 // before the step changes the page; the change log the step's check
 // started is left running.
@@ -61,6 +61,10 @@ func (h *host) readBeforeSent(ctx context.Context) {
 	if sent == nil {
 		return
 	}
+	// The URL the command started on rode with the baseline; when it did
+	// not come back, it is read now, still before the step changes the
+	// page.
+	h.resolveURLBefore()
 	c := sent(ctx)
 	if c == nil {
 		c = h.readBefore(ctx, true)

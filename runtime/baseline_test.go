@@ -53,7 +53,9 @@ func serveCart(t *testing.T) string {
 // page before the step: on a plain page, on one with a frame (its
 // baseline is read again after the lookup, leaving the step's change log
 // running) and with the target below the fold (its check scrolls). Each
-// click's answer lists exactly what it changed, and its handler ran once.
+// click's answer lists exactly what it changed, and its handler ran once;
+// a click that navigates says so, also after the page reloaded behind the
+// pool's back.
 func TestPooledFirstLookupBehindTheBaseline(t *testing.T) {
 	base := serveCart(t)
 	pooled := pooledRunner(t)
@@ -83,6 +85,10 @@ func TestPooledFirstLookupBehindTheBaseline(t *testing.T) {
 		if s := jsonString(got.Steps[0].Output); s != `"3,3,socks"` {
 			t.Errorf("%s: the page after three clicks and a fill: %s", page, s)
 		}
+		// The page reloads behind the pool's back: the engine's world the
+		// baseline and the URL read go to is gone, and they are read again
+		// before the click.
+		run(`{"tab":"` + open.Tab + `","steps":[{"pageFunction":"setTimeout(() => location.reload(), 0)"},{"sleep":300}]}`)
 		nav := run(tab + `{"click":"#checkout"}]}`)
 		if !nav.Navigated || nav.Context.Title != "Receipt" || nav.Changes != nil {
 			t.Errorf("%s: a click that navigates: navigated=%v title=%q changes=%s", page, nav.Navigated, nav.Context.Title, jsonString(nav.Changes))
