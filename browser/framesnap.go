@@ -84,6 +84,7 @@ func (p *Page) spliceFrames(ctx context.Context, s *Snapshot, key string, sub Sn
 			out[last] = head + mark
 			continue
 		}
+		p.noteFrameOwner(ref.ref, head)
 		body := strings.TrimRight(fs.YAML, "\n")
 		if body == "" {
 			out[last] = head

@@ -54,6 +54,21 @@ func (p *Page) noteFrameRefs(f *frameRef, yaml string) {
 	p.mu.Unlock()
 }
 
+// noteFrameOwner records the ref on line (the iframe's line of a snapshot
+// of f's parent) as the ref of the element that holds frame f.
+func (p *Page) noteFrameOwner(f *frameRef, line string) {
+	m := refInYAML().FindStringSubmatch(line)
+	if f == nil || m == nil {
+		return
+	}
+	r := p.refFramesRecord()
+	p.mu.Lock()
+	if r.SetOwner(chainOf(f), m[1]) {
+		p.refFramesDirty = true
+	}
+	p.mu.Unlock()
+}
+
 // saveRefFrames writes the record when it changed.
 func (p *Page) saveRefFrames() {
 	p.mu.Lock()

@@ -16,7 +16,8 @@ import (
 func cartPage(frame, tall bool) string {
 	ad, gap := "", ""
 	if frame {
-		ad = `<aside><iframe src="ad.html" title="Ad" style="height: 60px"></iframe></aside>`
+		ad = `<aside><iframe id="ad" src="ad.html" title="Ad" style="height: 60px"></iframe>
+<button onclick="ad.style.display = 'none'">Hide ad</button> <button onclick="ad.remove()">Remove ad</button></aside>`
 	}
 	if tall {
 		gap = `<div style="height: 2500px"></div>`
@@ -58,13 +59,7 @@ func serveCart(t *testing.T) string {
 // pool's back.
 func TestPooledFirstLookupBehindTheBaseline(t *testing.T) {
 	base := serveCart(t)
-	pooled := pooledRunner(t)
-	run := func(command string) *Output {
-		t.Helper()
-		out := pooled(command)
-		out.Finish()
-		return out
-	}
+	run := pooledFinishing(t)
 	for _, page := range []string{"shop.html", "shop.html?frame=1", "shop.html?tall=1"} {
 		open := run(`{"steps":[{"openTab":"` + base + page + `"}]}`)
 		tab := `{"tab":"` + open.Tab + `","capture":"compact","steps":[`
@@ -101,13 +96,7 @@ func TestPooledFirstLookupBehindTheBaseline(t *testing.T) {
 // they look nothing up, and the baseline is read as they arm their watch.
 func TestPooledPointClickAndTypeDiffThePage(t *testing.T) {
 	base := serveCart(t)
-	pooled := pooledRunner(t)
-	run := func(command string) *Output {
-		t.Helper()
-		out := pooled(command)
-		out.Finish()
-		return out
-	}
+	run := pooledFinishing(t)
 	open := run(`{"steps":[{"openTab":"` + base + `shop.html"}]}`)
 	defer run(`{"steps":[{"closeTab":"` + open.Tab + `"}]}`)
 	box := run(`{"tab":"` + open.Tab + `","steps":[{"pageFunction":"const r = add.getBoundingClientRect(); [Math.round(r.x + r.width / 2), Math.round(r.y + r.height / 2)].join()"}]}`)
@@ -128,5 +117,27 @@ func TestPooledPointClickAndTypeDiffThePage(t *testing.T) {
 	got := run(`{"tab":"` + open.Tab + `","steps":[{"pageFunction":"[window.adds, q.value].join()"}]}`)
 	if s := jsonString(got.Steps[0].Output); s != `"2,hat"` {
 		t.Errorf("the page after two clicks and typing: %s", s)
+	}
+}
+
+// A frame's elements are removed when what holds them is: the iframe
+// hidden (its elements stay in its document, but nobody sees them) or
+// taken out of the page. An action elsewhere leaves them be.
+func TestDiffOfAFrameWhoseIframeGoes(t *testing.T) {
+	base := serveCart(t)
+	run := pooledFinishing(t)
+	for _, hide := range []string{"Hide ad", "Remove ad"} {
+		open := run(`{"steps":[{"openTab":"` + base + `shop.html?frame=1"}]}`)
+		tab := `{"tab":"` + open.Tab + `","capture":"compact","steps":[`
+		add := run(tab + `{"click":"#add"}]}`)
+		if add.Changes == nil || len(add.Changes.Removed) > 0 {
+			t.Errorf("%s: a click beside the frame: changes = %s", hide, jsonString(add.Changes))
+		}
+		out := run(tab + `{"click":{"text":"` + hide + `"}}]}`)
+		removed := jsonString(out.Changes)
+		if out.Changes == nil || !strings.Contains(removed, `link \"Buy more\"`) || !strings.Contains(removed, `iframe`) {
+			t.Errorf("%s: the frame's link is not removed: %s", hide, removed)
+		}
+		run(`{"steps":[{"closeTab":"` + open.Tab + `"}]}`)
 	}
 }

@@ -142,13 +142,7 @@ func TestOneStepFillAndSelectCaptureAfterTheirWork(t *testing.T) {
 // engine's world from before is gone) the same.
 func TestPooledOneStepCommandsDiffThePage(t *testing.T) {
 	base := serveOrders(t)
-	pooled := pooledRunner(t)
-	run := func(command string) *Output {
-		t.Helper()
-		out := pooled(command)
-		out.Finish()
-		return out
-	}
+	run := pooledFinishing(t)
 	open := run(`{"steps":[{"openTab":"` + base + `orders.html"}]}`)
 	defer run(`{"steps":[{"closeTab":"` + open.Tab + `"}]}`)
 	tab := `{"tab":"` + open.Tab + `","capture":"compact","steps":[`
@@ -253,6 +247,19 @@ func closeNewTab(t *testing.T, out *Output) {
 		id, _ = nt["targetId"].(string)
 	}
 	t.Cleanup(func() { runJSON(t, `{"steps":[{"closeTab":"`+id+`"}]}`) })
+}
+
+// pooledFinishing is pooledRunner whose answers are finished at once (the
+// deferred screenshot taken, the tab released), as the resident process
+// does after writing each answer.
+func pooledFinishing(t *testing.T) func(command string) *Output {
+	pooled := pooledRunner(t)
+	return func(command string) *Output {
+		t.Helper()
+		out := pooled(command)
+		out.Finish()
+		return out
+	}
 }
 
 // pooledRunner runs commands as the resident process does (a kept pool, the

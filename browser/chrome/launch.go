@@ -204,6 +204,10 @@ func Ensure(ctx context.Context, e Endpoint, autoLaunch bool, opts LaunchOptions
 	}
 	if v, err := Version(ctx, e); err == nil {
 		return v.WebSocketDebuggerURL, false, nil
+	} else if ctx.Err() != nil {
+		// The caller gave up (its client went away, an interrupt): that
+		// says nothing about Chrome.
+		return "", false, fmt.Errorf("connecting to Chrome at %s was cancelled: %w", e, ctx.Err())
 	} else if !autoLaunch || !e.Local() {
 		return "", false, fmt.Errorf("no Chrome answers at %s (%v)", e, err)
 	}
@@ -211,6 +215,9 @@ func Ensure(ctx context.Context, e Endpoint, autoLaunch bool, opts LaunchOptions
 		// Something holds the port: an overloaded Chrome answers late, a
 		// frozen one never. Never launch a second one beside it.
 		ws, werr := awaitAnswer(ctx, e)
+		if werr != nil && ctx.Err() != nil {
+			return "", false, fmt.Errorf("connecting to Chrome at %s was cancelled: %w", e, ctx.Err())
+		}
 		if werr != nil {
 			return "", false, err
 		}

@@ -18,6 +18,9 @@ type FrameRefs struct {
 	Chain []string `json:"chain"`
 	URL   string   `json:"url,omitempty"`
 	Refs  []string `json:"refs"`
+	// Owner is the ref of the iframe element that holds the frame, in its
+	// parent's document ("" when not seen).
+	Owner string `json:"owner,omitempty"`
 }
 
 // maxFrameRefs bounds the record: the oldest refs go first.
@@ -66,6 +69,17 @@ func (r *RefFrames) Lookup(ref string) (FrameRefs, bool) {
 		}
 	}
 	return FrameRefs{}, false
+}
+
+// SetOwner records owner as the ref of the iframe that holds the frame of
+// chain, when the frame is recorded; it reports whether that was new.
+func (r *RefFrames) SetOwner(chain []string, owner string) bool {
+	i := slices.IndexFunc(r.Frames, func(f FrameRefs) bool { return slices.Equal(f.Chain, chain) })
+	if i < 0 || owner == "" || r.Frames[i].Owner == owner {
+		return false
+	}
+	r.Frames[i].Owner = owner
+	return true
 }
 
 // Add records refs as belonging to the frame of chain; it reports whether
