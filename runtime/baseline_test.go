@@ -1,12 +1,16 @@
 package runtime
 
 import (
+	"context"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cdp-skill/cdp-skill/browser/browsertest"
+	"github.com/cdp-skill/cdp-skill/browser/chrome"
 )
 
 // cartPage is a shop page: a header, a status line, an Add button that
@@ -139,5 +143,56 @@ func TestDiffOfAFrameWhoseIframeGoes(t *testing.T) {
 			t.Errorf("%s: the frame's link is not removed: %s", hide, removed)
 		}
 		run(`{"steps":[{"closeTab":"` + open.Tab + `"}]}`)
+	}
+}
+
+// A kept tab closed behind the pool's back (a person closing it): the
+// check that it is still there is not waited for before the command's
+// first lookup goes out, but the answer is still the tab-gone error, for
+// a first step that looks its target up and for one that does not, and
+// the alias is removed.
+func TestPooledCommandOnATabClosedUnderneath(t *testing.T) {
+	base := serveCart(t)
+	c := browsertest.Require(t)
+	o := testOptions(t)
+	o.Pool = NewPool()
+	t.Cleanup(o.Pool.Close)
+	o.DeferScreenshot = true
+	run := func(command string) *Output {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		_, out := RunJSON(ctx, []byte(command), o)
+		out.Finish()
+		return out
+	}
+	for _, step := range []string{`{"click":"#add"}`, `{"sleep":20000}`, `{"pageFunction":"window.adds = 99"}`} {
+		open := run(`{"steps":[{"openTab":"` + base + `shop.html"}]}`)
+		mustOK(t, open)
+		mustOK(t, run(`{"tab":"`+open.Tab+`","capture":"compact","steps":[{"click":"#add"}]}`))
+		id, _ := stepOutput(t, open, 0)["targetId"].(string)
+		if err := chrome.Close(t.Context(), c.Endpoint, id); err != nil {
+			t.Fatal(err)
+		}
+		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+			list, err := chrome.List(t.Context(), c.Endpoint)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.ContainsFunc(list, func(x chrome.TargetInfo) bool { return x.ID == id }) {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("the tab did not close")
+			}
+		}
+		out := run(`{"tab":"` + open.Tab + `","capture":"compact","steps":[` + step + `]}`)
+		if out.OK() || out.Error == nil || out.Error.Type != TypeConnection || !strings.Contains(out.Error.Message, "gone") || len(out.Steps) > 0 {
+			t.Errorf("%s on a closed tab: %s", step, out.JSON())
+		}
+		again := run(`{"tab":"` + open.Tab + `","steps":[{"sleep":0}]}`)
+		if again.OK() {
+			t.Errorf("%s: the alias %s still works: %s", step, open.Tab, again.JSON())
+		}
 	}
 }
