@@ -204,9 +204,10 @@ func Ensure(ctx context.Context, e Endpoint, autoLaunch bool, opts LaunchOptions
 	}
 	if v, err := Version(ctx, e); err == nil {
 		return v.WebSocketDebuggerURL, false, nil
-	} else if ctx.Err() != nil {
+	} else if errors.Is(ctx.Err(), context.Canceled) {
 		// The caller gave up (its client went away, an interrupt): that
-		// says nothing about Chrome.
+		// says nothing about Chrome. (A deadline that passed does: it did
+		// not answer in time.)
 		return "", false, fmt.Errorf("connecting to Chrome at %s was cancelled: %w", e, ctx.Err())
 	} else if !autoLaunch || !e.Local() {
 		return "", false, fmt.Errorf("no Chrome answers at %s (%v)", e, err)
@@ -215,7 +216,7 @@ func Ensure(ctx context.Context, e Endpoint, autoLaunch bool, opts LaunchOptions
 		// Something holds the port: an overloaded Chrome answers late, a
 		// frozen one never. Never launch a second one beside it.
 		ws, werr := awaitAnswer(ctx, e)
-		if werr != nil && ctx.Err() != nil {
+		if werr != nil && errors.Is(ctx.Err(), context.Canceled) {
 			return "", false, fmt.Errorf("connecting to Chrome at %s was cancelled: %w", e, ctx.Err())
 		}
 		if werr != nil {
