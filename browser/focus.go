@@ -9,6 +9,7 @@ import (
 type FocusResult struct {
 	Focused bool `json:"focused"`
 	TargetReport
+	Effect
 }
 
 // focusAnswer is the engine's answer to focusElement.
@@ -22,21 +23,32 @@ type focusAnswer struct {
 
 // Focus moves keyboard focus to the target (the control of a label) with
 // element.focus() and verifies that the deep active element, through shadow
-// roots, is it.
+// roots, is it. Its watch sees what the page's focus handlers set off (a
+// hint shown, a request, a navigation), as an action's does.
 func (p *Page) Focus(ctx context.Context, t Target, o ActionOptions) (*FocusResult, error) {
-	a, err := p.WaitActionable(ctx, t, "focus", o)
+	ao := o
+	ao.watch = true
+	a, err := p.WaitActionable(ctx, t, "focus", ao)
 	if err != nil {
 		return nil, err
 	}
 	defer a.El.release()
+	w, err := p.watchAction(ctx, a)
+	if err != nil {
+		return nil, err
+	}
 	var ans focusAnswer
 	if err := a.El.Call(ctx, &ans, `(el) => `+epFocusElement.js()+`(el)`); err != nil {
+		w.stop()
 		return nil, fmt.Errorf("focus %s: %w", t, err)
 	}
 	if !ans.Focused {
+		w.stop()
 		return nil, ans.err(t)
 	}
-	return &FocusResult{Focused: true, TargetReport: p.targetReport(ctx, a.El, a.AutoForced)}, nil
+	res := &FocusResult{Focused: true, TargetReport: p.targetReport(ctx, a.El, a.AutoForced)}
+	res.Effect = w.finish(ctx, SettleWindow)
+	return res, nil
 }
 
 // err explains why focus did not land.
