@@ -50,3 +50,30 @@ func TestFocusReportsWhatItsHandlersChanged(t *testing.T) {
 		t.Errorf("focus handlers ran %s times (email, password, focused)", s)
 	}
 }
+
+// tipsPage has a help button whose tooltip shows on hover (the page
+// unhides it) and a menu button that reveals its menu.
+const tipsPage = `<!doctype html><title>Tips</title><main><h1>Shipping</h1>
+<button id="help" aria-describedby="tip" onmouseenter="runs++; tip.hidden = false" onmouseleave="tip.hidden = true">?</button>
+<div id="tip" role="tooltip" hidden>Orders ship within two days</div>
+<p>Delivery options</p></main><script>window.runs = 0</script>`
+
+// A hover that shows a tooltip says so in its changes (the tooltip's text
+// is what the hover was for), and the handler ran once.
+func TestHoverReportsTheTooltipItShows(t *testing.T) {
+	base := browsertest.ServeHandler(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(tipsPage))
+	}))
+	run := pooledFinishing(t)
+	open := run(`{"steps":[{"openTab":"` + base + `tips.html"}]}`)
+	defer run(`{"steps":[{"closeTab":"` + open.Tab + `"}]}`)
+	out := run(`{"tab":"` + open.Tab + `","capture":"compact","steps":[{"hover":"#help"}]}`)
+	if out.Changes == nil || !strings.Contains(strings.Join(out.Changes.Text, "\n"), "+ tooltip: Orders ship within two days") {
+		t.Errorf("hover: changes = %s", jsonString(out.Changes))
+	}
+	got := run(`{"tab":"` + open.Tab + `","steps":[{"pageFunction":"runs"}]}`)
+	if s := jsonString(got.Steps[0].Output); s != "1" {
+		t.Errorf("the hover handler ran %s times", s)
+	}
+}
