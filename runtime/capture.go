@@ -211,6 +211,9 @@ func (h *host) capture(out *Output) {
 		out.Changes = diffElements(h.before, c.Viewport.Elements, h.verb, refSet(c.Fresh, c.Fresh == nil), refSet(c.Present, false))
 		out.Changes = withText(out.Changes, c.Text, c.Transient, h.verb)
 		out.Changes = withFrames(out.Changes, h.framesNavigated, h.verb)
+	} else if c.Viewport != nil && set.Diff && h.before != nil && !sameDoc && !browser.Navigated(h.beforeURL, pc.URL) && h.beforeTab == h.env.Tab().TargetID {
+		// Same URL, another document: no diff, but the agent is told why.
+		out.Changes = &Changes{Summary: reloadedSummary(h.verb)}
 	}
 	if c.Full != nil {
 		if path, err := h.spill("snapshots", "after.yaml", []byte(c.Full.YAML)); err == nil {
@@ -222,6 +225,19 @@ func (h *host) capture(out *Output) {
 		out.Console = consoleSummary(withoutFailedLoads(p.Console().Since(h.start), out.FailedReqs))
 	}
 	out.Screenshot = <-shot
+}
+
+// reloadedSummary is the changes' summary of a command after which the tab
+// shows a new document at the same URL (the page reloaded).
+func reloadedSummary(verb string) string {
+	const fresh = "everything on it is new, and refs from before no longer work."
+	switch verb {
+	case "Reloaded":
+		return "Reloaded: a new document, so " + fresh
+	case "":
+		return "The page reloaded (same URL, a new document): " + fresh
+	}
+	return verb + ". The page reloaded (same URL, a new document): " + fresh
 }
 
 // lastScreenshot returns the page's visual key and, when the tab's
