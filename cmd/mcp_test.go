@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -21,7 +20,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cdp-skill/cdp-skill/browser/browsertest"
-	"github.com/cdp-skill/cdp-skill/browser/chrome"
 	"github.com/cdp-skill/cdp-skill/browser/state"
 )
 
@@ -464,23 +462,8 @@ func TestMCPTabClosedUnderneath(t *testing.T) {
 	if id == "" {
 		t.Fatalf("tab %s not listed: %s", tab, list.text)
 	}
-	if err := chrome.Close(t.Context(), c.Endpoint, id); err != nil {
-		t.Fatal(err)
-	}
-	// Chrome closes a tab asynchronously: wait until it is gone, as it is
-	// when a person closed it a moment before the agent's next call.
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		list, err := chrome.List(t.Context(), c.Endpoint)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !slices.ContainsFunc(list, func(x chrome.TargetInfo) bool { return x.ID == id }) {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the tab did not close")
-		}
-	}
+	// As a person closing it a moment before the agent's next call.
+	c.CloseTab(t, id)
 	a := call(t, cs, "steps", map[string]any{"tab": tab, "steps": []any{map[string]any{"click": "#add"}}})
 	if !a.isError || a.field("error", "type") != "CONNECTION" || !strings.Contains(fmt.Sprint(a.field("error", "message")), "gone") {
 		t.Fatalf("want the tab-gone error: %s", a.text)

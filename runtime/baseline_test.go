@@ -4,13 +4,11 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/cdp-skill/cdp-skill/browser/browsertest"
-	"github.com/cdp-skill/cdp-skill/browser/chrome"
 )
 
 // cartPage is a shop page: a header, a status line, an Add button that
@@ -171,21 +169,7 @@ func TestPooledCommandOnATabClosedUnderneath(t *testing.T) {
 		mustOK(t, open)
 		mustOK(t, run(`{"tab":"`+open.Tab+`","capture":"compact","steps":[{"click":"#add"}]}`))
 		id, _ := stepOutput(t, open, 0)["targetId"].(string)
-		if err := chrome.Close(t.Context(), c.Endpoint, id); err != nil {
-			t.Fatal(err)
-		}
-		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-			list, err := chrome.List(t.Context(), c.Endpoint)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !slices.ContainsFunc(list, func(x chrome.TargetInfo) bool { return x.ID == id }) {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatal("the tab did not close")
-			}
-		}
+		c.CloseTab(t, id)
 		out := run(`{"tab":"` + open.Tab + `","capture":"compact","steps":[` + step + `]}`)
 		if out.OK() || out.Error == nil || out.Error.Type != TypeConnection || !strings.Contains(out.Error.Message, "gone") || len(out.Steps) > 0 {
 			t.Errorf("%s on a closed tab: %s", step, out.JSON())

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"testing"
 	"time"
 
@@ -129,4 +130,27 @@ func ServeOn(t testing.TB, host string, h http.Handler) string {
 	srv.Start()
 	t.Cleanup(srv.Close)
 	return srv.URL + "/"
+}
+
+// CloseTab closes target id through Chrome's own endpoint, as a person
+// closing the tab would, and waits until Chrome no longer lists it (it
+// closes tabs asynchronously).
+func (c *Chrome) CloseTab(t testing.TB, id string) {
+	t.Helper()
+	ctx := context.Background()
+	if err := chrome.Close(ctx, c.Endpoint, id); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		list, err := chrome.List(ctx, c.Endpoint)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.ContainsFunc(list, func(x chrome.TargetInfo) bool { return x.ID == id }) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("tab %s did not close", id)
+		}
+	}
 }
