@@ -10,6 +10,7 @@ type FocusResult struct {
 	Focused bool `json:"focused"`
 	TargetReport
 	Effect
+	Warnings []string `json:"-"`
 }
 
 // focusAnswer is the engine's answer to focusElement.
@@ -48,6 +49,9 @@ func (p *Page) Focus(ctx context.Context, t Target, o ActionOptions) (*FocusResu
 	}
 	res := &FocusResult{Focused: true, TargetReport: p.targetReport(ctx, a.El, a.AutoForced)}
 	res.Effect = w.finish(ctx, SettleWindow)
+	if res.Effect.Warning != "" {
+		res.Warnings = append(res.Warnings, res.Effect.Warning)
+	}
 	return res, nil
 }
 

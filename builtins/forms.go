@@ -153,7 +153,13 @@ func focus(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p.Focus(c.Ctx, t, o)
+	res, err := p.Focus(c.Ctx, t, o)
+	if err != nil {
+		return nil, err
+	}
+	warnAll(c, res.Warnings)
+	registerNewTabs(c, res.NewTabs)
+	return res, nil
 }
 
 // upload handles upload(selector|ref|label = …, files = "a.txt" | [...]).

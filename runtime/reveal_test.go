@@ -16,7 +16,8 @@ const signupPage = `<!doctype html><title>Sign up</title><header><a href="#">Hom
 <main><h1>Create your account</h1><p role="status" id="hint">Fill in the form</p>
 <label>Email <input id="email" onfocus="runs.email++; fetch('hint.json').then(r => r.json()).then(d => { hint.textContent = d.hint })"></label>
 <label>Password <input id="pw" type="password" onfocus="runs.pw++; hint.textContent = 'At least 12 characters'"></label>
-<button>Sign up</button></main><script>window.runs = {email: 0, pw: 0}</script>`
+<label>Terms <input id="terms" onfocus="runs.terms++; window.open('terms.html')"></label>
+<button>Sign up</button></main><script>window.runs = {email: 0, pw: 0, terms: 0}</script>`
 
 // A focus step reports what the page's focus handlers changed, also what
 // they render after a request, and each ran once; as the one step of a
@@ -51,29 +52,28 @@ func TestFocusReportsWhatItsHandlersChanged(t *testing.T) {
 	}
 }
 
-// tipsPage has a help button whose tooltip shows on hover (the page
-// unhides it) and a menu button that reveals its menu.
-const tipsPage = `<!doctype html><title>Tips</title><main><h1>Shipping</h1>
-<button id="help" aria-describedby="tip" onmouseenter="runs++; tip.hidden = false" onmouseleave="tip.hidden = true">?</button>
-<div id="tip" role="tooltip" hidden>Orders ship within two days</div>
-<p>Delivery options</p></main><script>window.runs = 0</script>`
-
-// A hover that shows a tooltip says so in its changes (the tooltip's text
-// is what the hover was for), and the handler ran once.
-func TestHoverReportsTheTooltipItShows(t *testing.T) {
+// A focus whose handler opens a tab reports the tab with an alias, as a
+// click does, and the handler ran once.
+func TestFocusThatOpensATab(t *testing.T) {
 	base := browsertest.ServeHandler(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Write([]byte(tipsPage))
+		if strings.HasSuffix(r.URL.Path, "terms.html") {
+			w.Write([]byte(`<!doctype html><title>Terms</title><h1>Terms</h1>`))
+			return
+		}
+		w.Write([]byte(signupPage))
 	}))
 	run := pooledFinishing(t)
-	open := run(`{"steps":[{"openTab":"` + base + `tips.html"}]}`)
+	open := run(`{"steps":[{"openTab":"` + base + `signup.html"}]}`)
 	defer run(`{"steps":[{"closeTab":"` + open.Tab + `"}]}`)
-	out := run(`{"tab":"` + open.Tab + `","capture":"compact","steps":[{"hover":"#help"}]}`)
-	if out.Changes == nil || !strings.Contains(strings.Join(out.Changes.Text, "\n"), "+ tooltip: Orders ship within two days") {
-		t.Errorf("hover: changes = %s", jsonString(out.Changes))
+	out := run(`{"tab":"` + open.Tab + `","steps":[{"focus":"#terms"}]}`)
+	closeNewTab(t, out)
+	nt, _ := stepOutput(t, out, 0)["newTabs"].([]any)
+	if first, _ := nt[0].(map[string]any); first["tab"] == nil || first["tab"] == "" {
+		t.Errorf("the tab the focus opened has no alias: %s", jsonString(nt))
 	}
-	got := run(`{"tab":"` + open.Tab + `","steps":[{"pageFunction":"runs"}]}`)
+	got := run(`{"tab":"` + open.Tab + `","steps":[{"pageFunction":"runs.terms"}]}`)
 	if s := jsonString(got.Steps[0].Output); s != "1" {
-		t.Errorf("the hover handler ran %s times", s)
+		t.Errorf("the focus handler that opens a tab ran %s times", s)
 	}
 }

@@ -15,8 +15,8 @@ const LOG_MAX = 400; // mutation targets kept per command
 const TEXT_MAX = 150; // longer text is not a "short text block"
 const TEXT_ITEMS = 6; // text changes reported per kind
 // NOTABLE_SEL are the elements whose text is news wherever it changes.
-const NOTABLE_SEL = '[role=alert],[role=status],[role=log],[role=alertdialog],[role=tooltip],[aria-live],output,h1,h2,h3,h4,h5,h6,[role=heading]';
-const NOTABLE_ROLES = new Set(['alert', 'status', 'log', 'alertdialog', 'tooltip', 'heading', 'marquee', 'timer']);
+const NOTABLE_SEL = '[role=alert],[role=status],[role=log],[role=alertdialog],[aria-live],output,h1,h2,h3,h4,h5,h6,[role=heading]';
+const NOTABLE_ROLES = new Set(['alert', 'status', 'log', 'alertdialog', 'heading', 'marquee', 'timer']);
 
 let stepLog = null;
 
