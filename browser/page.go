@@ -92,9 +92,6 @@ type Page struct {
 	// startURL is the URL read sent along as the page was handed to a
 	// program (pageurl.go); guarded by mu.
 	startURL urlRead
-	// tabCheck waits for the check Pool.Attach sent that the kept tab is
-	// still there (CheckTab); guarded by mu.
-	tabCheck func(context.Context) error
 }
 
 func newPage(b *Browser, id target.ID, s *Session) *Page {

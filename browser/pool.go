@@ -2,8 +2,6 @@ package browser
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"sync"
 
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
@@ -111,11 +109,6 @@ func (pl *Pool) watch(c *poolConn, events <-chan jsonv2.Value) {
 // not nil, is called with a kept page right after the check that its tab
 // is still there goes out: what it sends goes with the check, in the same
 // round trip.
-//
-// The check of a kept page is not waited for here: the program's first
-// calls go out behind it, and the host waits for it with Page.CheckTab
-// (before a step that does not look its target up first, and before the
-// answer). A tab that is gone runs nothing of what was sent to it.
 func (pl *Pool) Attach(ctx context.Context, b *Browser, id target.ID, ahead func(*Page)) (*Page, error) {
 	pl.mu.Lock()
 	c := pl.connOf(b)
@@ -126,28 +119,19 @@ func (pl *Pool) Attach(ctx context.Context, b *Browser, id target.ID, ahead func
 	pl.mu.Unlock()
 	if kept != nil {
 		// The detach event of a tab closed a moment ago may still be on
-		// its way: ask Chrome (one cheap round trip) before relying on it.
-		// The program's first read of the URL goes out with it (with what
+		// its way: ask Chrome (one cheap round trip) before reusing. The
+		// program's first read of the URL goes out with it (with what
 		// ahead sends, when that carries it).
 		check, err := b.Session().Send(ctx, target.CommandGetTargetInfo, target.GetTargetInfoParams{TargetID: id})
+		if err == nil && ahead != nil {
+			ahead(kept)
+		}
+		kept.readAheadURL(ctx)
 		if err == nil {
-			if ahead != nil {
-				ahead(kept)
-			}
-			kept.readAheadURL(ctx)
+			err = check(ctx, nil)
+		}
+		if err == nil {
 			kept.Resume()
-			kept.setTabCheck(func(ctx context.Context) error {
-				err := check(ctx, nil)
-				if err == nil {
-					return nil
-				}
-				pl.drop(c, id, kept)
-				var pe *ProtocolError
-				if errors.As(err, &pe) {
-					return fmt.Errorf("%w: %s (%s)", ErrTabNotFound, id, pe.Message)
-				}
-				return fmt.Errorf("check tab %s: %w", id, err)
-			})
 			return kept, nil
 		}
 		pl.drop(c, id, kept)

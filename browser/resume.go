@@ -65,26 +65,3 @@ func (p *Page) noteOverride(set func(*commandOverrides)) {
 	set(&p.overrides)
 	p.mu.Unlock()
 }
-
-// setTabCheck keeps the wait for the check that the kept tab is still
-// there (Pool.Attach).
-func (p *Page) setTabCheck(check func(context.Context) error) {
-	p.mu.Lock()
-	p.tabCheck = check
-	p.mu.Unlock()
-}
-
-// CheckTab waits, once, for the check Pool.Attach sent that this kept tab
-// is still there: nil when it is (or no check is pending), an error
-// wrapping ErrTabNotFound when the tab is gone (the page is then dropped
-// from the pool, and nothing sent to it ran).
-func (p *Page) CheckTab(ctx context.Context) error {
-	p.mu.Lock()
-	check := p.tabCheck
-	p.tabCheck = nil
-	p.mu.Unlock()
-	if check == nil {
-		return nil
-	}
-	return check(ctx)
-}

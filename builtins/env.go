@@ -204,7 +204,11 @@ func (e *Env) attach(ctx context.Context, entry state.Tab) error {
 	p, err := e.attachPage(ctx, b, target.ID(entry.TargetID))
 	if err != nil {
 		unlock()
-		return e.attachError(ctx, entry, err)
+		if errors.Is(err, browser.ErrTabNotFound) && entry.Alias != "" {
+			e.Registry.Remove(ctx, entry.Alias)
+			return &browser.ConnectionError{Endpoint: ep.String(), Err: fmt.Errorf("tab %s (%s) is gone; its alias is removed: open a new tab with openTab: %w", entry.Alias, entry.TargetID, err)}
+		}
+		return &browser.ConnectionError{Endpoint: ep.String(), Err: err}
 	}
 	if entry.Alias == "" {
 		alias, err := e.Registry.Register(ctx, entry)
@@ -217,30 +221,6 @@ func (e *Env) attach(ctx context.Context, entry state.Tab) error {
 	e.releaseTab()
 	p.SetURLPolicy(e.URLs)
 	e.page, e.tab, e.unlock = p, entry, unlock
-	return nil
-}
-
-// attachError is the error of attaching entry that failed with err: a
-// tab that is gone loses its alias.
-func (e *Env) attachError(ctx context.Context, entry state.Tab, err error) error {
-	ep := browser.EndpointOf(entry)
-	if errors.Is(err, browser.ErrTabNotFound) && entry.Alias != "" {
-		e.Registry.Remove(ctx, entry.Alias)
-		return &browser.ConnectionError{Endpoint: ep.String(), Err: fmt.Errorf("tab %s (%s) is gone; its alias is removed: open a new tab with openTab: %w", entry.Alias, entry.TargetID, err)}
-	}
-	return &browser.ConnectionError{Endpoint: ep.String(), Err: err}
-}
-
-// CheckTab waits for the check that the attached kept tab is still there
-// (browser.Page.CheckTab): nil when it is, else the error attaching it
-// would have given.
-func (e *Env) CheckTab(ctx context.Context) error {
-	if e.page == nil {
-		return nil
-	}
-	if err := e.page.CheckTab(ctx); err != nil {
-		return e.attachError(ctx, e.tab, err)
-	}
 	return nil
 }
 

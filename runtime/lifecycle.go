@@ -94,13 +94,9 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 		return nil, fmt.Errorf("%s is an action and cannot run inside a hook; hooks may only read the page (url, exists, text, js, …)", a.Builtin())
 	}
 	if !a.LooksUpFirst {
-		// The URL's answer, and the check that a kept tab is still there,
-		// are read before the step; a lookup goes out behind them and does
-		// not wait (on a tab that is gone it fails, having run nothing).
+		// The URL's answer is read before the step; a lookup goes out
+		// behind the read and does not wait for it.
 		h.resolveURLBefore()
-		if err := h.checkTab(); err != nil {
-			return nil, err
-		}
 	}
 	res := &StepResult{Action: a.Name}
 	if !h.prog.FromJSON {

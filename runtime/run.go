@@ -125,8 +125,6 @@ type host struct {
 	// beforePage; nil when that is not the way it is read.
 	beforeSent func(context.Context) *browser.Capture
 	beforePage *browser.Page
-	// tabErr is the kept tab's check that failed (checkTab).
-	tabErr error
 	// failed records the step failure that stopped the program.
 	failed *stepFailure
 	// timeout is the program's wall-clock budget.
@@ -262,7 +260,14 @@ func (h *host) run(ctx context.Context) *Output {
 		err := h.env.AttachTab(ctx, h.prog.Tab)
 		attached()
 		if err != nil {
-			return h.attachFailed(err)
+			out := ErrorOutput(TypeConnection, err.Error())
+			out.Tab = h.prog.Tab
+			if c := h.crashFor(h.prog.Tab, err); c != nil {
+				out.Error.ErrorType = string(browser.KindBrowserCrashed)
+				out.Error.Message = c.Message() + ". Open a new tab with openTab"
+			}
+			h.noteCrashes(out)
+			return out
 		}
 		h.dog.disarm()
 		if p, err := h.env.Page(); err == nil {
@@ -281,40 +286,12 @@ func (h *host) run(ctx context.Context) *Output {
 		}
 	}
 	runErr := h.exec(ctx)
-	if err := h.checkTab(); err != nil {
-		// The kept tab was gone: nothing the program sent ran.
-		return h.attachFailed(err)
-	}
 	h.resolveURLBefore()
 	h.takeBeforeAhead()
 	h.endBeforeSent()
 	h.dog.arm(answerBudget, "assembling the answer", 0, "")
 	h.env.EndCommand(ctx)
 	return h.output(runErr)
-}
-
-// attachFailed is the answer of a command whose tab could not be
-// attached (err): a crash of the browser says so.
-func (h *host) attachFailed(err error) *Output {
-	out := ErrorOutput(TypeConnection, err.Error())
-	out.Tab = h.prog.Tab
-	if c := h.crashFor(h.prog.Tab, err); c != nil {
-		out.Error.ErrorType = string(browser.KindBrowserCrashed)
-		out.Error.Message = c.Message() + ". Open a new tab with openTab"
-	}
-	h.noteCrashes(out)
-	return out
-}
-
-// checkTab waits for the check that the command's kept tab is still there
-// (builtins.Env.CheckTab), once; its error stays the command's.
-func (h *host) checkTab() error {
-	if h.tabErr == nil && h.env.HasPage() {
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(h.ctx), attachBudget)
-		defer cancel()
-		h.tabErr = h.env.CheckTab(ctx)
-	}
-	return h.tabErr
 }
 
 func clampTimeout(d time.Duration) time.Duration {
