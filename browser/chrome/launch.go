@@ -208,7 +208,7 @@ func Ensure(ctx context.Context, e Endpoint, autoLaunch bool, opts LaunchOptions
 		// The caller gave up (its client went away, an interrupt): that
 		// says nothing about Chrome. (A deadline that passed does: it did
 		// not answer in time.)
-		return "", false, fmt.Errorf("connecting to Chrome at %s was cancelled: %w", e, ctx.Err())
+		return "", false, fmt.Errorf("cancelled before Chrome answered: %w", ctx.Err())
 	} else if !autoLaunch || !e.Local() {
 		return "", false, fmt.Errorf("no Chrome answers at %s (%v)", e, err)
 	}
@@ -217,7 +217,7 @@ func Ensure(ctx context.Context, e Endpoint, autoLaunch bool, opts LaunchOptions
 		// frozen one never. Never launch a second one beside it.
 		ws, werr := awaitAnswer(ctx, e)
 		if werr != nil && errors.Is(ctx.Err(), context.Canceled) {
-			return "", false, fmt.Errorf("connecting to Chrome at %s was cancelled: %w", e, ctx.Err())
+			return "", false, fmt.Errorf("cancelled before Chrome answered: %w", ctx.Err())
 		}
 		if werr != nil {
 			return "", false, err
