@@ -65,10 +65,14 @@ type frameRefGroup struct {
 // are not in shown by their frame, outer frames first (a nested frame's
 // iframe is a ref of its parent frame).
 func (p *Page) frameGroups(want []string, shown map[string]bool) []*frameRefGroup {
+	rec := p.refFramesRecord()
+	p.mu.Lock()
+	frames := rec.LookupAll(want)
+	p.mu.Unlock()
 	byChain := map[string]*frameRefGroup{}
 	var groups []*frameRefGroup
 	for _, r := range want {
-		fr, ok := p.refFrame(r)
+		fr, ok := frames[r]
 		if shown[r] || !ok {
 			continue
 		}

@@ -82,6 +82,24 @@ func (r *RefFrames) SetOwner(chain []string, owner string) bool {
 	return true
 }
 
+// LookupAll returns the frame each of refs belongs to (as Lookup does), in
+// one pass over the record: refs not taken inside a frame are left out.
+func (r *RefFrames) LookupAll(refs []string) map[string]FrameRefs {
+	want := map[string]bool{}
+	for _, ref := range refs {
+		want[ref] = true
+	}
+	out := map[string]FrameRefs{}
+	for i := len(r.Frames) - 1; i >= 0 && len(out) < len(want); i-- {
+		for _, ref := range r.Frames[i].Refs {
+			if _, done := out[ref]; want[ref] && !done {
+				out[ref] = r.Frames[i]
+			}
+		}
+	}
+	return out
+}
+
 // Add records refs as belonging to the frame of chain; it reports whether
 // anything was new.
 func (r *RefFrames) Add(chain []string, url string, refs []string) bool {
