@@ -51,13 +51,12 @@ func (h *host) setBefore(c *browser.Capture) {
 
 // readBeforeSent reads the baseline sent ahead, and the URL read with it,
 // once the first step has looked its target up (browser.Page.BeforeChange):
-// the lookup went out behind them, so their answer is in. When that one call was not the whole
-// read (frames, no engine, another document), the baseline is read now,
-// before the step changes the page; the change log the step's check
-// started is left running.
+// the lookup went out behind them, so their answer is in. When that one
+// call was not the whole read (frames, no engine, another document), the
+// baseline is read now, before the step changes the page; the change log
+// the step's check started is left running.
 func (h *host) readBeforeSent(ctx context.Context) {
-	sent := h.beforeSent
-	h.beforeSent, h.beforePage = nil, nil
+	sent := h.takeBeforeSent()
 	if sent == nil {
 		return
 	}
@@ -76,17 +75,24 @@ func (h *host) readBeforeSent(ctx context.Context) {
 // read (it failed before its lookup): its answer, taken before the step,
 // or none.
 func (h *host) endBeforeSent() {
-	if h.beforeSent == nil {
-		return
-	}
 	if h.beforePage != nil {
 		h.beforePage.BeforeChange(nil)
 	}
-	sent := h.beforeSent
-	h.beforeSent, h.beforePage = nil, nil
+	sent := h.takeBeforeSent()
+	if sent == nil {
+		return
+	}
 	ctx, cancel := context.WithTimeout(h.ctx, 5*time.Second)
 	defer cancel()
 	h.setBefore(sent(ctx))
+}
+
+// takeBeforeSent returns the wait for the baseline sent ahead (nil when
+// none is pending) and forgets it, once.
+func (h *host) takeBeforeSent() func(context.Context) *browser.Capture {
+	sent := h.beforeSent
+	h.beforeSent, h.beforePage = nil, nil
+	return sent
 }
 
 // readBefore reads the viewport state the diff compares with; peek leaves
