@@ -249,7 +249,10 @@ func TestUploadFileInput(t *testing.T) {
 	if KindOf(err) != KindStepValidation || !strings.Contains(err.Error(), "takes one file") {
 		t.Fatalf("two files on a single input: %v", err)
 	}
-	// A relative path under the working directory is allowed.
+	// A relative path under the working directory is allowed. (The page
+	// reads the file after the change event, with file.text(): the old
+	// text is cleared so that pageTexts waits for the new one.)
+	js(t, p, "delete window.texts.file")
 	res = upload(t, p, Target{Label: "Attachment"}, "testdata/act/other.html")
 	if res.Uploaded[0] != "other.html" || !strings.Contains(pageTexts(t, p, "file"), "Other page") {
 		t.Fatalf("relative path: %+v", res)
