@@ -38,6 +38,9 @@ type Conn struct {
 	broken map[target.SessionID]*sessionFault
 	// faultChanged is closed (and cleared) when a fault changes.
 	faultChanged chan struct{}
+	// onDetach are called when Chrome detaches their session (its tab
+	// closed); see Session.OnDetach.
+	onDetach map[target.SessionID]map[*func()]struct{}
 }
 
 // pendingCall is a command waiting for its reply.
@@ -65,11 +68,12 @@ func Dial(ctx context.Context, wsURL string) (*Conn, error) {
 		return nil, fmt.Errorf("dial %s: %w", wsURL, err)
 	}
 	c := &Conn{
-		tr:      tr,
-		pending: map[int64]*pendingCall{},
-		subs:    map[subKey][]*subscription{},
-		closed:  make(chan struct{}),
-		broken:  map[target.SessionID]*sessionFault{},
+		tr:       tr,
+		pending:  map[int64]*pendingCall{},
+		subs:     map[subKey][]*subscription{},
+		closed:   make(chan struct{}),
+		broken:   map[target.SessionID]*sessionFault{},
+		onDetach: map[target.SessionID]map[*func()]struct{}{},
 	}
 	go c.readLoop()
 	return c, nil
@@ -152,6 +156,10 @@ func (c *Conn) detachSubscriptions(params jsonv2.Value) {
 			delete(c.subs, k)
 		}
 	}
+	for f := range c.onDetach[ev.SessionID] {
+		(*f)()
+	}
+	delete(c.onDetach, ev.SessionID)
 	// Calls the closing tab will never answer (sent just before it went).
 	for id, pc := range c.pending {
 		if pc.session == ev.SessionID {
@@ -343,6 +351,28 @@ type Session struct {
 }
 
 var _ cdp.Session = (*Session)(nil)
+
+// OnDetach calls f (at once, holding the connection; it must not block)
+// when Chrome detaches the session: its tab closed. The returned func
+// forgets f.
+func (s *Session) OnDetach(f func()) (forget func()) {
+	s.conn.mu.Lock()
+	defer s.conn.mu.Unlock()
+	fs := s.conn.onDetach[s.id]
+	if fs == nil {
+		fs = map[*func()]struct{}{}
+		s.conn.onDetach[s.id] = fs
+	}
+	fs[&f] = struct{}{}
+	return func() {
+		s.conn.mu.Lock()
+		defer s.conn.mu.Unlock()
+		delete(fs, &f)
+		if len(fs) == 0 && s.conn.onDetach[s.id] != nil && len(s.conn.onDetach[s.id]) == 0 {
+			delete(s.conn.onDetach, s.id)
+		}
+	}
+}
 
 // ID returns the session id ("" for the browser session).
 func (s *Session) ID() target.SessionID { return s.id }

@@ -24,6 +24,8 @@ type Page struct {
 	sess     *Session
 	// parked says no program holds this kept page (see Park).
 	parked atomic.Bool
+	// tabClosed says Chrome detached the page's session: the tab closed.
+	tabClosed atomic.Bool
 
 	// The tab's parts, one concept each, reached by the accessors below
 	// (newPage wires them).
@@ -175,6 +177,11 @@ func (p *Page) Close() {
 	}
 }
 
+// TabClosed reports whether the tab closed (Chrome detached the page's
+// session) while the page was in use: by the page itself
+// (window.close()), the user or another agent.
+func (p *Page) TabClosed() bool { return p.tabClosed.Load() }
+
 // Session returns the page's CDP session, for callers that need a command
 // this package does not wrap.
 func (p *Page) Session() *Session { return p.sess }
@@ -186,6 +193,7 @@ func (p *Page) Session() *Session { return p.sess }
 // its commands then fail fast with PageCrashedError or
 // PageUnresponsiveError, and a navigation (goto, reload) recovers it.
 func (p *Page) init(ctx context.Context) error {
+	p.onClose(p.sess.OnDetach(func() { p.tabClosed.Store(true) }))
 	p.contexts = trackContexts(p.sess)
 	p.onClose(p.contexts.stop)
 	p.console.track(p.onClose)

@@ -181,6 +181,9 @@ func (h *host) capture(out *Output) {
 	c, err := p.PostCapture(ctx, opts)
 	if err != nil {
 		<-shot
+		if w := lostTabWarning(p, out); w != "" {
+			out.Warnings = append(out.Warnings, w)
+		}
 		return
 	}
 	pc := c.Context

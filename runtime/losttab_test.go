@@ -1,0 +1,132 @@
+package runtime
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/target"
+
+	"github.com/cdp-skill/cdp-skill/browser"
+	"github.com/cdp-skill/cdp-skill/browser/browsertest"
+)
+
+// lostTabSite is a shop's account page that opens its help in a popup;
+// the popup's "Done" button tells the opener and closes its own tab, as
+// help and payment popups do.
+func lostTabSite(t *testing.T) string {
+	return browsertest.ServeHandler(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/account.html":
+			fmt.Fprint(w, `<!doctype html><title>Account</title><header><nav><a href="/">Shop</a></nav></header>
+<main><h1>Your account</h1><a id="help" href="help.html" target="_blank" rel="opener">Help</a>
+<p>Help closed <span id="closed">0</span> times</p></main>
+<script>window.helpClosed = 0; window.noteHelpClosed = () => { document.querySelector('#closed').textContent = ++window.helpClosed; };</script>`)
+		case "/help.html":
+			fmt.Fprint(w, `<!doctype html><title>Help</title><main><h1>Help</h1><p>Ask us anything.</p>
+<button id="done" onclick="if (window.opener) window.opener.noteHelpClosed(); window.close()">Done</button></main>`)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+}
+
+// TestAnswerSaysTheTabClosedDuringTheCommand: a command whose tab closes
+// after its steps ran (the page closes itself on a click, a person closes
+// it during a sleep) or whose page crashes during a sleep answers ok for
+// the steps that ran, and says why no page state follows, and what to do.
+// Run directly and through a kept pool (the resident process's path).
+func TestAnswerSaysTheTabClosedDuringTheCommand(t *testing.T) {
+	base := lostTabSite(t)
+	c := browsertest.Require(t)
+	for _, pooled := range []bool{false, true} {
+		o := testOptions(t)
+		if pooled {
+			o.Pool = NewPool()
+			t.Cleanup(o.Pool.Close)
+			o.DeferScreenshot = true
+		}
+		run := func(command string) *Output {
+			t.Helper()
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			_, out := RunJSON(ctx, []byte(command), o)
+			out.Finish()
+			return out
+		}
+		account := run(`{"steps":[{"openTab":"` + base + `account.html"}]}`)
+		mustOK(t, account)
+		closeTabAfter(t, account)
+
+		// The page closes its own tab.
+		opened := run(`{"tab":"` + account.Tab + `","steps":[{"click":"#help"}]}`)
+		mustOK(t, opened)
+		tabs, _ := stepOutput(t, opened, 0)["newTabs"].([]any)
+		if len(tabs) != 1 {
+			t.Fatalf("pooled %t: the help link opened %v", pooled, tabs)
+		}
+		help, _ := tabs[0].(map[string]any)["tab"].(string)
+		done := run(`{"tab":"` + help + `","steps":[{"wait":"#done"},{"click":"#done"}]}`)
+		if !done.OK() || done.Context != nil || !strings.Contains(strings.Join(done.Warnings, " "), "tab "+help+" closed during this command") {
+			t.Errorf("pooled %t: a click that closes its own tab: %s", pooled, done.JSON())
+		}
+		read := run(`{"tab":"` + account.Tab + `","steps":[{"pageFunction":"window.helpClosed"}]}`)
+		if got := jsonString(read.Steps[0].Output); got != "1" {
+			t.Errorf("pooled %t: the Done handler ran %s times", pooled, got)
+		}
+
+		// A person closes the tab while a step waits.
+		other := run(`{"steps":[{"openTab":"` + base + `help.html"}]}`)
+		mustOK(t, other)
+		id, _ := stepOutput(t, other, 0)["targetId"].(string)
+		go func() {
+			time.Sleep(300 * time.Millisecond)
+			c.CloseTab(t, id)
+		}()
+		slept := run(`{"tab":"` + other.Tab + `","steps":[{"sleep":1500}]}`)
+		if !slept.OK() || slept.Context != nil || !strings.Contains(strings.Join(slept.Warnings, " "), "tab "+other.Tab+" closed during this command") {
+			t.Errorf("pooled %t: a sleep on a tab closed meanwhile: %s", pooled, slept.JSON())
+		}
+	}
+}
+
+// TestAnswerSaysThePageCrashedDuringTheCommand: a page whose renderer dies
+// while a step waits answers with the crash and how to recover, not a
+// bare ok.
+func TestAnswerSaysThePageCrashedDuringTheCommand(t *testing.T) {
+	base := lostTabSite(t)
+	c := browsertest.Require(t)
+	out := runJSON(t, `{"steps":[{"openTab":"`+base+`help.html"}]}`)
+	mustOK(t, out)
+	closeTabAfter(t, out)
+	id, _ := stepOutput(t, out, 0)["targetId"].(string)
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		b, err := browser.Connect(ctx, c.Endpoint, browser.ConnectOptions{})
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer b.Close()
+		p, err := b.Attach(ctx, target.ID(id))
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		p.Session().Send(ctx, "Page.crash", nil)
+	}()
+	slept := runJSON(t, `{"tab":"`+out.Tab+`","steps":[{"sleep":1500}]}`)
+	if !slept.OK() || slept.Context != nil || !strings.Contains(strings.Join(slept.Warnings, " "), "crashed during this command") || !strings.Contains(strings.Join(slept.Warnings, " "), `{"reload":true}`) {
+		t.Errorf("a sleep on a page that crashed meanwhile: %s", slept.JSON())
+	}
+	back := runJSON(t, `{"tab":"`+out.Tab+`","steps":[{"reload":true},{"pageFunction":"document.title"}]}`)
+	mustOK(t, back)
+	if got := jsonString(back.Steps[1].Output); got != `"Help"` {
+		t.Errorf("after reload the page reads %s", got)
+	}
+}
