@@ -351,7 +351,7 @@ func TestMCPRawCancel(t *testing.T) {
 	m.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"long","reason":"the user stopped it"}}`)
 	a := m.answer() // within next's deadline, far below the sleep's 300 s
 	checkAnswer(t, a, wantAnswer{`"long"`, 0, `"isError":true`})
-	if !strings.Contains(string(a.Result), `\"action\":\"sleep\",\"status\":\"error\"`) || !strings.Contains(string(a.Result), "context canceled") {
+	if !strings.Contains(string(a.Result), `\"action\":\"sleep\",\"status\":\"error\"`) || !strings.Contains(string(a.Result), "step 1 (sleep) was cancelled before it finished") || strings.Contains(string(a.Result), "context canceled") {
 		t.Errorf("the answer does not say the sleep step was cancelled: %s", a.Result)
 	}
 	// The id is free again once its call answered.
