@@ -62,18 +62,31 @@ function logText(log, el) {
   if (t && seen[seen.length - 1] !== t && seen.length < 5) seen.push(t);
 }
 
+// NOT_SHOWN are elements whose text a page never shows: a changed
+// document.title, a style sheet or script a library writes, a template.
+const NOT_SHOWN = 'head,title,script,style,noscript,template';
+
+// notShown reports whether node is or lies inside such an element.
+function notShown(node) {
+  const el = node && (node.nodeType === 1 ? node : node.parentElement);
+  return !!el && !!el.closest(NOT_SHOWN);
+}
+
 // stepLogRecords notes mutation records (the watch observer's callback).
 function stepLogRecords(records) {
   const log = stepLogStart();
   for (const r of records) {
+    if (notShown(r.target)) continue;
     if (r.type === 'childList') {
       let text = false;
       for (const n of r.addedNodes) {
+        if (n.nodeType === 1 && notShown(n)) continue;
         if (n.nodeType === 1) {
           if (!log.seen.has(n) && logChanged(log, n)) log.added.push({ el: n, text: ownText(n) });
         } else if (n.nodeType === 3) text = true;
       }
       for (const n of r.removedNodes) {
+        if (n.nodeType === 1 && notShown(n)) continue;
         if (n.nodeType === 3) text = true;
         else if (n.nodeType === 1 && log.removed.length < 20) {
           const t = notableText(n);
