@@ -201,7 +201,7 @@ func (p *Page) WaitActionable(ctx context.Context, t Target, kind string, o Acti
 				return a, nil
 			}
 			last, err = p.checkFound(ctx, el, f, kind, covered, o.prep)
-			if err != nil && KindOf(err) != KindContextDestroyed {
+			if err != nil && !p.navigationGone(err) {
 				return nil, err
 			}
 			if last.OK {

@@ -76,6 +76,7 @@ func (p *Page) PostCapture(ctx context.Context, o CaptureOptions) (*Capture, err
 	c.Seq = nil
 	p.spliceCapture(ctx, &c)
 	p.framePresent(ctx, o.Present, &c)
+	p.frameFresh(o.Present, &c)
 	p.frameLogsText(ctx, &c)
 	return &c, nil
 }

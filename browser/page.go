@@ -182,6 +182,14 @@ func (p *Page) Close() {
 // (window.close()), the user or another agent.
 func (p *Page) TabClosed() bool { return p.tabClosed.Load() }
 
+// navigationGone reports whether err is an execution context a navigation
+// destroyed, worth trying again in the new document: not one of a tab
+// that closed (its error is the same kind), where waiting more only runs
+// out the step's time.
+func (p *Page) navigationGone(err error) bool {
+	return KindOf(err) == KindContextDestroyed && !p.TabClosed()
+}
+
 // Session returns the page's CDP session, for callers that need a command
 // this package does not wrap.
 func (p *Page) Session() *Session { return p.sess }

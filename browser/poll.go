@@ -137,7 +137,7 @@ func (sc *Scripts) Poll(ctx context.Context, src string, interval time.Duration)
 			if errors.As(err, &js) {
 				return nil, js
 			}
-			if KindOf(err) != KindContextDestroyed {
+			if !p.navigationGone(err) {
 				return nil, err
 			}
 			if err := Sleep(ctx, interval); err != nil {

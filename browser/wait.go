@@ -39,7 +39,7 @@ func (p *Page) WaitSelector(ctx context.Context, sel string, hidden bool) (time.
 			}
 		case KindOf(err) == KindSelector:
 			return 0, err
-		case ctx.Err() == nil && KindOf(err) != KindContextDestroyed:
+		case ctx.Err() == nil && !p.navigationGone(err):
 			return time.Since(start), err
 		}
 		if Sleep(ctx, 50*time.Millisecond) != nil {
@@ -87,7 +87,7 @@ func (p *Page) WaitText(ctx context.Context, text string) (time.Duration, error)
 		switch {
 		case err == nil && found:
 			return time.Since(start), nil
-		case err != nil && ctx.Err() == nil && KindOf(err) != KindContextDestroyed:
+		case err != nil && ctx.Err() == nil && !p.navigationGone(err):
 			return time.Since(start), err
 		}
 		if Sleep(ctx, 50*time.Millisecond) != nil {

@@ -357,6 +357,16 @@ func TestMCPRawCancel(t *testing.T) {
 	// The id is free again once its call answered.
 	m.send(`{"jsonrpc":"2.0","id":"long","method":"ping"}`)
 	checkAnswer(t, m.answer(), wantAnswer{`"long"`, 0, "{}"})
+	// A step waiting on the page says it was cancelled too, not that what
+	// it waited for failed to come.
+	m.send(`{"jsonrpc":"2.0","id":"wait","method":"tools/call","params":{"name":"steps","arguments":{"steps":[{"openTab":"about:blank"},{"wait":{"selector":"#never","timeout":300000}}]}}}`)
+	time.Sleep(time.Second)
+	m.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"wait"}}`)
+	a = m.answer()
+	checkAnswer(t, a, wantAnswer{`"wait"`, 0, `"isError":true`})
+	if !strings.Contains(string(a.Result), "was cancelled before it finished") || strings.Contains(string(a.Result), "waited") {
+		t.Errorf("the answer does not say the wait step was cancelled: %s", a.Result)
+	}
 }
 
 // TestMCPRawClientGoneCancelsCalls: when stdin closes, a running call is

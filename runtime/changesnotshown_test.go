@@ -17,7 +17,7 @@ import (
 const inboxPage = `<!doctype html><html><head><title>Inbox (3)</title></head><body>
 <header><nav><a href="/">Mail</a></nav></header>
 <main><h1>Inbox</h1><ul><li>Invoice</li><li>Lunch?</li><li>Build failed</li></ul>
-<button id="read">Mark all read</button><p>Unread: <span id="unread">3</span></p></main>
+<button id="read">Mark all read</button><button id="order">Show order</button><p>Unread: <span id="unread">3</span></p></main>
 <div id="toasts" role="status"></div>
 <script>
 window.marks = 0;
@@ -38,6 +38,11 @@ document.querySelector('#read').addEventListener('click', () => {
   toast.textContent = 'Marking as read…';
   document.querySelector('#toasts').appendChild(toast);
   setTimeout(() => toast.remove(), 50);
+});
+document.querySelector('#order').addEventListener('click', () => {
+  const card = document.createElement('div');
+  card.innerHTML = '<style>.card{border:1px solid #ccc}</style><h2>Order #123</h2><p>Shipped today</p><script type="application/ld+json">{"@type":"Order"}<\/script>';
+  document.querySelector('main').appendChild(card);
 });
 </script></body></html>`
 
@@ -71,6 +76,14 @@ func TestChangesLeaveOutWhatAPageNeverShows(t *testing.T) {
 	}
 	if click.Context == nil || click.Context.Title != "Inbox" {
 		t.Errorf("context.title after the click: %s", click.JSON())
+	}
+	// A library renders a card with its style sheet and structured data
+	// inside: the card's text is news, their text is not.
+	card := runJSON(t, `{"tab":"`+out.Tab+`","steps":[{"click":"#order"}]}`)
+	mustOK(t, card)
+	news := jsonString(card.Changes)
+	if card.Changes == nil || !strings.Contains(news, "Order #123") || strings.Contains(news, ".card") || strings.Contains(news, "@type") {
+		t.Errorf("a rendered card's changes: %s", news)
 	}
 	read := runJSON(t, `{"tab":"`+out.Tab+`","steps":[{"pageFunction":"[window.marks, window.beaconSent === true]"}]}`)
 	if got := jsonString(read.Steps[0].Output); got != "[1,true]" {

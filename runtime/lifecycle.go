@@ -161,12 +161,14 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 	h.takeDialogs(res)
 	if err != nil {
 		switch {
+		case errors.Is(h.ctx.Err(), context.Canceled):
+			// Whatever the step was waiting for, it ended because the
+			// caller stopped it, not because the page answered.
+			err = &browser.Error{Kind: browser.KindExecution, Message: fmt.Sprintf("step %d (%s) was cancelled before it finished: the caller cancelled the command or went away", len(h.steps), a.Name), Err: err,
+				Hint: "the step may have partly run: take a snapshot to see the page before repeating it"}
 		case ctx.Err() != nil && h.ctx.Err() == nil && !answeredInTime(err):
 			err = &browser.Error{Kind: browser.KindTimeout, Message: fmt.Sprintf("step %d (%s) did not finish within its %s timeout: %s", len(h.steps), a.Name, timeout, waitingFor(err)), Err: err,
 				Hint: "raise the step's timeout if the page is slow, or check that what it waits for can happen"}
-		case errors.Is(h.ctx.Err(), context.Canceled) && !answeredInTime(err):
-			err = &browser.Error{Kind: browser.KindExecution, Message: fmt.Sprintf("step %d (%s) was cancelled before it finished: the caller cancelled the command or went away", len(h.steps), a.Name), Err: err,
-				Hint: "the step may have partly run: take a snapshot to see the page before repeating it"}
 		}
 		err = h.checkPage(a, timeout, err)
 		return h.fail(res, call, la, err)

@@ -1,27 +1,51 @@
 package runtime
 
 import (
+	"strings"
+
 	"github.com/cdp-skill/cdp-skill/browser"
 )
 
 // lostTabWarning says why the command's answer has no page state when its
-// tab closed or its page crashed during the command, after its steps ran
-// (a click that made the page close its own tab, a tab closed by someone
-// else while a step waited). "" when neither, or when a step failed on it
-// already and said so.
+// tab closed or its page crashed (a click that made the page close its
+// own tab, a tab closed by someone else or a renderer that died while a
+// step waited). "" when neither, or when an error of the answer says so
+// already.
 func lostTabWarning(p *browser.Page, out *Output) string {
-	if out.Error != nil || len(out.Steps) > 0 && out.Steps[len(out.Steps)-1].Status == StatusError {
-		return ""
-	}
 	tab := "the tab"
 	if out.Tab != "" {
 		tab = "tab " + out.Tab
 	}
 	switch {
 	case p.TabClosed():
-		return tab + " closed during this command (by the page, the user or another agent), after its steps ran: its refs are gone; run listTabs, then continue in an open tab or openTab a new one"
+		if saysSo(out, "tab was closed") {
+			return ""
+		}
+		return tab + " closed during this command (by the page, the user or another agent): its refs are gone; run listTabs, then continue in an open tab or openTab a new one"
 	case p.Session().Crashed():
-		return "the page of " + tab + " crashed during this command (its renderer process died), after its steps ran: " + browser.CrashHint
+		if saysSo(out, "crashed") {
+			return ""
+		}
+		return "the page of " + tab + " has crashed (its renderer process died): " + browser.CrashHint
 	}
 	return ""
+}
+
+// saysSo reports whether an error of out (the command's, a step's or the
+// program's) contains words.
+func saysSo(out *Output, words string) bool {
+	if out.Error != nil && strings.Contains(out.Error.Message, words) {
+		return true
+	}
+	for _, s := range out.Steps {
+		if strings.Contains(s.Error, words) {
+			return true
+		}
+	}
+	for _, e := range out.Errors {
+		if strings.Contains(e.Error, words) {
+			return true
+		}
+	}
+	return false
 }

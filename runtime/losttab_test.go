@@ -90,6 +90,21 @@ func TestAnswerSaysTheTabClosedDuringTheCommand(t *testing.T) {
 		if !slept.OK() || slept.Context != nil || !strings.Contains(strings.Join(slept.Warnings, " "), "tab "+other.Tab+" closed during this command") {
 			t.Errorf("pooled %t: a sleep on a tab closed meanwhile: %s", pooled, slept.JSON())
 		}
+
+		// A wait on a tab closed meanwhile says so, once, rather than
+		// running out its time and blaming the selector.
+		waiter := run(`{"steps":[{"openTab":"` + base + `help.html"}]}`)
+		mustOK(t, waiter)
+		id, _ = stepOutput(t, waiter, 0)["targetId"].(string)
+		go func() {
+			time.Sleep(300 * time.Millisecond)
+			c.CloseTab(t, id)
+		}()
+		waited := run(`{"tab":"` + waiter.Tab + `","steps":[{"wait":{"selector":"#never","timeout":20000}}]}`)
+		all := waited.JSON()
+		if waited.OK() || len(waited.Steps) != 1 || !strings.Contains(waited.Steps[0].Error, "tab was closed") || strings.Contains(string(all), "waited") || len(waited.Warnings) > 0 {
+			t.Errorf("pooled %t: a wait on a tab closed meanwhile: %s", pooled, all)
+		}
 	}
 }
 
@@ -121,7 +136,7 @@ func TestAnswerSaysThePageCrashedDuringTheCommand(t *testing.T) {
 		p.Session().Send(ctx, "Page.crash", nil)
 	}()
 	slept := runJSON(t, `{"tab":"`+out.Tab+`","steps":[{"sleep":1500}]}`)
-	if !slept.OK() || slept.Context != nil || !strings.Contains(strings.Join(slept.Warnings, " "), "crashed during this command") || !strings.Contains(strings.Join(slept.Warnings, " "), `{"reload":true}`) {
+	if !slept.OK() || slept.Context != nil || !strings.Contains(strings.Join(slept.Warnings, " "), "tab "+out.Tab+" has crashed") || !strings.Contains(strings.Join(slept.Warnings, " "), `{"reload":true}`) {
 		t.Errorf("a sleep on a page that crashed meanwhile: %s", slept.JSON())
 	}
 	back := runJSON(t, `{"tab":"`+out.Tab+`","steps":[{"reload":true},{"pageFunction":"document.title"}]}`)

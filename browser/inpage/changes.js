@@ -35,10 +35,21 @@ function stepLogStart() {
   return stepLog;
 }
 
-// ownText is an element's text, spaces collapsed, cut to a line.
+// ownText is an element's text, spaces collapsed, cut to a line: not the
+// text of the style sheets, scripts and templates inside it, which the
+// page never shows.
 function ownText(el) {
-  return truncate(normalizeSpace(el.textContent || ''), 120);
+  if (!el.querySelector || !el.querySelector(NO_TEXT)) return truncate(normalizeSpace(el.textContent || ''), 120);
+  let t = '';
+  const walk = document.createTreeWalker(el, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
+    acceptNode: (n) => (n.nodeType === 1 && n.matches(NO_TEXT) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
+  });
+  for (let n = walk.nextNode(); n && t.length < 400; n = walk.nextNode()) if (n.nodeType === 3) t += n.data;
+  return truncate(normalizeSpace(t), 120);
 }
+
+// NO_TEXT are the elements inside the body whose text is not shown.
+const NO_TEXT = 'script,style,template,noscript';
 
 function logChanged(log, el) {
   if (!el || el.nodeType !== 1) return false;

@@ -1,0 +1,61 @@
+package browser
+
+import (
+	"slices"
+	"strings"
+)
+
+// frameFresh adds to c.Fresh the refs of frames whose content the
+// command's actions replaced. The top document's change log vouches only
+// for its own elements, so without this the diff listed a rebuilt frame's
+// old elements as removed and never its new ones as added. A frame counts
+// as rebuilt when one of its elements the diff's baseline showed (before,
+// CaptureOptions.Present) is gone from it, or when its iframe element is
+// itself fresh (the action inserted or replaced it). Elements a scroll
+// brought into view in a frame whose other elements stayed are not
+// fresh, as in the top document.
+func (p *Page) frameFresh(before []string, c *Capture) {
+	if c.Fresh == nil || c.Viewport == nil || len(c.Viewport.Elements) == 0 {
+		return
+	}
+	after := make([]string, 0, len(c.Viewport.Elements))
+	shown := map[string]bool{}
+	for _, e := range c.Viewport.Elements {
+		after = append(after, e.Ref)
+		shown[e.Ref] = true
+	}
+	for _, r := range c.Present {
+		shown[r] = true
+	}
+	rec := p.refFramesRecord()
+	p.mu.Lock()
+	frames := rec.LookupAll(append(slices.Clone(after), before...))
+	p.mu.Unlock()
+	if len(frames) == 0 {
+		return
+	}
+	fresh := map[string]bool{}
+	for _, r := range c.Fresh {
+		fresh[r] = true
+	}
+	rebuilt := map[string]bool{}
+	for _, r := range before {
+		if fr, ok := frames[r]; ok && !shown[r] {
+			rebuilt[strings.Join(fr.Chain, "/")] = true
+		}
+	}
+	had := map[string]bool{}
+	for _, r := range before {
+		had[r] = true
+	}
+	for _, r := range after {
+		fr, ok := frames[r]
+		if !ok || had[r] || fresh[r] {
+			continue
+		}
+		if rebuilt[strings.Join(fr.Chain, "/")] || fr.Owner != "" && fresh[fr.Owner] {
+			c.Fresh = append(c.Fresh, r)
+			fresh[r] = true
+		}
+	}
+}
