@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cdp-skill/cdp-skill/browser/chrome"
+	"github.com/cdp-skill/cdp-skill/browser/state"
 )
 
 // Kind is the subtype of an execution error (spec §16.2). Agents branch on it.
@@ -92,10 +93,27 @@ func (e *ConnectionError) Error() string {
 	case errors.Is(e.Err, chrome.ErrLaunch):
 		return msg + ". Check that the port is free, or run `cdp-skill chrome status` to see what runs there"
 	case errors.Is(e.Err, ErrTabNotFound):
-		return msg + ". The tab was closed: run listTabs to see open tabs, or openTab to make a new one"
+		// Chrome answered: the tab is what is missing.
+		return e.Err.Error() + ": run listTabs to see the open tabs, or openTab a new one"
+	case errors.Is(e.Err, state.ErrUnknownTab):
+		return e.Err.Error()
 	}
 	return msg
 }
+
+// TabGoneError is the error of attaching a tab, by its alias, that is no
+// longer open; its alias is then removed.
+type TabGoneError struct {
+	Alias    string
+	TargetID string
+}
+
+func (e *TabGoneError) Error() string {
+	return fmt.Sprintf("tab %s (%s) is gone (closed by the page, the user or another agent), so its alias is removed", e.Alias, e.TargetID)
+}
+
+// Is makes a TabGoneError an ErrTabNotFound.
+func (e *TabGoneError) Is(target error) bool { return target == ErrTabNotFound }
 
 func (e *ConnectionError) Unwrap() error { return e.Err }
 

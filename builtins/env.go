@@ -206,7 +206,7 @@ func (e *Env) attach(ctx context.Context, entry state.Tab) error {
 		unlock()
 		if errors.Is(err, browser.ErrTabNotFound) && entry.Alias != "" {
 			e.Registry.Remove(ctx, entry.Alias)
-			return &browser.ConnectionError{Endpoint: ep.String(), Err: fmt.Errorf("tab %s (%s) is gone; its alias is removed: open a new tab with openTab: %w", entry.Alias, entry.TargetID, err)}
+			return &browser.ConnectionError{Endpoint: ep.String(), Err: &browser.TabGoneError{Alias: entry.Alias, TargetID: entry.TargetID}}
 		}
 		return &browser.ConnectionError{Endpoint: ep.String(), Err: err}
 	}

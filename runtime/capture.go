@@ -184,6 +184,10 @@ func (h *host) capture(out *Output) {
 		if w := lostTabWarning(p, out); w != "" {
 			out.Warnings = append(out.Warnings, w)
 		}
+		if p.TabClosed() && out.Tab != "" {
+			// Its alias would only name a tab that is gone.
+			h.env.Registry.Remove(ctx, out.Tab)
+		}
 		return
 	}
 	pc := c.Context

@@ -21,7 +21,7 @@ func lostTabWarning(p *browser.Page, out *Output) string {
 		if saysSo(out, "tab was closed") {
 			return ""
 		}
-		return tab + " closed during this command (by the page, the user or another agent): its refs are gone; run listTabs, then continue in an open tab or openTab a new one"
+		return tab + " closed during this command (by the page, the user or another agent): its alias and refs are gone; run listTabs, then continue in an open tab or openTab a new one"
 	case p.Session().Crashed():
 		if saysSo(out, "crashed") {
 			return ""

@@ -73,6 +73,10 @@ func TestAnswerSaysTheTabClosedDuringTheCommand(t *testing.T) {
 		if !done.OK() || done.Context != nil || !strings.Contains(strings.Join(done.Warnings, " "), "tab "+help+" closed during this command") {
 			t.Errorf("pooled %t: a click that closes its own tab: %s", pooled, done.JSON())
 		}
+		gone := run(`{"tab":"` + help + `","steps":[{"sleep":0}]}`)
+		if gone.OK() || gone.Error == nil || strings.Contains(gone.Error.Message, help+",") || strings.Contains(gone.Error.Message, help+")") {
+			t.Errorf("pooled %t: the alias of the closed tab: %s", pooled, gone.JSON())
+		}
 		read := run(`{"tab":"` + account.Tab + `","steps":[{"pageFunction":"window.helpClosed"}]}`)
 		if got := jsonString(read.Steps[0].Output); got != "1" {
 			t.Errorf("pooled %t: the Done handler ran %s times", pooled, got)
