@@ -174,11 +174,17 @@ export function changeWatch() {
   }
   // A document's observer does not see into shadow roots: those holding
   // the element the action checked are watched too (a web component
-  // changes its own shadow tree when clicked).
+  // changes its own shadow tree when clicked), and those the last
+  // snapshots walked (another component the action updates: a cart
+  // badge, a toast region).
   let root = S.lastChecked && S.lastChecked.isConnected ? S.lastChecked.getRootNode() : null;
   while (root && root !== document && root.host) {
     changeObserver.observe(root, CHANGE_OPTS);
     root = root.host.getRootNode();
+  }
+  for (const sr of S.shadowRoots) {
+    if (sr.host && sr.host.isConnected) changeObserver.observe(sr, CHANGE_OPTS);
+    else S.shadowRoots.delete(sr);
   }
   return true;
 }

@@ -75,6 +75,9 @@ export function shadowRootOf(el) {
   return el.shadowRoot || S.closedRoots.get(el) || null;
 }
 
+// SHADOW_ROOTS_MAX bounds the shadow roots the engine remembers.
+const SHADOW_ROOTS_MAX = 500;
+
 export function childNodesComposed(node, pierce) {
   if (node.nodeType === 1) {
     const sr = pierce && shadowRootOf(node);
@@ -90,7 +93,9 @@ export function childNodesComposed(node, pierce) {
 // forEachChildComposed calls fn for each flat-tree child of node; the plain
 // case walks siblings, which is much faster than iterating a NodeList.
 export function forEachChildComposed(node, pierce, fn) {
-  if (node.nodeType === 1 && pierce && (node.localName === 'slot' || shadowRootOf(node))) {
+  const sr = node.nodeType === 1 && pierce ? shadowRootOf(node) : null;
+  if (sr && S.shadowRoots && S.shadowRoots.size < SHADOW_ROOTS_MAX) S.shadowRoots.add(sr);
+  if (node.nodeType === 1 && pierce && (node.localName === 'slot' || sr)) {
     for (const c of childNodesComposed(node, pierce)) if (fn(c) === false) return;
     return;
   }

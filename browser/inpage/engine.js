@@ -16,6 +16,9 @@ Object.assign(S, {
   hashes: new Map(),
   frameHashes: new Map(),
   closedRoots: new WeakMap(),
+  // shadowRoots are the shadow roots the last walks entered: the change
+  // log watches them too (changes.js changeWatch).
+  shadowRoots: new Set(),
   checkedHosts: new WeakSet(),
   closedCandidates: [],
   slots: {},
