@@ -4,9 +4,9 @@ package browser
 
 // The installed scripts (browser/inpage/bundle) and their versions.
 var (
-	engineBundleSpec = bundle{global: "__cdpSkill", source: engineBundleJS, version: "d41a4c79b7a0"}
+	engineBundleSpec = bundle{global: "__cdpSkill", source: engineBundleJS, version: "5835fc88df7b"}
 	pageBundleSpec   = bundle{global: "__cdpSkillPage", source: pageBundleJS, version: "d186319db1e5"}
-	watchBundleSpec  = bundle{global: "__cdpSkillWatch", source: watchBundleJS, version: "debfbe2f2b68"}
+	watchBundleSpec  = bundle{global: "__cdpSkillWatch", source: watchBundleJS, version: "27ff5174b813"}
 )
 
 // Entry points of engine (window.__cdpSkill), exported by inpage/engine.js.

@@ -312,19 +312,29 @@ export function armProbe(el) {
     if (probe.clickHit === null && PROBE_CLICKS.has(ev.type)) probe.clickHit = path[0] && path[0].nodeType === 1 ? shortSelector(path[0]) : '';
     if (path.includes(el) || path.some((n) => n.tagName === 'LABEL' && n.control === el)) reached(ev);
   };
-  for (const type of PROBE_EVENTS) {
-    window.addEventListener(type, atWindow, true);
-    el.addEventListener(type, reached, true);
-  }
+  probeListenOnce();
+  for (const type of PROBE_EVENTS) el.addEventListener(type, reached, true);
+  probe.atWindow = atWindow;
   probe.remove = () => {
-    for (const type of PROBE_EVENTS) {
-      window.removeEventListener(type, atWindow, true);
-      el.removeEventListener(type, reached, true);
-    }
-    S.probe = null;
+    for (const type of PROBE_EVENTS) el.removeEventListener(type, reached, true);
+    if (S.probe === probe) S.probe = null;
   };
   S.probe = probe;
   return true;
+}
+
+// probeListenOnce adds, once per document, the window's listeners of the
+// probe (capture phase): they stay between clicks and pass events on only
+// while a probe is armed, which costs less than adding and removing them
+// with each click.
+let probeListening = false;
+function probeAtWindow(ev) {
+  if (S.probe) S.probe.atWindow(ev);
+}
+function probeListenOnce() {
+  if (probeListening) return;
+  probeListening = true;
+  for (const type of PROBE_EVENTS) window.addEventListener(type, probeAtWindow, true);
 }
 
 export function readProbe() {

@@ -35,6 +35,21 @@ const WATCH_EVENTS = ['pointerdown', 'pointerup', 'mousedown', 'mouseup', 'click
 
 let watchState = null;
 
+// listenOnce adds, once per document, the listeners that tell the armed
+// watch of the action's events (passive, in capture phase at the window).
+// They stay between actions and pass events on only while one is armed:
+// adding and removing them with each action cost more than the rest of
+// the arming.
+let listening = false;
+function onWatchedEvent(e) {
+  if (watchState) watchState.onEvent(e);
+}
+function listenOnce() {
+  if (listening) return;
+  listening = true;
+  for (const type of WATCH_EVENTS) window.addEventListener(type, onWatchedEvent, { capture: true, passive: true });
+}
+
 // watchArm runs in the page's own world (it must wrap the page's own
 // functions); the change log (changes.js) is kept in the engine's world.
 export function watchArm() {
@@ -81,7 +96,7 @@ export function watchArm() {
     }
   };
   st.endOfTask = endOfTask;
-  for (const type of WATCH_EVENTS) w.addEventListener(type, st.onEvent, { capture: true, passive: true });
+  listenOnce();
   const nudge = () => { if (st.wake) { const f = st.wake; st.wake = null; f(); } };
   const setT = function setTimeout(fn, ms, ...rest) {
     const delay = Number(ms) || 0;
@@ -192,7 +207,6 @@ function disarmWatch(st) {
   if (st.winPost && w.postMessage === st.winPost) w.postMessage = st.nativeWinPost;
   if (st.submit && w.HTMLFormElement.prototype.submit === st.submit) w.HTMLFormElement.prototype.submit = st.nativeSubmit;
   if (st.observer) st.observer.disconnect();
-  for (const type of WATCH_EVENTS) w.removeEventListener(type, st.onEvent, { capture: true });
   st.endOfTask.port1.close();
   st.nativeClearTimeout.call(w, st.expiry);
   if (watchState === st) watchState = null;
