@@ -65,12 +65,8 @@ func cliEnv(t *testing.T, dir string, env []string, args ...string) result {
 func TestTabNamesAreNotPaths(t *testing.T) {
 	dir := t.TempDir()
 	// Not t.TempDir: the resident process the first command starts may
-	// still be writing in it when the test ends (as residentTestEnv).
-	stateDir, err := os.MkdirTemp("", "cdp-tabnames-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(stateDir) })
+	// still be writing in it when the test ends.
+	stateDir := looseTempDir(t, "cdp-tabnames-")
 	outside := t.TempDir()
 	env := []string{"CDP_SKILL_STATE_DIR=" + stateDir}
 	escape := strings.Repeat("../", 12) + strings.TrimPrefix(outside, "/") + "/x"
@@ -137,7 +133,9 @@ func listTabsByID(t *testing.T, dir string, env []string) map[string]map[string]
 func TestTabRegistryRecovers(t *testing.T) {
 	base := page(t)
 	dir := t.TempDir()
-	stateDir := t.TempDir()
+	// Not t.TempDir: the resident process the first command starts may
+	// still be writing in it when the test ends.
+	stateDir := looseTempDir(t, "cdp-reg-")
 	env := []string{"CDP_SKILL_STATE_DIR=" + stateDir}
 	reg := filepath.Join(stateDir, "tabs.json")
 	var lastID string
@@ -306,8 +304,9 @@ func downloadServer(t *testing.T) string {
 // user's Downloads), not executable, and reported with its path.
 func TestDownloadsAreDeniedOrConfinedAndReported(t *testing.T) {
 	base := downloadServer(t)
-	dir := t.TempDir()
-	stateDir := t.TempDir()
+	// Not t.TempDir: the resident process the first command starts works
+	// in both, and may still write in them when the test ends.
+	dir, stateDir := looseTempDir(t, "cdp-dl-"), looseTempDir(t, "cdp-dl-state-")
 	env := []string{"CDP_SKILL_STATE_DIR=" + stateDir}
 	home, _ := os.UserHomeDir()
 	stray := filepath.Join(home, "Downloads", "autorun.sh")

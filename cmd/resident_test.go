@@ -23,12 +23,22 @@ import (
 func residentTestEnv(t *testing.T) []string {
 	t.Helper()
 	c := browsertest.Require(t)
-	dir, err := os.MkdirTemp("", "cdp-rs-")
+	dir := looseTempDir(t, "cdp-rs-")
+	return append(os.Environ(), EnvPort+"="+strconv.Itoa(c.Port), EnvHeadless+"=1", state.EnvDir+"="+dir, EnvResidentIdle+"=2m")
+}
+
+// looseTempDir is a temporary directory that a resident process the test
+// started may still write in when the test ends (the screenshot after an
+// answer, a tab's files): unlike t.TempDir, its removal at the end never
+// fails the test.
+func looseTempDir(t *testing.T, prefix string) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", prefix)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
-	return append(os.Environ(), EnvPort+"="+strconv.Itoa(c.Port), EnvHeadless+"=1", state.EnvDir+"="+dir, EnvResidentIdle+"=2m")
+	return dir
 }
 
 // runEnv runs the binary with exactly env in dir.

@@ -1,12 +1,10 @@
 package runtime
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/cdp-skill/cdp-skill/browser/browsertest"
 )
@@ -152,18 +150,7 @@ func TestDiffOfAFrameWhoseIframeGoes(t *testing.T) {
 func TestPooledCommandOnATabClosedUnderneath(t *testing.T) {
 	base := serveCart(t)
 	c := browsertest.Require(t)
-	o := testOptions(t)
-	o.Pool = NewPool()
-	t.Cleanup(o.Pool.Close)
-	o.DeferScreenshot = true
-	run := func(command string) *Output {
-		t.Helper()
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		defer cancel()
-		_, out := RunJSON(ctx, []byte(command), o)
-		out.Finish()
-		return out
-	}
+	run := finishingRunner(t, true)
 	for _, step := range []string{`{"click":"#add"}`, `{"sleep":20000}`, `{"pageFunction":"window.adds = 99"}`} {
 		open := run(`{"steps":[{"openTab":"` + base + `shop.html"}]}`)
 		mustOK(t, open)

@@ -262,19 +262,45 @@ func pooledFinishing(t *testing.T) func(command string) *Output {
 	}
 }
 
+// finishingRunner runs commands directly, or with pooled as the resident
+// process does, each answer finished once it is out; their answers may be
+// errors.
+func finishingRunner(t *testing.T, pooled bool) func(command string) *Output {
+	run := commandRunner(t, pooled)
+	return func(command string) *Output {
+		t.Helper()
+		out := run(command)
+		out.Finish()
+		return out
+	}
+}
+
 // pooledRunner runs commands as the resident process does (a kept pool, the
 // screenshot after the answer), each expected to succeed.
 func pooledRunner(t *testing.T) func(command string) *Output {
+	run := commandRunner(t, true)
+	return func(command string) *Output {
+		t.Helper()
+		out := run(command)
+		mustOK(t, out)
+		return out
+	}
+}
+
+// commandRunner runs commands directly, or with pooled on a kept pool
+// with the screenshot after the answer (as the resident process does).
+func commandRunner(t *testing.T, pooled bool) func(command string) *Output {
 	o := testOptions(t)
-	o.Pool = NewPool()
-	t.Cleanup(o.Pool.Close)
-	o.DeferScreenshot = true
+	if pooled {
+		o.Pool = NewPool()
+		t.Cleanup(o.Pool.Close)
+		o.DeferScreenshot = true
+	}
 	return func(command string) *Output {
 		t.Helper()
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		defer cancel()
 		_, out := RunJSON(ctx, []byte(command), o)
-		mustOK(t, out)
 		return out
 	}
 }

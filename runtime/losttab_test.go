@@ -43,20 +43,7 @@ func TestAnswerSaysTheTabClosedDuringTheCommand(t *testing.T) {
 	base := lostTabSite(t)
 	c := browsertest.Require(t)
 	for _, pooled := range []bool{false, true} {
-		o := testOptions(t)
-		if pooled {
-			o.Pool = NewPool()
-			t.Cleanup(o.Pool.Close)
-			o.DeferScreenshot = true
-		}
-		run := func(command string) *Output {
-			t.Helper()
-			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-			defer cancel()
-			_, out := RunJSON(ctx, []byte(command), o)
-			out.Finish()
-			return out
-		}
+		run := finishingRunner(t, pooled)
 		account := run(`{"steps":[{"openTab":"` + base + `account.html"}]}`)
 		mustOK(t, account)
 		closeTabAfter(t, account)
