@@ -368,7 +368,8 @@ func (s *Session) OnDetach(f func()) (forget func()) {
 		s.conn.mu.Lock()
 		defer s.conn.mu.Unlock()
 		delete(fs, &f)
-		if len(fs) == 0 && s.conn.onDetach[s.id] != nil && len(s.conn.onDetach[s.id]) == 0 {
+		if len(fs) == 0 {
+			// (A session id is never used again once detached.)
 			delete(s.conn.onDetach, s.id)
 		}
 	}

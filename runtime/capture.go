@@ -181,13 +181,7 @@ func (h *host) capture(out *Output) {
 	c, err := p.PostCapture(ctx, opts)
 	if err != nil {
 		<-shot
-		if w := lostTabWarning(p, out); w != "" {
-			out.Warnings = append(out.Warnings, w)
-		}
-		if p.TabClosed() && out.Tab != "" {
-			// Its alias would only name a tab that is gone.
-			h.env.Registry.Remove(ctx, out.Tab)
-		}
+		h.noteLostTab(ctx, p, out)
 		return
 	}
 	pc := c.Context

@@ -1,10 +1,23 @@
 package runtime
 
 import (
+	"context"
 	"strings"
 
 	"github.com/cdp-skill/cdp-skill/browser"
 )
+
+// noteLostTab adds to an answer without page state why, when its tab
+// closed or its page crashed (lostTabWarning), and forgets the alias of a
+// tab that closed: it would only name a tab that is gone.
+func (h *host) noteLostTab(ctx context.Context, p *browser.Page, out *Output) {
+	if w := lostTabWarning(p, out); w != "" {
+		out.Warnings = append(out.Warnings, w)
+	}
+	if p.TabClosed() && out.Tab != "" {
+		h.env.Registry.Remove(ctx, out.Tab)
+	}
+}
 
 // lostTabWarning says why the command's answer has no page state when its
 // tab closed or its page crashed (a click that made the page close its
