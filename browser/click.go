@@ -102,7 +102,7 @@ func (p *Page) click(ctx context.Context, t Target, o ClickOptions) (*ClickResul
 		return nil, err
 	}
 	defer a.El.release()
-	jsAuto := a.AutoForced && a.Interceptor != nil && !o.JSClick
+	jsAuto := a.AutoForced && a.Interceptor != nil && !o.JSClick && !o.NativeOnly
 	mouse := !jsAuto && !o.JSClick && a.Point != nil
 	report, before, armed := p.clickPrep(ctx, a, mouse)
 	res := &ClickResult{Clicked: true, Matched: a.Matched, Via: a.Via, Interceptor: a.Interceptor, TargetReport: report}

@@ -9,11 +9,11 @@ import (
 // command's actions replaced. The top document's change log vouches only
 // for its own elements, so without this the diff listed a rebuilt frame's
 // old elements as removed and never its new ones as added. A frame counts
-// as rebuilt when one of its elements the diff's baseline showed (before,
-// CaptureOptions.Present) is gone from it, or when its iframe element is
-// itself fresh (the action inserted or replaced it). Elements a scroll
-// brought into view in a frame whose other elements stayed are not
-// fresh, as in the top document.
+// as rebuilt when none of its elements the diff's baseline showed (before,
+// CaptureOptions.Present) is still shown, or when its iframe element is
+// itself fresh (the action inserted or replaced it). Elements that slid
+// into view in a frame whose other elements stayed (a scroll, one item
+// removed above them) are not fresh, as in the top document.
 func (p *Page) frameFresh(before []string, c *Capture) {
 	if c.Fresh == nil || c.Viewport == nil || len(c.Viewport.Elements) == 0 {
 		return
@@ -40,8 +40,14 @@ func (p *Page) frameFresh(before []string, c *Capture) {
 	}
 	rebuilt := map[string]bool{}
 	for _, r := range before {
-		if fr, ok := frames[r]; ok && !shown[r] {
-			rebuilt[strings.Join(fr.Chain, "/")] = true
+		if fr, ok := frames[r]; ok {
+			key := strings.Join(fr.Chain, "/")
+			if _, seen := rebuilt[key]; !seen {
+				rebuilt[key] = true
+			}
+			if shown[r] {
+				rebuilt[key] = false // an element of it stayed
+			}
 		}
 	}
 	had := map[string]bool{}

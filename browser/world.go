@@ -61,6 +61,9 @@ func (p *Page) worldIn(ctx context.Context, sess *Session, frame cdp.FrameID) (r
 	}
 	res, err := cdp.Call(ctx, sess, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: frame, WorldName: engineWorldName})
 	if err != nil {
+		if p.TabClosed() {
+			return 0, err // the tab-gone error says it all
+		}
 		return 0, p.frameGone(fmt.Errorf("create the engine's world in the page: %w", err))
 	}
 	p.mu.Lock()

@@ -32,6 +32,12 @@ func docsSite(t *testing.T) string {
 		switch r.URL.Path {
 		case "/toc.html":
 			fmt.Fprint(w, `<!doctype html><title>Contents</title><nav><a href="/a1">Quick start</a> <a href="/a2">Concepts</a></nav>`)
+		case "/tasks.html":
+			var tasks strings.Builder
+			for i := 1; i <= 12; i++ {
+				fmt.Fprintf(&tasks, `<li><button>Delete task %d</button></li>`, i)
+			}
+			fmt.Fprint(w, `<!doctype html><title>Tasks</title><ul style="margin:0">`+tasks.String()+`</ul>`)
 		case "/topics.html":
 			fmt.Fprint(w, `<!doctype html><title>Topics</title><main>`+long.String()+`</main>`)
 		default:
@@ -41,6 +47,8 @@ func docsSite(t *testing.T) string {
 <button id="log" onclick="document.querySelector('#toc').srcdoc = '<nav><a href=/y1>Changelog</a> <a href=/y2>Migration</a></nav>'">Show changelog</button>
 <button id="beta" onclick="document.querySelector('#status').src = '`+remote+`beta.html'">Beta status</button>
 <button id="next" onclick="window.scrollBy(0, 500)">Next section</button>
+<button id="done1" onclick="document.querySelector('#tasks').contentDocument.querySelector('li').remove()">Finish first task</button>
+<iframe id="tasks" title="Tasks" src="tasks.html" style="width:400px;height:110px"></iframe>
 <iframe id="toc" title="Contents" src="toc.html" style="width:400px;height:80px"></iframe>
 <iframe id="status" title="Status" src="`+remote+`status.html" style="width:400px;height:80px"></iframe>
 <div style="height:600px"></div>
@@ -79,7 +87,14 @@ func TestDiffOfAFrameTheActionRebuilt(t *testing.T) {
 	if got := jsonString(read.Steps[0].Output); got != "1" {
 		t.Errorf("the version switch ran %s times", got)
 	}
-	out := run(tab + `{"click":"#next"}]}`)
+	// One task removed above the others: the next one slides into view,
+	// and is no news.
+	out := run(tab + `{"click":"#done1"}]}`)
+	mustOK(t, out)
+	if out.Changes == nil || !strings.Contains(strings.Join(out.Changes.Removed, "\n"), "Delete task 1") || strings.Contains(strings.Join(out.Changes.Added, "\n"), "Delete task") {
+		t.Errorf("one item removed in a frame: %s", jsonString(out.Changes))
+	}
+	out = run(tab + `{"click":"#next"}]}`)
 	mustOK(t, out)
 	if out.Changes != nil && strings.Contains(strings.Join(out.Changes.Added, "\n"), "Topic") {
 		t.Errorf("links a scroll brought into view are added: %s", jsonString(out.Changes))

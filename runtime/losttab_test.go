@@ -93,7 +93,7 @@ func TestAnswerSaysTheTabClosedDuringTheCommand(t *testing.T) {
 		}()
 		waited := run(`{"tab":"` + waiter.Tab + `","steps":[{"wait":{"selector":"#never","timeout":20000}}]}`)
 		all := waited.JSON()
-		if waited.OK() || len(waited.Steps) != 1 || !strings.Contains(waited.Steps[0].Error, "tab was closed") || strings.Contains(string(all), "waited") || len(waited.Warnings) > 0 {
+		if waited.OK() || len(waited.Steps) != 1 || !strings.HasPrefix(waited.Steps[0].Error, "the tab was closed during this step") || strings.Contains(string(all), "waited") || len(waited.Warnings) > 0 {
 			t.Errorf("pooled %t: a wait on a tab closed meanwhile: %s", pooled, all)
 		}
 	}

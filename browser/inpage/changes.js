@@ -83,11 +83,32 @@ function notShown(node) {
   return !!el && !!el.closest(NOT_SHOWN);
 }
 
+// TOAST_CLASS names the classes of toasts, banners and messages.
+const TOAST_CLASS = /toast|snack|alert|notif|flash|message|banner|error/i;
+
+// notableEl reports whether el is an alert, status line, heading, live
+// region, or looks like a toast or message.
+function notableEl(el) {
+  return el.matches(NOTABLE_SEL) || TOAST_CLASS.test(el.className || '');
+}
+
+// otherComponent reports whether node lies in the shadow tree of a
+// component other than the one the action checked, outside anything
+// notable there: a component ticking on its own (a clock, a carousel)
+// must not fill every answer, while the cart badge or the toast region
+// the action updated is news.
+function otherComponent(node) {
+  const root = node.getRootNode ? node.getRootNode() : null;
+  if (!root || root === document || !root.host || (S.ownRoots && S.ownRoots.has(root))) return false;
+  for (let el = node.nodeType === 1 ? node : node.parentElement; el; el = el.parentElement) if (notableEl(el)) return false;
+  return !notableEl(root.host);
+}
+
 // stepLogRecords notes mutation records (the watch observer's callback).
 function stepLogRecords(records) {
   const log = stepLogStart();
   for (const r of records) {
-    if (notShown(r.target)) continue;
+    if (notShown(r.target) || otherComponent(r.target)) continue;
     if (r.type === 'childList') {
       let text = false;
       for (const n of r.addedNodes) {
@@ -111,7 +132,7 @@ function stepLogRecords(records) {
       const el = r.target;
       // A class on body or a wrapper of everything is no region.
       if (el === document.body || el === document.documentElement || el.childElementCount > 50) continue;
-      if (el.matches(NOTABLE_SEL) || /toast|snack|alert|notif|flash|message|banner|error/i.test(el.className || '')) logText(log, el);
+      if (notableEl(el)) logText(log, el);
       else logChanged(log, el);
     }
   }
@@ -178,8 +199,10 @@ export function changeWatch() {
   // snapshots walked (another component the action updates: a cart
   // badge, a toast region).
   let root = S.lastChecked && S.lastChecked.isConnected ? S.lastChecked.getRootNode() : null;
+  S.ownRoots = new Set();
   while (root && root !== document && root.host) {
     changeObserver.observe(root, CHANGE_OPTS);
+    S.ownRoots.add(root);
     root = root.host.getRootNode();
   }
   for (const sr of S.shadowRoots) {
