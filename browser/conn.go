@@ -323,10 +323,14 @@ func (c *Conn) subscribeCounted(session target.SessionID, method string) (<-chan
 // closed (or detached) a moment before.
 const sessionGone = "Session with given id not found"
 
+// TabClosedText begins the error of a call on a tab that went away during
+// the step (tabGone).
+const TabClosedText = "the tab was closed during this step"
+
 // tabGone is the error of a call on a tab that went away during the step.
 func tabGone(pe *ProtocolError) *Error {
 	return &Error{Kind: KindContextDestroyed, Err: pe,
-		Message: "the tab was closed during this step (by the page, the user or another agent)",
+		Message: TabClosedText + " (by the page, the user or another agent)",
 		Hint:    "run listTabs, then switchTab to a tab that is open or openTab a new one"}
 }
 

@@ -38,16 +38,14 @@ func (p *Page) frameFresh(before []string, c *Capture) {
 	for _, r := range c.Fresh {
 		fresh[r] = true
 	}
-	rebuilt := map[string]bool{}
+	// A frame is rebuilt when the baseline showed elements of it and none
+	// stayed.
+	showedAny, stayed := map[string]bool{}, map[string]bool{}
 	for _, r := range before {
 		if fr, ok := frames[r]; ok {
 			key := strings.Join(fr.Chain, "/")
-			if _, seen := rebuilt[key]; !seen {
-				rebuilt[key] = true
-			}
-			if shown[r] {
-				rebuilt[key] = false // an element of it stayed
-			}
+			showedAny[key] = true
+			stayed[key] = stayed[key] || shown[r]
 		}
 	}
 	had := map[string]bool{}
@@ -59,7 +57,8 @@ func (p *Page) frameFresh(before []string, c *Capture) {
 		if !ok || had[r] || fresh[r] {
 			continue
 		}
-		if rebuilt[strings.Join(fr.Chain, "/")] || fr.Owner != "" && fresh[fr.Owner] {
+		key := strings.Join(fr.Chain, "/")
+		if showedAny[key] && !stayed[key] || fr.Owner != "" && fresh[fr.Owner] {
 			c.Fresh = append(c.Fresh, r)
 			fresh[r] = true
 		}

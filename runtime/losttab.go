@@ -14,8 +14,8 @@ func (h *host) noteLostTab(ctx context.Context, p *browser.Page, out *Output) {
 	if w := lostTabWarning(p, out); w != "" {
 		out.Warnings = append(out.Warnings, w)
 	}
-	if p.TabClosed() && out.Tab != "" {
-		h.env.Registry.Remove(ctx, out.Tab)
+	if alias := h.env.Tab().Alias; p.TabClosed() && alias != "" {
+		h.env.Registry.Remove(ctx, alias)
 	}
 }
 
@@ -31,12 +31,12 @@ func lostTabWarning(p *browser.Page, out *Output) string {
 	}
 	switch {
 	case p.TabClosed():
-		if saysSo(out, "tab was closed") {
+		if saysSo(out, func(text, _ string) bool { return strings.Contains(text, browser.TabClosedText) }) {
 			return ""
 		}
 		return tab + " closed during this command (by the page, the user or another agent): its alias and refs are gone; run listTabs, then continue in an open tab or openTab a new one"
 	case p.Session().Crashed():
-		if saysSo(out, "crashed") {
+		if saysSo(out, func(_, typ string) bool { return typ == string(browser.KindPageCrashed) }) {
 			return ""
 		}
 		return "the page of " + tab + " has crashed (its renderer process died): " + browser.CrashHint
@@ -45,18 +45,18 @@ func lostTabWarning(p *browser.Page, out *Output) string {
 }
 
 // saysSo reports whether an error of out (the command's, a step's or the
-// program's) contains words.
-func saysSo(out *Output, words string) bool {
-	if out.Error != nil && strings.Contains(out.Error.Message, words) {
+// program's) is one that said, by its text and error type.
+func saysSo(out *Output, said func(text, errorType string) bool) bool {
+	if out.Error != nil && said(out.Error.Message, out.Error.ErrorType) {
 		return true
 	}
 	for _, s := range out.Steps {
-		if strings.Contains(s.Error, words) {
+		if s.Error != "" && said(s.Error, s.ErrorType) {
 			return true
 		}
 	}
 	for _, e := range out.Errors {
-		if strings.Contains(e.Error, words) {
+		if said(e.Error, e.ErrorType) {
 			return true
 		}
 	}
