@@ -27,7 +27,8 @@ func lostTabSite(t *testing.T) string {
 <script>window.helpClosed = 0; window.noteHelpClosed = () => { document.querySelector('#closed').textContent = ++window.helpClosed; };</script>`)
 		case "/help.html":
 			fmt.Fprint(w, `<!doctype html><title>Help</title><main><h1>Help</h1><p>Ask us anything.</p>
-<button id="done" onclick="if (window.opener) window.opener.noteHelpClosed(); window.close()">Done</button></main>`)
+<button id="done" onclick="if (window.opener) window.opener.noteHelpClosed(); window.close()">Done</button>
+<button id="slow" onmouseup="if (window.opener) window.opener.noteHelpClosed(); for (const t = Date.now(); Date.now() - t < 1500;) {}">Export</button></main>`)
 		default:
 			http.NotFound(w, r)
 		}
@@ -67,6 +68,35 @@ func TestAnswerSaysTheTabClosedDuringTheCommand(t *testing.T) {
 		read := run(`{"tab":"` + account.Tab + `","steps":[{"pageFunction":"window.helpClosed"}]}`)
 		if got := jsonString(read.Steps[0].Output); got != "1" {
 			t.Errorf("pooled %t: the Done handler ran %s times", pooled, got)
+		}
+		// The tab closes while the page handles the release (a person
+		// closes it during a slow export): the release is never answered,
+		// and the click still happened, once.
+		again := run(`{"tab":"` + account.Tab + `","steps":[{"click":"#help"}]}`)
+		tabs, _ = stepOutput(t, again, 0)["newTabs"].([]any)
+		if len(tabs) != 1 {
+			t.Fatalf("pooled %t: the help link opened %v", pooled, tabs)
+		}
+		help, _ = tabs[0].(map[string]any)["tab"].(string)
+		mustOK(t, run(`{"tab":"`+help+`","steps":[{"wait":"#slow"}]}`))
+		list := run(`{"tab":"` + help + `","steps":[{"listTabs":true}]}`)
+		slowID := ""
+		for _, tb := range stepOutput(t, list, 0)["tabs"].([]any) {
+			if m := tb.(map[string]any); m["tab"] == help {
+				slowID, _ = m["targetId"].(string)
+			}
+		}
+		go func() {
+			time.Sleep(400 * time.Millisecond)
+			c.CloseTab(t, slowID)
+		}()
+		closed := run(`{"tab":"` + help + `","steps":[{"click":"#slow"}]}`)
+		if !closed.OK() || !strings.Contains(strings.Join(closed.Warnings, " "), "tab "+help+" closed during this command") {
+			t.Errorf("pooled %t: a click whose tab closed while the page handled it: %s", pooled, closed.JSON())
+		}
+		read = run(`{"tab":"` + account.Tab + `","steps":[{"pageFunction":"window.helpClosed"}]}`)
+		if got := jsonString(read.Steps[0].Output); got != "2" {
+			t.Errorf("pooled %t: the handlers ran %s times in all, want 2", pooled, got)
 		}
 
 		// A person closes the tab while a step waits.
