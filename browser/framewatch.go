@@ -41,6 +41,11 @@ type frameWatch struct {
 	// fresh are the frames the action added: their first document is no
 	// navigation (it is awaited, not reported).
 	fresh map[cdp.FrameID]bool
+	// began are the frames whose navigation was asked for or started
+	// during the action: a document that commits in another frame ends a
+	// navigation begun before the action (a frame of a page still
+	// loading), which is not the action's.
+	began map[cdp.FrameID]bool
 	// failed are the frames whose navigation ended on Chrome's error page.
 	failed int
 	// oopifs are the out-of-process frames whose document changed, and
@@ -54,7 +59,7 @@ type frameWatch struct {
 func newFrameWatch(main cdp.FrameID) *frameWatch {
 	return &frameWatch{main: main, loading: map[cdp.FrameID]*loadWait{}, went: map[cdp.FrameID]string{},
 		committed: map[cdp.FrameID]bool{}, paths: map[cdp.FrameID][]string{}, selfDriven: map[cdp.FrameID]bool{},
-		fresh: map[cdp.FrameID]bool{}, oopifURL: map[cdp.FrameID]string{}, events: make(chan oopifEvent, 64)}
+		fresh: map[cdp.FrameID]bool{}, began: map[cdp.FrameID]bool{}, oopifURL: map[cdp.FrameID]string{}, events: make(chan oopifEvent, 64)}
 }
 
 // frameWant is what a frame's new document is awaited to reach: its
@@ -68,6 +73,7 @@ func (f *frameWatch) requested(ev page.EventFrameRequestedNavigation) {
 	if ev.FrameID == f.main || f.selfDriven[ev.FrameID] || strings.HasPrefix(ev.URL, "javascript:") || ev.Disposition != page.ClientNavigationDispositionCurrentTab {
 		return
 	}
+	f.began[ev.FrameID] = true
 	if _, ok := f.loading[ev.FrameID]; !ok {
 		f.await(&loadWait{frame: ev.FrameID, want: frameWant, newDocument: true})
 	}
@@ -79,6 +85,7 @@ func (f *frameWatch) started(ev page.EventFrameStartedNavigating) {
 	if id == f.main || ev.NavigationType == "sameDocument" || ev.NavigationType == "historySameDocument" || f.selfDriven[id] {
 		return
 	}
+	f.began[id] = true
 	path := ev.URL
 	if u, err := url.Parse(ev.URL); err == nil {
 		path = u.Host + u.Path
@@ -142,6 +149,9 @@ func (f *frameWatch) navigated(ev page.EventFrameNavigated) {
 		return
 	}
 	f.committed[fr.ID] = true
+	if !f.began[fr.ID] {
+		return // a navigation begun before the action
+	}
 	if strings.HasPrefix(fr.URL, "chrome-error:") {
 		f.failed++
 		f.done(fr.ID)

@@ -125,7 +125,8 @@ func TestActionInFrameReportsWhereTheFrameWent(t *testing.T) {
 // and never finishes loading (its pixel stalls), and links and buttons
 // whose frame navigations lead nowhere: a 204 answer, a frame removed
 // while it navigates, a frame the button adds, a site that refuses to be
-// framed.
+// framed, and a frame whose server takes 400 ms to answer (so its
+// document commits after the page's DOMContentLoaded).
 func adPage(t *testing.T) string {
 	t.Helper()
 	stall := make(chan struct{})
@@ -142,10 +143,11 @@ func adPage(t *testing.T) string {
 <button id="refused" onclick="document.getElementById('help').src = '/no-frames.html'">Open help</button>
 </article></main>
 <aside><iframe id="ad" src="/ad.html?0" title="Ad"></iframe><iframe id="box" src="/box.html" title="Box"></iframe>
-<iframe id="help" src="/card.html" title="Help"></iframe></aside>`),
+<iframe id="help" src="/card.html" title="Help"></iframe><iframe id="late" src="/late.html" title="Late"></iframe></aside>`),
 		"ad.html":        page("Ad", `<p>Buy lamps</p><img src="/stall.gif" alt=""><script>setTimeout(() => location.href = '/ad.html?' + Date.now(), 300)</script>`),
 		"box.html":       page("Box", `<a id="nothing" href="/no-content">Check for news</a><a id="slow" href="/slow-page">Archive</a>`),
 		"card.html":      page("Card", `<p>Card</p>`),
+		"late.html":      page("Late", `<p>A frame slow to answer</p>`),
 		"no-frames.html": page("Help", `<p>Help</p>`),
 	}
 	return browsertest.ServeHandler(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -164,6 +166,8 @@ func adPage(t *testing.T) string {
 			return
 		case "/slow-page":
 			time.Sleep(2 * time.Second)
+		case "/late.html":
+			time.Sleep(400 * time.Millisecond)
 		case "/no-frames.html":
 			w.Header().Set("X-Frame-Options", "DENY")
 		}
@@ -202,9 +206,12 @@ func TestFrameNavigationsTheActionDidNotCause(t *testing.T) {
 		}
 		return out
 	}
+	// The save starts before the late frame's document commits (its
+	// server answers in 400 ms, the save's in a second): that navigation
+	// began with the page, not with the click.
 	res := clickOnce("#save")
 	if len(res.FramesNavigated) > 0 || res.Warning != "" {
-		t.Errorf("a save while an ad rotates: %+v", res.Effect)
+		t.Errorf("a save while an ad rotates and a frame of the page still loads: %+v", res.Effect)
 	}
 	if got := js(t, p, `document.getElementById('save').textContent`); got != `"Saved"` {
 		t.Errorf("the save did not finish before the answer: %s", got)
