@@ -14,6 +14,9 @@ type contextTracker struct {
 	mu       sync.Mutex
 	byFrame  map[cdp.FrameID]runtime.ExecutionContextID
 	byUnique map[string]frameContext
+	// documents counts each frame's default contexts: one per document
+	// the frame has had since the session attached.
+	documents map[cdp.FrameID]int
 	// stop drops the subscriptions (its goroutine then ends).
 	stop func()
 }
@@ -33,7 +36,7 @@ type frameContext struct {
 // A frame's new context replaces its old entry, and entries of frames that
 // are gone are never asked for (frame ids are not reused).
 func trackContexts(s *Session) *contextTracker {
-	t := &contextTracker{byFrame: map[cdp.FrameID]runtime.ExecutionContextID{}, byUnique: map[string]frameContext{}}
+	t := &contextTracker{byFrame: map[cdp.FrameID]runtime.ExecutionContextID{}, byUnique: map[string]frameContext{}, documents: map[cdp.FrameID]int{}}
 	created, stopC := s.Subscribe("Runtime.executionContextCreated")
 	destroyed, stopD := s.Subscribe("Runtime.executionContextDestroyed")
 	t.stop = func() { stopC(); stopD() }
@@ -56,6 +59,7 @@ func trackContexts(s *Session) *contextTracker {
 					t.mu.Lock()
 					t.byFrame[aux.FrameID] = ev.Context.ID
 					t.byUnique[ev.Context.UniqueID] = frameContext{aux.FrameID, ev.Context.ID}
+					t.documents[aux.FrameID]++
 					t.mu.Unlock()
 				}
 			case raw, ok := <-destroyed:
@@ -88,4 +92,12 @@ func (t *contextTracker) context(frame cdp.FrameID) (runtime.ExecutionContextID,
 	defer t.mu.Unlock()
 	id, ok := t.byFrame[frame]
 	return id, ok
+}
+
+// documentsOf counts the documents frame has had since the session
+// attached (each has its own default context).
+func (t *contextTracker) documentsOf(frame cdp.FrameID) int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.documents[frame]
 }

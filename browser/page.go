@@ -182,6 +182,16 @@ func (p *Page) Close() {
 // (window.close()), the user or another agent.
 func (p *Page) TabClosed() bool { return p.tabClosed.Load() }
 
+// Documents counts the documents the tab's top frame has had since it was
+// attached: a navigation or a reload adds one. A step compares it before
+// and after to tell that the page changed under it.
+func (p *Page) Documents() int {
+	if p.contexts == nil {
+		return 0
+	}
+	return p.contexts.documentsOf(cdp.FrameID(p.TargetID))
+}
+
 // navigationGone reports whether err is an execution context a navigation
 // destroyed, worth trying again in the new document: not one of a tab
 // that closed (its error is the same kind), where waiting more only runs

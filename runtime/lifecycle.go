@@ -139,7 +139,9 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 	th.SetLocal(builtins.CtxKey, ctx)
 	defer th.SetLocal(builtins.CtxKey, h.ctx)
 	dlMark := h.downloadMark()
+	var under pageUnder
 	if p, perr := h.env.Page(); perr == nil {
+		under = pageUnder{page: p, documents: p.Documents()}
 		if a.Visual {
 			h.captureAhead(p, la)
 		}
@@ -171,6 +173,7 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 				Hint: "raise the step's timeout if the page is slow, or check that what it waits for can happen"}
 		}
 		err = h.checkPage(a, timeout, err)
+		err = under.explain(h.ctx, a, err)
 		return h.fail(res, call, la, err)
 	}
 	res.Status = StatusOK

@@ -1,0 +1,83 @@
+package runtime
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/cdp-skill/cdp-skill/browser/browsertest"
+)
+
+// expiringSite is a web app whose editor page sends an idle session to
+// the sign-in page after 600 ms, and whose report page reloads itself
+// after 600 ms (a dashboard's refresh); its settings page stays put.
+func expiringSite(t *testing.T) string {
+	return browsertest.ServeHandler(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/editor.html":
+			fmt.Fprint(w, `<!doctype html><title>Editor</title><header><nav><a href="/">Docs</a></nav></header>
+<main><h1>Editor</h1><label>Title <input id="title"></label><button id="draft">Save draft</button></main>
+<script>setTimeout(() => location.href = '/signin.html?expired=1', 600)</script>`)
+		case "/signin.html":
+			fmt.Fprint(w, `<!doctype html><title>Sign in</title><main><h1>Your session expired</h1>
+<label>Email <input id="email"></label><button>Sign in</button></main>`)
+		case "/report.html":
+			fmt.Fprint(w, `<!doctype html><title>Report</title><main><h1>Report</h1><p id="n"></p></main>
+<script>document.getElementById('n').textContent = 'Loaded ' + (sessionStorage.loads = (+sessionStorage.loads || 0) + 1) + ' times';
+if (sessionStorage.loads < 2) setTimeout(() => location.reload(), 600)</script>`)
+		case "/settings.html":
+			fmt.Fprint(w, `<!doctype html><title>Settings</title><main><h1>Settings</h1><button id="save">Save</button></main>`)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+}
+
+// TestFailedLookupSaysThePageNavigatedMeanwhile: a step that looked for an
+// element or text in vain, while the page loaded another document under
+// it (a redirect to sign in, a reload), says so and where the page is now,
+// for clicks, fills and waits, run directly and as the resident process
+// runs them; a lookup that fails on a page that stayed put says nothing
+// of the kind, nor does a navigation step.
+func TestFailedLookupSaysThePageNavigatedMeanwhile(t *testing.T) {
+	base := expiringSite(t)
+	for _, pooled := range []bool{false, true} {
+		run := finishingRunner(t, pooled)
+		for _, c := range []struct{ name, page, step, now string }{
+			{"a click", "editor.html", `{"click":"#publish","timeout":1500}`, "/signin.html?expired=1"},
+			{"a fill", "editor.html", `{"fill":{"selector":"#body","value":"Hello"},"timeout":1500}`, "/signin.html?expired=1"},
+			{"a wait for text", "editor.html", `{"wait":{"text":"Published"},"timeout":1500}`, "/signin.html?expired=1"},
+			{"a click by text during a reload", "report.html", `{"click":{"text":"Export"},"timeout":1500}`, "/report.html"},
+		} {
+			out := run(`{"steps":[{"openTab":"` + base + c.page + `"},` + c.step + `]}`)
+			closeTabAfter(t, out)
+			msg := stepError(out, 1)
+			if out.OK() || !strings.Contains(msg, "meanwhile the page loaded a new document") || !strings.Contains(msg, "now "+base+strings.TrimPrefix(c.now, "/")) {
+				t.Errorf("pooled %t: %s while the page navigated: %s", pooled, c.name, out.JSON())
+			}
+			if !strings.Contains(msg, "take a snapshot to see the page it is on now") {
+				t.Errorf("pooled %t: %s: no hint of what to do: %s", pooled, c.name, msg)
+			}
+		}
+		// The report page reloaded once, by itself.
+		out := run(`{"steps":[{"openTab":"` + base + `report.html"},{"wait":{"text":"Loaded 2 times"}},{"click":{"text":"Export"},"timeout":500}]}`)
+		closeTabAfter(t, out)
+		if msg := stepError(out, 2); out.OK() || msg == "" || strings.Contains(msg, "meanwhile") {
+			t.Errorf("pooled %t: a click that missed on a page that stayed put: %s", pooled, out.JSON())
+		}
+		out = run(`{"steps":[{"openTab":"` + base + `settings.html"},{"click":"#publish","timeout":500}]}`)
+		closeTabAfter(t, out)
+		if msg := stepError(out, 1); out.OK() || strings.Contains(msg, "meanwhile") || !strings.Contains(msg, "#publish") {
+			t.Errorf("pooled %t: a click that missed on a page that never navigated: %s", pooled, out.JSON())
+		}
+	}
+}
+
+// stepError is step i's error message ("" when it has none).
+func stepError(out *Output, i int) string {
+	if i >= len(out.Steps) {
+		return ""
+	}
+	return out.Steps[i].Error
+}
