@@ -74,11 +74,41 @@ func (p *Page) PostCapture(ctx context.Context, o CaptureOptions) (*Capture, err
 	}
 	p.storeSeq(c.Seq)
 	c.Seq = nil
-	p.spliceCapture(ctx, &c)
+	p.spliceCapture(ctx, &c, o.frameChangeLog())
+	c.takeFrameNews()
 	p.framePresent(ctx, o.Present, &c)
 	p.frameFresh(o.Present, &c)
 	p.frameLogsText(ctx, &c)
 	return &c, nil
+}
+
+// frameChangeLog is what the capture does with the frames' change logs:
+// the diff's baseline starts them, the capture after the command (scoped
+// to what it changed) takes them.
+func (o CaptureOptions) frameChangeLog() string {
+	switch {
+	case o.Scope:
+		return "take"
+	case o.Viewport && !o.Full:
+		return "start"
+	}
+	return ""
+}
+
+// takeFrameNews moves what the command changed in frames, read from their
+// change logs, into the capture's text news and fresh refs (when the top
+// document's log says which are fresh at all).
+func (c *Capture) takeFrameNews() {
+	if c.Viewport == nil || c.Viewport.News == nil {
+		return
+	}
+	n := c.Viewport.News
+	c.Viewport.News = nil
+	c.Text = append(c.Text, n.Text...)
+	c.Transient = append(c.Transient, n.Transient...)
+	if c.Fresh != nil {
+		c.Fresh = append(c.Fresh, n.Fresh...)
+	}
 }
 
 // VisualKey returns a key that changes whenever what the viewport shows

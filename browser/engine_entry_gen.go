@@ -4,7 +4,7 @@ package browser
 
 // The installed scripts (browser/inpage/bundle) and their versions.
 var (
-	engineBundleSpec = bundle{global: "__cdpSkill", source: engineBundleJS, version: "f43f705d4774"}
+	engineBundleSpec = bundle{global: "__cdpSkill", source: engineBundleJS, version: "b3753dbb480c"}
 	pageBundleSpec   = bundle{global: "__cdpSkillPage", source: pageBundleJS, version: "d186319db1e5"}
 	watchBundleSpec  = bundle{global: "__cdpSkillWatch", source: watchBundleJS, version: "27ff5174b813"}
 )
@@ -47,6 +47,7 @@ var (
 	epFireChange           = engineEntry{"fireChange"}
 	epFocusElement         = engineEntry{"focusElement"}
 	epFormState            = engineEntry{"formState"}
+	epFrameCapture         = engineEntry{"frameCapture"}
 	epFrameCount           = engineEntry{"frameCount"}
 	epFrameHash            = engineEntry{"frameHash"}
 	epFrameOwners          = engineEntry{"frameOwners"}

@@ -96,6 +96,7 @@ func (p *Page) spliceFrames(ctx context.Context, s *Snapshot, key string, sub Sn
 		}
 		s.Refs += fs.Refs
 		s.Elements = append(s.Elements, fs.Elements...)
+		s.News = s.News.add(fs.News)
 		s.Truncated = s.Truncated || fs.Truncated
 	}
 	s.YAML = strings.Join(out, "\n")
@@ -270,10 +271,11 @@ func (p *Page) slotFrames(ctx context.Context, key string, n int) []cdp.FrameID 
 }
 
 // spliceCapture splices the frames into the post-command snapshots (the
-// viewport one with its elements, for the diff).
-func (p *Page) spliceCapture(ctx context.Context, c *Capture) {
+// viewport one with its elements, for the diff). changeLog is the frames'
+// change logs' part (SnapshotOptions.ChangeLog).
+func (p *Page) spliceCapture(ctx context.Context, c *Capture, changeLog string) {
 	if c.Viewport != nil && c.Viewport.Frames > 0 {
-		p.spliceFrames(ctx, c.Viewport, "viewport", SnapshotOptions{ViewportOnly: true, Internal: true, Elements: true, NoHeader: true, Root: "body"}, 1)
+		p.spliceFrames(ctx, c.Viewport, "viewport", SnapshotOptions{ViewportOnly: true, Internal: true, Elements: true, NoHeader: true, Root: "body", ChangeLog: changeLog}, 1)
 		c.Viewport.URL = ""
 	}
 	if c.Full != nil && c.Full.Frames > 0 {

@@ -40,6 +40,11 @@ type SnapshotOptions struct {
 	// NameLimit and TextLimit truncate long names and texts (100, 200).
 	NameLimit int `json:"nameLimit,omitempty"`
 	TextLimit int `json:"textLimit,omitempty"`
+	// ChangeLog is set on the frames' part of a command's viewport
+	// capture: "start" (the diff's baseline) starts each frame's change
+	// log, "take" (the capture after the command) ends it and returns its
+	// news (Snapshot.News).
+	ChangeLog string `json:"changeLog,omitempty"`
 }
 
 // Snapshot is a rendered snapshot.
@@ -63,6 +68,32 @@ type Snapshot struct {
 	Unloaded []bool `json:"unloaded,omitempty"`
 	// Hash is the engine's change hash of the document, given with frames.
 	Hash string `json:"hash,omitempty"`
+	// News is what the command changed in the frames spliced in, read
+	// from their change logs (SnapshotOptions.ChangeLog "take").
+	News *FrameNews `json:"news,omitempty"`
+}
+
+// FrameNews is what a command changed in frames: text news as in
+// Capture.Text and Capture.Transient, and the frames' refs inside what
+// changed (Capture.Fresh).
+type FrameNews struct {
+	Text      []string `json:"text,omitempty"`
+	Transient []string `json:"transient,omitempty"`
+	Fresh     []string `json:"fresh,omitempty"`
+}
+
+// add merges n into f, f allocated when nil.
+func (f *FrameNews) add(n *FrameNews) *FrameNews {
+	if n == nil {
+		return f
+	}
+	if f == nil {
+		f = &FrameNews{}
+	}
+	f.Text = append(f.Text, n.Text...)
+	f.Transient = append(f.Transient, n.Transient...)
+	f.Fresh = append(f.Fresh, n.Fresh...)
+	return f
 }
 
 // SnapElement is one ref-bearing element of a snapshot, for diffing.
@@ -123,8 +154,12 @@ func (p *Page) snapshotHere(ctx context.Context, opts SnapshotOptions, slotKey s
 		}
 	}
 	p.scanClickListeners(ctx)
+	entry := epSnapshot
+	if opts.ChangeLog != "" {
+		entry = epFrameCapture
+	}
 	var s Snapshot
-	if err := p.engineCall(ctx, &s, epSnapshot, engineSnapshotOptions{opts, p.snapshotSeq(ctx, opts), slotKey}); err != nil {
+	if err := p.engineCall(ctx, &s, entry, engineSnapshotOptions{opts, p.snapshotSeq(ctx, opts), slotKey}); err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)
 	}
 	if s.ClosedCandidates > 0 {
@@ -139,7 +174,8 @@ func (p *Page) snapshotHere(ctx context.Context, opts SnapshotOptions, slotKey s
 			}
 			var s2 Snapshot
 			if err := p.engineCall(ctx, &s2, epSnapshot, engineSnapshotOptions{again, p.snapshotSeq(ctx, again), slotKey}); err == nil {
-				s2.SnapshotID = s.SnapshotID
+				// The first render took the frame's change log.
+				s2.SnapshotID, s2.News = s.SnapshotID, s.News
 				s = s2
 			}
 		}

@@ -9,7 +9,7 @@ import { allShadowRoots, effectiveRole, refName } from './refs.js';
 import { snapshot } from './api.js';
 import { isShown, textOf } from './find.js';
 import { boxOf, editProblem, shortSelector } from './act.js';
-import { stepLogEnd, stepLogPeek, stepLogTake } from './changes.js';
+import { changeWatch, stepLogEnd, stepLogPeek, stepLogTake } from './changes.js';
 
 function activeElementInfo() {
   const a = deepActiveElement();
@@ -90,6 +90,27 @@ export function postCapture(opts) {
   if (opts.full) out.full = snapshot({ internal: true, root: 'body', seq: opts.seq, slotKey: 'full' });
   out.context = context();
   out.seq = { snap: S.snapSeq, elem: S.elemSeq };
+  return out;
+}
+
+// frameCapture is a frame's part of a command's viewport capture: its
+// snapshot and its change log, which the top document's does not see
+// into. The diff's baseline starts the log (changeLog 'start'), so what
+// the command changes in a frame no action ran in is logged too (a
+// payment frame's "card number incomplete" after the page's Pay button);
+// the capture after the command takes it (changeLog 'take'): its text
+// news, and the frame's refs inside what changed (all of them when the
+// log overflowed).
+export function frameCapture(opts) {
+  const log = opts.changeLog === 'take' ? stepLogTake() : null;
+  const out = snapshot(opts);
+  if (opts.changeLog === 'start') {
+    stepLogEnd();
+    changeWatch(true);
+  } else if (log && !log.none) {
+    const elements = out.elements || [];
+    out.news = { text: log.text, transient: log.transient, fresh: log.full ? elements.map((e) => e.ref) : freshRefs(elements, log.changed) };
+  }
   return out;
 }
 

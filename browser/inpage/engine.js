@@ -45,7 +45,7 @@ export {
   selectOption, checkTarget, focusElement, fileInput, fileState, watchFiles
 } from './forms.js';
 export { frameOwners, frameCount } from './frames.js';
-export { context, postCapture, diagnose, captureAfter, captureAhead, captureLogEnd, takeChangeText, presentRefs } from './capture.js';
+export { context, postCapture, frameCapture, diagnose, captureAfter, captureAhead, captureLogEnd, takeChangeText, presentRefs } from './capture.js';
 export { serialize, serializeTyped, handoverTake, ping } from './serialize.js';
 export { refElements, refElementList, refsOf } from './handover.js';
 export {
