@@ -34,3 +34,12 @@ func (p *Page) actedFrame() string {
 	}
 	return string(f.id)
 }
+
+// Top makes later actions run in the top document again: the frame they
+// ran in went away with the document that held it.
+func (fs *Frames) Top() {
+	p := fs.p
+	p.mu.Lock()
+	p.frame, p.home = nil, nil
+	p.mu.Unlock()
+}

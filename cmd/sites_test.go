@@ -31,6 +31,10 @@ def login(email):
 
 def broken():
     click(text = "No such button", timeout = 300)
+
+def elsewhere(url):
+    goto(url)
+    click("#nosuch", timeout = 300)
 `
 
 func siteServer(t *testing.T) string {
@@ -119,8 +123,14 @@ result = login(args["email"])
 	if bad.code != 1 || !strings.Contains(string(bad.stdout), recipeFile+":14") {
 		t.Fatalf("failing recipe: %s", bad.stdout)
 	}
+	// A recipe that goes to a page and misses there: its page loaded no
+	// new document under the click (the recipe's own goto came first).
+	away := cli(t, dir, nil, `{"tab":"`+tab+`","steps":[{"recipe":{"site":"127.0.0.1","name":"elsewhere","args":{"url":"`+base+`index.html?away"}}}]}`)
+	if away.code != 1 || !strings.Contains(string(away.stdout), "#nosuch") || strings.Contains(string(away.stdout), "meanwhile") {
+		t.Fatalf("a recipe that navigates, then misses: %s", away.stdout)
+	}
 	missing := cli(t, dir, nil, `{"tab":"`+tab+`","steps":[{"recipe":"127.0.0.1/logout"}]}`)
-	if !strings.Contains(string(missing.stdout), "its recipes: broken, login") {
+	if !strings.Contains(string(missing.stdout), "its recipes: broken, elsewhere, login") {
 		t.Fatalf("unknown recipe: %s", missing.stdout)
 	}
 }

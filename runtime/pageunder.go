@@ -3,7 +3,7 @@ package runtime
 import (
 	"context"
 	"errors"
-	"fmt"
+	"strings"
 	"time"
 
 	"github.com/cdp-skill/cdp-skill/browser"
@@ -18,35 +18,87 @@ type pageUnder struct {
 }
 
 // lookupKinds are the failures of a step that looked for something in the
-// page: when the page loaded another document meanwhile (a redirect, a
-// session that expired, a script's reload), what the step looked for may
-// have been on the page it left.
+// page, or whose JavaScript the page cut off: when the page loaded another
+// document meanwhile (a redirect, a session that expired, a script's
+// reload), what the step looked for may have been on the page it left.
 var lookupKinds = map[browser.Kind]bool{
 	browser.KindElementNotFound: true, browser.KindTimeout: true, browser.KindStaleElement: true,
+	browser.KindContextDestroyed: true,
 }
 
-// navigations are the actions whose own work is to load a document.
-var navigations = map[string]bool{"goto": true, "reload": true, "back": true, "forward": true}
+// notExplained are the actions whose failure is not explained by a new
+// document: the navigations (loading one is their work) and recipes (each
+// of their steps explains its own failure).
+var notExplained = map[string]bool{"goto": true, "reload": true, "back": true, "forward": true, "recipe": true}
 
-// explain adds to a failed lookup that the page loaded another document
-// while the step ran, and which, so the agent does not look again for
-// an element of a page that is gone.
+// newDocumentNote starts what explain adds to an error.
+const newDocumentNote = "meanwhile the page loaded a new document (a navigation or a reload)"
+
+// explain adds to a failed step that the page loaded another document
+// while it ran, and which, so the agent does not look again for an
+// element of a page that is gone. A step that ran in a frame failed
+// because its frame went with the old document, whatever its error: the
+// page is back in its top document, where the next steps run.
 func (u pageUnder) explain(ctx context.Context, a *lang.Action, err error) error {
-	if u.page == nil || navigations[a.Name] || a.OpensTab || !lookupKinds[browser.KindOf(err)] || u.page.TabClosed() || u.page.Documents() == u.documents {
+	if u.page == nil || notExplained[a.Name] || a.OpensTab || u.page.TabClosed() || !u.changed(ctx, err) {
 		return err
 	}
-	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
-	defer cancel()
-	now := "another document"
-	if url, uerr := u.page.URL(rctx); uerr == nil && url != "" {
-		now = url
+	inFrame := u.page.Frames().InChild()
+	if !inFrame && !lookupKinds[browser.KindOf(err)] {
+		return err
 	}
-	msg := err.Error()
+	msg, hint := err.Error(), ""
 	var details map[string]any
 	if be := (*browser.Error)(nil); errors.As(err, &be) && be.Message != "" {
-		msg, details = be.Message, be.Details
+		msg, hint, details = be.Message, be.Hint, be.Details
 	}
-	return &browser.Error{Kind: browser.KindOf(err), Err: err, Details: details,
-		Message: fmt.Sprintf("%s; meanwhile the page loaded a new document (a navigation or a reload), now %s", msg, now),
-		Hint:    "take a snapshot to see the page it is on now; if the step's target was on the page it left, wait for the page the step expects before acting"}
+	if strings.Contains(msg, newDocumentNote) {
+		return err
+	}
+	if browser.KindOf(err) == browser.KindContextDestroyed {
+		msg = "the page left the document the step's JavaScript ran in before it finished"
+	}
+	note := newDocumentNote
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+	defer cancel()
+	if url, uerr := u.page.URL(rctx); uerr == nil && url != "" && !strings.Contains(msg, url) {
+		note += ", now " + url
+	}
+	if inFrame {
+		u.page.Frames().Top()
+		note += "; the frame the step ran in went with the old document, so the next steps run in the top document"
+		if !lookupKinds[browser.KindOf(err)] {
+			// The page's own words (no frame for the id, a context gone)
+			// say nothing an agent can use.
+			msg, hint, details = "the step could not finish in its frame", "", nil
+		}
+	}
+	if hint == "" {
+		hint = "take a snapshot to see the page it is on now"
+	}
+	return &browser.Error{Kind: browser.KindOf(err), Err: err, Details: details, Message: msg + "; " + note, Hint: hint}
+}
+
+// newDocumentWait bounds the wait for the new document of a navigation
+// that cut a step off: its old document's end comes first.
+const newDocumentWait = 2 * time.Second
+
+// changed reports whether the top frame has had another document since
+// the step started. A step the navigation cut off (its context destroyed)
+// failed before the new document came: that one is waited for.
+func (u pageUnder) changed(ctx context.Context, err error) bool {
+	if u.page.Documents() != u.documents {
+		return true
+	}
+	if browser.KindOf(err) != browser.KindContextDestroyed {
+		return false
+	}
+	deadline := time.Now().Add(newDocumentWait)
+	for time.Now().Before(deadline) && ctx.Err() == nil && !u.page.TabClosed() {
+		time.Sleep(10 * time.Millisecond)
+		if u.page.Documents() != u.documents {
+			return true
+		}
+	}
+	return false
 }

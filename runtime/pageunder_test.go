@@ -28,6 +28,10 @@ func expiringSite(t *testing.T) string {
 if (sessionStorage.loads < 2) setTimeout(() => location.reload(), 600)</script>`)
 		case "/settings.html":
 			fmt.Fprint(w, `<!doctype html><title>Settings</title><main><h1>Settings</h1><button id="save">Save</button></main>`)
+		case "/portal.html":
+			fmt.Fprint(w, `<!doctype html><title>Portal</title><header><h1>Portal</h1></header>
+<main><iframe id="app" title="App" src="/settings.html" style="width:400px;height:200px"></iframe></main>
+<script>setTimeout(() => location.href = '/signin.html?expired=1', 600)</script>`)
 		default:
 			http.NotFound(w, r)
 		}
@@ -37,9 +41,11 @@ if (sessionStorage.loads < 2) setTimeout(() => location.reload(), 600)</script>`
 // TestFailedLookupSaysThePageNavigatedMeanwhile: a step that looked for an
 // element or text in vain, while the page loaded another document under
 // it (a redirect to sign in, a reload), says so and where the page is now,
-// for clicks, fills and waits, run directly and as the resident process
-// runs them; a lookup that fails on a page that stayed put says nothing
-// of the kind, nor does a navigation step.
+// keeping its own hint, for clicks, fills, waits and page functions, run
+// directly and as the resident process runs them; a step in a frame of a
+// page that navigated says its frame went with it, and the next step runs
+// in the new top document; a lookup that fails on a page that stayed put
+// says nothing of the kind.
 func TestFailedLookupSaysThePageNavigatedMeanwhile(t *testing.T) {
 	base := expiringSite(t)
 	for _, pooled := range []bool{false, true} {
@@ -49,19 +55,40 @@ func TestFailedLookupSaysThePageNavigatedMeanwhile(t *testing.T) {
 			{"a fill", "editor.html", `{"fill":{"selector":"#body","value":"Hello"},"timeout":1500}`, "/signin.html?expired=1"},
 			{"a wait for text", "editor.html", `{"wait":{"text":"Published"},"timeout":1500}`, "/signin.html?expired=1"},
 			{"a click by text during a reload", "report.html", `{"click":{"text":"Export"},"timeout":1500}`, "/report.html"},
+			{"a page function the redirect cut off", "editor.html", `{"pageFunction":"() => new Promise((r) => setTimeout(() => r(1), 1500))"}`, "/signin.html?expired=1"},
+			{"a wait for the URL", "editor.html", `{"wait":{"url":"/published"},"timeout":1500}`, "/signin.html?expired=1"},
 		} {
 			out := run(`{"steps":[{"openTab":"` + base + c.page + `"},` + c.step + `]}`)
 			closeTabAfter(t, out)
-			msg := stepError(out, 1)
-			if out.OK() || !strings.Contains(msg, "meanwhile the page loaded a new document") || !strings.Contains(msg, "now "+base+strings.TrimPrefix(c.now, "/")) {
+			msg, now := stepError(out, 1), base+strings.TrimPrefix(c.now, "/")
+			if out.OK() || !strings.Contains(msg, "meanwhile the page loaded a new document") || !strings.Contains(msg, now) || strings.Count(msg, now) > 1 {
 				t.Errorf("pooled %t: %s while the page navigated: %s", pooled, c.name, out.JSON())
 			}
-			if !strings.Contains(msg, "take a snapshot to see the page it is on now") {
+			if !strings.Contains(msg, "snapshot") && !strings.Contains(msg, "exact: false") {
 				t.Errorf("pooled %t: %s: no hint of what to do: %s", pooled, c.name, msg)
 			}
 		}
+		// The step's own hint stays.
+		out := run(`{"steps":[{"openTab":"` + base + `editor.html"},{"click":{"text":"Publish now"},"timeout":1500}]}`)
+		closeTabAfter(t, out)
+		if msg := stepError(out, 1); !strings.Contains(msg, "meanwhile") || !strings.Contains(msg, "exact: false") {
+			t.Errorf("pooled %t: a click by text loses its hint: %s", pooled, msg)
+		}
+		// A step in a frame of a page that navigates: the frame went with
+		// the old document, and the next step runs in the new one.
+		out = run(`{"steps":[{"openTab":"` + base + `portal.html"},{"frame":"#app"},{"click":"#publish","timeout":1500}]}`)
+		closeTabAfter(t, out)
+		if msg := stepError(out, 2); !strings.Contains(msg, "meanwhile the page loaded a new document") || !strings.Contains(msg, "the next steps run in the top document") || strings.Contains(msg, "No frame") {
+			t.Errorf("pooled %t: a step in a frame of a page that navigated: %s", pooled, out.JSON())
+		}
+		if out.Context == nil || out.Context.Frame != nil || !strings.Contains(out.Context.URL, "/signin.html") {
+			t.Errorf("pooled %t: the answer's context after the frame went: %s", pooled, jsonString(out.Context))
+		}
+		if next := run(`{"tab":"` + out.Tab + `","steps":[{"fill":{"selector":"#email","value":"ann@example.com"}}]}`); !next.OK() {
+			t.Errorf("pooled %t: the next command does not run in the top document: %s", pooled, next.JSON())
+		}
 		// The report page reloaded once, by itself.
-		out := run(`{"steps":[{"openTab":"` + base + `report.html"},{"wait":{"text":"Loaded 2 times"}},{"click":{"text":"Export"},"timeout":500}]}`)
+		out = run(`{"steps":[{"openTab":"` + base + `report.html"},{"wait":{"text":"Loaded 2 times"}},{"click":{"text":"Export"},"timeout":500}]}`)
 		closeTabAfter(t, out)
 		if msg := stepError(out, 2); out.OK() || msg == "" || strings.Contains(msg, "meanwhile") {
 			t.Errorf("pooled %t: a click that missed on a page that stayed put: %s", pooled, out.JSON())
