@@ -34,8 +34,9 @@ type frameWatch struct {
 	order     []cdp.FrameID
 	committed map[cdp.FrameID]bool
 	// paths are the paths each frame navigated to during the action: a
-	// frame that loads the same path again (a rotating ad) navigates on its
-	// own, and is neither awaited nor reported (selfDriven).
+	// frame that loads the same path again (a rotating ad) or refreshes
+	// itself (a meta or header refresh) navigates on its own, and is
+	// neither awaited nor reported (selfDriven).
 	paths      map[cdp.FrameID][]string
 	selfDriven map[cdp.FrameID]bool
 	// fresh are the frames the action added: their first document is no
@@ -71,6 +72,13 @@ const frameWant = "DOMContentLoaded"
 // nothing here).
 func (f *frameWatch) requested(ev page.EventFrameRequestedNavigation) {
 	if ev.FrameID == f.main || f.selfDriven[ev.FrameID] || strings.HasPrefix(ev.URL, "javascript:") || ev.Disposition != page.ClientNavigationDispositionCurrentTab {
+		return
+	}
+	if ev.Reason == page.ClientNavigationReasonMetaTagRefresh || ev.Reason == page.ClientNavigationReasonHTTPHeaderRefresh {
+		// The frame's document asked to be refreshed (an ad, a status
+		// widget): not the action's doing.
+		f.selfDriven[ev.FrameID] = true
+		delete(f.loading, ev.FrameID)
 		return
 	}
 	f.began[ev.FrameID] = true

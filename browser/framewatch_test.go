@@ -125,8 +125,9 @@ func TestActionInFrameReportsWhereTheFrameWent(t *testing.T) {
 // and never finishes loading (its pixel stalls), and links and buttons
 // whose frame navigations lead nowhere: a 204 answer, a frame removed
 // while it navigates, a frame the button adds, a site that refuses to be
-// framed, and a frame whose server takes 400 ms to answer (so its
-// document commits after the page's DOMContentLoaded).
+// framed, a frame whose server takes 400 ms to answer (so its document
+// commits after the page's DOMContentLoaded), and a scores frame that
+// refreshes itself (a meta refresh) 400 ms after it loads.
 func adPage(t *testing.T) string {
 	t.Helper()
 	stall := make(chan struct{})
@@ -143,11 +144,13 @@ func adPage(t *testing.T) string {
 <button id="refused" onclick="document.getElementById('help').src = '/no-frames.html'">Open help</button>
 </article></main>
 <aside><iframe id="ad" src="/ad.html?0" title="Ad"></iframe><iframe id="box" src="/box.html" title="Box"></iframe>
-<iframe id="help" src="/card.html" title="Help"></iframe><iframe id="late" src="/late.html" title="Late"></iframe></aside>`),
+<iframe id="help" src="/card.html" title="Help"></iframe><iframe id="late" src="/late.html" title="Late"></iframe>
+<iframe id="scores" src="/scores.html?0" title="Scores"></iframe></aside>`),
 		"ad.html":        page("Ad", `<p>Buy lamps</p><img src="/stall.gif" alt=""><script>setTimeout(() => location.href = '/ad.html?' + Date.now(), 300)</script>`),
 		"box.html":       page("Box", `<a id="nothing" href="/no-content">Check for news</a><a id="slow" href="/slow-page">Archive</a>`),
 		"card.html":      page("Card", `<p>Card</p>`),
 		"late.html":      page("Late", `<p>A frame slow to answer</p>`),
+		"scores.html":    `<!doctype html><html><head><title>Scores</title><meta http-equiv="refresh" content="0.4; url=/scores.html?1"></head><body><p>2 : 1</p></body></html>`,
 		"no-frames.html": page("Help", `<p>Help</p>`),
 	}
 	return browsertest.ServeHandler(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
