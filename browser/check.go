@@ -49,15 +49,18 @@ func (p *Page) SetChecked(ctx context.Context, t Target, want bool, o ActionOpti
 		res.Checked = want
 		return res, nil
 	}
+	docs := p.Documents()
 	cr, err := p.Click(ctx, t, ClickOptions{ActionOptions: o})
 	if err != nil {
 		return nil, err
 	}
 	res.Changed, res.Method, res.Via, res.AutoForced, res.Effect = true, cr.Method, cr.Via, cr.AutoForced, cr.Effect
 	res.Warnings = cr.Warnings
-	if res.Navigated {
+	if res.Navigated || p.Documents() != docs {
+		// The control read now would be the new document's: a change
+		// handler that saves and reloads, or navigates.
 		res.Checked = want
-		res.Warnings = append(res.Warnings, "the click navigated, so the new state could not be read back")
+		res.Warnings = append(res.Warnings, "the page loaded a new document after the click (its change handler reloaded or navigated), so the new state could not be read back; take a snapshot to see it")
 		return res, nil
 	}
 	got, err := p.readChecked(ctx, t, cr)

@@ -102,3 +102,22 @@ func TestCheckRefusals(t *testing.T) {
 		t.Fatalf("refusals clicked: %s", got)
 	}
 }
+
+// TestCheckWhoseChangeHandlerReloads: a settings page saves each change
+// and reloads (at once, or a timer later): the check happened, once, and
+// the answer says the new state could not be read back, instead of
+// claiming the page rejected it.
+func TestCheckWhoseChangeHandlerReloads(t *testing.T) {
+	p, _ := openFixture(t, "checkreload.html")
+	ctx := testCtx(t)
+	for i, tg := range []Target{{Label: "Email me weekly"}, {Text: "Dark mode"}} {
+		res, err := p.SetChecked(ctx, tg, true, ActionOptions{})
+		if err != nil || !res.Changed || !strings.Contains(strings.Join(res.Warnings, " "), "could not be read back") {
+			t.Errorf("check %s, whose change handler reloads the page: %+v %v", tg, res, err)
+		}
+		want := `"Saved ` + string(rune('1'+i)) + ` times"`
+		if got := js(t, p, "document.getElementById('saves').textContent"); got != want {
+			t.Errorf("check %s: the page says %s, want %s", tg, got, want)
+		}
+	}
+}
