@@ -170,4 +170,15 @@ func TestPipeline(t *testing.T) {
 	if _, err := p.Scripts().Pipeline(ctx, []PipelineOp{{"find": "a", "smash": true}}, 0); KindOf(err) != KindStepValidation {
 		t.Errorf("bad op: %v", err)
 	}
+	// A selector where a predicate goes: said so, with the predicate to
+	// write; predicates that start like one still run.
+	for _, sel := range []string{"#results", ".done", "[data-state=ready]"} {
+		_, err := p.Scripts().Pipeline(ctx, []PipelineOp{{"waitFor": sel}}, 0)
+		if KindOf(err) != KindStepValidation || !strings.Contains(err.Error(), "looks like a CSS selector") || !strings.Contains(err.Error(), "document.querySelector('"+sel+"')") {
+			t.Errorf("waitFor %q: %v", sel, err)
+		}
+	}
+	if res, err := p.Scripts().Pipeline(ctx, []PipelineOp{{"waitFor": "[1, 2].includes(2)"}}, 0); err != nil || !res.Completed {
+		t.Errorf("waitFor an array expression: %+v %v", res, err)
+	}
 }

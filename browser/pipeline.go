@@ -119,6 +119,10 @@ func compileOp(i int, op PipelineOp) (string, error) {
 		return "", Errorf(KindStepValidation, "pipeline step %d: find needs one of %s", i, strings.Join(pipelineActions, ", "))
 	}
 	if src, ok := str("waitFor"); ok {
+		if cssLike(src) {
+			return "", Errorf(KindStepValidation, "pipeline step %d: waitFor takes a JavaScript predicate, and %q looks like a CSS selector", i, src).
+				WithHint(`write {"waitFor": "() => document.querySelector('%s')"}`, strings.TrimSpace(src))
+		}
 		timeout := 10000.0
 		if t, has := op["timeout"].(float64); has && t > 0 {
 			timeout = t
@@ -184,4 +188,12 @@ func (sc *Scripts) Pipeline(ctx context.Context, ops []PipelineOp, timeout time.
 		return &r, e
 	}
 	return &r, nil
+}
+
+// cssLike reports whether src is a CSS selector rather than JavaScript:
+// an id, a class or an attribute test first ("#results", ".done",
+// "[data-state=ready]"), and no call or arrow.
+func cssLike(src string) bool {
+	src = strings.TrimSpace(src)
+	return src != "" && strings.ContainsRune("#.[", rune(src[0])) && !strings.ContainsAny(src, "();{}") && !strings.Contains(src, "=>")
 }
