@@ -169,6 +169,18 @@ func (t *oopifTracker) inRenderer(frame cdp.FrameID) (*Session, runtime.Executio
 	return nil, 0, false
 }
 
+// documentsOf counts the documents frame has had in the out-of-process
+// renderers.
+func (t *oopifTracker) documentsOf(frame cdp.FrameID) int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	n := 0
+	for _, ct := range t.contexts {
+		n += ct.documentsOf(frame)
+	}
+	return n
+}
+
 func (t *oopifTracker) session(id cdp.FrameID) *Session {
 	t.mu.Lock()
 	defer t.mu.Unlock()

@@ -192,6 +192,27 @@ func (p *Page) Documents() int {
 	return p.contexts.documentsOf(cdp.FrameID(p.TargetID))
 }
 
+// FrameDocuments counts the documents the frame actions run in has had
+// since the page was attached (Documents in the top document), across the
+// renderers it moved between.
+func (p *Page) FrameDocuments() int {
+	sess, frame := p.currentFrame()
+	if sess == p.sess && frame == cdp.FrameID(p.TargetID) {
+		return p.Documents()
+	}
+	n := 0
+	if p.contexts != nil {
+		n = p.contexts.documentsOf(frame)
+	}
+	p.mu.Lock()
+	t := p.oopifs
+	p.mu.Unlock()
+	if t != nil {
+		n += t.documentsOf(frame)
+	}
+	return n
+}
+
 // navigationGone reports whether err is an execution context a navigation
 // destroyed, worth trying again in the new document: not one of a tab
 // that closed (its error is the same kind), where waiting more only runs

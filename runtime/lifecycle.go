@@ -142,6 +142,9 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 	var under pageUnder
 	if p, perr := h.env.Page(); perr == nil {
 		under = pageUnder{page: p, documents: p.Documents()}
+		if p.Frames().InChild() {
+			under.frameDocuments = p.FrameDocuments()
+		}
 		if a.Visual {
 			h.captureAhead(p, la)
 		}

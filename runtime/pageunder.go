@@ -15,6 +15,9 @@ import (
 type pageUnder struct {
 	page      *browser.Page
 	documents int
+	// frameDocuments are those of the frame the step ran in, when it
+	// started in a frame.
+	frameDocuments int
 }
 
 // lookupKinds are the failures of a step that looked for something in the
@@ -40,18 +43,17 @@ const newDocumentNote = "meanwhile the page loaded a new document (a navigation 
 // because its frame went with the old document, whatever its error: the
 // page is back in its top document, where the next steps run.
 func (u pageUnder) explain(ctx context.Context, a *lang.Action, err error) error {
-	if u.page == nil || notExplained[a.Name] || a.OpensTab || u.page.TabClosed() || !u.changed(ctx, err) {
+	if u.page == nil || notExplained[a.Name] || a.OpensTab || u.page.TabClosed() {
 		return err
+	}
+	if !u.changed(ctx, err) {
+		return u.explainFrame(err)
 	}
 	inFrame := u.page.Frames().InChild()
 	if !inFrame && !lookupKinds[browser.KindOf(err)] {
 		return err
 	}
-	msg, hint := err.Error(), ""
-	var details map[string]any
-	if be := (*browser.Error)(nil); errors.As(err, &be) && be.Message != "" {
-		msg, hint, details = be.Message, be.Hint, be.Details
-	}
+	msg, hint, details := errorParts(err)
 	if strings.Contains(msg, newDocumentNote) {
 		return err
 	}
@@ -101,4 +103,32 @@ func (u pageUnder) changed(ctx context.Context, err error) bool {
 		}
 	}
 	return false
+}
+
+// frameNote is what explainFrame adds to an error.
+const frameNote = "meanwhile the frame the step ran in loaded a new document (a navigation or a reload)"
+
+// explainFrame adds to a failed lookup in a frame that the frame loaded
+// another document while the step ran (the page around it stayed).
+func (u pageUnder) explainFrame(err error) error {
+	if u.frameDocuments == 0 || !u.page.Frames().InChild() || !lookupKinds[browser.KindOf(err)] || u.page.FrameDocuments() == u.frameDocuments {
+		return err
+	}
+	msg, hint, details := errorParts(err)
+	if strings.Contains(msg, frameNote) {
+		return err
+	}
+	if hint == "" {
+		hint = "take a snapshot to see the frame's new document"
+	}
+	return &browser.Error{Kind: browser.KindOf(err), Err: err, Details: details, Message: msg + "; " + frameNote, Hint: hint}
+}
+
+// errorParts splits err into its message, hint and details (the whole
+// text as the message when it is not a browser.Error).
+func errorParts(err error) (msg, hint string, details map[string]any) {
+	if be := (*browser.Error)(nil); errors.As(err, &be) && be.Message != "" {
+		return be.Message, be.Hint, be.Details
+	}
+	return err.Error(), "", nil
 }

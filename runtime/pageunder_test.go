@@ -13,8 +13,24 @@ import (
 // the sign-in page after 600 ms, and whose report page reloads itself
 // after 600 ms (a dashboard's refresh); its settings page stays put.
 func expiringSite(t *testing.T) string {
+	// The embedded app of another site sends its idle session to its own
+	// sign-in page, inside the frame.
+	remote := browsertest.ServeOn(t, "127.0.0.2", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		if r.URL.Path == "/app.html" {
+			fmt.Fprint(w, `<!doctype html><title>App</title><button id="save">Save</button><script>setTimeout(() => location.href = '/signin.html', 600)</script>`)
+			return
+		}
+		fmt.Fprint(w, `<!doctype html><title>Sign in</title><h1>Sign in to the app</h1>`)
+	}))
 	return browsertest.ServeHandler(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
+		case "/embeds.html":
+			fmt.Fprint(w, `<!doctype html><title>Embeds</title><header><h1>Dashboard</h1></header><main>
+<iframe id="local" title="Local app" src="/app.html" style="width:400px;height:150px"></iframe>
+<iframe id="remote" title="Remote app" src="`+remote+`app.html" style="width:400px;height:150px"></iframe></main>`)
+		case "/app.html":
+			fmt.Fprint(w, `<!doctype html><title>App</title><button id="save">Save</button><script>setTimeout(() => location.href = '/signin.html?expired=1', 600)</script>`)
 		case "/editor.html":
 			fmt.Fprint(w, `<!doctype html><title>Editor</title><header><nav><a href="/">Docs</a></nav></header>
 <main><h1>Editor</h1><label>Title <input id="title"></label><button id="draft">Save draft</button></main>
@@ -44,7 +60,8 @@ if (sessionStorage.loads < 2) setTimeout(() => location.reload(), 600)</script>`
 // keeping its own hint, for clicks, fills, waits and page functions, run
 // directly and as the resident process runs them; a step in a frame of a
 // page that navigated says its frame went with it, and the next step runs
-// in the new top document; a lookup that fails on a page that stayed put
+// in the new top document; one in a frame that navigated (same site or
+// another) says the frame did; a lookup that fails on a page that stayed put
 // says nothing of the kind.
 func TestFailedLookupSaysThePageNavigatedMeanwhile(t *testing.T) {
 	base := expiringSite(t)
@@ -86,6 +103,14 @@ func TestFailedLookupSaysThePageNavigatedMeanwhile(t *testing.T) {
 		}
 		if next := run(`{"tab":"` + out.Tab + `","steps":[{"fill":{"selector":"#email","value":"ann@example.com"}}]}`); !next.OK() {
 			t.Errorf("pooled %t: the next command does not run in the top document: %s", pooled, next.JSON())
+		}
+		// A step in a frame that navigates while the page around it stays.
+		for _, frame := range []string{"#local", "#remote"} {
+			out = run(`{"steps":[{"openTab":"` + base + `embeds.html"},{"frame":"` + frame + `"},{"click":"#publish","timeout":1500}]}`)
+			closeTabAfter(t, out)
+			if msg := stepError(out, 2); !strings.Contains(msg, "meanwhile the frame the step ran in loaded a new document") || strings.Contains(msg, "the page loaded") {
+				t.Errorf("pooled %t: a step in frame %s that navigated: %s", pooled, frame, out.JSON())
+			}
 		}
 		// The report page reloaded once, by itself.
 		out = run(`{"steps":[{"openTab":"` + base + `report.html"},{"wait":{"text":"Loaded 2 times"}},{"click":{"text":"Export"},"timeout":500}]}`)
