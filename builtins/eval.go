@@ -91,6 +91,10 @@ func poll(c *Call) (any, error) {
 		ctx, cancel = context.WithDeadline(c.Ctx, dl.Add(-50*time.Millisecond))
 	}
 	defer cancel()
+	docs := -1
+	if p, err := c.Env.Page(); err == nil {
+		docs = p.Documents()
+	}
 	res, err := c.Poller.Poll(ctx, pred, interval)
 	if err != nil {
 		return nil, err
@@ -98,6 +102,10 @@ func poll(c *Call) (any, error) {
 	if res.Resolved {
 		return map[string]any{"resolved": true, "value": res.Value, "elapsed": res.Elapsed.Milliseconds()}, nil
 	}
-	c.Warn("poll did not resolve within %s", res.Elapsed.Round(time.Millisecond))
+	if p, err := c.Env.Page(); err == nil && docs >= 0 && p.Documents() != docs {
+		c.Warn("poll did not resolve within %s; meanwhile the page loaded a new document (a navigation or a reload): take a snapshot to see it", res.Elapsed.Round(time.Millisecond))
+	} else {
+		c.Warn("poll did not resolve within %s", res.Elapsed.Round(time.Millisecond))
+	}
 	return map[string]any{"resolved": false, "lastValue": res.Value, "elapsed": res.Elapsed.Milliseconds()}, nil
 }
