@@ -90,6 +90,10 @@ export function postCapture(opts) {
   if (opts.full) out.full = snapshot({ internal: true, root: 'body', seq: opts.seq, slotKey: 'full' });
   out.context = context();
   out.seq = { snap: S.snapSeq, elem: S.elemSeq };
+  // A diff's baseline starts the log, so what an action in a frame does
+  // to the page around it is seen (a coupon applied in a frame, the
+  // page's toast and total); an action in the page makes it its own.
+  if (opts.viewport && !opts.scope && !opts.peekLog) changeWatch('page');
   return out;
 }
 
@@ -106,7 +110,7 @@ export function frameCapture(opts) {
   const out = snapshot(opts);
   if (opts.changeLog === 'start') {
     stepLogEnd();
-    changeWatch(true);
+    changeWatch('frame');
   } else if (log && !log.none) {
     const elements = out.elements || [];
     out.news = { text: log.text, transient: log.transient, fresh: log.full ? elements.map((e) => e.ref) : freshRefs(elements, log.changed) };

@@ -14,7 +14,6 @@ import { isShown } from './find.js';
 const LOG_MAX = 400; // mutation targets kept per command
 const TEXT_MAX = 150; // longer text is not a "short text block"
 const TEXT_ITEMS = 6; // text changes reported per kind
-const TICKS = 3; // a plain text seen this many times during a command ticks on its own
 // NOTABLE_SEL are the elements whose text is news wherever it changes.
 const NOTABLE_SEL = '[role=alert],[role=status],[role=log],[role=alertdialog],[aria-live],output,h1,h2,h3,h4,h5,h6,[role=heading]';
 const NOTABLE_ROLES = new Set(['alert', 'status', 'log', 'alertdialog', 'heading', 'marquee', 'timer']);
@@ -105,28 +104,37 @@ function otherComponent(node) {
   return !notableEl(root.host);
 }
 
-// inNotable reports whether node is or lies inside a notable element.
-function inNotable(node) {
-  for (let el = node && (node.nodeType === 1 ? node : node.parentElement); el; el = el.parentElement) if (notableEl(el)) return true;
+// notableIn reports whether el is notable for log: in a frame no action
+// ran in (an ad, a chat widget) only by its role (an alert, a status line,
+// a live region, a heading), not by a class that looks like a toast: ads
+// rotate their banners and chats tick their "5 s ago".
+function notableIn(log, el) {
+  return log.other === 'frame' ? el.matches(NOTABLE_SEL) : notableEl(el);
+}
+
+// inNotable reports whether node is or lies inside an element notable
+// for log.
+function inNotable(log, node) {
+  for (let el = node && (node.nodeType === 1 ? node : node.parentElement); el; el = el.parentElement) if (notableIn(log, el)) return true;
   return false;
 }
 
 // stepLogRecords notes mutation records (the watch observer's callback).
-// In a frame no action ran in (log.other), a text is news only inside
-// something notable (an alert, a status line, a toast): an ad's or a
-// widget's clock ticks on its own. Elements it adds are still logged (the
-// diff lists the controls that appeared).
+// In a document no action ran in (log.other), a text is news only inside
+// something notable (an alert, a status line; a toast in the top
+// document): an ad's or a widget's clock ticks on its own. Elements it
+// adds are still logged (the diff lists the controls that appeared).
 function stepLogRecords(records) {
   const log = stepLogStart();
   for (const r of records) {
     if (notShown(r.target) || otherComponent(r.target)) continue;
-    if (log.other && r.type === 'characterData' && !inNotable(r.target)) continue;
+    if (log.other && r.type === 'characterData' && !inNotable(log, r.target)) continue;
     if (r.type === 'childList') {
       let text = false;
       for (const n of r.addedNodes) {
         if (n.nodeType === 1 && notShown(n)) continue;
         if (n.nodeType === 1) {
-          if (!log.seen.has(n) && logChanged(log, n)) log.added.push({ el: n, text: ownText(n), notable: log.other && inNotable(r.target) });
+          if (!log.seen.has(n) && logChanged(log, n)) log.added.push({ el: n, text: ownText(n), notable: log.other && inNotable(log, r.target) });
         } else if (n.nodeType === 3) text = true;
       }
       for (const n of r.removedNodes) {
@@ -137,14 +145,14 @@ function stepLogRecords(records) {
           if (t && (!log.other || t.role !== 'text')) log.removed.push(t);
         }
       }
-      if (text && (!log.other || inNotable(r.target))) logText(log, r.target);
+      if (text && (!log.other || inNotable(log, r.target))) logText(log, r.target);
     } else if (r.type === 'characterData') {
       logText(log, r.target.parentElement);
     } else if (r.type === 'attributes') {
       const el = r.target;
       // A class on body or a wrapper of everything is no region.
       if (el === document.body || el === document.documentElement || el.childElementCount > 50) continue;
-      if (notableEl(el)) logText(log, el);
+      if (log.other ? notableIn(log, el) : notableEl(el)) logText(log, el);
       else logChanged(log, el);
     }
   }
@@ -190,17 +198,17 @@ function textLines(el, out) {
 
 // changeWatch starts (or keeps) the observer that logs what the command's
 // actions change, from the first action to the answer's capture
-// (stepLogTake ends it); other starts the log of a frame no action ran in
-// yet. It runs in the engine's world; the action watch
+// (stepLogTake ends it); other starts the log of a document no action ran
+// in yet. It runs in the engine's world; the action watch
 // that waits for the page (watch.js) runs in the page's.
 let changeObserver = null, changeExpiry = 0;
 const CHANGE_WATCH_MAX = 60000; // a log nobody takes ends itself
 
 export function changeWatch(other) {
-  stopTickerWatch();
-  // A frame's log started by the diff's baseline is another component's
-  // (other: see stepLogRecords) until an action runs in the frame.
-  stepLogStart().other = other === true;
+  // A log the diff's baseline started (other: 'frame' in a frame, 'page'
+  // in the top document) notes only what is notable (see stepLogRecords)
+  // until an action runs in its document.
+  stepLogStart().other = other === 'frame' || other === 'page' ? other : false;
   if (typeof MutationObserver !== 'function' || !document.documentElement) return true;
   if (!changeObserver) {
     changeObserver = new MutationObserver(withCaches((records) => {
@@ -230,57 +238,7 @@ export function changeWatch(other) {
 
 const CHANGE_OPTS = { subtree: true, childList: true, attributes: true, characterData: true };
 
-// tickers are the elements whose text changed at least twice between
-// commands, while no action ran: a clock, a countdown, "updated 5 s ago"
-// (once may be the late end of the last command's work). The ticker watch
-// notes them from the end of one command's log to the next one's start
-// (for a minute at most), and a command's log then leaves their plain
-// text out.
-const tickers = new WeakSet();
-let tickerObserver = null, tickerExpiry = 0, tickerRound = 0;
-const tickerSeen = new WeakMap(); // element → [round, times]
-const TICKER_WATCH_MAX = 60000;
-
-function noteTickers(records) {
-  const seen = new Set();
-  for (const r of records) {
-    if (r.type === 'characterData') {
-      if (r.target.parentElement) seen.add(r.target.parentElement);
-    } else if (hasText(r.addedNodes) || hasText(r.removedNodes)) {
-      seen.add(r.target);
-    }
-  }
-  for (const el of seen) {
-    const was = tickerSeen.get(el);
-    const times = was && was[0] === tickerRound ? was[1] + 1 : 1;
-    tickerSeen.set(el, [tickerRound, times]);
-    if (times >= 2) tickers.add(el);
-  }
-}
-
-function hasText(nodes) {
-  for (let i = 0; i < nodes.length; i++) if (nodes[i].nodeType === 3) return true;
-  return false;
-}
-
-function startTickerWatch() {
-  if (tickerObserver || typeof MutationObserver !== 'function' || !document.documentElement) return;
-  tickerRound++;
-  tickerObserver = new MutationObserver(noteTickers);
-  tickerObserver.observe(document.documentElement, { subtree: true, childList: true, characterData: true });
-  tickerExpiry = setTimeout(stopTickerWatch, TICKER_WATCH_MAX);
-}
-
-function stopTickerWatch() {
-  if (!tickerObserver) return;
-  noteTickers(tickerObserver.takeRecords());
-  tickerObserver.disconnect();
-  tickerObserver = null;
-  clearTimeout(tickerExpiry);
-}
-
 function stopChangeWatch() {
-  startTickerWatch();
   if (!changeObserver) return;
   const obs = changeObserver;
   changeObserver = null;
@@ -330,19 +288,15 @@ function summarizeLog(log) {
   const roots = log.added.filter((a) => !log.added.some((o) => o !== a && o.el.contains(a.el)));
   for (const a of roots) {
     if (!a.el.isConnected || !isShown(a.el)) {
-      if (a.text && (log.other ? notableEl(a.el) || a.notable : a.text.length <= TEXT_MAX || notableText(a.el))) say(transient, a.text);
+      if (a.text && (log.other ? notableIn(log, a.el) || a.notable : a.text.length <= TEXT_MAX || notableText(a.el))) say(transient, a.text);
       continue;
     }
     const lines = [];
     textLines(a.el, lines);
-    for (const l of lines) if (!log.other || inNotable(l.el)) say(added, '+ ' + l.role + ': ' + l.text);
+    for (const l of lines) if (!log.other || inNotable(log, l.el)) say(added, '+ ' + l.role + ': ' + l.text);
   }
   for (const [el, seen] of log.texts) {
     if (roots.some((a) => a.el.contains(el))) continue;
-    // A plain text that changed three times or more while the actions ran,
-    // or between commands, ticks on its own (a clock, a countdown, a
-    // counting animation): no news.
-    if ((seen.length >= TICKS || tickers.has(el)) && !inNotable(el)) continue;
     const now = el.isConnected && isShown(el) ? ownText(el) : '';
     const was = log.before.get(el) || '';
     if (now && now !== was) {
