@@ -123,7 +123,7 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 	la.hooks = la.hooks.merge(h.defaultHooks()).merge(h.siteHooks())
 	if a.Visual {
 		if h.verb == "" {
-			h.verb = a.Verb
+			h.verb, h.verbStep = a.Verb, len(h.steps)
 		}
 		h.beforeVisual()
 	}
@@ -177,6 +177,10 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 		}
 		err = h.checkPage(a, timeout, err)
 		err = under.explain(h.ctx, a, err)
+		if h.verbStep == len(h.steps) && h.verb == a.Verb {
+			// What the page shows now is not what the verb would say.
+			h.verb = "After the failed " + a.Name
+		}
 		return h.fail(res, call, la, err)
 	}
 	res.Status = StatusOK

@@ -138,6 +138,8 @@ type host struct {
 	// the diff summary.
 	visual bool
 	verb   string
+	// verbStep is the number of the step whose verb verb is.
+	verbStep int
 	// profile is the site profile of the last navigation; noProfile the
 	// domain it reached that has none, the first time in this tab.
 	profile   *builtins.ProfileView
