@@ -120,3 +120,72 @@ func TestTypeAndPress(t *testing.T) {
 		t.Errorf("bad modifier: %v", err)
 	}
 }
+
+// profileForm is an account page that saves each field when it changes
+// (onchange autosave), counting the saves per field: a name, a bio
+// textarea, an email inside a web component's shadow root, and a form the
+// Enter key submits.
+const profileForm = `<!doctype html><title>Profile</title><header><h1>Account</h1></header><main>
+<form id="f" onsubmit="event.preventDefault(); window.submits = (window.submits || 0) + 1">
+<label>Name <input id="name" onchange="save(this)"></label>
+<label>Bio <textarea id="bio" onchange="save(this)"></textarea></label>
+<contact-card></contact-card>
+<button>Save profile</button></form><button id="elsewhere">Help</button></main>
+<script>window.saves = {};
+function save(el) { window.saves[el.id] = (window.saves[el.id] || 0) + 1; window.last = el.value; }
+customElements.define('contact-card', class extends HTMLElement { connectedCallback() {
+  const r = this.attachShadow({mode: 'open'});
+  r.innerHTML = '<label>Email <input id="email"></label>';
+  r.getElementById('email').addEventListener('change', (e) => save(e.target));
+} });</script>`
+
+// TestFillChangesOnce: a page hears one change event per fill, as from a
+// user's edit, also once the field loses focus (the browser's own change
+// is held back while the field holds what the fill put in): in an input,
+// a textarea and a field inside a shadow root, for a fill followed by a
+// click elsewhere, by another fill of the same field, by keys typed after
+// it, and by Enter submitting the form.
+func TestFillChangesOnce(t *testing.T) {
+	p := loadHTML(t, profileForm)
+	ctx := testCtx(t)
+	click := func(sel string) {
+		t.Helper()
+		if _, err := p.Click(ctx, Target{Selector: sel}, ClickOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fill(t, p, Target{Label: "Name"}, "Ann", FillOptions{Clear: true})
+	fill(t, p, Target{Label: "Bio"}, "Gardener", FillOptions{Clear: true})
+	fill(t, p, Target{Label: "Email"}, "ann@example.com", FillOptions{Clear: true})
+	click("#elsewhere")
+	if got := js(t, p, "JSON.stringify(window.saves)"); got != `"{\"name\":1,\"bio\":1,\"email\":1}"` {
+		t.Errorf("one fill each, then a click elsewhere: saves %s", got)
+	}
+	// Two fills of one field: two edits, two changes, the last value saved.
+	fill(t, p, Target{Label: "Name"}, "Bea", FillOptions{Clear: true})
+	fill(t, p, Target{Label: "Name"}, "Cleo", FillOptions{Clear: true})
+	click("#elsewhere")
+	if got := js(t, p, "[window.saves.name, window.last]"); got != `[3,"Cleo"]` {
+		t.Errorf("two fills of the name, then a click elsewhere: %s", got)
+	}
+	// Keys typed after the fill change the value again: the browser's own
+	// change on leaving the field is news, and the page hears it.
+	fill(t, p, Target{Label: "Name"}, "Dee", FillOptions{Clear: true})
+	if _, err := p.Type(ctx, Target{Label: "Name"}, " Lee", TypeOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	click("#elsewhere")
+	if got := js(t, p, "[window.saves.name, window.last]"); got != `[5,"Dee Lee"]` {
+		t.Errorf("a fill, keys after it, then a click elsewhere: %s", got)
+	}
+	// Enter submits the form: once, and the name changes once.
+	fill(t, p, Target{Label: "Name"}, "Eve", FillOptions{Clear: true})
+	enter, _ := p.Input().ParseKeys("Enter")
+	if _, err := p.PressKeys(ctx, Target{Label: "Name"}, enter, 1); err != nil {
+		t.Fatal(err)
+	}
+	click("#elsewhere")
+	if got := js(t, p, "[window.saves.name, window.submits]"); got != `[6,1]` {
+		t.Errorf("a fill, then Enter: [name saves, submits] = %s", got)
+	}
+}

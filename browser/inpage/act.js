@@ -406,9 +406,36 @@ export function setValue(el, value) {
   return readValue(el);
 }
 
+// fireChange sends the change event of text a fill inserted. The browser
+// sends its own when the field loses focus (the text was typed), so that
+// one is held back when the field still holds what the fill put in: a
+// page hears one change per fill, as it hears one per user's edit.
 export function fireChange(el) {
   el.dispatchEvent(new Event('change', { bubbles: true }));
+  if ('value' in el) holdBrowserChange(el);
   return true;
+}
+
+// filledValues are the fields whose browser change is held back, and the
+// value each was filled with.
+// A change event does not leave a shadow root, so a field inside one is
+// heard at its root.
+const filledValues = new WeakMap();
+const holdingAt = new WeakSet();
+
+function holdBrowserChange(el) {
+  filledValues.set(el, el.value);
+  const root = el.getRootNode();
+  const at = root instanceof ShadowRoot ? root : window;
+  if (holdingAt.has(at)) return;
+  holdingAt.add(at);
+  at.addEventListener('change', (e) => {
+    const t = e.composedPath()[0];
+    if (!e.isTrusted || !filledValues.has(t)) return;
+    const v = filledValues.get(t);
+    filledValues.delete(t);
+    if (t.value === v) e.stopImmediatePropagation();
+  }, true);
 }
 
 // ---- select ----
