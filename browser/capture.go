@@ -49,12 +49,21 @@ type Capture struct {
 }
 
 // captureArg is postCapture's argument: the options and the ref counters.
+// FrameActed says an action of the command ran in a frame: the top
+// document's log, started by the diff's baseline, then has news of what
+// that action did to the page around the frame (a toast).
 type captureArg struct {
 	CaptureOptions
-	Seq seqJSON `json:"seq"`
+	Seq        seqJSON `json:"seq"`
+	FrameActed bool    `json:"frameActed,omitempty"`
 }
 
-func (p *Page) captureArg(o CaptureOptions) captureArg { return captureArg{o, p.seqArg()} }
+func (p *Page) captureArg(o CaptureOptions) captureArg {
+	p.mu.Lock()
+	acted := len(p.frameLogs) > 0
+	p.mu.Unlock()
+	return captureArg{o, p.seqArg(), acted}
+}
 
 // PostCapture reads, in one round trip, the context and the internal
 // viewport and full snapshots (they keep refs and take no snapshot id). It

@@ -158,6 +158,9 @@ func (p *Page) callBundle(ctx context.Context, b bundle, eval func(context.Conte
 		if raw, err = eval(ctx, expr); err != nil {
 			return engineError(method, err)
 		}
+		if string(raw) == `"`+engineMissing+`"` {
+			return documentChanged(method)
+		}
 	}
 	if out == nil {
 		return nil
@@ -166,6 +169,14 @@ func (p *Page) callBundle(ctx context.Context, b bundle, eval func(context.Conte
 		return fmt.Errorf("engine %s: decode result: %w", method, err)
 	}
 	return nil
+}
+
+// documentChanged is the error of a call that found no engine in the
+// document right after installing it: the document changed in between
+// (the page or frame navigated), as when its context is destroyed, and a
+// wait for the page tries again in the new one.
+func documentChanged(method string) error {
+	return Errorf(KindContextDestroyed, "engine %s: the document changed while the engine was installed in it (the page or frame navigated)", method)
 }
 
 // Engine error codes: the engine throws errors named cdpSkill.<code>

@@ -3,6 +3,7 @@ package browser
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 func fill(t *testing.T, p *Page, tg Target, v string, o FillOptions) *FillResult {
@@ -130,7 +131,9 @@ const profileForm = `<!doctype html><title>Profile</title><header><h1>Account</h
 <label>Name <input id="name" onchange="save(this)"></label>
 <label>Bio <textarea id="bio" onchange="save(this)"></textarea></label>
 <contact-card></contact-card>
-<button>Save profile</button></form><button id="elsewhere">Help</button></main>
+<button>Save profile</button></form>
+<label>Quick add <input id="quick" onchange="const el = this; window.items = (window.items || []).concat(el.value); setTimeout(() => el.value = '', 50)"></label>
+<button id="elsewhere">Help</button></main>
 <script>window.saves = {};
 function save(el) { window.saves[el.id] = (window.saves[el.id] || 0) + 1; window.last = el.value; }
 customElements.define('contact-card', class extends HTMLElement { connectedCallback() {
@@ -144,7 +147,8 @@ customElements.define('contact-card', class extends HTMLElement { connectedCallb
 // is held back while the field holds what the fill put in): in an input,
 // a textarea and a field inside a shadow root, for a fill followed by a
 // click elsewhere, by another fill of the same field, by keys typed after
-// it, and by Enter submitting the form.
+// it, and by Enter submitting the form; once the field lost focus, the
+// same text typed again is heard.
 func TestFillChangesOnce(t *testing.T) {
 	p := loadHTML(t, profileForm)
 	ctx := testCtx(t)
@@ -177,6 +181,21 @@ func TestFillChangesOnce(t *testing.T) {
 	click("#elsewhere")
 	if got := js(t, p, "[window.saves.name, window.last]"); got != `[5,"Dee Lee"]` {
 		t.Errorf("a fill, keys after it, then a click elsewhere: %s", got)
+	}
+	// A quick-add field the page clears a moment after its change: a fill
+	// adds one item;
+	// the same text typed again later is a new edit and adds another.
+	fill(t, p, Target{Label: "Quick add"}, "milk", FillOptions{Clear: true})
+	for deadline := time.Now().Add(5 * time.Second); js(t, p, "document.getElementById('quick').value") != `""` && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+	}
+	click("#elsewhere")
+	if _, err := p.Type(ctx, Target{Label: "Quick add"}, "milk", TypeOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	click("#elsewhere")
+	if got := js(t, p, "window.items"); got != `["milk","milk"]` {
+		t.Errorf("a fill, then the same text typed after the page cleared the field: items %s", got)
 	}
 	// Enter submits the form: once, and the name changes once.
 	fill(t, p, Target{Label: "Name"}, "Eve", FillOptions{Clear: true})

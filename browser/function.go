@@ -119,7 +119,7 @@ return ` + ser + `;
 			return nil, serializerBlocked(err)
 		}
 	}
-	return nil, errors.New("the page engine did not install")
+	return nil, documentChanged("function")
 }
 
 // serializerBlocked is the error for a page whose own JavaScript keeps the

@@ -229,5 +229,5 @@ func (p *Page) engineObjectThen(ctx context.Context, f *lookupFollow, method eng
 		f.read(rs, errs)
 		return res.Result, nil
 	}
-	return nil, fmt.Errorf("engine %s: the page engine did not install", method.name)
+	return nil, documentChanged(method.name)
 }

@@ -103,3 +103,36 @@ func TestChangesInFramesNoActionRanIn(t *testing.T) {
 		}
 	}
 }
+
+// TestNoNewsFromAPageNoActionRanIn: on a news page whose sale countdown
+// (a live region) and promo banner tick every 5 ms, a scroll reaches no
+// element of the page, so its changes carry none of that text; the
+// stories it brings into view are listed as added.
+func TestNoNewsFromAPageNoActionRanIn(t *testing.T) {
+	var stories strings.Builder
+	for i := 1; i <= 30; i++ {
+		fmt.Fprintf(&stories, `<article><h2><a href="/story/%d">Story %d</a></h2><p>Summary of story %d.</p></article>`, i, i, i)
+	}
+	base := browsertest.ServeHandler(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<!doctype html><title>News</title><header><h1>Daily</h1><p aria-live="polite" id="sale"></p><div class="promo-banner" id="promo"></div></header>
+<main>`+stories.String()+`</main>
+<script>setInterval(() => { document.getElementById('sale').textContent = 'Sale ends in ' + (Date.now() % 100000) + ' ms';
+document.getElementById('promo').textContent = 'Deal ' + (Date.now() % 97); }, 5)</script>`)
+	}))
+	for _, pooled := range []bool{false, true} {
+		run := finishingRunner(t, pooled)
+		open := run(`{"steps":[{"openTab":"` + base + `news.html"}]}`)
+		mustOK(t, open)
+		closeTabAfter(t, open)
+		tab := `{"tab":"` + open.Tab + `","capture":"compact","steps":[`
+		out := run(tab + `{"scroll":{"deltaY":600}},{"sleep":50}]}`)
+		mustOK(t, out)
+		diff := jsonString(out.Changes)
+		if strings.Contains(diff, "Sale ends") || strings.Contains(diff, "Deal ") {
+			t.Errorf("pooled %t: a scroll reports the page's ticking text: %s", pooled, diff)
+		}
+		if out.Changes == nil || !strings.Contains(strings.Join(out.Changes.Added, "\n"), "Story") {
+			t.Errorf("pooled %t: the stories a scroll brought into view are not added: %s", pooled, diff)
+		}
+	}
+}

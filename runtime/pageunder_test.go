@@ -9,16 +9,22 @@ import (
 	"github.com/cdp-skill/cdp-skill/browser/browsertest"
 )
 
-// expiringSite is a web app whose editor page sends an idle session to
-// the sign-in page after 600 ms, and whose report page reloads itself
-// after 600 ms (a dashboard's refresh); its settings page stays put.
+// expire is the script of a page whose idle session ends: expireIn(ms)
+// sends it to the sign-in page ms later (the test starts the clock right
+// before the step it means to fail, so a loaded machine cannot make the
+// page leave before the step starts).
+const expire = `<script>window.expireIn = (ms) => { setTimeout(() => location.href = '/signin.html?expired=1', ms); return true; };</script>`
+
+// expiringSite is a web app whose pages an idle session leaves for the
+// sign-in page (expire): an editor, a portal with a frame, a dashboard
+// with embedded apps of the same site and of another one, which leave for
+// their own sign-in pages inside their frames; a report page reloads
+// itself instead, and a settings page stays put.
 func expiringSite(t *testing.T) string {
-	// The embedded app of another site sends its idle session to its own
-	// sign-in page, inside the frame.
 	remote := browsertest.ServeOn(t, "127.0.0.2", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		if r.URL.Path == "/app.html" {
-			fmt.Fprint(w, `<!doctype html><title>App</title><button id="save">Save</button><script>setTimeout(() => location.href = '/signin.html', 600)</script>`)
+			fmt.Fprint(w, `<!doctype html><title>App</title><button id="save">Save</button>`+expire)
 			return
 		}
 		fmt.Fprint(w, `<!doctype html><title>Sign in</title><h1>Sign in to the app</h1>`)
@@ -30,54 +36,57 @@ func expiringSite(t *testing.T) string {
 <iframe id="local" title="Local app" src="/app.html" style="width:400px;height:150px"></iframe>
 <iframe id="remote" title="Remote app" src="`+remote+`app.html" style="width:400px;height:150px"></iframe></main>`)
 		case "/app.html":
-			fmt.Fprint(w, `<!doctype html><title>App</title><button id="save">Save</button><script>setTimeout(() => location.href = '/signin.html?expired=1', 600)</script>`)
+			fmt.Fprint(w, `<!doctype html><title>App</title><button id="save">Save</button>`+expire)
 		case "/editor.html":
 			fmt.Fprint(w, `<!doctype html><title>Editor</title><header><nav><a href="/">Docs</a></nav></header>
-<main><h1>Editor</h1><label>Title <input id="title"></label><button id="draft">Save draft</button></main>
-<script>setTimeout(() => location.href = '/signin.html?expired=1', 600)</script>`)
+<main><h1>Editor</h1><label>Title <input id="title"></label><button id="draft">Save draft</button></main>`+expire)
 		case "/signin.html":
 			fmt.Fprint(w, `<!doctype html><title>Sign in</title><main><h1>Your session expired</h1>
 <label>Email <input id="email"></label><button>Sign in</button></main>`)
 		case "/report.html":
 			fmt.Fprint(w, `<!doctype html><title>Report</title><main><h1>Report</h1><p id="n"></p></main>
 <script>document.getElementById('n').textContent = 'Loaded ' + (sessionStorage.loads = (+sessionStorage.loads || 0) + 1) + ' times';
-if (sessionStorage.loads < 2) setTimeout(() => location.reload(), 600)</script>`)
+window.expireIn = (ms) => { setTimeout(() => location.reload(), ms); return true; };</script>`)
 		case "/settings.html":
 			fmt.Fprint(w, `<!doctype html><title>Settings</title><main><h1>Settings</h1><button id="save">Save</button></main>`)
 		case "/portal.html":
 			fmt.Fprint(w, `<!doctype html><title>Portal</title><header><h1>Portal</h1></header>
-<main><iframe id="app" title="App" src="/settings.html" style="width:400px;height:200px"></iframe></main>
-<script>setTimeout(() => location.href = '/signin.html?expired=1', 600)</script>`)
+<main><iframe id="app" title="App" src="/settings.html" style="width:400px;height:200px"></iframe></main>`+expire)
 		default:
 			http.NotFound(w, r)
 		}
 	}))
 }
 
+// leaveSoon is the step that starts a page's expire clock: the page leaves
+// 700 ms later, while the next step (given 2 s) is looking.
+const leaveSoon = `{"pageFunction":"expireIn(700)"}`
+
 // TestFailedLookupSaysThePageNavigatedMeanwhile: a step that looked for an
 // element or text in vain, while the page loaded another document under
 // it (a redirect to sign in, a reload), says so and where the page is now,
 // keeping its own hint, for clicks, fills, waits and page functions, run
-// directly and as the resident process runs them; a step in a frame of a
-// page that navigated says its frame went with it, and the next step runs
-// in the new top document; one in a frame that navigated (same site or
-// another) says the frame did; a lookup that fails on a page that stayed put
-// says nothing of the kind.
+// directly and as the resident process runs them; a poll that did not
+// resolve says it in its warning; a step in a frame of a page that
+// navigated says its frame went with it, and the next step runs in the
+// new top document; one in a frame that navigated (same site or another)
+// says the frame did; a lookup that fails on a page that stayed put says
+// nothing of the kind.
 func TestFailedLookupSaysThePageNavigatedMeanwhile(t *testing.T) {
 	base := expiringSite(t)
 	for _, pooled := range []bool{false, true} {
 		run := finishingRunner(t, pooled)
 		for _, c := range []struct{ name, page, step, now string }{
-			{"a click", "editor.html", `{"click":"#publish","timeout":1500}`, "/signin.html?expired=1"},
-			{"a fill", "editor.html", `{"fill":{"selector":"#body","value":"Hello"},"timeout":1500}`, "/signin.html?expired=1"},
-			{"a wait for text", "editor.html", `{"wait":{"text":"Published"},"timeout":1500}`, "/signin.html?expired=1"},
-			{"a click by text during a reload", "report.html", `{"click":{"text":"Export"},"timeout":1500}`, "/report.html"},
-			{"a page function the redirect cut off", "editor.html", `{"pageFunction":"() => new Promise((r) => setTimeout(() => r(1), 1500))"}`, "/signin.html?expired=1"},
-			{"a wait for the URL", "editor.html", `{"wait":{"url":"/published"},"timeout":1500}`, "/signin.html?expired=1"},
+			{"a click", "editor.html", `{"click":"#publish","timeout":2000}`, "/signin.html?expired=1"},
+			{"a fill", "editor.html", `{"fill":{"selector":"#body","value":"Hello"},"timeout":2000}`, "/signin.html?expired=1"},
+			{"a wait for text", "editor.html", `{"wait":{"text":"Published"},"timeout":2000}`, "/signin.html?expired=1"},
+			{"a click by text during a reload", "report.html", `{"click":{"text":"Export"},"timeout":2000}`, "/report.html"},
+			{"a page function the redirect cut off", "editor.html", `{"pageFunction":"() => new Promise((r) => setTimeout(() => r(1), 2000))"}`, "/signin.html?expired=1"},
+			{"a wait for the URL", "editor.html", `{"wait":{"url":"/published"},"timeout":2000}`, "/signin.html?expired=1"},
 		} {
-			out := run(`{"steps":[{"openTab":"` + base + c.page + `"},` + c.step + `]}`)
+			out := run(`{"steps":[{"openTab":"` + base + c.page + `"},` + leaveSoon + `,` + c.step + `]}`)
 			closeTabAfter(t, out)
-			msg, now := stepError(out, 1), base+strings.TrimPrefix(c.now, "/")
+			msg, now := stepError(out, 2), base+strings.TrimPrefix(c.now, "/")
 			if out.OK() || !strings.Contains(msg, "meanwhile the page loaded a new document") || !strings.Contains(msg, now) || strings.Count(msg, now) > 1 {
 				t.Errorf("pooled %t: %s while the page navigated: %s", pooled, c.name, out.JSON())
 			}
@@ -85,17 +94,23 @@ func TestFailedLookupSaysThePageNavigatedMeanwhile(t *testing.T) {
 				t.Errorf("pooled %t: %s: no hint of what to do: %s", pooled, c.name, msg)
 			}
 		}
-		// The step's own hint stays.
-		out := run(`{"steps":[{"openTab":"` + base + `editor.html"},{"click":{"text":"Publish now"},"timeout":1500}]}`)
+		// A poll that did not resolve is no failure: its warning says it.
+		out := run(`{"steps":[{"openTab":"` + base + `editor.html"},` + leaveSoon + `,{"poll":"() => document.querySelector('#published')","timeout":2000}]}`)
 		closeTabAfter(t, out)
-		if msg := stepError(out, 1); !strings.Contains(msg, "meanwhile") || !strings.Contains(msg, "exact: false") {
+		if len(out.Steps) < 3 || !strings.Contains(strings.Join(out.Steps[2].Warning, " "), "meanwhile the page loaded a new document") {
+			t.Errorf("pooled %t: a poll that did not resolve while the page navigated: %s", pooled, out.JSON())
+		}
+		// The step's own hint stays.
+		out = run(`{"steps":[{"openTab":"` + base + `editor.html"},` + leaveSoon + `,{"click":{"text":"Publish now"},"timeout":2000}]}`)
+		closeTabAfter(t, out)
+		if msg := stepError(out, 2); !strings.Contains(msg, "meanwhile") || !strings.Contains(msg, "exact: false") {
 			t.Errorf("pooled %t: a click by text loses its hint: %s", pooled, msg)
 		}
 		// A step in a frame of a page that navigates: the frame went with
 		// the old document, and the next step runs in the new one.
-		out = run(`{"steps":[{"openTab":"` + base + `portal.html"},{"frame":"#app"},{"click":"#publish","timeout":1500}]}`)
+		out = run(`{"steps":[{"openTab":"` + base + `portal.html"},` + leaveSoon + `,{"frame":"#app"},{"click":"#publish","timeout":2000}]}`)
 		closeTabAfter(t, out)
-		if msg := stepError(out, 2); !strings.Contains(msg, "meanwhile the page loaded a new document") || !strings.Contains(msg, "the next steps run in the top document") || strings.Contains(msg, "No frame") {
+		if msg := stepError(out, 3); !strings.Contains(msg, "meanwhile the page loaded a new document") || !strings.Contains(msg, "the next steps run in the top document") || strings.Contains(msg, "No frame") {
 			t.Errorf("pooled %t: a step in a frame of a page that navigated: %s", pooled, out.JSON())
 		}
 		if out.Context == nil || out.Context.Frame != nil || !strings.Contains(out.Context.URL, "/signin.html") {
@@ -106,16 +121,17 @@ func TestFailedLookupSaysThePageNavigatedMeanwhile(t *testing.T) {
 		}
 		// A step in a frame that navigates while the page around it stays.
 		for _, frame := range []string{"#local", "#remote"} {
-			out = run(`{"steps":[{"openTab":"` + base + `embeds.html"},{"frame":"` + frame + `"},{"click":"#publish","timeout":1500}]}`)
+			out = run(`{"steps":[{"openTab":"` + base + `embeds.html"},{"frame":"` + frame + `"},` + leaveSoon + `,{"click":"#publish","timeout":2000}]}`)
 			closeTabAfter(t, out)
-			if msg := stepError(out, 2); !strings.Contains(msg, "meanwhile the frame the step ran in loaded a new document") || strings.Contains(msg, "the page loaded") {
+			if msg := stepError(out, 3); !strings.Contains(msg, "meanwhile the frame the step ran in loaded a new document") || strings.Contains(msg, "the page loaded") {
 				t.Errorf("pooled %t: a step in frame %s that navigated: %s", pooled, frame, out.JSON())
 			}
 		}
-		// The report page reloaded once, by itself.
-		out = run(`{"steps":[{"openTab":"` + base + `report.html"},{"wait":{"text":"Loaded 2 times"}},{"click":{"text":"Export"},"timeout":500}]}`)
+		// A lookup that misses on a page that stays put says nothing of
+		// the kind, also on a page that reloaded before the command.
+		out = run(`{"steps":[{"openTab":"` + base + `report.html"},` + leaveSoon + `,{"wait":{"text":"Loaded 2 times"}},{"click":{"text":"Export"},"timeout":500}]}`)
 		closeTabAfter(t, out)
-		if msg := stepError(out, 2); out.OK() || msg == "" || strings.Contains(msg, "meanwhile") {
+		if msg := stepError(out, 3); out.OK() || msg == "" || strings.Contains(msg, "meanwhile") {
 			t.Errorf("pooled %t: a click that missed on a page that stayed put: %s", pooled, out.JSON())
 		}
 		out = run(`{"steps":[{"openTab":"` + base + `settings.html"},{"click":"#publish","timeout":500}]}`)

@@ -426,7 +426,7 @@ const holdingAt = new WeakSet();
 function holdBrowserChange(el) {
   filledValues.set(el, el.value);
   const root = el.getRootNode();
-  const at = root instanceof ShadowRoot ? root : window;
+  const at = root && root.host ? root : window;
   if (holdingAt.has(at)) return;
   holdingAt.add(at);
   at.addEventListener('change', (e) => {
@@ -436,6 +436,10 @@ function holdBrowserChange(el) {
     filledValues.delete(t);
     if (t.value === v) e.stopImmediatePropagation();
   }, true);
+  // The browser sends its change before the field's focusout: past that,
+  // an edit is a new one (the page cleared the field, and the agent
+  // typed the same text again).
+  at.addEventListener('focusout', (e) => filledValues.delete(e.composedPath()[0]), true);
 }
 
 // ---- select ----

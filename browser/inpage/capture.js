@@ -78,7 +78,11 @@ export function postCapture(opts) {
   // What the command's actions changed (changes.js); taking it ends the
   // log, so the capture before a command starts it afresh. A capture taken
   // ahead only reads it (captureAfter).
-  const log = opts.peekLog ? stepLogPeek() : stepLogTake();
+  let log = opts.peekLog ? stepLogPeek() : stepLogTake();
+  // A log no action in this document made its own (the baseline's)
+  // says only what an action in a frame did here; it knows nothing of
+  // what else is fresh.
+  if (log.other === 'page') log = opts.frameActed ? { ...log, none: true } : { changed: [], text: [], transient: [], none: true };
   if (opts.viewport) {
     const scope = opts.scope ? log.changed : undefined;
     out.viewport = snapshot({ viewportOnly: true, internal: true, elements: true, noHeader: !scope, scope, seq: opts.seq, root: 'body', slotKey: 'viewport' });

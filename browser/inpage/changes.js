@@ -333,5 +333,5 @@ function summarizeLog(log) {
   // Alerts first: the summary names the first line.
   const rank = (l) => { const r = l.slice(2, l.indexOf(':')); return r === 'alert' || r === 'alertdialog' ? 0 : r === 'status' ? 1 : r === 'heading' ? 2 : 3; };
   const text = [...added, ...changed, ...removed].map((l, i) => [rank(l), i, l]).sort((a, b) => a[0] - b[0] || a[1] - b[1]).map((x) => x[2]);
-  return { changed: els, full: log.full, text, transient };
+  return { changed: els, full: log.full, text, transient, other: log.other };
 }
