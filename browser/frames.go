@@ -26,6 +26,10 @@ type frameRef struct {
 	parent *frameRef
 	url    string
 	oopif  bool
+	// topDocuments is the top document's count (Page.Documents) when the
+	// frame was switched to: another one means the frame went with its
+	// page's document.
+	topDocuments int
 }
 
 // oopifTracker attaches to out-of-process iframes (cross-site frames live
@@ -337,6 +341,7 @@ func (fs *Frames) switchHere(ctx context.Context, spec FrameSpec) (*FrameInfo, [
 	if err != nil {
 		return nil, nil, err
 	}
+	ref.topDocuments = p.Documents()
 	p.mu.Lock()
 	ref.parent = p.frame
 	p.frame = ref
@@ -415,7 +420,7 @@ func (fs *Frames) switchAnywhere(ctx context.Context, spec FrameSpec) (*FrameInf
 	if err != nil {
 		return nil, nil, err
 	}
-	f.url = matches[0].URL
+	f.url, f.topDocuments = matches[0].URL, p.Documents()
 	p.setFrameRef(f)
 	info := matches[0]
 	info.Depth, info.ParentID = 0, ""

@@ -43,3 +43,14 @@ func (fs *Frames) Top() {
 	p.frame, p.home = nil, nil
 	p.mu.Unlock()
 }
+
+// Gone reports whether the frame actions run in went away with its page's
+// document (the top document changed since the frame was switched to: a
+// goto, a link that left the page).
+func (fs *Frames) Gone() bool {
+	p := fs.p
+	p.mu.Lock()
+	f := p.frame
+	p.mu.Unlock()
+	return f != nil && f.topDocuments != 0 && p.Documents() != f.topDocuments
+}

@@ -149,3 +149,48 @@ func stepError(out *Output, i int) string {
 	}
 	return out.Steps[i].Error
 }
+
+// TestStepsAfterTheSelectedFrameWentAway: a frame selected earlier goes
+// away when its page loads another document during a command (a goto, a
+// link in the frame that leaves the page): the command's next steps run
+// in the new top document, after a goto silently and after others with a
+// warning, instead of failing with a closed tab or a frame Chrome no
+// longer knows. (A command that starts after it says so itself.)
+func TestStepsAfterTheSelectedFrameWentAway(t *testing.T) {
+	remote := browsertest.ServeOn(t, "127.0.0.2", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<!doctype html><title>Widget</title><a id="out" href="`+r.URL.Query().Get("back")+`" target="_top">Open the full page</a>`)
+	}))
+	var base string
+	base = browsertest.ServeHandler(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/frames.html":
+			fmt.Fprint(w, `<!doctype html><title>Frames</title><main><iframe id="app" src="/app.html"></iframe>
+<iframe id="remote" src="`+remote+`widget.html?back=`+base+`full.html"></iframe></main>`)
+		case "/app.html":
+			fmt.Fprint(w, `<!doctype html><title>App</title><button>Save</button>`)
+		default:
+			fmt.Fprint(w, `<!doctype html><title>Full page</title><main><h1>Full page</h1></main>`)
+		}
+	}))
+	for _, pooled := range []bool{false, true} {
+		run := finishingRunner(t, pooled)
+		for _, frame := range []string{"#app", "#remote"} {
+			open := run(`{"steps":[{"openTab":"` + base + `frames.html"},{"frame":"` + frame + `"}]}`)
+			mustOK(t, open)
+			closeTabAfter(t, open)
+			tab := `{"tab":"` + open.Tab + `","steps":[`
+			out := run(tab + `{"goto":"` + base + `full.html"},{"pageFunction":"location.pathname"}]}`)
+			if !out.OK() || jsonString(out.Steps[1].Output) != `"/full.html"` || len(out.Steps[1].Warning) > 0 || out.Context == nil || out.Context.Frame != nil {
+				t.Errorf("pooled %t: a goto while in frame %s: %s", pooled, frame, out.JSON())
+			}
+		}
+		open := run(`{"steps":[{"openTab":"` + base + `frames.html"},{"frame":"#remote"}]}`)
+		mustOK(t, open)
+		closeTabAfter(t, open)
+		tab := `{"tab":"` + open.Tab + `","steps":[`
+		out := run(tab + `{"click":"#out"},{"pageFunction":"location.pathname"}]}`)
+		if !out.OK() || jsonString(out.Steps[1].Output) != `"/full.html"` || !strings.Contains(strings.Join(out.Steps[1].Warning, " "), "the frame selected earlier went away") {
+			t.Errorf("pooled %t: a step after a link in the frame left the page: %s", pooled, out.JSON())
+		}
+	}
+}
