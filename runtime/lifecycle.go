@@ -140,19 +140,9 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 	defer th.SetLocal(builtins.CtxKey, h.ctx)
 	dlMark := h.downloadMark()
 	var under pageUnder
-	if p, perr := h.env.Page(); perr == nil && p.Frames().Gone() {
-		// Its page loaded another document since: the steps run in the
-		// new top document (a frame step resolves from there).
-		p.Frames().Top()
-		if a.Name != "frame" {
-			res.Warning = append(res.Warning, "the frame selected earlier went away when its page loaded a new document, so this step ran in the top document; switch with {\"frame\": …} to act in a frame of the new page")
-		}
-	}
 	if p, perr := h.env.Page(); perr == nil {
-		under = pageUnder{page: p, documents: p.Documents()}
-		if p.Frames().InChild() {
-			under.frameDocuments = p.FrameDocuments()
-		}
+		leaveGoneFrame(p, a, res)
+		under = newPageUnder(p)
 		if a.Visual {
 			h.captureAhead(p, la)
 		}
@@ -192,9 +182,7 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 		return h.fail(res, call, la, err)
 	}
 	res.Status = StatusOK
-	if p, perr := h.env.Page(); perr == nil && notExplained[a.Name] && p.Frames().Gone() {
-		p.Frames().Top() // the step loaded a new document: its frames went
-	}
+	under.navigated(a)
 	if res.Output, err = h.stepOutput(a.Name, out, target); err != nil {
 		return h.fail(res, call, la, err)
 	}

@@ -20,6 +20,38 @@ type pageUnder struct {
 	frameDocuments int
 }
 
+// newPageUnder notes the page p as a step starts on it.
+func newPageUnder(p *browser.Page) pageUnder {
+	u := pageUnder{page: p, documents: p.Documents()}
+	if p.Frames().InChild() {
+		u.frameDocuments = p.FrameDocuments()
+	}
+	return u
+}
+
+// leaveGoneFrame moves a step whose selected frame went away with its
+// page's document (earlier in the command: a link in the frame left the
+// page) to the new top document, where a frame step resolves from too;
+// other steps say so.
+func leaveGoneFrame(p *browser.Page, a *lang.Action, res *StepResult) {
+	if !p.Frames().Gone() {
+		return
+	}
+	p.Frames().Top()
+	if a.Name != "frame" {
+		res.Warning = append(res.Warning, "the frame selected earlier went away when its page loaded a new document, so this step ran in the top document; switch with {\"frame\": …} to act in a frame of the new page")
+	}
+}
+
+// navigated moves the page to its new top document after a navigation
+// step that left a selected frame behind (a goto while in a frame): the
+// frame went with the old document, and that is no news.
+func (u pageUnder) navigated(a *lang.Action) {
+	if u.page != nil && notExplained[a.Name] && u.page.Frames().Gone() {
+		u.page.Frames().Top()
+	}
+}
+
 // lookupKinds are the failures of a step that looked for something in the
 // page, or whose JavaScript the page cut off: when the page loaded another
 // document meanwhile (a redirect, a session that expired, a script's

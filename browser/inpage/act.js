@@ -417,9 +417,9 @@ export function fireChange(el) {
 }
 
 // filledValues are the fields whose browser change is held back, and the
-// value each was filled with.
-// A change event does not leave a shadow root, so a field inside one is
-// heard at its root.
+// value each was filled with; holdingAt, the roots listening for it (a
+// change event does not leave a shadow root, so a field inside one is
+// heard at its root).
 const filledValues = new WeakMap();
 const holdingAt = new WeakSet();
 
