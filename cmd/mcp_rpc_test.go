@@ -351,7 +351,13 @@ func TestMCPRawCancel(t *testing.T) {
 	m.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"long","reason":"the user stopped it"}}`)
 	a := m.answer() // within next's deadline, far below the sleep's 300 s
 	checkAnswer(t, a, wantAnswer{`"long"`, 0, `"isError":true`})
-	if !strings.Contains(string(a.Result), `\"action\":\"sleep\",\"status\":\"error\"`) || !strings.Contains(string(a.Result), "step 1 (sleep) was cancelled before it finished") || strings.Contains(string(a.Result), "context canceled") {
+	// The cancellation reaches the call in its sleep, or (on a loaded
+	// machine) before the sleep began: either way the answer says the
+	// caller cancelled, never a timeout.
+	res := string(a.Result)
+	inStep := strings.Contains(res, `\"action\":\"sleep\",\"status\":\"error\"`) && strings.Contains(res, "step 1 (sleep) was cancelled before it finished")
+	before := !strings.Contains(res, `\"action\":\"sleep\"`) && strings.Contains(res, "the caller cancelled the command or went away before it finished")
+	if !inStep && !before || strings.Contains(res, "context canceled") || strings.Contains(res, "ran past") || strings.Contains(res, "TimeoutError") {
 		t.Errorf("the answer does not say the sleep step was cancelled: %s", a.Result)
 	}
 	// The id is free again once its call answered.

@@ -341,10 +341,19 @@ func (h *host) newThread(name string, maxSteps uint64) (th *starlark.Thread, sto
 	th.SetLocal(builtins.EnvKey, h.env)
 	th.SetLocal(builtins.CtxKey, h.ctx)
 	unregister := context.AfterFunc(h.ctx, func() {
-		th.Cancel(fmt.Sprintf("the program ran past its %s timeout", h.timeout))
+		th.Cancel(h.endReason())
 	})
 	forget := h.threads.add(th)
 	return th, func() { unregister(); forget() }
+}
+
+// endReason says why the program's context ended: its timeout, or the
+// caller (an MCP cancellation, a client that went away).
+func (h *host) endReason() string {
+	if errors.Is(h.ctx.Err(), context.Canceled) {
+		return "the caller cancelled the command or went away before it finished"
+	}
+	return fmt.Sprintf("the program ran past its %s timeout", h.timeout)
 }
 
 func (h *host) print(_ *starlark.Thread, msg string) {
@@ -481,7 +490,7 @@ func (h *host) reportRunError(out *Output, err error) {
 		out.Error = &TopError{Type: TypeParse, Message: rep.Message, Location: rep.Location}
 	default:
 		entry := ErrorEntry{Type: TypeExecution, Error: rep.Message, Location: rep.Location, Backtrace: rep.Backtrace}
-		if errors.Is(err, context.DeadlineExceeded) || h.ctx.Err() != nil {
+		if errors.Is(err, context.DeadlineExceeded) || errors.Is(h.ctx.Err(), context.DeadlineExceeded) {
 			entry.ErrorType = string(browser.KindTimeout)
 		}
 		out.Errors = append(out.Errors, entry)

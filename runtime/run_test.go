@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -216,6 +217,14 @@ func TestRecipeSandbox(t *testing.T) {
 	t.Run("timeout cancels the interpreter", func(t *testing.T) {
 		out := runRecipe(t, Program{Source: []byte("def spin():\n    while True:\n        pass\nspin()\n"), Timeout: 200 * time.Millisecond, MaxSteps: 1 << 62})
 		if out.OK() || !strings.Contains(out.Errors[0].Error, "timeout") {
+			t.Fatalf("%s", out.JSON())
+		}
+	})
+	t.Run("a caller that cancels stops the interpreter, and is named", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(200*time.Millisecond, cancel)
+		out := Run(ctx, Program{Name: "recipe.star", Source: []byte("def spin():\n    while True:\n        pass\nspin()\n"), MaxSteps: 1 << 62}, testOptions(t))
+		if out.OK() || len(out.Errors) != 1 || !strings.Contains(out.Errors[0].Error, "the caller cancelled the command") || strings.Contains(out.Errors[0].Error, "timeout") || out.Errors[0].ErrorType == "TimeoutError" {
 			t.Fatalf("%s", out.JSON())
 		}
 	})
