@@ -181,4 +181,13 @@ func TestPipeline(t *testing.T) {
 	if res, err := p.Scripts().Pipeline(ctx, []PipelineOp{{"waitFor": "[1, 2].includes(2)"}}, 0); err != nil || !res.Completed {
 		t.Errorf("waitFor an array expression: %+v %v", res, err)
 	}
+	// Typing fires input per character and one change at its end, as a
+	// user's typing does.
+	js(t, p, `(() => { const el = document.querySelector('[name=email]'); el.value = ''; window.ev = {input: 0, change: 0}; el.oninput = () => window.ev.input++; el.onchange = () => window.ev.change++; return true; })()`)
+	if res, err := p.Scripts().Pipeline(ctx, []PipelineOp{{"find": "[name=email]", "type": "Bob"}}, 0); err != nil || !res.Completed {
+		t.Fatalf("pipeline type: %+v %v", res, err)
+	}
+	if got := js(t, p, "[document.querySelector('[name=email]').value, window.ev.input, window.ev.change]"); got != `["Bob",3,1]` {
+		t.Errorf("pipeline type: [value, inputs, changes] = %s", got)
+	}
 }

@@ -75,9 +75,10 @@ const typeInto = (el, text) => {
     const opts = {key: ch, bubbles: true, cancelable: true, composed: true};
     el.dispatchEvent(new KeyboardEvent('keydown', opts));
     el.dispatchEvent(new KeyboardEvent('keypress', opts));
-    if ('value' in el) E.setValue(el, el.value + ch); else el.textContent += ch;
+    if ('value' in el) E.setValue(el, el.value + ch, true); else el.textContent += ch;
     el.dispatchEvent(new KeyboardEvent('keyup', opts));
   }
+  if ('value' in el) el.dispatchEvent(new Event('change', {bubbles: true}));
 };
 try {
 `

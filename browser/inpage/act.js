@@ -394,15 +394,16 @@ export function readValue(el) {
 }
 
 // setValue sets the value through the prototype's setter, which React and
-// similar frameworks observe, then fires input and change.
-export function setValue(el, value) {
+// similar frameworks observe, then fires input and (unless typing, which
+// fires one change at its end) change.
+export function setValue(el, value, typing) {
   const proto = el.tagName === 'TEXTAREA' ? HTMLTextAreaElement.prototype : el.tagName === 'SELECT' ? HTMLSelectElement.prototype : HTMLInputElement.prototype;
   const desc = Object.getOwnPropertyDescriptor(proto, 'value');
   if (el.isContentEditable && !('value' in el)) el.textContent = value;
   else if (desc && desc.set) desc.set.call(el, value);
   else el.value = value;
   el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
-  el.dispatchEvent(new Event('change', { bubbles: true }));
+  if (!typing) el.dispatchEvent(new Event('change', { bubbles: true }));
   return readValue(el);
 }
 
