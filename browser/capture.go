@@ -28,6 +28,10 @@ type CaptureOptions struct {
 	// PeekLog leaves the engine's change log running: the capture is a
 	// diff's baseline read after the action's check has started the log.
 	PeekLog bool `json:"peekLog,omitempty"`
+	// Baseline marks the diff's baseline, read before the command's first
+	// visual step: it starts the change logs of the top document (until an
+	// action makes it its own) and of the frames it shows.
+	Baseline bool `json:"baseline,omitempty"`
 }
 
 // Capture is the page state after a command.
@@ -98,7 +102,7 @@ func (o CaptureOptions) frameChangeLog() string {
 	switch {
 	case o.Scope:
 		return "take"
-	case o.Viewport && !o.Full:
+	case o.Baseline:
 		return "start"
 	}
 	return ""

@@ -182,6 +182,10 @@ func (p *Page) Close() {
 // (window.close()), the user or another agent.
 func (p *Page) TabClosed() bool { return p.tabClosed.Load() }
 
+// NewDocumentNote is what a step's error or warning adds when the page
+// loaded another document while the step ran.
+const NewDocumentNote = "meanwhile the page loaded a new document (a navigation or a reload)"
+
 // Documents counts the documents the tab's top frame has had since it was
 // attached: a navigation or a reload adds one. A step compares it before
 // and after to tell that the page changed under it.

@@ -30,7 +30,7 @@ func (p *Page) SendBaseline(ctx context.Context) func(context.Context) *Capture 
 	if !p.scannedIn(p.sess, world) {
 		return nil
 	}
-	arg, err := json.Marshal(p.captureArg(CaptureOptions{Viewport: true}))
+	arg, err := json.Marshal(p.captureArg(CaptureOptions{Viewport: true, Baseline: true}))
 	if err != nil {
 		return nil
 	}

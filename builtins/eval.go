@@ -3,6 +3,7 @@ package builtins
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"time"
 
 	"go.starlark.net/starlark"
@@ -102,10 +103,10 @@ func poll(c *Call) (any, error) {
 	if res.Resolved {
 		return map[string]any{"resolved": true, "value": res.Value, "elapsed": res.Elapsed.Milliseconds()}, nil
 	}
+	warning := fmt.Sprintf("poll did not resolve within %s", res.Elapsed.Round(time.Millisecond))
 	if p, err := c.Env.Page(); err == nil && docs >= 0 && p.Documents() != docs {
-		c.Warn("poll did not resolve within %s; meanwhile the page loaded a new document (a navigation or a reload): take a snapshot to see it", res.Elapsed.Round(time.Millisecond))
-	} else {
-		c.Warn("poll did not resolve within %s", res.Elapsed.Round(time.Millisecond))
+		warning += "; " + browser.NewDocumentNote + ": take a snapshot to see it"
 	}
+	c.Warn("%s", warning)
 	return map[string]any{"resolved": false, "lastValue": res.Value, "elapsed": res.Elapsed.Milliseconds()}, nil
 }

@@ -104,7 +104,7 @@ func (h *host) readBefore(ctx context.Context, peek bool) *browser.Capture {
 	}
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	c, err := p.PostCapture(ctx, browser.CaptureOptions{Viewport: true, PeekLog: peek})
+	c, err := p.PostCapture(ctx, browser.CaptureOptions{Viewport: true, PeekLog: peek, Baseline: true})
 	if err != nil {
 		return nil
 	}

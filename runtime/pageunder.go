@@ -66,9 +66,6 @@ var lookupKinds = map[browser.Kind]bool{
 // of their steps explains its own failure).
 var notExplained = map[string]bool{"goto": true, "reload": true, "back": true, "forward": true, "recipe": true}
 
-// newDocumentNote starts what explain adds to an error.
-const newDocumentNote = "meanwhile the page loaded a new document (a navigation or a reload)"
-
 // explain adds to a failed step that the page loaded another document
 // while it ran, and which, so the agent does not look again for an
 // element of a page that is gone. A step that ran in a frame failed
@@ -86,13 +83,13 @@ func (u pageUnder) explain(ctx context.Context, a *lang.Action, err error) error
 		return err
 	}
 	msg, hint, details := errorParts(err)
-	if strings.Contains(msg, newDocumentNote) {
+	if strings.Contains(msg, browser.NewDocumentNote) {
 		return err
 	}
 	if browser.KindOf(err) == browser.KindContextDestroyed {
 		msg = "the page left the document the step's JavaScript ran in before it finished"
 	}
-	note := newDocumentNote
+	note := browser.NewDocumentNote
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
 	defer cancel()
 	if url, uerr := u.page.URL(rctx); uerr == nil && url != "" && !strings.Contains(msg, url) {

@@ -97,7 +97,7 @@ export function postCapture(opts) {
   // A diff's baseline starts the log, so what an action in a frame does
   // to the page around it is seen (a coupon applied in a frame, the
   // page's toast and total); an action in the page makes it its own.
-  if (opts.viewport && !opts.scope && !opts.peekLog) changeWatch('page');
+  if (opts.baseline && !opts.peekLog) changeWatch('page');
   return out;
 }
 
