@@ -12,6 +12,7 @@ package corpus
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -183,3 +184,45 @@ func containsAll(s string, parts []string) bool {
 
 // q quotes s as a JSON string, for building steps.
 func q(s string) string { return jsonString(s) }
+
+// box finds an element the snapshot shows without a ref (a list item a
+// library makes draggable) with snapshotSearch, as an agent would, and
+// returns its box in viewport CSS pixels.
+func (a *agent) box(role, text string, prefix ...string) (x, y, w, h float64) {
+	a.t.Helper()
+	out := a.do(append(prefix, `{"snapshotSearch":{"text":`+q(text)+`,"role":`+q(role)+`,"exact":true}}`)...)
+	res := stepOutput(a.t, out, len(prefix))
+	matches, _ := res["matches"].([]any)
+	if len(matches) == 0 {
+		a.t.Fatalf("snapshotSearch found no %s %q: %s", role, text, jsonString(res))
+	}
+	b, _ := matches[0].(map[string]any)["box"].(map[string]any)
+	x, _ = b["x"].(float64)
+	y, _ = b["y"].(float64)
+	w, _ = b["width"].(float64)
+	h, _ = b["height"].(float64)
+	if w == 0 || h == 0 {
+		a.t.Fatalf("no box for %s %q: %s", role, text, jsonString(matches[0]))
+	}
+	return x, y, w, h
+}
+
+// centre is a drag end at the centre of box(role, text): {"x":…,"y":…}.
+func (a *agent) centre(role, text string, prefix ...string) string {
+	a.t.Helper()
+	x, y, w, h := a.box(role, text, prefix...)
+	return point(x+w/2, y+h/2)
+}
+
+// point is a drag end at viewport coordinates.
+func point(x, y float64) string { return fmt.Sprintf(`{"x":%.0f,"y":%.0f}`, x, y) }
+
+// dragOK checks that a drag step's answer does not call a drag that
+// worked a probable failure (the page's own state is checked by the test).
+func dragOK(t *testing.T, out *runtime.Output, i int) {
+	t.Helper()
+	res := stepOutput(t, out, i)
+	if res["landed"] == false || len(out.Steps[i].Warning) > 0 {
+		t.Errorf("the drag worked but its answer doubts it: %s (warnings %q)", jsonString(res), out.Steps[i].Warning)
+	}
+}
