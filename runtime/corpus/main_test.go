@@ -103,6 +103,18 @@ func (a *agent) snapshot(steps ...string) string {
 	return yaml
 }
 
+// look runs steps and returns the answer's viewport snapshot (scoped to
+// the main content and what changed), which an agent reads after acting:
+// it shows the popups an action opened, wherever the page put them.
+func (a *agent) look(steps ...string) string {
+	a.t.Helper()
+	out := a.do(steps...)
+	if out.ViewportSnap == "" {
+		a.t.Fatalf("the answer has no viewport snapshot: %s", out.JSON())
+	}
+	return out.ViewportSnap
+}
+
 // eval reads the page's state back with pageFunction (after prefix steps,
 // e.g. a frame step) and returns the value decoded from JSON.
 func (a *agent) eval(fn string, prefix ...string) any {

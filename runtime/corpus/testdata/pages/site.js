@@ -19,5 +19,8 @@
   toast.setAttribute('role', 'status');
   toast.innerHTML = 'Draft saved <button type="button">Dismiss</button>';
   toast.querySelector('button').onclick = () => toast.remove();
-  document.body.append(toast);
+  const footer = document.createElement('footer');
+  footer.className = 'site';
+  footer.innerHTML = '<h2>About Acme</h2><p>Acme Console helps teams ship.</p><ul><li><a href="#">Privacy</a></li><li><a href="#">Terms</a></li><li><a href="#">Status</a></li><li><a href="#">Contact</a></li></ul>';
+  document.body.append(footer, toast);
 })();
