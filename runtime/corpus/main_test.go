@@ -30,6 +30,8 @@ type agent struct {
 	t    *testing.T
 	tab  string
 	site site
+	// took is how long the last command ran.
+	took time.Duration
 }
 
 // commandTimeout bounds one command; a step's own timeout is 30 s by
@@ -77,8 +79,9 @@ func (a *agent) runSteps(steps ...string) *runtime.Output {
 	defer cancel()
 	start := time.Now()
 	_, out := runtime.RunJSON(ctx, []byte(input), options(a.t))
-	if d := time.Since(start); d > 35*time.Second {
-		a.t.Errorf("command took %v (> a step's 30 s timeout plus slack): %s", d.Round(time.Millisecond), input)
+	a.took = time.Since(start)
+	if a.took > 35*time.Second {
+		a.t.Errorf("command took %v (> a step's 30 s timeout plus slack): %s", a.took.Round(time.Millisecond), input)
 	}
 	return out
 }
@@ -88,6 +91,17 @@ func (a *agent) do(steps ...string) *runtime.Output {
 	a.t.Helper()
 	out := a.runSteps(steps...)
 	mustOK(a.t, out)
+	return out
+}
+
+// try runs steps and reports a failure without stopping the test, for a
+// sequence whose later commands must run whatever became of earlier ones.
+func (a *agent) try(steps ...string) *runtime.Output {
+	a.t.Helper()
+	out := a.runSteps(steps...)
+	if !out.OK() {
+		a.t.Errorf("status %s: %s", out.Status, out.JSON())
+	}
 	return out
 }
 
@@ -121,6 +135,14 @@ func (a *agent) eval(fn string, prefix ...string) any {
 	a.t.Helper()
 	out := a.do(append(prefix, `{"pageFunction":`+jsonString(fn)+`}`)...)
 	return out.Steps[len(prefix)].Output
+}
+
+// evalIn reads state back inside a frame: the command selects the frame,
+// evaluates fn there and returns to the top document, as JSON.
+func (a *agent) evalIn(frame, fn string) string {
+	a.t.Helper()
+	out := a.do(`{"frame":`+q(frame)+`}`, `{"pageFunction":`+q(fn)+`}`, `{"frame":"top"}`)
+	return jsonString(out.Steps[1].Output)
 }
 
 // evalJSON is eval with the value re-encoded as compact JSON, for
@@ -202,7 +224,11 @@ func q(s string) string { return jsonString(s) }
 // returns its box in viewport CSS pixels.
 func (a *agent) box(role, text string, prefix ...string) (x, y, w, h float64) {
 	a.t.Helper()
-	out := a.do(append(prefix, `{"snapshotSearch":{"text":`+q(text)+`,"role":`+q(role)+`,"exact":true}}`)...)
+	steps := append(prefix, `{"snapshotSearch":{"text":`+q(text)+`,"role":`+q(role)+`,"exact":true}}`)
+	if len(prefix) > 0 {
+		steps = append(steps, `{"frame":"top"}`) // leave the command in the top document
+	}
+	out := a.do(steps...)
 	res := stepOutput(a.t, out, len(prefix))
 	matches, _ := res["matches"].([]any)
 	if len(matches) == 0 {
