@@ -9,6 +9,7 @@ import (
 // to the right on a 500 px track: the slider's value rises by about 30,
 // its change event fires once, and the answer does not doubt the drag.
 func TestNoUiSliderDragHandle(t *testing.T) {
+	t.Parallel()
 	a := openPage(t, "nouislider.html", "[data-ready=nouislider]")
 	handle := refIn(t, a.snapshot(), `slider "Maximum price"`)
 	out := a.do(`{"drag":{"source":` + q(handle) + `,"target":{"ref":` + q(handle) + `,"offsetX":150}}}`)
@@ -25,6 +26,7 @@ func TestNoUiSliderDragHandle(t *testing.T) {
 // TestNoUiSliderKeyboard focuses the handle by ref and presses
 // ArrowRight three times: noUiSlider steps by 1 each time.
 func TestNoUiSliderKeyboard(t *testing.T) {
+	t.Parallel()
 	a := openPage(t, "nouislider.html", "[data-ready=nouislider]")
 	handle := refIn(t, a.snapshot(), `slider "Maximum price"`)
 	a.do(`{"focus":`+q(handle)+`}`, `{"press":"ArrowRight"}`, `{"press":"ArrowRight"}`, `{"press":"ArrowRight"}`)
@@ -36,6 +38,7 @@ func TestNoUiSliderKeyboard(t *testing.T) {
 // TestSortableReorder drags the fourth task of a SortableJS list (HTML5
 // drag and drop) onto the first: Sortable's own order has it first.
 func TestSortableReorder(t *testing.T) {
+	t.Parallel()
 	a := openPage(t, "sortable.html", "[data-ready=sortable]")
 	from, to := a.centre("listitem", "Publish packages"), a.centre("listitem", "Build artifacts")
 	out := a.do(`{"drag":{"source":` + from + `,"target":` + to + `}}`)
@@ -52,6 +55,7 @@ func TestSortableReorder(t *testing.T) {
 // board: the card is in Done (the column appends it), the counts update,
 // and the answer does not report the drag as a probable failure.
 func TestKanbanMoveCard(t *testing.T) {
+	t.Parallel()
 	a := openPage(t, "kanban.html", "[data-ready=kanban]")
 	from, to := a.centre("listitem", "Fix login bug"), a.centre("list", "Done (0)")
 	out := a.do(`{"drag":{"source":` + from + `,"target":` + to + `}}`)
@@ -64,6 +68,7 @@ func TestKanbanMoveCard(t *testing.T) {
 // TestDragulaMoveTicket drags a ticket to the Resolved lane of a dragula
 // board (mouse events, not HTML5): dragula drops it there once.
 func TestDragulaMoveTicket(t *testing.T) {
+	t.Parallel()
 	a := openPage(t, "dragula.html", "[data-ready=dragula]")
 	from, to := a.centre("listitem", "Ticket 102: password reset"), a.centre("list", "Resolved tickets")
 	out := a.do(`{"drag":{"source":` + from + `,"target":` + to + `}}`)
@@ -77,6 +82,7 @@ func TestDragulaMoveTicket(t *testing.T) {
 // events, pointer tolerance) onto the upper part of the first: the
 // widget's order has it first, updated once.
 func TestJQueryUISortable(t *testing.T) {
+	t.Parallel()
 	a := openPage(t, "jqueryui.html", "[data-ready=jqueryui]")
 	from := a.centre("listitem", "Prague")
 	x, y, w, h := a.box("listitem", "Rome")
@@ -91,6 +97,7 @@ func TestJQueryUISortable(t *testing.T) {
 // as a user swipes with the mouse (past half the width, so Swiper does not
 // snap back): the carousel moves to the second slide.
 func TestSwiperSwipe(t *testing.T) {
+	t.Parallel()
 	a := openPage(t, "swiper.html", "[data-ready=swiper]")
 	x, y, w, h := a.box("group", "1 / 4")
 	out := a.do(`{"drag":{"source":` + point(x+w-40, y+h/2) + `,"target":` + point(x+40, y+h/2) + `}}`)

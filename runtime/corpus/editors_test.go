@@ -6,6 +6,7 @@ import "testing"
 // agent clicks the textbox ref, goes to the end and types, and Ace's
 // document holds the typed text once.
 func TestAceClickAndType(t *testing.T) {
+	t.Parallel()
 	a := openPage(t, "ace.html", "[data-ready=ace]")
 	a.do(`{"pageFunction":"() => editor.setValue('SELECT id FROM users', 1)"}`)
 	ref := refIn(t, a.snapshot(), `textbox "Cursor at row`)
@@ -17,6 +18,7 @@ func TestAceClickAndType(t *testing.T) {
 
 // TestAceSelectAllReplace: Ctrl+A then typing replaces Ace's document.
 func TestAceSelectAllReplace(t *testing.T) {
+	t.Parallel()
 	a := openPage(t, "ace.html", "[data-ready=ace]")
 	ref := refIn(t, a.snapshot(), `textbox "Cursor at row`)
 	a.do(`{"click":`+q(ref)+`}`, `{"press":"Control+a"}`, `{"type":"SELECT 1;"}`)
@@ -28,6 +30,7 @@ func TestAceSelectAllReplace(t *testing.T) {
 // TestCodeMirrorClickAndType: CodeMirror 6's contenteditable content
 // takes a click by ref and typed keys; its state's document holds them.
 func TestCodeMirrorClickAndType(t *testing.T) {
+	t.Parallel()
 	a := openPage(t, "codemirror.html", "[data-ready=codemirror]")
 	ref := refIn(t, a.snapshot(), `textbox "Snippet code"`)
 	a.do(`{"click":`+q(ref)+`}`, `{"press":"Control+End"}`, `{"type":"total += 1;"}`)
@@ -38,6 +41,7 @@ func TestCodeMirrorClickAndType(t *testing.T) {
 
 // TestCodeMirrorFill: fill by ref replaces CodeMirror's whole document.
 func TestCodeMirrorFill(t *testing.T) {
+	t.Parallel()
 	a := openPage(t, "codemirror.html", "[data-ready=codemirror]")
 	ref := refIn(t, a.snapshot(), `textbox "Snippet code"`)
 	a.do(`{"fill":{"ref":` + q(ref) + `,"value":"const ready = true;"}}`)
@@ -49,6 +53,7 @@ func TestCodeMirrorFill(t *testing.T) {
 // TestQuillTypeAndBold types into Quill, turns bold on with its toolbar
 // button by ref and types more: Quill's delta has the second run bold.
 func TestQuillTypeAndBold(t *testing.T) {
+	t.Parallel()
 	a := openPage(t, "quill.html", "[data-ready=quill]")
 	yaml := a.snapshot()
 	body, bold := refIn(t, yaml, `textbox "Post body"`), refIn(t, yaml, `button "bold"`)
@@ -61,6 +66,7 @@ func TestQuillTypeAndBold(t *testing.T) {
 
 // TestQuillSelectAllBold: Ctrl+A and Ctrl+B make all of Quill's text bold.
 func TestQuillSelectAllBold(t *testing.T) {
+	t.Parallel()
 	a := openPage(t, "quill.html", "[data-ready=quill]")
 	body := refIn(t, a.snapshot(), `textbox "Post body"`)
 	a.do(`{"type":{"ref":`+q(body)+`,"text":"Draft notes"}}`, `{"press":"Control+a"}`, `{"press":"Control+b"}`)

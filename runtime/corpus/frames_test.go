@@ -23,6 +23,7 @@ func openFrames(t *testing.T, same, cross string) *agent {
 // TestFrameSameSiteTomSelect picks a Tom Select option inside a same-site
 // iframe with refs from the top-level snapshot and the click's answer.
 func TestFrameSameSiteTomSelect(t *testing.T) {
+	t.Parallel()
 	a := openFrames(t, "tomselect", "kanban")
 	box := refIn(t, a.snapshot(), `combobox "Country"`)
 	peru := refIn(t, a.look(`{"click":`+q(box)+`}`, `{"type":"Per"}`), `option "Peru"`)
@@ -35,6 +36,7 @@ func TestFrameSameSiteTomSelect(t *testing.T) {
 // TestFrameSameSiteSliderKeyboard moves a noUiSlider inside a same-site
 // iframe with the keyboard after focusing its handle by a top-level ref.
 func TestFrameSameSiteSliderKeyboard(t *testing.T) {
+	t.Parallel()
 	a := openFrames(t, "nouislider", "kanban")
 	handle := refIn(t, a.snapshot(), `slider "Maximum price"`)
 	a.do(`{"focus":`+q(handle)+`}`, `{"press":"ArrowRight"}`, `{"press":"ArrowRight"}`)
@@ -47,6 +49,7 @@ func TestFrameSameSiteSliderKeyboard(t *testing.T) {
 // cross-site iframe (its own renderer) to the Done column: the board in
 // the frame has it there, moved once, and the answer does not doubt it.
 func TestFrameCrossSiteKanban(t *testing.T) {
+	t.Parallel()
 	a := openFrames(t, "tomselect", "kanban")
 	from := a.centre("listitem", "Update docs", `{"frame":"#partner"}`)
 	to := a.centre("list", "Done (0)", `{"frame":"#partner"}`)
@@ -60,6 +63,7 @@ func TestFrameCrossSiteKanban(t *testing.T) {
 // TestFrameCrossSiteMonaco types into a Monaco editor inside a cross-site
 // iframe by the ref of its textbox in the top-level snapshot.
 func TestFrameCrossSiteMonaco(t *testing.T) {
+	t.Parallel()
 	a := openFrames(t, "tomselect", "monaco")
 	ref := refIn(t, a.snapshot(), monacoTextbox)
 	a.do(`{"click":`+q(ref)+`}`, `{"press":"Control+a"}`, `{"type":"export default 1;"}`)
@@ -72,6 +76,7 @@ func TestFrameCrossSiteMonaco(t *testing.T) {
 // every command starts in the top document), beginning each command with
 // its frame step and never returning to the top itself.
 func TestFrameSpecFormAgent(t *testing.T) {
+	t.Parallel()
 	a := openFrames(t, "tomselect", "kanban")
 	out := a.do(`{"frame":"#same"}`, `{"snapshot":{}}`)
 	yaml, _ := stepOutput(t, out, 1)["yaml"].(string)

@@ -5,6 +5,7 @@ import "testing"
 // TestAgGridSortByHeader clicks AG Grid's "Price" header by its text: the
 // grid's column state sorts price ascending and the rows follow.
 func TestAgGridSortByHeader(t *testing.T) {
+	t.Parallel()
 	a := openPage(t, "aggrid.html", "[data-ready=aggrid]")
 	a.do(`{"click":{"text":"Price","exact":true}}`)
 	a.waitFor(`() => gridApi.getColumnState().find((c) => c.colId === 'price').sort === 'asc'`)
@@ -17,6 +18,7 @@ func TestAgGridSortByHeader(t *testing.T) {
 // opens (by its ref in a new snapshot) and presses Enter: the row's data
 // holds the new model, changed once.
 func TestAgGridEditCell(t *testing.T) {
+	t.Parallel()
 	a := openPage(t, "aggrid.html", "[data-ready=aggrid]")
 	a.do(`{"click":{"text":"Mondeo","exact":true,"doubleClick":true}}`, `{"wait":".ag-cell-inline-editing input"}`)
 	editor := refIn(t, a.snapshot(), `textbox "Input Editor"`)
@@ -29,6 +31,7 @@ func TestAgGridEditCell(t *testing.T) {
 // TestTabulatorSortByHeader clicks Tabulator's "Age" column header: the
 // table's sorters say age ascending and the rows follow.
 func TestTabulatorSortByHeader(t *testing.T) {
+	t.Parallel()
 	a := openPage(t, "tabulator.html", "[data-ready=tabulator]")
 	a.do(`{"click":{"text":"Age","exact":true}}`)
 	a.waitFor(`() => table.getSorters().length === 1`)
@@ -40,6 +43,7 @@ func TestTabulatorSortByHeader(t *testing.T) {
 // TestTabulatorEditCell clicks an editable Team cell by its ref, fills the
 // editor Tabulator opens and presses Enter: the row's data changes once.
 func TestTabulatorEditCell(t *testing.T) {
+	t.Parallel()
 	a := openPage(t, "tabulator.html", "[data-ready=tabulator]")
 	cell := refIn(t, a.snapshot(), `gridcell "Design"`)
 	a.do(`{"click":`+q(cell)+`}`, `{"wait":".tabulator-editing input"}`)

@@ -6,6 +6,7 @@ import "testing"
 // list with scrollUntilVisible: the row renders only once the list's own
 // scroll container reaches it, and the list's click handler opens it once.
 func TestClusterizeScrollToRow(t *testing.T) {
+	t.Parallel()
 	a := openPage(t, "clusterize.html", "[data-ready=clusterize]")
 	a.do(`{"click":{"text":"Row 800","exact":true,"scrollUntilVisible":true}}`)
 	if got := a.evalJSON(`() => opened`); got != `[800]` {
@@ -17,6 +18,7 @@ func TestClusterizeScrollToRow(t *testing.T) {
 // rendered by the row's ref in a new snapshot (the list, not the row,
 // handles the click).
 func TestClusterizeRowByRef(t *testing.T) {
+	t.Parallel()
 	a := openPage(t, "clusterize.html", "[data-ready=clusterize]")
 	list := refIn(t, a.snapshot(), `list "Entries"`)
 	a.do(`{"scroll":{"ref":` + q(list) + `,"deltaY":4000}}`)
@@ -32,6 +34,7 @@ func TestClusterizeRowByRef(t *testing.T) {
 // scrolls inside a page section and loads ten posts at a time: the feed
 // loads until post 57 exists and exactly that post is liked, once.
 func TestFeedLikeWithScroll(t *testing.T) {
+	t.Parallel()
 	a := openPage(t, "feed.html", "[data-ready=feed]")
 	a.do(`{"click":{"text":"Like post 57","exact":true,"scrollUntilVisible":true}}`)
 	if got := a.evalJSON(`() => likes`); got != `{"57":1}` {

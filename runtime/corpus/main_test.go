@@ -23,6 +23,8 @@ import (
 	"github.com/cdp-skill/cdp-skill/stdlib"
 )
 
+// TestMain runs the corpus against the test binary's Chromium. The tests
+// run in parallel, each in its own tab.
 func TestMain(m *testing.M) { browsertest.Main(m) }
 
 // agent is one tab driven through runtime.RunJSON, one command at a time.

@@ -13,6 +13,7 @@ const monacoTextbox = `textbox "Editor content`
 // click lands on the text layer drawn over it, as a user's does), types
 // code, and the editor's model holds it, typed once.
 func TestMonacoClickAndType(t *testing.T) {
+	t.Parallel()
 	a := openPage(t, "monaco.html", "[data-ready=monaco]")
 	ref := refIn(t, a.snapshot(), monacoTextbox)
 	a.do(`{"click":`+q(ref)+`}`, `{"press":"Control+End"}`, `{"type":"const answer = 42;"}`)
@@ -28,6 +29,7 @@ func TestMonacoClickAndType(t *testing.T) {
 // TestMonacoSelectAllReplace: select-all then typing replaces the whole
 // model.
 func TestMonacoSelectAllReplace(t *testing.T) {
+	t.Parallel()
 	a := openPage(t, "monaco.html", "[data-ready=monaco]")
 	ref := refIn(t, a.snapshot(), monacoTextbox)
 	a.do(`{"click":`+q(ref)+`}`, `{"press":"Control+a"}`, `{"type":"let x = 1;"}`)
@@ -40,6 +42,7 @@ func TestMonacoSelectAllReplace(t *testing.T) {
 // its Find and Replace fields by the refs of a new snapshot and presses
 // Replace All: every occurrence in the model changes.
 func TestMonacoFindReplace(t *testing.T) {
+	t.Parallel()
 	a := openPage(t, "monaco.html", "[data-ready=monaco]")
 	a.do(`{"pageFunction":"() => editor.setValue('const old = 1;\\nconsole.log(old, old);\\n')"}`)
 	ref := refIn(t, a.snapshot(), monacoTextbox)

@@ -6,6 +6,7 @@ import "testing"
 // fills its field and saves by the refs in the click's answer: the page
 // shows the new name, the save handler ran once and the modal closed.
 func TestBootstrapModalForm(t *testing.T) {
+	t.Parallel()
 	a := openPage(t, "bootstrap.html", "[data-ready=bootstrap]")
 	open := refIn(t, a.snapshot(), `button "Rename project"`)
 	yaml := a.look(`{"click":`+q(open)+`}`, `{"wait":"#rename.show"}`)
@@ -20,6 +21,7 @@ func TestBootstrapModalForm(t *testing.T) {
 // TestBootstrapDropdown opens a Bootstrap dropdown and clicks an item by
 // its ref: that item's handler runs once and the menu closes.
 func TestBootstrapDropdown(t *testing.T) {
+	t.Parallel()
 	a := openPage(t, "bootstrap.html", "[data-ready=bootstrap]")
 	toggle := refIn(t, a.snapshot(), `button "Actions"`)
 	archive := refIn(t, a.look(`{"click":`+q(toggle)+`}`), `"Archive"`)
@@ -32,6 +34,7 @@ func TestBootstrapDropdown(t *testing.T) {
 // TestBootstrapTooltip hovers a button with a Bootstrap tooltip: the
 // tooltip's own state is shown, with its text.
 func TestBootstrapTooltip(t *testing.T) {
+	t.Parallel()
 	a := openPage(t, "bootstrap.html", "[data-ready=bootstrap]")
 	help := refIn(t, a.snapshot(), `button "Help"`)
 	a.do(`{"hover":` + q(help) + `}`)
@@ -44,6 +47,7 @@ func TestBootstrapTooltip(t *testing.T) {
 // TestTippyHover hovers a button with a Tippy tooltip: Tippy's instance
 // says it is shown.
 func TestTippyHover(t *testing.T) {
+	t.Parallel()
 	a := openPage(t, "tippy.html", "[data-ready=tippy]")
 	why := refIn(t, a.snapshot(), `button "Why this price?"`)
 	a.do(`{"hover":` + q(why) + `}`)
@@ -56,6 +60,7 @@ func TestTippyHover(t *testing.T) {
 // TestTippyInteractiveMenu opens an interactive Tippy menu with a click
 // and clicks the button inside it by its ref: its handler runs once.
 func TestTippyInteractiveMenu(t *testing.T) {
+	t.Parallel()
 	a := openPage(t, "tippy.html", "[data-ready=tippy]")
 	more := refIn(t, a.snapshot(), `button "More options"`)
 	send := refIn(t, a.look(`{"click":`+q(more)+`}`, `{"wait":"#send-invoice"}`), `button "Send invoice"`)
@@ -68,6 +73,7 @@ func TestTippyInteractiveMenu(t *testing.T) {
 // TestSweetAlertConfirm answers a SweetAlert2 confirmation by the ref of
 // its confirm button: the page's promise resolves as confirmed, once.
 func TestSweetAlertConfirm(t *testing.T) {
+	t.Parallel()
 	a := openPage(t, "sweetalert.html", "[data-ready=sweetalert]")
 	del := refIn(t, a.snapshot(), `button "Delete report.pdf"`)
 	yes := refIn(t, a.look(`{"click":`+q(del)+`}`, `{"wait":".swal2-popup"}`), `button "Yes, delete it"`)
@@ -81,6 +87,7 @@ func TestSweetAlertConfirm(t *testing.T) {
 // TestSweetAlertPrompt fills a SweetAlert2 prompt's field by its label's
 // ref and confirms: the page receives the typed name.
 func TestSweetAlertPrompt(t *testing.T) {
+	t.Parallel()
 	a := openPage(t, "sweetalert.html", "[data-ready=sweetalert]")
 	rename := refIn(t, a.snapshot(), `button "Rename notes.txt"`)
 	yaml := a.look(`{"click":`+q(rename)+`}`, `{"wait":".swal2-input"}`)
@@ -95,6 +102,7 @@ func TestSweetAlertPrompt(t *testing.T) {
 // TestSwiperNextButtons clicks Swiper's "Next slide" button twice by ref:
 // the carousel is on its third slide.
 func TestSwiperNextButtons(t *testing.T) {
+	t.Parallel()
 	a := openPage(t, "swiper.html", "[data-ready=swiper]")
 	next := refIn(t, a.snapshot(), `button "Next slide"`)
 	a.do(`{"click":`+q(next)+`}`, `{"click":`+q(next)+`}`)
@@ -105,6 +113,7 @@ func TestSwiperNextButtons(t *testing.T) {
 
 // TestSwiperPagination clicks the "Go to slide 4" bullet by its ref.
 func TestSwiperPagination(t *testing.T) {
+	t.Parallel()
 	a := openPage(t, "swiper.html", "[data-ready=swiper]")
 	bullet := refIn(t, a.snapshot(), `button "Go to slide 4"`)
 	a.do(`{"click":` + q(bullet) + `}`)

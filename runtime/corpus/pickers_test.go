@@ -6,6 +6,7 @@ import "testing"
 // ref and clicks a day by its ref in the click's answer (the calendar hangs
 // off the body): the picker's selected date is that day, picked once.
 func TestFlatpickrPickDate(t *testing.T) {
+	t.Parallel()
 	a := openPage(t, "flatpickr.html", "[data-ready=flatpickr]")
 	field := refIn(t, a.snapshot(), `textbox "Check-in date"`)
 	day := refIn(t, a.look(`{"click":`+q(field)+`}`), `[clickable]`, `]: 15`)
@@ -18,6 +19,7 @@ func TestFlatpickrPickDate(t *testing.T) {
 // TestFlatpickrTypeDate types a date into a flatpickr field that allows
 // input and presses Enter: flatpickr parses it into its selected date.
 func TestFlatpickrTypeDate(t *testing.T) {
+	t.Parallel()
 	a := openPage(t, "flatpickr.html", "[data-ready=flatpickr]")
 	field := refIn(t, a.snapshot(), `textbox "Check-out date"`)
 	a.do(`{"type":{"ref":`+q(field)+`,"text":"2025-07-04"}}`, `{"press":"Enter"}`)
@@ -29,6 +31,7 @@ func TestFlatpickrTypeDate(t *testing.T) {
 // TestTomSelectPickOption types into Tom Select's combobox and clicks the
 // matching option by its ref: the select's value is Japan, changed once.
 func TestTomSelectPickOption(t *testing.T) {
+	t.Parallel()
 	a := openPage(t, "tomselect.html", "[data-ready=tomselect]")
 	box := refIn(t, a.snapshot(), `combobox "Country"`)
 	a.do(`{"click":`+q(box)+`}`, `{"type":"Jap"}`)
@@ -42,6 +45,7 @@ func TestTomSelectPickOption(t *testing.T) {
 // TestTomSelectRemoveTag clicks the remove button of the "Fragile" tag
 // of a Tom Select multi-select: only Express stays selected.
 func TestTomSelectRemoveTag(t *testing.T) {
+	t.Parallel()
 	a := openPage(t, "tomselect.html", "[data-ready=tomselect]")
 	remove := refIn(t, a.snapshot(), `link "×"`) // the first tag's, Fragile
 	a.do(`{"click":` + q(remove) + `}`)
@@ -53,6 +57,7 @@ func TestTomSelectRemoveTag(t *testing.T) {
 // TestTomSelectAddTagByKeyboard types into the Tags combobox and presses
 // Enter: Tom Select adds the highlighted option.
 func TestTomSelectAddTagByKeyboard(t *testing.T) {
+	t.Parallel()
 	a := openPage(t, "tomselect.html", "[data-ready=tomselect]")
 	box := refIn(t, a.snapshot(), `combobox "Tags"`)
 	a.do(`{"type":{"ref":`+q(box)+`,"text":"Gif"}}`, `{"wait":".ts-dropdown .option.active"}`, `{"press":"Enter"}`)
@@ -64,6 +69,7 @@ func TestTomSelectAddTagByKeyboard(t *testing.T) {
 // TestChoicesPickOption opens a Choices.js single select by its ref and
 // clicks an option by its ref: Choices' value is that option.
 func TestChoicesPickOption(t *testing.T) {
+	t.Parallel()
 	a := openPage(t, "choices.html", "[data-ready=choices]")
 	box := refIn(t, a.snapshot(), `listbox "Priority"`)
 	a.do(`{"click":`+q(box)+`}`, `{"wait":".choices.is-open"}`)
@@ -77,6 +83,7 @@ func TestChoicesPickOption(t *testing.T) {
 // TestChoicesAddLabels types two labels into a Choices.js text input,
 // each ended with Enter: Choices holds both as items.
 func TestChoicesAddLabels(t *testing.T) {
+	t.Parallel()
 	a := openPage(t, "choices.html", "[data-ready=choices]")
 	box := refIn(t, a.snapshot(), `textbox "Add a label"`)
 	a.do(`{"type":{"ref":`+q(box)+`,"text":"backend"}}`, `{"press":"Enter"}`, `{"type":"ui"}`, `{"press":"Enter"}`)
@@ -90,6 +97,7 @@ func TestChoicesAddLabels(t *testing.T) {
 // menu handles their clicks, yet an agent acting by refs must be able to
 // pick one. The field holds it and the select handler ran once.
 func TestJQueryUIAutocompletePick(t *testing.T) {
+	t.Parallel()
 	a := openPage(t, "jqueryui.html", "[data-ready=jqueryui]")
 	field := refIn(t, a.snapshot(), `textbox "Destination"`)
 	item := refIn(t, a.look(`{"type":{"ref":`+q(field)+`,"text":"Cam"}}`, `{"wait":".ui-autocomplete .ui-menu-item"}`), `Cambodia`)
@@ -102,6 +110,7 @@ func TestJQueryUIAutocompletePick(t *testing.T) {
 // TestJQueryUIAutocompleteKeyboard picks the second suggestion with the
 // arrow keys and Enter.
 func TestJQueryUIAutocompleteKeyboard(t *testing.T) {
+	t.Parallel()
 	a := openPage(t, "jqueryui.html", "[data-ready=jqueryui]")
 	field := refIn(t, a.snapshot(), `textbox "Destination"`)
 	a.do(`{"type":{"ref":`+q(field)+`,"text":"Ca"}}`, `{"wait":".ui-autocomplete .ui-menu-item"}`, `{"press":"ArrowDown"}`, `{"press":"ArrowDown"}`, `{"press":"Enter"}`)

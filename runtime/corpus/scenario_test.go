@@ -17,6 +17,7 @@ const stepBudget = 20 * time.Second
 // a third. Input state must not leak from one to the next: every command
 // ends well within its timeout and every effect lands once.
 func TestScenarioEditorThenDrags(t *testing.T) {
+	t.Parallel()
 	a := openPage(t, "monaco.html", "[data-ready=monaco]")
 	within := func(what string) {
 		t.Helper()

@@ -8,6 +8,7 @@ import "testing"
 // TestShoelaceSelect opens an sl-select by its ref and picks an sl-option
 // by the ref in the click's answer: the element's value changes.
 func TestShoelaceSelect(t *testing.T) {
+	t.Parallel()
 	a := openPage(t, "shoelace.html", "[data-ready=shoelace]")
 	box := refIn(t, a.snapshot(), `combobox "Theme"`)
 	dark := refIn(t, a.look(`{"click":`+q(box)+`}`, `{"wait":"#theme[open]"}`), `option "Dark"`)
@@ -20,6 +21,7 @@ func TestShoelaceSelect(t *testing.T) {
 
 // TestShoelaceCheckbox checks an sl-checkbox by its ref.
 func TestShoelaceCheckbox(t *testing.T) {
+	t.Parallel()
 	a := openPage(t, "shoelace.html", "[data-ready=shoelace]")
 	box := refIn(t, a.snapshot(), `checkbox "Email me a weekly digest"`)
 	a.do(`{"check":` + q(box) + `}`)
@@ -30,6 +32,7 @@ func TestShoelaceCheckbox(t *testing.T) {
 
 // TestShoelaceSwitch turns an sl-switch on by clicking its ref.
 func TestShoelaceSwitch(t *testing.T) {
+	t.Parallel()
 	a := openPage(t, "shoelace.html", "[data-ready=shoelace]")
 	sw := refIn(t, a.snapshot(), `switch "Beta features"`)
 	a.do(`{"click":` + q(sw) + `}`)
@@ -41,6 +44,7 @@ func TestShoelaceSwitch(t *testing.T) {
 // TestShoelaceDialog opens an sl-dialog and presses its Delete button by
 // the ref in the click's answer: the handler runs once, the dialog closes.
 func TestShoelaceDialog(t *testing.T) {
+	t.Parallel()
 	a := openPage(t, "shoelace.html", "[data-ready=shoelace]")
 	open := refIn(t, a.snapshot(), `button "Delete account"`)
 	del := refIn(t, a.look(`{"click":`+q(open)+`}`, `{"poll":"() => document.getElementById('confirm').open"}`), `button "Delete"`)
