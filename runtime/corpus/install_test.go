@@ -86,6 +86,9 @@ func installWidgets() (string, error) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("npm ci in %s: %w\n%s", tmp, err, out)
 	}
+	if err := os.Chmod(tmp, 0o755); err != nil { // MkdirTemp made it private
+		return "", fmt.Errorf("open up the widget install: %w", err)
+	}
 	if err := os.Rename(tmp, final); err != nil {
 		// Another test binary won the race: use its tree.
 		if _, statErr := os.Stat(filepath.Join(final, "node_modules")); statErr == nil {

@@ -1,9 +1,14 @@
 package corpus
 
 import (
+	"context"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/cdp-skill/cdp-skill/browser/browsertest"
+	"github.com/cdp-skill/cdp-skill/browser/chrome"
 )
 
 // stepBudget is how long a command of the scenario may take: each step's
@@ -19,6 +24,7 @@ const stepBudget = 20 * time.Second
 func TestScenarioEditorThenDrags(t *testing.T) {
 	t.Parallel()
 	a := openPage(t, "monaco.html", "[data-ready=monaco]")
+	t.Cleanup(func() { closeTabsAt(t, "chrome://history") })
 	within := func(what string) {
 		t.Helper()
 		if a.took > stepBudget {
@@ -60,5 +66,44 @@ func TestScenarioEditorThenDrags(t *testing.T) {
 	}
 	if got := a.evalIn("#partner", `() => [columns().doing, moves.length]`); got != `[["c4","c1"],1]` {
 		t.Errorf("[Doing column, moves] in the frame = %s", got)
+	}
+}
+
+// TestDragAfterBrowserShortcut presses Control+h on a page that does not
+// handle it, so Chrome runs its own shortcut (History opens in a new tab
+// in front of the agent's), then drags the slider in the agent's tab: the
+// drag must still work and end well within its timeout, the tab usable.
+func TestDragAfterBrowserShortcut(t *testing.T) {
+	t.Parallel()
+	a := openPage(t, "nouislider.html", "[data-ready=nouislider]")
+	t.Cleanup(func() { closeTabsAt(t, "chrome://history") })
+	handle := refIn(t, a.snapshot(), `slider "Maximum price"`)
+	a.do(`{"press":"Control+h"}`)
+	out := a.try(`{"drag":{"source":` + q(handle) + `,"target":{"ref":` + q(handle) + `,"offsetX":150}}}`)
+	if a.took > stepBudget {
+		t.Errorf("the drag took %v", a.took.Round(time.Millisecond))
+	}
+	if out.OK() {
+		dragOK(t, out, 0)
+	}
+	if v, _ := strconv.ParseFloat(a.eval(`() => slider.get()`).(string), 64); v < 40 || v > 60 {
+		t.Errorf("slider.get() = %v after a 150 px drag from 20, want about 50", v)
+	}
+}
+
+// closeTabsAt closes the tabs Chrome opened itself at a URL prefix (a
+// browser shortcut's page), so they do not outlive the test.
+func closeTabsAt(t *testing.T, prefix string) {
+	c := browsertest.Require(t)
+	ctx := context.Background()
+	list, err := chrome.List(ctx, c.Endpoint)
+	if err != nil {
+		t.Errorf("list tabs: %v", err)
+		return
+	}
+	for _, tab := range list {
+		if strings.HasPrefix(tab.URL, prefix) {
+			c.CloseTab(t, tab.ID)
+		}
 	}
 }

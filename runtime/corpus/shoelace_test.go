@@ -54,3 +54,17 @@ func TestShoelaceDialog(t *testing.T) {
 		t.Fatalf("deletes = %s, want 1", got)
 	}
 }
+
+// TestShoelaceMenuCheckbox opens an sl-dropdown and checks a checkbox
+// menu item (role menuitemcheckbox, aria-checked) by the ref in the
+// click's answer: the item is checked and the other one unchanged.
+func TestShoelaceMenuCheckbox(t *testing.T) {
+	t.Parallel()
+	a := openPage(t, "shoelace.html", "[data-ready=shoelace]")
+	trigger := refIn(t, a.snapshot(), `button "View options"`)
+	grid := refIn(t, a.look(`{"click":`+q(trigger)+`}`, `{"poll":"() => document.getElementById('view-menu').open"}`), `menuitemcheckbox "Show grid"`)
+	a.do(`{"check":` + q(grid) + `}`)
+	if got := a.evalJSON(`() => [document.getElementById('show-grid').checked, document.getElementById('show-rulers').checked]`); got != `[true,true]` {
+		t.Fatalf("[grid, rulers] checked = %s", got)
+	}
+}
