@@ -65,6 +65,35 @@ func TestKanbanMoveCard(t *testing.T) {
 	}
 }
 
+// TestKanbanMoveCardToBusyColumn drags a card onto the middle of a column
+// that already holds a card: Sortable appends it below that card, not
+// under the drop point, and the answer must still not doubt the drag.
+func TestKanbanMoveCardToBusyColumn(t *testing.T) {
+	t.Parallel()
+	a := openPage(t, "kanban.html", "[data-ready=kanban]")
+	from, to := a.centre("listitem", "Write release notes"), a.centre("list", "Doing (1)")
+	out := a.do(`{"drag":{"source":` + from + `,"target":` + to + `}}`)
+	dragOK(t, out, 0)
+	if got := a.evalJSON(`() => [columns(), moves]`); got != `[{"doing":["c4","c1"],"done":[],"todo":["c2","c3"]},["c1:todo\u003edoing"]]` {
+		t.Errorf("board after the drag: %s", got)
+	}
+}
+
+// TestHTML5KanbanMoveCard drags a card of a kanban written on the HTML5
+// drag and drop API onto the Next column, whose middle is another card:
+// the column appends the card (so it does not end under the drop point),
+// the drop handler runs once, and the answer must not doubt the drag.
+func TestHTML5KanbanMoveCard(t *testing.T) {
+	t.Parallel()
+	a := openPage(t, "html5kanban.html", "[data-ready=html5kanban]")
+	from, to := a.centre("listitem", "Dark mode"), a.centre("list", "Next (3)")
+	out := a.do(`{"drag":{"source":` + from + `,"target":` + to + `}}`)
+	dragOK(t, out, 0)
+	if got := a.evalJSON(`() => [columns(), drops]`); got != `[{"later":["r2"],"next":["r3","r4","r5","r1"]},["r1\u003enext"]]` {
+		t.Errorf("board after the drag: %s", got)
+	}
+}
+
 // TestDragulaMoveTicket drags a ticket to the Resolved lane of a dragula
 // board (mouse events, not HTML5): dragula drops it there once.
 func TestDragulaMoveTicket(t *testing.T) {

@@ -46,7 +46,7 @@ func TestMonacoFindReplace(t *testing.T) {
 	a := openPage(t, "monaco.html", "[data-ready=monaco]")
 	a.do(`{"pageFunction":"() => editor.setValue('const old = 1;\\nconsole.log(old, old);\\n')"}`)
 	ref := refIn(t, a.snapshot(), monacoTextbox)
-	a.do(`{"click":`+q(ref)+`}`, `{"press":"Control+h"}`, `{"wait":".find-widget.visible .replace-input textarea"}`)
+	a.do(`{"click":`+q(ref)+`}`, `{"press":"Control+h"}`, `{"wait":".find-widget.visible"}`)
 	yaml := a.snapshot()
 	find, replace := refIn(t, yaml, `textbox "Find"`), refIn(t, yaml, `textbox "Replace"`)
 	a.do(`{"fill":{"ref":`+q(find)+`,"value":"old"}}`, `{"fill":{"ref":`+q(replace)+`,"value":"fresh"}}`)
