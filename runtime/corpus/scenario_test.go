@@ -20,9 +20,10 @@ const stepBudget = 20 * time.Second
 // code-editor tasks (click, select-all, typing, Ctrl+H) on one page, then a
 // slider drag on another page and an HTML5 drag in a cross-site iframe on
 // a third. Input state must not leak from one to the next: every command
-// ends well within its timeout and every effect lands once.
+// ends well within its timeout and every effect lands once. Not parallel:
+// a Control+h that reaches Chrome opens History in front of whichever tab
+// was active last, which may be another test's.
 func TestScenarioEditorThenDrags(t *testing.T) {
-	t.Parallel()
 	a := openPage(t, "monaco.html", "[data-ready=monaco]")
 	t.Cleanup(func() { closeTabsAt(t, "chrome://history") })
 	within := func(what string) {
@@ -73,8 +74,8 @@ func TestScenarioEditorThenDrags(t *testing.T) {
 // handle it, so Chrome runs its own shortcut (History opens in a new tab
 // in front of the agent's), then drags the slider in the agent's tab: the
 // drag must still work and end well within its timeout, the tab usable.
+// Not parallel, for the same reason as the scenario.
 func TestDragAfterBrowserShortcut(t *testing.T) {
-	t.Parallel()
 	a := openPage(t, "nouislider.html", "[data-ready=nouislider]")
 	t.Cleanup(func() { closeTabsAt(t, "chrome://history") })
 	handle := refIn(t, a.snapshot(), `slider "Maximum price"`)
