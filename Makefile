@@ -9,10 +9,13 @@ NPM     := $(shell command -v npm)
 
 # deps installs Chromium with apt-get when no Chrome/Chromium is on PATH
 # (elsewhere: install Chrome or Chromium yourself, or set CHROME_PATH).
+# The package lists are updated first: a fresh machine's lists can name an
+# older Chromium than the one the tests' accessibility expectations were
+# proven against (TestAccnameFixturesAgreeWithChromium).
 deps:
 ifeq ($(CHROME)$(CHROME_PATH),)
 	@echo "Installing Chromium with apt-get…"
-	$(SUDO) apt-get install -y chromium || { $(SUDO) apt-get update && $(SUDO) apt-get install -y chromium; }
+	$(SUDO) apt-get update && $(SUDO) apt-get install -y chromium
 endif
 
 # npm installs Node.js and npm with apt-get when npm is missing: the
