@@ -98,3 +98,55 @@ func TestExplicitJSClickUnderCookieBanner(t *testing.T) {
 		t.Fatalf("a mouse click went through the banner: the handler ran %s times", got)
 	}
 }
+
+// TestClickEditorInAFrame: the same editor inside an iframe, clicked by
+// its ref from the top document: the click lands on the frame's text
+// layer, the editor's handler runs once and typed text reaches its model.
+func TestClickEditorInAFrame(t *testing.T) {
+	p, _ := openFixture(t, "editorframe.html")
+	ctx := testCtx(t)
+	s, err := p.Snapshot(ctx, SnapshotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := p.Click(ctx, Target{Ref: refOf(t, s.YAML, `textbox "Script"`)}, ClickOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Method != "cdp" || res.Part == "" || len(res.Warnings) > 0 {
+		t.Errorf("method %s, part %q, warnings %v", res.Method, res.Part, res.Warnings)
+	}
+	if _, err := p.Type(ctx, Target{}, "y ", TypeOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	const models = "(window.models ? window : document.getElementById('f').contentWindow)"
+	if got := js(t, p, "["+models+".downs.mono, "+models+".models.mono]"); got != `[1,"y let a = 1;"]` {
+		t.Errorf("[mousedowns, model] = %s", got)
+	}
+}
+
+// TestEditorClickAndBlockingLayers: an editor inside a modal dialog is
+// clicked through its text layer (the dialog holds both, so it is no
+// layer over the editor); the same editor under a consent wall is
+// refused with ElementInterceptedError, and its handler never runs.
+func TestEditorClickAndBlockingLayers(t *testing.T) {
+	const editor = `<div class="code-editor" style="position: relative; width: 400px; height: 100px; font: 14px monospace">
+  <textarea aria-label="Query" style="position: absolute; left: 4px; top: 4px; width: 1px; height: 1px; padding: 0; border: 0"></textarea>
+  <div class="text-layer" style="position: absolute; inset: 0; padding: 4px; cursor: text; background: #fff" onmousedown="event.preventDefault(); window.downs = (window.downs || 0) + 1; this.previousElementSibling.focus()">SELECT 1</div>
+</div>`
+	p := loadHTML(t, `<main><h1>Console</h1><dialog id="d">`+editor+`</dialog></main><script>document.getElementById('d').showModal()</script>`)
+	ctx := testCtx(t)
+	res, err := p.Click(ctx, Target{Selector: "textarea"}, ClickOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := js(t, p, "[window.downs, document.activeElement.tagName]"); got != `[1,"TEXTAREA"]` || res.Part == "" {
+		t.Errorf("in a modal dialog: [mousedowns, focused] = %s, part %q (%v)", got, res.Part, res.Warnings)
+	}
+	p = loadHTML(t, `<main><h1>Console</h1>`+editor+`</main><div id="consent" style="position: fixed; inset: 0; background: rgba(0,0,0,.5)">We value your privacy <button>Agree</button></div>`)
+	_, err = p.Click(ctx, Target{Selector: "textarea"}, ClickOptions{ActionOptions: ActionOptions{Timeout: 1500e6}})
+	wantKind(t, err, KindElementIntercepted)
+	if got := js(t, p, "window.downs || 0"); got != "0" {
+		t.Errorf("the click went through the consent wall: the editor's handler ran %s times", got)
+	}
+}

@@ -25,8 +25,9 @@ func openRedirect(t *testing.T, page, mode string) *Page {
 // is checked where it lands, in the page, and stopped before the page's
 // listeners see it; the step fails naming what was there. The page's own
 // counters stay 0. Before, the click said "clicked Continue" and the page
-// counted a Delete. A re-render that puts a fresh Continue there is the
-// same element to the agent, and is clicked once.
+// counted a Delete. A re-render that puts a fresh Continue there, or a
+// hover arrow added to its name, is the same element to the agent, and
+// it is clicked once.
 func TestClickCannotBeRedirected(t *testing.T) {
 	for _, c := range []struct{ mode, want string }{
 		{"swap", `"Delete everything"`},
@@ -57,21 +58,23 @@ func TestClickCannotBeRedirected(t *testing.T) {
 			}
 		})
 	}
-	t.Run("rerender", func(t *testing.T) {
-		p := openRedirect(t, "redirect.html", "rerender")
-		ctx := testCtx(t)
-		s, err := p.Snapshot(ctx, SnapshotOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := p.Click(ctx, Target{Ref: refOf(t, s.YAML, `button "Continue"`)}, ClickOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := js(t, p, "[window.counts.continue, window.counts.delete]"); got != "[1,0]" {
-			t.Errorf("[continue, delete] = %s (method %s, %v)", got, res.Method, res.Warnings)
-		}
-	})
+	for _, mode := range []string{"rerender", "decorate"} {
+		t.Run(mode, func(t *testing.T) {
+			p := openRedirect(t, "redirect.html", mode)
+			ctx := testCtx(t)
+			s, err := p.Snapshot(ctx, SnapshotOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := p.Click(ctx, Target{Ref: refOf(t, s.YAML, `button "Continue"`)}, ClickOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := js(t, p, "[window.counts.continue, window.counts.delete]"); got != "[1,0]" {
+				t.Errorf("[continue, delete] = %s (method %s, %v)", got, res.Method, res.Warnings)
+			}
+		})
+	}
 }
 
 // TestFillCannotBeRedirected: a page that moves focus from the password

@@ -106,17 +106,26 @@ export function pressVerdict(path, probe) {
   const hit = path[0] && path[0].nodeType === 1 ? path[0] : null;
   if (path.includes(el)) {
     const name = accessibleName(el);
-    if (name === probe.name) return {};
+    if (sameName(name, probe.name)) return {};
     return { blocked: hitOf(el), renamed: { from: truncate(probe.name, 60), to: truncate(name, 60) } };
   }
   if (path.some((n) => n.tagName === 'LABEL' && n.control === el)) return {};
   if (hit && closedHost(el) === hit) return {};
   if (!el.isConnected && hit) {
     const c = controlOf(hit);
-    if (roleOf(c) === probe.role && accessibleName(c) === probe.name) return {};
+    if (roleOf(c) === probe.role && sameName(accessibleName(c), probe.name)) return {};
   }
   if (widgetPart(hit, el)) return { part: true };
   return { blocked: hitOf(hit) };
+}
+
+// sameName: the name at press time still says what the name at arm time
+// said. Hover decoration that adds to it ("Next" and "Next →", generated
+// content) keeps it; a name that no longer holds the old one ("Continue"
+// and "Delete everything") does not.
+function sameName(now, was) {
+  const a = normalizeSpace(now).toLowerCase(), b = normalizeSpace(was).toLowerCase();
+  return a === b || !b || a.includes(b) || (!!a && b.includes(a));
 }
 
 // closedHost is the host of the outermost closed shadow root around el
