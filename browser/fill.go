@@ -311,8 +311,10 @@ type TypeOptions struct {
 // Type focuses the target (when given) and types text key by key.
 func (p *Page) Type(ctx context.Context, t Target, text string, o TypeOptions) (_ *FillResult, err error) {
 	res := &FillResult{Method: "keys"}
-	// guarded is the field the keys must go into (focusguard.js).
+	// guarded is the field the keys must go into (focusguard.js); spread
+	// says they went on into the next fields (split code inputs).
 	var guarded *Element
+	spread := false
 	if !t.IsZero() {
 		ao := o.ActionOptions
 		ao.prep = "read"
@@ -348,14 +350,20 @@ func (p *Page) Type(ctx context.Context, t Target, text string, o TypeOptions) (
 		return nil, err
 	}
 	if guarded != nil {
-		if hit, err := guarded.readGuard(ctx); err == nil && hit != nil {
-			w.stop()
-			return nil, textRedirected(*hit)
+		if g, err := guarded.readGuard(ctx); err == nil {
+			if g.Redirected != nil {
+				w.stop()
+				return nil, textRedirected(*g.Redirected)
+			}
+			if len(g.Advanced) > 0 {
+				spread = true
+				res.Warnings = append(res.Warnings, fmt.Sprintf("the field filled up and the page moved focus on (from %s): the rest of the text went into the next field, as a user's typing would", strings.Join(g.Advanced, ", then ")))
+			}
 		}
 	}
 	res.Filled = true
 	res.Effect = w.finish(ctx, SettleWindow)
-	if res.Element != nil && !res.Navigated {
+	if res.Element != nil && !res.Navigated && !spread {
 		// Keystrokes may be transformed (autocomplete, masks): verified
 		// means the typed text shows up in the field.
 		if el, _, err := p.locate(ctx, t); err == nil && el != nil {

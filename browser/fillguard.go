@@ -5,12 +5,21 @@ import (
 	"time"
 )
 
-// readGuard reads and disarms the field's guard (inpage/focusguard.js):
-// where typed text went instead of the field, nil when it all went in.
-func (el *Element) readGuard(ctx context.Context) (*pressHit, error) {
-	var hit *pressHit
-	err := el.Call(ctx, &hit, `() => `+epReadGuard.js()+`()`)
-	return hit, err
+// guardReport is what a field's guard saw (inpage/focusguard.js).
+type guardReport struct {
+	// Redirected is where typed text went instead of the field (it was
+	// stopped), nil when it all went in.
+	Redirected *pressHit `json:"redirected"`
+	// Advanced lists the full fields the typing went on from, to the
+	// next field the page moved focus to (split code inputs).
+	Advanced []string `json:"advanced"`
+}
+
+// readGuard reads and disarms the field's guard.
+func (el *Element) readGuard(ctx context.Context) (guardReport, error) {
+	var r guardReport
+	err := el.Call(ctx, &r, `() => `+epReadGuard.js()+`()`)
+	return r, err
 }
 
 // disarmGuard disarms the field's guard when the action did not read it

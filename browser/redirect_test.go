@@ -136,3 +136,36 @@ func TestFillCannotBeRedirected(t *testing.T) {
 		t.Errorf("after a refused type, the name field holds %s, want \"Adab\"", got)
 	}
 }
+
+// TestTypeGoesOnThroughSplitCodeInputs: split code inputs (a box per
+// digit, maxlength 1) move focus to the next box as each fills up; typing
+// a code goes on into the next boxes, as a user's typing does, and the
+// answer says so. A password field never passes its text on this way.
+func TestTypeGoesOnThroughSplitCodeInputs(t *testing.T) {
+	p := loadHTML(t, `<main><h1>Verify</h1>
+<div id="code"><input aria-label="Digit 1" maxlength="1"><input aria-label="Digit 2" maxlength="1"><input aria-label="Digit 3" maxlength="1"></div>
+<label>PIN <input id="pin" type="password" maxlength="2"></label><label>Note <input id="note"></label>
+</main>
+<script>
+const boxes = [...document.querySelectorAll('#code input')];
+boxes.forEach((b, i) => b.addEventListener('input', () => { if (b.value && boxes[i + 1]) boxes[i + 1].focus(); }));
+const pin = document.getElementById('pin');
+pin.addEventListener('input', () => { if (pin.value.length === 2) document.getElementById('note').focus(); });
+</script>`)
+	ctx := testCtx(t)
+	res, err := p.Type(ctx, Target{Label: "Digit 1"}, "739", TypeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := js(t, p, "boxes.map((b) => b.value).join('')"); got != `"739"` {
+		t.Errorf("the boxes hold %s, want 739", got)
+	}
+	if !strings.Contains(strings.Join(res.Warnings, " "), "moved focus on") {
+		t.Errorf("the answer does not say the typing went on into the next boxes: %v", res.Warnings)
+	}
+	_, err = p.Type(ctx, Target{Label: "PIN"}, "4821", TypeOptions{})
+	wantKind(t, err, KindElementIntercepted)
+	if got := js(t, p, "[pin.value, document.getElementById('note').value]"); got != `["48",""]` {
+		t.Errorf("[pin, note] = %s: a password's text went on into another field", got)
+	}
+}

@@ -613,5 +613,5 @@ export function readFill(el) {
     seen = w.seen;
     w.stop();
   }
-  return { value: readValue(el), seen, redirected: readGuard() };
+  return { value: readValue(el), seen, redirected: readGuard().redirected };
 }
