@@ -150,3 +150,28 @@ func TestEditorClickAndBlockingLayers(t *testing.T) {
 		t.Errorf("the click went through the consent wall: the editor's handler ran %s times", got)
 	}
 }
+
+// TestEditorPartThatDoesNotFocus: a text layer over a textarea whose
+// widget does not focus the textarea on a press (no handler) gets the
+// mouse click, and the answer says the textarea did not take focus and
+// was focused with element.focus(); typed text then reaches it.
+func TestEditorPartThatDoesNotFocus(t *testing.T) {
+	p := loadHTML(t, `<main><h1>Notes</h1><div style="position: relative; width: 400px; height: 100px">
+<textarea aria-label="Body" style="position: absolute; left: 4px; top: 4px; width: 1px; height: 1px; padding: 0; border: 0"></textarea>
+<div style="position: absolute; inset: 0; padding: 4px; cursor: text; background: #fff" onmousedown="event.preventDefault(); window.downs = (window.downs || 0) + 1">Write here</div>
+</div></main>`)
+	ctx := testCtx(t)
+	res, err := p.Click(ctx, Target{Selector: "textarea"}, ClickOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Part == "" || !strings.Contains(strings.Join(res.Warnings, " "), "did not take focus; focused it") {
+		t.Errorf("part %q, warnings %v", res.Part, res.Warnings)
+	}
+	if _, err := p.Type(ctx, Target{}, "hi", TypeOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := js(t, p, "[window.downs, document.querySelector('textarea').value]"); got != `[1,"hi"]` {
+		t.Errorf("[mousedowns, value] = %s", got)
+	}
+}
