@@ -33,9 +33,10 @@ export { query } from './query.js';
 export { find, selectorRead, textPresent } from './find.js';
 export {
   check, checkLast, rectOf, clickTarget, targetInfo, clickPrep, armProbe, readProbe, fillKind,
-  prepareFill, fillStart, readValue, setValue, fireChange, selectOptions, checkedState, watchValue,
+  prepareFill, fillStart, typeStart, readValue, setValue, fireChange, selectOptions, checkedState, watchValue,
   readFill
 } from './act.js';
+export { readGuard } from './focusguard.js';
 export {
   hoverPrepare, hoverCapture, dragSource, setRange, dragWatch, dragStarted, dragReport,
   dragMark, dragVerify, syntheticDrag, scrollPage, scrollElement, scrollIntoCenter,
