@@ -335,7 +335,7 @@ func TestMCPRawLongLine(t *testing.T) {
 func TestMCPRawCancel(t *testing.T) {
 	m := startRawMCP(t, browsertest.Require(t).Port)
 	m.initialize(rawInitialized)
-	m.send(`{"jsonrpc":"2.0","id":"long","method":"tools/call","params":{"name":"observe","arguments":{"steps":[{"sleep":300000,"timeout":300000}]}}}`,
+	m.send(`{"jsonrpc":"2.0","id":"long","method":"tools/call","params":{"name":"interact","arguments":{"steps":[{"sleep":300000,"timeout":300000}]}}}`,
 		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"compile","arguments":{"steps":[{"click":"#a"}]}}}`)
 	checkAnswer(t, m.answer(), wantAnswer{"3", 0, "click"})
 	m.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"long","reason":"the user stopped it"}}`)
@@ -391,7 +391,7 @@ func pingUntilFree(t *testing.T, m *rawMCP, id string) {
 func TestMCPRawClientGoneCancelsCalls(t *testing.T) {
 	m := startRawMCP(t, browsertest.Require(t).Port)
 	m.initialize(rawInitialized)
-	m.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"observe","arguments":{"steps":[{"sleep":300000,"timeout":300000}]}}}`,
+	m.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"interact","arguments":{"steps":[{"sleep":300000,"timeout":300000}]}}}`,
 		`{"jsonrpc":"2.0","id":2,"method":"ping"}`)
 	checkAnswer(t, m.answer(), wantAnswer{"2", 0, "{}"})
 }

@@ -20,6 +20,10 @@ type ToolSchemaOptions struct {
 	// Loose are actions the schema names without describing them (another
 	// tool's schema does): any value passes it.
 	Loose []string
+	// Brief are actions described by their doc and parameter names only
+	// (rarely used ones, to keep the tool list small): any value passes
+	// the schema; ParseRequest checks it.
+	Brief []string
 	// TabRequired makes "tab" required.
 	TabRequired bool
 }
@@ -44,38 +48,45 @@ func ToolSchema(opts ToolSchemaOptions) map[string]any {
 		}
 	}
 	defs := map[string]any{}
-	shared := sharedParams(described)
+	var typed []*Action
+	for _, a := range described {
+		if !slices.Contains(opts.Brief, a.Name) {
+			typed = append(typed, a)
+		}
+	}
+	shared := sharedParams(typed)
 	props := map[string]any{
-		"optional":   map[string]any{"type": "boolean", "description": "a failure reports status skipped and the command goes on"},
+		"optional":   map[string]any{"type": "boolean", "description": "on failure: skipped, go on"},
 		"timeout":    stepTimeoutSchema(),
-		"outputPath": map[string]any{"type": "string", "description": "file (under the output dir) the step's full output is saved to"},
+		"outputPath": map[string]any{"type": "string", "description": "save the full output to this file"},
 	}
 	var oneOf []any
-	for _, a := range actions {
-		if slices.Contains(opts.Loose, a.Name) {
-			props[a.Name] = map[string]any{}
+	for _, a := range described {
+		if slices.Contains(opts.Brief, a.Name) {
+			props[a.Name] = briefActionSchema(a)
 		} else {
 			props[a.Name] = compactActionSchema(a, shared, defs, opts.Hooks)
 		}
 		oneOf = append(oneOf, map[string]any{"required": []string{a.Name}})
 	}
-	defs["step"] = map[string]any{"type": "object", "properties": props, "additionalProperties": false, "oneOf": oneOf}
-	if opts.Hooks {
-		for _, h := range HookParams {
-			p, _ := commonParam(h)
-			defs["p_"+h] = map[string]any{"type": "string", "description": p.Doc}
-		}
+	step := map[string]any{"type": "object", "properties": props, "additionalProperties": false, "oneOf": oneOf}
+	if len(described) < len(actions) {
+		// Another tool's step: its key is not described here, and a step
+		// holding one of this tool's own keys holds nothing else.
+		step["additionalProperties"] = map[string]any{}
+		step["oneOf"] = append(oneOf, map[string]any{"not": map[string]any{"anyOf": oneOf}})
 	}
+	defs["step"] = step
 	s := map[string]any{
 		"type": "object",
 		"properties": map[string]any{
-			"tab":         map[string]any{"type": "string", "description": `tab alias ("t1") or target id`},
-			"timeout":     map[string]any{"type": "number", "minimum": 0, "description": "default step timeout in ms"},
+			"tab":         map[string]any{"type": "string"},
+			"timeout":     map[string]any{"type": "number", "minimum": 0},
 			"capture":     mcpCaptureSchema(),
-			"stopOnError": map[string]any{"type": "boolean", "description": "false runs every step and lists each one's status (default true)"},
-			"strict":      map[string]any{"type": "boolean", "description": "true turns off the actions' automatic fallbacks"},
+			"stopOnError": map[string]any{"type": "boolean"},
+			"strict":      map[string]any{"type": "boolean"},
 			"steps": map[string]any{"type": "array", "minItems": 1, "items": map[string]any{"$ref": "#/$defs/step"},
-				"description": `run in order; each step is one action key, its value true, a shorthand or an object of parameters, e.g. {"click":"s1e4"}; optional, timeout and outputPath go next to the action key`},
+				"description": `one action key a step: true, a shorthand or an object`},
 		},
 		"required":             []string{"steps"},
 		"additionalProperties": false,
@@ -89,22 +100,17 @@ func ToolSchema(opts ToolSchemaOptions) map[string]any {
 
 // mcpCaptureSchema is "capture" for MCP tools: the presets, or settings.
 func mcpCaptureSchema() map[string]any {
-	settings := map[string]any{}
-	for _, s := range CaptureSettings {
-		settings[s] = map[string]any{"type": "boolean"}
-	}
-	settings["preset"] = map[string]any{"type": "string", "enum": CapturePresets}
 	return map[string]any{
-		"description": `what the answer carries after visual steps (default "compact": the viewport snapshot, the diff and console errors, no image); "full" or {"screenshot":true} adds a screenshot image`,
+		"description": `default "compact": snapshot and diff, no image; "full" or {"screenshot":true} adds one`,
 		"anyOf": []any{
 			map[string]any{"type": "string", "enum": CapturePresets},
-			map[string]any{"type": "object", "properties": settings, "additionalProperties": false},
+			map[string]any{"type": "object", "propertyNames": map[string]any{"enum": CaptureSettings}},
 		},
 	}
 }
 
 func stepTimeoutSchema() map[string]any {
-	return map[string]any{"description": `step timeout in ms, or a duration such as "5s"`, "anyOf": []any{
+	return map[string]any{"description": `ms or "5s"`, "anyOf": []any{
 		map[string]any{"type": "integer", "minimum": 0}, map[string]any{"type": "string"}}}
 }
 
@@ -148,7 +154,43 @@ func sharedParams(actions []*Action) map[string]bool {
 // object of its parameters.
 func compactActionSchema(a *Action, shared map[string]bool, defs map[string]any, hooks bool) map[string]any {
 	props := map[string]any{}
+	has := map[string]bool{}
 	for _, p := range a.Params {
+		has[p.Name] = shared[p.Name]
+	}
+	if hooks {
+		for _, h := range HookParams {
+			has[h] = true
+		}
+	}
+	var groups []any
+	inGroup := map[string]bool{}
+	for _, g := range paramGroups {
+		if !g.hooks && !all(has, g.names) || g.hooks && !hooks {
+			continue
+		}
+		for _, n := range g.names {
+			inGroup[n] = true
+		}
+		if _, done := defs[g.def]; !done {
+			gp := map[string]any{}
+			for _, n := range g.names {
+				if g.hooks {
+					hp, _ := commonParam(n)
+					gp[n] = map[string]any{"type": "string", "description": hp.Doc}
+					continue
+				}
+				p, _ := a.Param(n)
+				gp[n] = compactParamSchema(a, p)
+			}
+			defs[g.def] = map[string]any{"properties": gp}
+		}
+		groups = append(groups, map[string]any{"$ref": "#/$defs/" + g.def})
+	}
+	for _, p := range a.Params {
+		if inGroup[p.Name] {
+			continue
+		}
 		s := compactParamSchema(a, p)
 		if shared[p.Name] {
 			if _, done := defs["p_"+p.Name]; !done {
@@ -158,14 +200,17 @@ func compactActionSchema(a *Action, shared map[string]bool, defs map[string]any,
 		}
 		props[p.Name] = s
 	}
-	if hooks {
-		for _, h := range HookParams {
-			props[h] = map[string]any{"$ref": "#/$defs/p_" + h}
-		}
+	obj := map[string]any{"type": "object"}
+	if len(props) > 0 {
+		obj["properties"] = props
 	}
-	obj := map[string]any{"type": "object", "properties": props, "additionalProperties": a.MapForm}
-	if a.MapForm {
-		delete(obj, "additionalProperties")
+	closed := "additionalProperties"
+	if len(groups) > 0 {
+		obj["allOf"] = groups
+		closed = "unevaluatedProperties"
+	}
+	if !a.MapForm {
+		obj[closed] = false
 	}
 	alts := []any{map[string]any{"const": true}, obj}
 	if pos := positionalSchema(a.Positional); pos != nil {
@@ -177,13 +222,59 @@ func compactActionSchema(a *Action, shared map[string]bool, defs map[string]any,
 	return map[string]any{"description": shortAction(a.Doc), "anyOf": alts}
 }
 
-// shortAction is an action's doc up to its first parenthesis or semicolon.
+// paramGroup is a set of parameters many actions share, defined once.
+type paramGroup struct {
+	def   string
+	names []string
+	hooks bool // the JavaScript hooks, for a tool that takes them
+}
+
+var paramGroups = []paramGroup{
+	{def: "target", names: []string{"selector", "ref", "text", "exact"}},
+	{def: "acting", names: []string{"force", "stable", "dialog"}},
+	{def: "hooks", names: HookParams, hooks: true},
+}
+
+func all(has map[string]bool, names []string) bool {
+	for _, n := range names {
+		if !has[n] {
+			return false
+		}
+	}
+	return true
+}
+
+// briefActionSchema describes an action by its doc and parameter names.
+func briefActionSchema(a *Action) map[string]any {
+	var names []string
+	for _, p := range a.Params {
+		names = append(names, p.Name)
+	}
+	doc := shortAction(a.Doc)
+	if len(names) > 0 {
+		doc += "; keys: " + strings.Join(names, ", ")
+	}
+	return map[string]any{"description": doc}
+}
+
+// shortAction is an action's doc up to its first parenthesis, semicolon
+// or colon, cut at a word past 50 bytes.
 func shortAction(doc string) string {
-	if i := strings.IndexAny(doc, ";("); i > 0 {
+	if i := strings.IndexAny(doc, ";(:"); i > 0 {
 		doc = doc[:i]
 	}
-	return strings.TrimSpace(doc)
+	doc = strings.TrimSpace(doc)
+	if len(doc) > 50 {
+		if cut := strings.LastIndex(doc[:50], " "); cut > 0 {
+			doc = strings.TrimRight(doc[:cut], ", ")
+		}
+	}
+	return doc
 }
+
+// NestedFields declares the keys of a dict parameter declared as a struct
+// (scrollUntilVisible's maxScrolls…); off, such a parameter is an object.
+var NestedFields = false
 
 // ParamDocLimit bounds a parameter's description in a tool schema: its
 // first clause, cut at a word; the reference (cdp-skill help STEP) has
@@ -218,7 +309,7 @@ func compactParamSchema(a *Action, p Param) map[string]any {
 			s["description"] = doc
 		}
 	}
-	if len(p.Fields) > 0 {
+	if len(p.Fields) > 0 && NestedFields {
 		props := map[string]any{}
 		for _, f := range p.Fields {
 			props[f.Name] = compactParamSchema(a, f)
@@ -279,6 +370,9 @@ func ClosedSet(p Param) []string {
 		return v.([]string)
 	}
 	doc := p.Doc
+	if i := strings.Index(doc, "; "); i >= 0 {
+		doc = doc[:i]
+	}
 	if i := strings.Index(doc, ": "); i >= 0 && !strings.Contains(doc[:i], "(") {
 		doc = doc[i+2:]
 	}

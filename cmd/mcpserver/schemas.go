@@ -30,13 +30,13 @@ func recipeSchema() map[string]any {
 	return map[string]any{
 		"type": "object",
 		"properties": map[string]any{
-			"source":  map[string]any{"type": "string", "description": "Starlark source of the recipe"},
-			"path":    map[string]any{"type": "string", "description": "a .star file to run (load() reads files next to it)"},
-			"site":    map[string]any{"type": "string", "description": "with name: the domain whose site profile holds the recipe"},
-			"name":    map[string]any{"type": "string", "description": "with site: the recipe's name"},
-			"args":    map[string]any{"type": "object", "additionalProperties": map[string]any{"anyOf": []any{map[string]any{"type": "string"}, map[string]any{"type": "number"}, map[string]any{"type": "boolean"}}}, "description": `recipe arguments, read as strings: args["email"]`},
-			"tab":     map[string]any{"type": "string", "description": `tab alias ("t1") or target id to run in`},
-			"timeout": map[string]any{"type": "number", "exclusiveMinimum": 0, "description": "wall-clock limit in ms (default 5 minutes)"},
+			"source":  map[string]any{"type": "string"},
+			"path":    map[string]any{"type": "string", "description": ".star file"},
+			"site":    map[string]any{"type": "string", "description": "site profile's domain"},
+			"name":    map[string]any{"type": "string", "description": "its recipe"},
+			"args":    map[string]any{"type": "object", "additionalProperties": map[string]any{"anyOf": []any{map[string]any{"type": "string"}, map[string]any{"type": "number"}, map[string]any{"type": "boolean"}}}, "description": `read as args["k"]`},
+			"tab":     map[string]any{"type": "string"},
+			"timeout": map[string]any{"type": "number", "exclusiveMinimum": 0, "description": "ms (default 5 min)"},
 		},
 		"oneOf": []any{
 			map[string]any{"required": []string{"source"}},

@@ -16,10 +16,10 @@ type stepTool struct {
 	destructive      bool
 }
 
-// Observation reads the page; files it writes (screenshot, pdf) stay under
-// the output directory.
+// Observation reads the page as it is now (waiting is interaction's);
+// files it writes (screenshot, pdf) stay under the output directory.
 var observeActions = []string{"snapshot", "snapshotSearch", "query", "queryAll", "extract", "getDom", "getBox", "elementsAt",
-	"inspect", "formState", "validate", "assert", "console", "screenshot", "pdf", "frame", "wait", "sleep", "readSiteProfile", "chromeStatus"}
+	"inspect", "formState", "validate", "assert", "console", "screenshot", "pdf", "readSiteProfile", "chromeStatus"}
 
 // Interaction acts as a person would, with declarative waits only.
 var interactActions = []string{"goto", "back", "forward", "reload", "click", "fill", "type", "press", "selectOption", "check",
@@ -50,19 +50,19 @@ func union(lists ...[]string) []string {
 var stepTools = []*stepTool{{
 	name: "observe", title: "Observe the page", readOnly: true,
 	actions: observeActions,
-	doc:     `Read a tab without changing it: {"tab":"t1","steps":[{"snapshot":true}]}, {"extract":"#results"}, {"query":{"role":"button"}}, {"snapshotSearch":{"text":"Total"}}. A screenshot step answers with the image.`,
+	doc:     `Read a tab without changing it: {"tab":"t1","steps":[{"snapshot":true}]}; also {"extract":"#results"}, {"query":{"role":"button"}}. A screenshot step answers with the image.`,
 }, {
 	name: "interact", title: "Interact with the page", destructive: true,
 	actions: interactActions,
-	doc:     `Act as a user in a tab, steps in order: {"tab":"t1","steps":[{"fill":{"label":"Email","value":"a@b.c"}},{"click":"s1e4"}]}. The answer carries the page context, what changed and the viewport snapshot with refs; no image unless "capture":"full". Page JavaScript (readyWhen, settledWhen, observe hooks) is the evaluate tool's.`,
+	doc:     `Act as a user, steps in order: {"tab":"t1","steps":[{"fill":{"label":"Email","value":"a@b.c"}},{"click":"s1e4"}]}. Answers what changed and the viewport snapshot with refs; no image unless "capture":"full". JavaScript hooks are evaluate's.`,
 }, {
 	name: "evaluate", title: "Run page JavaScript", destructive: true, hooks: true,
 	actions: union(evaluateOwn, observeActions, interactActions),
-	doc:     `Run JavaScript in a tab: {"tab":"t1","steps":[{"pageFunction":"document.title"}]}, {"poll":"() => document.querySelector('#done')"}. Also takes the observe and interact steps with the hooks readyWhen, settledWhen and observe: {"click":{"selector":"#go","settledWhen":"() => !document.querySelector('.spinner')"}}.`,
+	doc:     `Run page JavaScript: {"tab":"t1","steps":[{"pageFunction":"document.title"}]}; also every observe and interact step, with the hooks readyWhen, settledWhen, observe: {"click":{"selector":"#go","settledWhen":"!document.querySelector('.spinner')"}}.`,
 }, {
 	name: "network_storage", title: "Network and storage", destructive: true,
 	actions: networkActions,
-	doc:     `Requests, cookies and storage of a tab: {"tab":"t1","steps":[{"network":{"failed":true}}]}, {"route":{"url":"*/api/*","fulfill":{"status":200,"body":"[]"}}}, {"cookies":{"get":true}}, {"storageState":{"save":"state.json"}}, {"har":"trace.har"}, {"writeSiteProfile":{"domain":"example.com","content":"# example.com"}}.`,
+	doc:     `Requests, cookies, storage, site profiles: {"tab":"t1","steps":[{"network":{"failed":true}}]}; also {"cookies":{"get":true}}, {"route":{"url":"*/api/*","fulfill":{"body":"[]"}}}.`,
 }}
 
 // toolOf names the step tool that takes an action, for an error that
@@ -82,8 +82,12 @@ func toolOf(action string) string {
 	return "evaluate"
 }
 
+// briefActions are described by name and keys only in the tool list, to
+// keep it small: rarely used, many keys (cdp-skill help STEP has them all).
+var briefActions = []string{"pdf", "elementsAt", "inspect", "getBox", "getDom", "geolocation", "har", "storageState", "formState", "validate", "viewport", "chromeStatus", "readSiteProfile", "writeSiteProfile", "cookies", "route", "waitForResponse", "hover", "scroll"}
+
 func (t *stepTool) schema() map[string]any {
-	opts := lang.ToolSchemaOptions{Actions: t.actions, Hooks: t.hooks, TabRequired: true}
+	opts := lang.ToolSchemaOptions{Actions: t.actions, Hooks: t.hooks, TabRequired: true, Brief: briefActions}
 	if t.hooks { // the other tools' steps, described there
 		opts.Loose = union(observeActions, interactActions)
 	}
