@@ -19,6 +19,7 @@ const maxImageBytes = 4 << 20
 // isError when the command failed; the screenshots it was asked to take
 // as images.
 func commandResult(out *runtime.Output) *mcp.CallToolResult {
+	dropProfileNudge(out)
 	data := []byte(strings.TrimSuffix(string(out.JSON()), "\n"))
 	res := &mcp.CallToolResult{
 		Content:           []mcp.Content{&mcp.TextContent{Text: string(data)}},
@@ -84,4 +85,17 @@ func readImage(path, format string) *mcp.ImageContent {
 		return nil
 	}
 	return &mcp.ImageContent{MIMEType: mime, Data: data}
+}
+
+// dropProfileNudge removes the suggestion to write a site profile: an MCP
+// host's agent is told once, in the instructions, not in every answer of
+// a site without one.
+func dropProfileNudge(out *runtime.Output) {
+	kept := out.NextActions[:0]
+	for _, n := range out.NextActions {
+		if _, nudge := n.Step["writeSiteProfile"]; !nudge {
+			kept = append(kept, n)
+		}
+	}
+	out.NextActions = kept
 }
