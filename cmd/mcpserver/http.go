@@ -32,7 +32,7 @@ func (s *server) serveHTTP(ctx context.Context) error {
 	}
 	fmt.Fprintf(s.host.Stderr(), "cdp-skill mcp: serving Streamable HTTP on http://%s/mcp\n", ln.Addr())
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", s.ordered(bearer(s.host.Token, h)))
+	mux.Handle("/mcp", bearer(s.host.Token, s.ordered(h)))
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		<-ctx.Done()
