@@ -32,8 +32,12 @@ endif
 # loader every command's process starts about 0.6 ms sooner. -s -w (no
 # symbol table or DWARF; panics still name functions, files and lines)
 # saves about 0.07 ms more; -trimpath saved nothing.
+# cdp-skill-mcp (the MCP server, with the official Go SDK) is built next to
+# cdp-skill, which runs it for `cdp-skill mcp`; the SDK stays out of every
+# other command's start-up.
 build:
 	CGO_ENABLED=0 $(GO) build -ldflags='-s -w' -o $(BIN) ./cmd/cdp-skill
+	CGO_ENABLED=0 $(GO) build -ldflags='-s -w' -o $(BIN)-mcp ./cmd/cdp-skill-mcp
 
 # demo serves the embedded demo site on loopback and runs examples/demo.star
 # against it, printing the JSON result.
