@@ -136,13 +136,14 @@ func TestScrollUntilFoundReportsHowFar(t *testing.T) {
 
 // TestScrollUntilFoundVirtualList clicks Row 800 of a virtualised list
 // (1000 rows, about twenty in the DOM at a time, rendered on the list's own
-// scroll) built as @tanstack/virtual builds one and as clusterize.js does:
+// scroll) built as @tanstack/virtual builds one and as clusterize.js does,
+// and one inside a web component's shadow root:
 // the list's container is what scrolls, not the window (which scrolls
 // too). The row's own handler ran exactly once.
 func TestScrollUntilFoundVirtualList(t *testing.T) {
-	for _, mode := range []string{"absolute", "pad"} {
+	for _, mode := range []string{"mode=absolute", "mode=pad", "shadow=1"} {
 		t.Run(mode, func(t *testing.T) {
-			p, _ := openFixture(t, "virtual.html?mode="+mode)
+			p, _ := openFixture(t, "virtual.html?"+mode)
 			ctx := testCtx(t)
 			tg := Target{Text: "Row 800", Exact: true}
 			found, err := p.ScrollUntilFound(ctx, tg, 0, 0)
@@ -155,8 +156,8 @@ func TestScrollUntilFoundVirtualList(t *testing.T) {
 			if got := js(t, p, "JSON.stringify(window.clicks)"); got != `"{\"800\":1}"` {
 				t.Fatalf("clicks = %s", got)
 			}
-			if got := js(t, p, "document.querySelectorAll('.row').length < 40"); got != "true" {
-				t.Fatalf("the list is not virtualised: %s rows", js(t, p, "document.querySelectorAll('.row').length"))
+			if got := js(t, p, "list.querySelectorAll('.row').length < 40"); got != "true" {
+				t.Fatalf("the list is not virtualised: %s rows", js(t, p, "list.querySelectorAll('.row').length"))
 			}
 		})
 	}

@@ -9,7 +9,7 @@
 // are, and nothing grew.
 
 import { S } from './state.js';
-import { styleOf } from './dom.js';
+import { shadowRootOf, styleOf } from './dom.js';
 import { shortSelector } from './act.js';
 import { afterFrame, pageScroller, samePos, scrollMax, scrollOp, scrollPos } from './gesture.js';
 
@@ -30,16 +30,24 @@ function scrollers() {
   const page = pageScroller();
   const se = document.scrollingElement || document.documentElement;
   if (page || se.scrollHeight > se.clientHeight + 1) out.push(page);
-  let n = 0;
-  for (const el of document.querySelectorAll('body *')) {
-    if (++n > SCAN_LIMIT) break;
+  const scan = { n: 0 };
+  if (document.body) scanScrollers(document.body, page, out, scan);
+  return out;
+}
+
+// scanScrollers adds the scroll containers under root, shadow roots
+// included (a web component's virtualised list), to out.
+function scanScrollers(root, page, out, scan) {
+  for (const el of root.querySelectorAll('*')) {
+    if (++scan.n > SCAN_LIMIT) return;
+    const sr = shadowRootOf(el);
+    if (sr) scanScrollers(sr, page, out, scan);
     if (el === page || NOT_CONTENT.has(el.tagName)) continue;
     if (el.scrollHeight <= el.clientHeight + 1 || el.clientHeight < MIN_BOX || el.clientWidth < MIN_BOX) continue;
     const s = styleOf(el);
     if (!/auto|scroll|overlay/.test(s.overflowY) || s.visibility === 'hidden') continue;
     out.push(el);
   }
-  return out;
 }
 
 function heightOf(box) {
