@@ -33,6 +33,35 @@ func TestRefForDelegatedAutocompleteItem(t *testing.T) {
 	}
 }
 
+// TestDelegatedItemRefOutlivesRerender: the autocomplete rebuilds its
+// menu on every keystroke, so a suggestion's ref taken before the next
+// letter points at a removed li, and the item is now first where it was
+// third; the ref re-resolves by role and text to the new li.
+func TestDelegatedItemRefOutlivesRerender(t *testing.T) {
+	p, _ := openFixture(t, "autocomplete.html")
+	ctx := testCtx(t)
+	if _, err := p.Type(ctx, Target{Label: "Country"}, "Ca", TypeOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := p.Snapshot(ctx, SnapshotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := refOf(t, snap.YAML, "Canada")
+	if _, err := p.Type(ctx, Target{Label: "Country"}, "n", TypeOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := js(t, p, "[...document.querySelectorAll('.ui-menu li')].map((li) => li.textContent).join()"); got != `"Canada"` {
+		t.Fatalf("menu after Can = %s", got)
+	}
+	if _, err := p.Click(ctx, Target{Ref: ref}, ClickOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := js(t, p, "[document.getElementById('country').value, window.selects]"); got != `["Canada",1]` {
+		t.Fatalf("value, selects = %s", got)
+	}
+}
+
 // TestDraggableCardsGetRefs: the cards of an HTML5 kanban board get a ref
 // each, on their own line, and a card dragged by its ref lands in the
 // column the page moved it to.
