@@ -207,3 +207,23 @@ func TestScrollUntilFoundFeedInSection(t *testing.T) {
 		t.Fatalf("likes = %s", got)
 	}
 }
+
+// TestScrollUntilFoundStuckContainer: a container that a scroll cannot
+// move (mandatory scroll snapping with one snap point pulls it back) counts
+// as at its end: a missing target fails once the page stopped growing,
+// not after every one of maxScrolls scrolls of a container that never
+// moves.
+func TestScrollUntilFoundStuckContainer(t *testing.T) {
+	p := loadHTML(t, `<!doctype html><title>Snap</title>
+<div id="snap" style="height: 200px; overflow-y: auto; scroll-snap-type: y mandatory">
+  <div style="height: 200px; scroll-snap-align: start">Slide one</div>
+  <div style="height: 2000px">Tall rest</div>
+</div>`)
+	if got := js(t, p, "snap.scrollBy({top: 150, behavior: 'instant'}), snap.scrollTop"); got != "0" {
+		t.Fatalf("the container moved: scrollTop %s after a scroll, so it is not stuck", got)
+	}
+	_, err := p.ScrollUntilFound(testCtx(t), Target{Text: "Slide forty"}, 0, 0)
+	if KindOf(err) != KindElementNotFound || !strings.Contains(err.Error(), "stopped growing") {
+		t.Fatalf("a target past a stuck container: %v", err)
+	}
+}

@@ -70,7 +70,10 @@ function stepOf(h) {
 // feedReport reads and stops.
 export function feedWatch() {
   if (S.feedState) S.feedState.stop();
-  const st = { last: performance.now(), adds: new Map(), heights: new Map(), scrolled: new Set() };
+  // stuck holds the scrollers a scroll did not move although they were
+  // not at their end (a page that snaps or resets them): they count as
+  // at their end.
+  const st = { last: performance.now(), adds: new Map(), heights: new Map(), scrolled: new Set(), stuck: new Set() };
   const obs = new MutationObserver((recs) => {
     for (const r of recs) {
       let n = 0;
@@ -96,7 +99,7 @@ function feedStatusOf(st, boxes) {
     const was = st.heights.get(key);
     if (was !== undefined && was !== h) st.last = performance.now();
     st.heights.set(key, h);
-    if (!atEndOf(box)) atEnd = false;
+    if (!atEndOf(box) && !st.stuck.has(key)) atEnd = false;
   }
   const page = pageScroller();
   return {
@@ -127,11 +130,13 @@ export async function feedStep(distance) {
   if (!st) return { lost: true };
   let moved = false;
   for (const box of scrollers()) {
-    if (atEndOf(box)) continue;
+    const key = box || window;
+    if (atEndOf(box) || st.stuck.has(key)) continue;
     const before = scrollPos(box);
     scrollOp(box, { kind: 'delta', dy: distance > 0 ? distance : stepOf(box ? box.clientHeight : innerHeight) });
-    st.scrolled.add(box || window);
+    st.scrolled.add(key);
     if (!samePos(before, scrollPos(box))) moved = true;
+    else st.stuck.add(key);
   }
   await afterFrame();
   if (S.feedState !== st) return { lost: true };
