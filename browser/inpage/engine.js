@@ -39,9 +39,9 @@ export {
 export { readGuard } from './focusguard.js';
 export {
   hoverPrepare, hoverCapture, dragSource, setRange, dragWatch, dragStarted, dragReport,
-  dragMark, dragVerify, syntheticDrag, scrollPage, scrollElement, scrollIntoCenter,
-  feedWatch, feedStatus, feedStep, feedNudge, feedReport
+  dragMark, dragVerify, syntheticDrag, scrollPage, scrollElement, scrollIntoCenter
 } from './gesture.js';
+export { feedWatch, feedStatus, feedStep, feedNudge, feedReport } from './feed.js';
 export {
   selectOption, checkTarget, focusElement, fileInput, fileState, watchFiles
 } from './forms.js';
