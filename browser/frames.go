@@ -353,7 +353,11 @@ func (fs *Frames) switchHere(ctx context.Context, spec FrameSpec) (*FrameInfo, [
 	if originOf(u) != originOf(top) {
 		warnings = append(warnings, fmt.Sprintf("the frame is cross-origin (%s): actions run inside it through its own context", originOf(u)))
 	}
-	return &FrameInfo{FrameID: string(id), URL: u, CrossOrigin: originOf(u) != originOf(top), OutOfProcess: ref.oopif}, warnings, nil
+	parentID := string(p.TargetID)
+	if ref.parent != nil {
+		parentID = string(ref.parent.id)
+	}
+	return &FrameInfo{FrameID: string(id), URL: u, ParentID: parentID, Depth: ref.depth(), CrossOrigin: originOf(u) != originOf(top), OutOfProcess: ref.oopif}, warnings, nil
 }
 
 func originOf(u string) string {
@@ -423,7 +427,6 @@ func (fs *Frames) switchAnywhere(ctx context.Context, spec FrameSpec) (*FrameInf
 	f.url, f.topDocuments = matches[0].URL, p.Documents()
 	p.setFrameRef(f)
 	info := matches[0]
-	info.Depth, info.ParentID = 0, ""
 	if info.CrossOrigin {
 		warnings = append(warnings, fmt.Sprintf("the frame is cross-origin (%s): actions run inside it through its own context", originOf(info.URL)))
 	}
@@ -613,29 +616,4 @@ func (fs *Frames) InChild() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.frame != nil
-}
-
-// Current is the frame actions run in (its id and URL when last
-// switched to), or nil for the top document.
-func (fs *Frames) Current() *FrameInfo {
-	p := fs.p
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.frame == nil {
-		return nil
-	}
-	return &FrameInfo{FrameID: string(p.frame.id), URL: p.frame.url, OutOfProcess: p.frame.oopif}
-}
-
-// Chain is the ids of the frames from the top document's child down to
-// the current frame (empty in the top document).
-func (fs *Frames) Chain() []string {
-	p := fs.p
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	var chain []string
-	for f := p.frame; f != nil; f = f.parent {
-		chain = append([]string{string(f.id)}, chain...)
-	}
-	return chain
 }

@@ -1,5 +1,79 @@
 package browser
 
+// Frame is a frame of a tab that a frame step selected: a value the
+// runtime holds for the rest of its command and hands to the page at every
+// step (Frames.Enter). A nil *Frame is the top document. The page itself
+// keeps no frame between steps, so every command starts in the top
+// document (spec §19.12), however it runs (its own process, the resident
+// one, an MCP session).
+type Frame struct {
+	p   *Page
+	ref *frameRef
+}
+
+// Of reports whether f is a frame of page p (nil, the top document, is
+// every page's).
+func (f *Frame) Of(p *Page) bool { return f == nil || f.p == p }
+
+// Info describes the frame: its id and URL when selected (nil for the top
+// document).
+func (f *Frame) Info() *FrameInfo {
+	if f == nil {
+		return nil
+	}
+	return &FrameInfo{FrameID: string(f.ref.id), URL: f.ref.url, OutOfProcess: f.ref.oopif, Depth: f.ref.depth()}
+}
+
+// Gone reports whether the frame went away with its page's document (the
+// top document changed since the frame was selected: a goto, a link that
+// left the page).
+func (f *Frame) Gone() bool {
+	return f != nil && f.ref.topDocuments != 0 && f.p.Documents() != f.ref.topDocuments
+}
+
+// depth is the frame's nesting level: 1 for a child of the top document.
+func (f *frameRef) depth() int {
+	n := 0
+	for ; f != nil; f = f.parent {
+		n++
+	}
+	return n
+}
+
+// Enter makes the steps' actions run in sel (nil: the top document) and
+// returns the func that ends the step, leaving the page in the top
+// document. The runtime calls it around every step with its command's
+// selection; a sel of another page counts as the top document.
+func (fs *Frames) Enter(sel *Frame) (leave func()) {
+	p := fs.p
+	var ref *frameRef
+	if sel != nil && sel.p == p {
+		ref = sel.ref
+	}
+	p.mu.Lock()
+	prevFrame, prevHome := p.frame, p.home
+	p.frame, p.home = ref, ref
+	p.mu.Unlock()
+	return func() {
+		p.mu.Lock()
+		p.frame, p.home = prevFrame, prevHome
+		p.mu.Unlock()
+	}
+}
+
+// Selected is the frame the running step is in, as a value the runtime
+// keeps for its command's later steps (nil: the top document). A frame
+// step reads it after switching.
+func (fs *Frames) Selected() *Frame {
+	p := fs.p
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.frame == nil {
+		return nil
+	}
+	return &Frame{p: p, ref: p.frame}
+}
+
 // Scope marks the frame the page is in now as the step's home and
 // returns a func that goes back to it: a step that acted in another frame
 // (on a ref taken there, or a text found there) leaves the next step where
@@ -35,22 +109,11 @@ func (p *Page) actedFrame() string {
 	return string(f.id)
 }
 
-// Top makes later actions run in the top document again: the frame they
-// ran in went away with the document that held it.
+// Top makes the rest of the running step act in the top document: the
+// frame it ran in went away with the document that held it.
 func (fs *Frames) Top() {
 	p := fs.p
 	p.mu.Lock()
 	p.frame, p.home = nil, nil
 	p.mu.Unlock()
-}
-
-// Gone reports whether the frame actions run in went away with its page's
-// document (the top document changed since the frame was switched to: a
-// goto, a link that left the page).
-func (fs *Frames) Gone() bool {
-	p := fs.p
-	p.mu.Lock()
-	f := p.frame
-	p.mu.Unlock()
-	return f != nil && f.topDocuments != 0 && p.Documents() != f.topDocuments
 }

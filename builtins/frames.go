@@ -4,7 +4,6 @@ import (
 	"go.starlark.net/starlark"
 
 	"github.com/cdp-skill/cdp-skill/browser"
-	"github.com/cdp-skill/cdp-skill/browser/state"
 	"github.com/cdp-skill/cdp-skill/lang"
 )
 
@@ -12,7 +11,7 @@ func init() {
 	register(map[string]ActionFunc{"frame": frame})
 }
 
-// frame lists frames or switches into one: frame("top"), frame("s1e4") (the
+// frame lists frames or switches the rest of the command into one: frame("top"), frame("s1e4") (the
 // iframe's ref), frame("iframe#x") (or a name or URL part), frame(0),
 // frame(name = "…"), frame(url = "…"), frame(frame_id = "…"),
 // frame(list = True).
@@ -57,14 +56,9 @@ func frame(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Later commands on this tab start in this frame too.
-	keep := state.TabFrame{}
-	if !spec.Top {
-		keep = state.TabFrame{Chain: p.Frames().Chain(), URL: info.URL}
-	}
-	if err := state.SaveTabFrame(c.Env.Tab().TargetID, keep); err != nil {
-		c.Warn("the frame choice is not kept for later commands: %v", err)
-	}
+	// The command's later steps run there; the next command starts in the
+	// top document again (spec §19.12).
+	c.Env.SelectFrame(p.Frames().Selected())
 	for _, w := range warnings {
 		c.Warn("%s", w)
 	}
