@@ -61,19 +61,6 @@ func (fs *Frames) Enter(sel *Frame) (leave func()) {
 	}
 }
 
-// Selected is the frame the running step is in, as a value the runtime
-// keeps for its command's later steps (nil: the top document). A frame
-// step reads it after switching.
-func (fs *Frames) Selected() *Frame {
-	p := fs.p
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.frame == nil {
-		return nil
-	}
-	return &Frame{p: p, ref: p.frame}
-}
-
 // Scope marks the frame the page is in now as the step's home and
 // returns a func that goes back to it: a step that acted in another frame
 // (on a ref taken there, or a text found there) leaves the next step where

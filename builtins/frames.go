@@ -52,13 +52,13 @@ func frame(c *Call) (any, error) {
 	if !spec.Top && spec.Any == "" && spec.Selector == "" && spec.Index == nil && spec.Name == "" && spec.FrameID == "" && spec.URL == "" {
 		return nil, invalid(`frame needs "top", the iframe's ref, a selector, index, name, url or frameId, or {"list": true}`)
 	}
-	info, warnings, err := p.Frames().Switch(c.Ctx, spec)
+	sel, info, warnings, err := p.Frames().Resolve(c.Ctx, spec)
 	if err != nil {
 		return nil, err
 	}
 	// The command's later steps run there; the next command starts in the
 	// top document again (spec §19.12).
-	c.Env.SelectFrame(p.Frames().Selected())
+	c.Env.SelectFrame(sel)
 	for _, w := range warnings {
 		c.Warn("%s", w)
 	}
