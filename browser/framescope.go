@@ -1,5 +1,7 @@
 package browser
 
+import "context"
+
 // Frame is a frame of a tab that a frame step selected: a value the
 // runtime holds for the rest of its command and hands to the page at every
 // step (Frames.Enter). A nil *Frame is the top document. The page itself
@@ -43,12 +45,14 @@ func (f *frameRef) depth() int {
 // Enter makes the steps' actions run in sel (nil: the top document) and
 // returns the func that ends the step, leaving the page in the top
 // document. The runtime calls it around every step with its command's
-// selection; a sel of another page counts as the top document.
-func (fs *Frames) Enter(sel *Frame) (leave func()) {
+// selection; a sel of another page counts as the top document. A frame
+// that loaded another document since it was selected is entered in the
+// document it shows now.
+func (fs *Frames) Enter(ctx context.Context, sel *Frame) (leave func()) {
 	p := fs.p
 	var ref *frameRef
 	if sel != nil && sel.p == p {
-		ref = sel.ref
+		ref = p.now(ctx, sel.ref)
 	}
 	p.mu.Lock()
 	prevFrame, prevHome := p.frame, p.home
@@ -103,4 +107,22 @@ func (fs *Frames) Top() {
 	p.mu.Lock()
 	p.frame, p.home = nil, nil
 	p.mu.Unlock()
+}
+
+// now is f as its frame is now: a frame that loaded another document runs
+// its JavaScript in the new document's context, and a frame that moved to
+// another renderer (a same-site frame that loaded a cross-site page, or
+// back) in that renderer's session. A frame with no document now waits
+// for one a moment (it is loading); one that never comes (the frame was
+// removed) stays as it was, and its calls say so.
+func (p *Page) now(ctx context.Context, f *frameRef) *frameRef {
+	if f == nil {
+		return nil
+	}
+	g := *f
+	g.parent = p.now(ctx, f.parent)
+	if r, err := p.frameRefWait(ctx, f.id, frameProbeWait); err == nil {
+		g.sess, g.ctxID, g.oopif = r.sess, r.ctxID, r.oopif
+	}
+	return &g
 }

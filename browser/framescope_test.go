@@ -1,7 +1,11 @@
 package browser
 
 import (
+	"strconv"
 	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/runtime"
 )
 
 // TestFrameIsAValue: resolving a frame leaves the page in the top
@@ -35,7 +39,7 @@ func TestFrameIsAValue(t *testing.T) {
 		if info.Depth != 1 || f.Info().Depth != 1 || f.Info().FrameID != info.FrameID {
 			t.Errorf("%s: info %+v, value %+v", sel, info, f.Info())
 		}
-		leave := p.Frames().Enter(f)
+		leave := p.Frames().Enter(ctx, f)
 		if got := title(); got != "Inner" {
 			t.Errorf("in %s: title %q", sel, got)
 		}
@@ -48,13 +52,13 @@ func TestFrameIsAValue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	leave := p.Frames().Enter(outer)
+	leave := p.Frames().Enter(ctx, outer)
 	deep, info, _, err := p.Frames().Resolve(ctx, FrameSpec{Name: "deep"})
 	leave()
 	if err != nil || info.Depth != 2 || deep.Info().Depth != 2 {
 		t.Fatalf("the nested frame: %+v, %v", info, err)
 	}
-	leave = p.Frames().Enter(deep)
+	leave = p.Frames().Enter(ctx, deep)
 	if got := title(); got != "Inner" {
 		t.Errorf("in the nested frame: title %q", got)
 	}
@@ -63,7 +67,7 @@ func TestFrameIsAValue(t *testing.T) {
 	if deep.Of(other) || !deep.Of(p) {
 		t.Errorf("Of: another page %t, its page %t", deep.Of(other), deep.Of(p))
 	}
-	leave = other.Frames().Enter(deep)
+	leave = other.Frames().Enter(ctx, deep)
 	if other.Frames().InChild() {
 		t.Errorf("a frame of another page entered")
 	}
@@ -76,5 +80,98 @@ func TestFrameIsAValue(t *testing.T) {
 	}
 	if !deep.Gone() || !outer.Gone() {
 		t.Errorf("frames of the old document are not gone")
+	}
+}
+
+// TestSelectedFrameFollowsItsNavigation: a frame selected before it
+// loaded another document acts in the new one at the next step, whether
+// it stayed in the page's renderer (same site) or moved to its own (a
+// cross-site page); it is not Gone, since the page around it stayed.
+func TestSelectedFrameFollowsItsNavigation(t *testing.T) {
+	parent, port := frameServers(t)
+	p := openTestTab(t)
+	ctx := testCtx(t)
+	if _, err := p.Navigate(ctx, parent+"index.html", WaitLoad); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Frames().List(ctx); err != nil { // follow out-of-process frames
+		t.Fatal(err)
+	}
+	f, _, _, err := p.Frames().Resolve(ctx, FrameSpec{Selector: "#same"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ name, url string }{
+		{"same site", parent + "same.html?again"},
+		{"cross site", "http://localhost:" + strconv.Itoa(port) + "/outer.html"},
+	} {
+		if _, err := p.Eval(ctx, `document.getElementById('same').src = `+strconv.Quote(c.url)); err != nil {
+			t.Fatal(err)
+		}
+		// Each step enters the selection anew; the frame's new document
+		// comes when Chrome has loaded it.
+		var got string
+		var last error
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
+			leave := p.Frames().Enter(ctx, f)
+			var u string
+			last = p.CallInto(ctx, &u, `() => location.href`)
+			leave()
+			if got = u; last == nil && u == c.url {
+				break
+			}
+			if err := Sleep(ctx, 50*time.Millisecond); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got != c.url {
+			t.Fatalf("%s: the selected frame still acts in %q (%v), not its new document %s", c.name, got, last, c.url)
+		}
+		if f.Gone() {
+			t.Errorf("%s: the frame counts as gone though its page stayed", c.name)
+		}
+	}
+}
+
+// TestStepFollowsItsFrameToAnotherRenderer: a step whose frame loads a
+// page of another site while the step runs (Chrome moves the frame to its
+// own renderer) goes on in the frame's new document instead of failing
+// with "No frame for given id found".
+func TestStepFollowsItsFrameToAnotherRenderer(t *testing.T) {
+	parent, port := frameServers(t)
+	p := openTestTab(t)
+	ctx := testCtx(t)
+	if _, err := p.Navigate(ctx, parent+"index.html", WaitLoad); err != nil {
+		t.Fatal(err)
+	}
+	f, _, _, err := p.Frames().Resolve(ctx, FrameSpec{Selector: "#same"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	leave := p.Frames().Enter(ctx, f)
+	defer leave()
+	if _, err := p.engineEval(ctx, "location.href"); err != nil {
+		t.Fatal(err)
+	}
+	// The top document sends the frame to another site, mid-step.
+	cross := "http://localhost:" + strconv.Itoa(port) + "/frame.html"
+	if _, err := evaluate(ctx, p.sess, runtime.EvaluateParams{Expression: `document.getElementById('same').src = ` + strconv.Quote(cross)}, ""); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		r, err := p.frameRefWait(ctx, f.ref.id, 0)
+		if err == nil && r.oopif {
+			break
+		}
+		if err := Sleep(ctx, 50*time.Millisecond); err != nil {
+			t.Fatalf("the frame never moved to its own renderer: %v", err)
+		}
+	}
+	raw, err := p.engineEval(ctx, "location.href")
+	if err != nil || string(raw) != strconv.Quote(cross) {
+		t.Fatalf("after the frame moved: %s, %v", raw, err)
+	}
+	if !p.Frames().InChild() {
+		t.Fatal("the step left its frame")
 	}
 }
