@@ -13,7 +13,8 @@ import (
 // step enters is described as the listing describes it: a child of the
 // top document has depth 1 and the main frame as parent, its own child
 // (here a cross-site frame) depth 2, however the frame was named
-// (selector, index, name, URL part, frame id, from a frame it is in).
+// (selector, index, name, URL part, frame id, from a frame it is in), and
+// a listing names the frame the step runs in as the current one.
 func TestFrameStepDepthAgreesWithTheList(t *testing.T) {
 	cross := browsertest.ServeOn(t, "127.0.0.2", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, `<!doctype html><title>Leaf</title><p id="leaf">Leaf</p>`)
@@ -31,12 +32,14 @@ func TestFrameStepDepthAgreesWithTheList(t *testing.T) {
 		{"frame":0},{"frame":{"index":0}},{"frame":"top"},
 		{"frame":{"name":"outer"}},{"frame":"top"},
 		{"frame":{"url":"leaf.html"}},{"frame":"top"},
-		{"frame":"outer"},{"frame":{"name":"inner"}}]}`)
+		{"frame":"outer"},{"frame":{"name":"inner"}},
+		{"frame":{"list":true}}]}`)
 	mustOK(t, out)
 	closeTabAfter(t, out)
 	var list struct {
-		MainFrameID string `json:"mainFrameId"`
-		Frames      []struct {
+		MainFrameID    string `json:"mainFrameId"`
+		CurrentFrameID string `json:"currentFrameId"`
+		Frames         []struct {
 			FrameID  string `json:"frameId"`
 			ParentID string `json:"parentId"`
 			Depth    int    `json:"depth"`
@@ -64,7 +67,15 @@ func TestFrameStepDepthAgreesWithTheList(t *testing.T) {
 			t.Errorf("step %d: %s; the list says depth %d, parent %q", i, jsonString(out.Steps[i].Output), byID[f.FrameID], parents[f.FrameID])
 		}
 	}
-	if d, ok := byID[list.MainFrameID]; !ok || d != 0 {
-		t.Errorf("the main frame's depth: %v (%v)", d, ok)
+	if d, ok := byID[list.MainFrameID]; !ok || d != 0 || list.CurrentFrameID != list.MainFrameID {
+		t.Errorf("the main frame's depth: %v (%v); current frame %s", d, ok, list.CurrentFrameID)
+	}
+	// Listed from inside a frame, the current frame is that frame.
+	var inner struct {
+		CurrentFrameID string `json:"currentFrameId"`
+	}
+	json.Unmarshal([]byte(jsonString(out.Steps[17].Output)), &inner)
+	if want := stepOutput(t, out, 16)["frame"].(map[string]any)["frameId"]; inner.CurrentFrameID != want {
+		t.Errorf("listed from the inner frame: current frame %s, want %v", inner.CurrentFrameID, want)
 	}
 }
