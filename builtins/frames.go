@@ -11,10 +11,10 @@ func init() {
 	register(map[string]ActionFunc{"frame": frame})
 }
 
-// frame lists frames or switches the rest of the command into one: frame("top"), frame("s1e4") (the
-// iframe's ref), frame("iframe#x") (or a name or URL part), frame(0),
-// frame(name = "…"), frame(url = "…"), frame(frame_id = "…"),
-// frame(list = True).
+// frame lists frames or moves the rest of the command into one:
+// frame("top"), frame("s1e4") (the iframe's ref), frame("iframe#x") (or a
+// name or URL part), frame(0), frame(name = "…"), frame(url = "…"),
+// frame(frame_id = "…"), frame(list = True).
 func frame(c *Call) (any, error) {
 	p, err := c.Env.Page()
 	if err != nil {
