@@ -29,12 +29,12 @@ func TestMCPEveryCallStartsInTheTopDocument(t *testing.T) {
 	t.Cleanup(func() { cli(t, t.TempDir(), nil, `{"steps":[{"closeTab":"`+tab+`"}]}`) })
 	pay := []any{map[string]any{"frame": "#pay"}, map[string]any{"wait": "button"}, map[string]any{"click": "button"}, map[string]any{"pageFunction": "window.paid"}}
 	for want := 1; want <= 2; want++ {
-		a := call(t, cs, "steps", map[string]any{"tab": tab, "capture": "none", "steps": pay})
+		a := call(t, cs, "evaluate", map[string]any{"tab": tab, "capture": "none", "steps": pay})
 		if got := a.field("steps", "3", "output"); a.isError || got != float64(want) {
 			t.Fatalf("call %d: paid %v: %s", want, got, a.text)
 		}
 	}
-	a = call(t, cs, "steps", map[string]any{"tab": tab, "capture": "none", "steps": []any{map[string]any{"pageFunction": "document.title"}}})
+	a = call(t, cs, "evaluate", map[string]any{"tab": tab, "capture": "none", "steps": []any{map[string]any{"pageFunction": "document.title"}}})
 	if got := a.field("steps", "0", "output"); a.isError || got != "Shop" {
 		t.Fatalf("the call after a frame step ran in %v: %s", got, a.text)
 	}
