@@ -1,0 +1,69 @@
+package runtime
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestSpecTimeoutsClampAndDurations: §18.3 — a timeout above 5 minutes is
+// clamped, with a warning, wherever it is written (top level, on a step,
+// inside the action, in Starlark); a timeout may be a duration string in
+// JSON as in Starlark.
+func TestSpecTimeoutsClampAndDurations(t *testing.T) {
+	base := pagesURL(t)
+	open := runJSON(t, `{"steps":[{"openTab":"`+base+`spec.html"}]}`)
+	mustOK(t, open)
+	closeTabAfter(t, open)
+	tab := `"tab":"` + open.Tab + `",`
+
+	out := runJSON(t, `{`+tab+`"timeout":600000,"steps":[{"pageFunction":"6*7"}]}`)
+	mustOK(t, out)
+	if !strings.Contains(strings.Join(out.Warnings, "\n"), "timeout 600000 ms is above the maximum of 300000 ms") {
+		t.Errorf("a top-level timeout of 10 minutes was not said to be clamped: %s", out.JSON())
+	}
+	if v := stepOutput(t, out, 0); jsonString(v) == "" {
+		t.Errorf("no output: %s", out.JSON())
+	}
+
+	out = runJSON(t, `{`+tab+`"steps":[{"pageFunction":"6*7","timeout":"5s"},{"pageFunction":"1","timeout":900000},{"click":{"selector":"#go","timeout":"10m"}, "optional": true}]}`)
+	mustOK(t, out)
+	if w := strings.Join(out.Steps[0].Warning, " "); w != "" {
+		t.Errorf("a 5s timeout warned: %s", w)
+	}
+	if w := strings.Join(out.Steps[1].Warning, " "); !strings.Contains(w, "timeout 900000 ms is above the maximum") {
+		t.Errorf("a step timeout of 15 minutes was not said to be clamped: %s", out.JSON())
+	}
+	if w := strings.Join(out.Steps[2].Warning, " "); !strings.Contains(w, "timeout 600000 ms is above the maximum") {
+		t.Errorf("click's own timeout of 10m was not said to be clamped: %s", out.JSON())
+	}
+
+	rec := runRecipe(t, Program{Tab: open.Tab, Source: []byte(`configure(timeout = "10m")
+v = page_function("6*7", timeout = 600000)
+result = v`)})
+	mustOK(t, rec)
+	all := strings.Join(rec.Warnings, " ")
+	for _, s := range rec.Steps {
+		all += " " + strings.Join(s.Warning, " ")
+	}
+	if !strings.Contains(all, "configure: timeout 10m is above the maximum") || !strings.Contains(all, "timeout 600000 ms is above the maximum") {
+		t.Errorf("a recipe's long timeouts were not said to be clamped: %s", rec.JSON())
+	}
+}
+
+// TestSpecFailedStepEchoesItsParams: §16.4 — a failed step's params echo
+// what the agent wrote: {"click":{}} is {}, not true.
+func TestSpecFailedStepEchoesItsParams(t *testing.T) {
+	base := pagesURL(t)
+	open := runJSON(t, `{"steps":[{"openTab":"`+base+`spec.html"}]}`)
+	mustOK(t, open)
+	closeTabAfter(t, open)
+	out := runJSON(t, `{"tab":"`+open.Tab+`","steps":[{"click":{}}]}`)
+	if out.OK() || len(out.Steps) == 0 {
+		t.Fatalf("click {} did not fail: %s", out.JSON())
+	}
+	if got := jsonString(out.Steps[0].Params); got != "{}" {
+		t.Errorf("params = %s, want {}: %s", got, out.JSON())
+	}
+	out = runJSON(t, `{"tab":"`+open.Tab+`","steps":[{"reload":true}]}`)
+	mustOK(t, out)
+}
