@@ -101,12 +101,12 @@ func poll(c *Call) (any, error) {
 		return nil, err
 	}
 	if res.Resolved {
-		return map[string]any{"resolved": true, "value": res.Value, "elapsed": res.Elapsed.Milliseconds()}, nil
+		return Shaped{map[string]any{"resolved": true, "value": res.Value, "elapsed": res.Elapsed.Milliseconds()}, pollFields}, nil
 	}
 	warning := fmt.Sprintf("poll did not resolve within %s", res.Elapsed.Round(time.Millisecond))
 	if p, err := c.Env.Page(); err == nil && docs >= 0 && p.Documents() != docs {
 		warning += "; " + browser.NewDocumentNote + ": take a snapshot to see it"
 	}
 	c.Warn("%s", warning)
-	return map[string]any{"resolved": false, "lastValue": res.Value, "elapsed": res.Elapsed.Milliseconds()}, nil
+	return Shaped{map[string]any{"resolved": false, "lastValue": res.Value, "elapsed": res.Elapsed.Milliseconds()}, pollFields}, nil
 }

@@ -67,3 +67,34 @@ func TestSpecFailedStepEchoesItsParams(t *testing.T) {
 	out = runJSON(t, `{"tab":"`+open.Tab+`","steps":[{"reload":true}]}`)
 	mustOK(t, out)
 }
+
+// TestSpecRecordsRefuseUnknownAttributes: every step's record refuses a
+// name its output cannot have (s.snapshot_id is a typo: the field is
+// snapshotId), naming the real ones, and reads a field the output left out
+// as None — snapshot, snapshotSearch, inspect and poll as click already did.
+func TestSpecRecordsRefuseUnknownAttributes(t *testing.T) {
+	base := pagesURL(t)
+	open := runJSON(t, `{"steps":[{"openTab":"`+base+`spec.html"}]}`)
+	mustOK(t, open)
+	closeTabAfter(t, open)
+	for _, tc := range []struct{ src, err string }{
+		{"s = snapshot()\nx = s.snapshot_id", `record has no attribute "snapshot_id"`},
+		{"s = snapshot()\nx = s.nonsense_field", `record has no attribute "nonsense_field"`},
+		{"s = snapshot_search(text = \"Search\")\nx = s.match_count", `record has no attribute "match_count"`},
+		{"s = inspect()\nx = s.titel", `record has no attribute "titel"`},
+		{"s = poll(\"() => true\")\nx = s.resolve", `record has no attribute "resolve"`},
+	} {
+		out := runRecipe(t, Program{Tab: open.Tab, Source: []byte(tc.src)})
+		if out.OK() || len(out.Errors) == 0 || !strings.Contains(out.Errors[0].Error, tc.err) {
+			t.Errorf("%q: want an error %q, got %s", tc.src, tc.err, out.JSON())
+		}
+	}
+	out := runRecipe(t, Program{Tab: open.Tab, Source: []byte(`s = snapshot()
+again = snapshot(since = s.snapshotId)
+p = poll("() => 1")
+result = [s.truncated, again.unchanged, s.snapshotId == again.snapshotId, p.lastValue, p.value]`)})
+	mustOK(t, out)
+	if got := jsonString(out.Result); got != `[null,true,true,null,1]` {
+		t.Errorf("fields the output left out read %s, want [null,true,true,null,1]: %s", got, out.JSON())
+	}
+}
