@@ -85,6 +85,12 @@ func poll(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if o.Serialize {
+		if pred.JS == "" {
+			return nil, invalid("poll: serialize applies to a JavaScript predicate; a Starlark function's values are Starlark values already")
+		}
+		pred.Typed = true
+	}
 	interval := o.Interval
 	// Leave room before the step deadline to report the last value.
 	ctx, cancel := context.WithCancel(c.Ctx)

@@ -98,3 +98,41 @@ result = [s.truncated, again.unchanged, s.snapshotId == again.snapshotId, p.last
 		t.Errorf("fields the output left out read %s, want [null,true,true,null,1]: %s", got, out.JSON())
 	}
 }
+
+// TestSpecPollSerialize: §12.2 — poll takes serialize: true as pageFunction
+// does, giving the spec's {type, value} around its value, resolved or
+// not, in JSON and in recipes.
+func TestSpecPollSerialize(t *testing.T) {
+	base := pagesURL(t)
+	out := runJSON(t, `{"steps":[
+		{"openTab": "`+base+`spec.html"},
+		{"poll": {"fn": "() => document.title", "serialize": true}},
+		{"poll": {"fn": "() => 0", "serialize": true}, "timeout": 300},
+		{"poll": "() => ({n: 2})"}
+	]}`)
+	mustOK(t, out)
+	closeTabAfter(t, out)
+	for _, w := range []struct {
+		step int
+		has  string
+	}{
+		{1, `"resolved":true,"value":{"type":"string","value":"Spec conformance"}}`},
+		{2, `"lastValue":{"type":"number","value":0}`},
+		{2, `"resolved":false`},
+		{3, `"resolved":true,"value":{"n":2}}`},
+	} {
+		if got := jsonString(out.Steps[w.step].Output); !strings.Contains(got, w.has) {
+			t.Errorf("step %d: %s does not contain %s", w.step+1, got, w.has)
+		}
+	}
+	rec := runRecipe(t, Program{Tab: out.Tab, Source: []byte(`r = poll("() => 41 + 1", serialize = True)
+result = r.value`)})
+	mustOK(t, rec)
+	if got := jsonString(rec.Result); got != `{"type":"number","value":42}` {
+		t.Errorf("a recipe's poll with serialize = True gave %s", got)
+	}
+	bad := runRecipe(t, Program{Tab: out.Tab, Source: []byte(`poll(lambda: True, serialize = True)`)})
+	if bad.OK() || len(bad.Errors) == 0 || !strings.Contains(bad.Errors[0].Error, "serialize applies to a JavaScript predicate") {
+		t.Errorf("serialize with a Starlark predicate: %s", bad.JSON())
+	}
+}
