@@ -136,3 +136,24 @@ result = r.value`)})
 		t.Errorf("serialize with a Starlark predicate: %s", bad.JSON())
 	}
 }
+
+// TestSpecExtractHeadersFromTheFirstRow: §11.6 — a table without <thead>
+// takes its headers from the first row when that row is header cells, bold
+// labels, or plain text above columns of numbers, prices or dates; a table
+// whose first row is data keeps it as data.
+func TestSpecExtractHeadersFromTheFirstRow(t *testing.T) {
+	base := pagesURL(t)
+	out := runJSON(t, `{"steps":[{"openTab":"`+base+`extract-nohead.html"},{"extract":"#th-first"},{"extract":"#td-first"},{"extract":"#td-plain"},{"extract":"#no-header"}]}`)
+	mustOK(t, out)
+	closeTabAfter(t, out)
+	for i, want := range []string{
+		`"headers":["Item","Price"],"rows":[["Lamp","$12.00"],["Clip","$3.50"]],"rowCount":2`,
+		`"headers":["Item","Qty"],"rows":[["Lamp","2"],["Clip","5"]],"rowCount":2`,
+		`"headers":["Month","Visits","Change"],"rows":[["May","1,204","+4%"],["June","1,530","+27%"]],"rowCount":2`,
+		`"headers":[],"rows":[["Lamp","2"],["Clip","5"]],"rowCount":2`,
+	} {
+		if got := jsonString(out.Steps[i+1].Output); !strings.Contains(got, want) {
+			t.Errorf("extract %d: %s, want %s", i+1, got, want)
+		}
+	}
+}
