@@ -1,8 +1,11 @@
 package runtime
 
 import (
+	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/cdp-skill/cdp-skill/browser/browsertest"
 )
 
 // TestSpecTimeoutsClampAndDurations: §18.3 — a timeout above 5 minutes is
@@ -154,6 +157,40 @@ func TestSpecExtractHeadersFromTheFirstRow(t *testing.T) {
 	} {
 		if got := jsonString(out.Steps[i+1].Output); !strings.Contains(got, want) {
 			t.Errorf("extract %d: %s, want %s", i+1, got, want)
+		}
+	}
+}
+
+// TestSpecNavigationAborted: §16.2 — a navigation Chrome aborts is a
+// NavigationAbortedError that says what it can tell: a scheme Chrome does
+// not show in a tab (ftp:) is named; a 204 says the server answered with
+// no page and where the tab is.
+func TestSpecNavigationAborted(t *testing.T) {
+	base := browsertest.ServeHandler(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/nothing" {
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte(`<!doctype html><title>Start</title><main><h1>Start</h1></main>`))
+	}))
+	open := runJSON(t, `{"steps":[{"openTab":"`+base+`start"}]}`)
+	mustOK(t, open)
+	closeTabAfter(t, open)
+	for _, tc := range []struct{ url, want string }{
+		{"ftp://127.0.0.1/file.txt", "Chrome does not show ftp: URLs in a tab"},
+		{base + "nothing", "the server answered with no page to show (such as 204 No Content)"},
+	} {
+		out := runJSON(t, `{"tab":"`+open.Tab+`","steps":[{"goto":"`+tc.url+`"}]}`)
+		if out.OK() || len(out.Errors) == 0 {
+			t.Fatalf("goto %s: %s", tc.url, out.JSON())
+		}
+		e := out.Errors[0]
+		if e.ErrorType != "NavigationAbortedError" || !strings.Contains(e.Error, tc.want) {
+			t.Errorf("goto %s: %s %q, want NavigationAbortedError %q", tc.url, e.ErrorType, e.Error, tc.want)
+		}
+		if !strings.HasSuffix(out.Context.URL, "/start") {
+			t.Errorf("goto %s moved the tab to %s", tc.url, out.Context.URL)
 		}
 	}
 }
