@@ -1,7 +1,10 @@
 package runtime
 
 import (
+	"fmt"
+	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -192,5 +195,30 @@ func TestSpecNavigationAborted(t *testing.T) {
 		if !strings.HasSuffix(out.Context.URL, "/start") {
 			t.Errorf("goto %s moved the tab to %s", tc.url, out.Context.URL)
 		}
+	}
+}
+
+// TestSpecChromeStatusAndConnectTabFailures: §4 — chromeStatus on a port
+// where no Chrome can be reached or launched answers {running: false,
+// error}; §5 — connectTab to a URL no tab has is a CONNECTION error.
+func TestSpecChromeStatusAndConnectTabFailures(t *testing.T) {
+	// A plain web server holds the port: no Chrome answers there, and
+	// none can be launched on it.
+	busy := httptest.NewServer(http.NotFoundHandler())
+	defer busy.Close()
+	port := busy.Listener.Addr().(*net.TCPAddr).Port
+	out := runJSON(t, fmt.Sprintf(`{"steps":[{"chromeStatus":{"port":%d}}]}`, port))
+	mustOK(t, out)
+	st := stepOutput(t, out, 0)
+	if st["running"] != false || st["error"] == nil || st["error"] == "" {
+		t.Errorf("chromeStatus on a port no Chrome can use: %s", jsonString(st))
+	}
+
+	out = runJSON(t, `{"steps":[{"connectTab":{"url":"no-such-tab-[0-9]{9}"}}]}`)
+	if out.OK() || len(out.Errors) == 0 {
+		t.Fatalf("connectTab to no tab: %s", out.JSON())
+	}
+	if e := out.Errors[0]; e.Type != TypeConnection || !strings.Contains(e.Error, "no open tab's URL matches") || !strings.Contains(e.Error, "listTabs") {
+		t.Errorf("connectTab to no tab: %s", jsonString(e))
 	}
 }
