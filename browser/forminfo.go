@@ -6,10 +6,6 @@ import (
 	"strings"
 )
 
-// KindFormInvalid is the error subtype of a submit that did not happen
-// because the form's fields failed HTML5 constraint validation.
-const KindFormInvalid Kind = "FormValidationError"
-
 // FormField is one field of a form as formState reports it. Value is a
 // string (passwords masked), a list for multiple selects and file inputs.
 type FormField struct {
@@ -104,9 +100,9 @@ type SubmitResult struct {
 // or field in it) with form.requestSubmit(), so the page's submit handlers
 // run, and waits for a navigation it starts. When a handler cancels the
 // submission and nothing navigates, the result says so (Prevented) with a
-// warning. When a field fails validation nothing is submitted and Submit
-// fails with KindFormInvalid; the error's Details carry {submitted, valid,
-// errors}.
+// warning. When a field fails validation nothing is submitted: the result
+// is {submitted: false, valid: false, errors}, with a warning (spec
+// §11.12).
 func (p *Page) Submit(ctx context.Context, sel string) (*SubmitResult, error) {
 	el, err := p.readElement(ctx, sel)
 	if err != nil {
@@ -135,8 +131,11 @@ func (p *Page) Submit(ctx context.Context, sel string) (*SubmitResult, error) {
 		w.stop()
 		return nil, Errorf(KindElementNotFound, "%s", out.Error).WithHint("point submit at a <form> or at a button inside one")
 	case !out.Valid:
+		// Nothing was submitted: the answer says why (spec §11.12),
+		// and the step's warning says what to do.
 		w.stop()
-		return nil, invalidForm(out.Form, out.Errors)
+		return &SubmitResult{Errors: out.Errors, Form: out.Form,
+			Warnings: []string{invalidForm(out.Form, out.Errors)}}, nil
 	}
 	res = out.SubmitResult
 	res.Effect = w.finish(ctx, SettleWindow)
@@ -155,8 +154,9 @@ func (p *Page) Submit(ctx context.Context, sel string) (*SubmitResult, error) {
 	return &res, nil
 }
 
-// invalidForm is the error of a submit refused because of invalid fields.
-func invalidForm(form string, errs []FieldError) *Error {
+// invalidForm says why a submit was refused: the invalid fields, and
+// what to do.
+func invalidForm(form string, errs []FieldError) string {
 	var parts []string
 	for _, e := range errs {
 		name := e.Field
@@ -165,8 +165,6 @@ func invalidForm(form string, errs []FieldError) *Error {
 		}
 		parts = append(parts, fmt.Sprintf("%s: %s", name, e.Message))
 	}
-	e := Errorf(KindFormInvalid, "the form %s was not submitted: %d field(s) are invalid: %s", form, len(errs), strings.Join(parts, "; ")).
-		WithHint("fill the fields with valid values (formState shows them all), then submit again")
-	e.Details = map[string]any{"submitted": false, "valid": false, "errors": errs}
-	return e
+	return fmt.Sprintf("the form %s was not submitted: %d field(s) are invalid: %s; fill them with valid values (formState shows them all), then submit again",
+		form, len(errs), strings.Join(parts, "; "))
 }

@@ -118,7 +118,7 @@ func (p *Page) Navigate(ctx context.Context, u string, wait WaitUntil) (*NavResu
 			return "", crashError("")
 		}
 		if res.ErrorText == "net::ERR_ABORTED" {
-			return "", Errorf(KindNavigation, "navigation to %s was aborted: the server answered with no page to show (such as 204 No Content), or another navigation replaced it; the tab stays where it was", u)
+			return "", p.abortedNavigation(ctx, u)
 		}
 		if res.ErrorText != "" {
 			return "", Errorf(KindNavigation, "navigation to %s failed: %s", u, res.ErrorText).
@@ -130,6 +130,26 @@ func (p *Page) Navigate(ctx context.Context, u string, wait WaitUntil) (*NavResu
 		}
 		return string(res.LoaderID), nil
 	})
+}
+
+// tabSchemes are the URL schemes Chrome shows in a tab.
+var tabSchemes = map[string]bool{"http": true, "https": true, "file": true, "data": true, "about": true, "blob": true, "chrome": true, "view-source": true}
+
+// abortedNavigation is the error of a navigation Chrome aborted
+// (NavigationAbortedError): a scheme it does not show in a tab (ftp:,
+// mailto:), a response with no page to show (204), or another navigation
+// that replaced it; it says which it can tell, and where the tab is now.
+func (p *Page) abortedNavigation(ctx context.Context, u string) error {
+	if pu, err := url.Parse(u); err == nil && pu.Scheme != "" && !tabSchemes[strings.ToLower(pu.Scheme)] {
+		return Errorf(KindNavigationAborted, "navigation to %s was aborted: Chrome does not show %s: URLs in a tab; the tab stays where it was", u, pu.Scheme).
+			WithHint("give an http:// or https:// URL")
+	}
+	where := "where it was"
+	if now, err := p.URL(ctx); err == nil && now != "" {
+		where = "at " + now
+	}
+	return Errorf(KindNavigationAborted, "navigation to %s was aborted: the server answered with no page to show (such as 204 No Content), or another navigation (the page's own) replaced it; the tab is %s", u, where).
+		WithHint("if the page was navigating itself, wait for its URL and go again; else check what the URL answers (the network step lists responses)")
 }
 
 // errNothingToWait is what a navigation's start returns when it is done

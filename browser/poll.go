@@ -68,7 +68,7 @@ var pollJS = `async (interval, budget) => {
   for (;;) {
     let v, err;
     try { v = await pred(); } catch (e) { err = String(e && e.message || e); }
-    const ser = (x) => (window.__cdpSkillPage && ` + ppSerialize.js() + `) ? ` + ppSerialize.js() + `(x) : (x === undefined ? null : x);
+    const ser = (x) => (window.__cdpSkillPage && SERIALIZE) ? SERIALIZE(x) : (x === undefined ? null : x);
     if (err === undefined && v) return {ok: true, value: ser(v)};
     const left = end - performance.now();
     if (left <= 0) return {ok: false, value: err !== undefined ? {error: err} : (v === undefined ? null : ser(v))};
@@ -86,7 +86,22 @@ const pollSliceMin = 5 * time.Millisecond
 // until it returns a truthy value or ctx ends. Polling runs inside the page
 // in slices, so a navigation in between only restarts the slice.
 func (sc *Scripts) Poll(ctx context.Context, src string, interval time.Duration) (*PollResult, error) {
+	return sc.PollWith(ctx, src, PollOptions{Interval: interval})
+}
+
+// PollOptions tune a poll.
+type PollOptions struct {
+	// Interval is the time between evaluations (0: 100 ms).
+	Interval time.Duration
+	// Typed gives every value in the spec's {type, value} shape (as
+	// FunctionOptions.Typed does for a page function).
+	Typed bool
+}
+
+// PollWith is Poll with options.
+func (sc *Scripts) PollWith(ctx context.Context, src string, o PollOptions) (*PollResult, error) {
 	p := sc.p
+	interval := o.Interval
 	if interval <= 0 {
 		interval = 100 * time.Millisecond
 	}
@@ -94,7 +109,11 @@ func (sc *Scripts) Poll(ctx context.Context, src string, interval time.Duration)
 	// Values come back through the serializer in the page's world (best
 	// effort: without it they come back as JSON has them).
 	p.pageEngineCall(ctx, nil, ppPing)
-	fn := strings.Replace(pollJS, "%s", FunctionExpr(src), 1)
+	serialize := ppSerialize.js()
+	if o.Typed {
+		serialize = ppSerializeTyped.js()
+	}
+	fn := strings.Replace(strings.ReplaceAll(pollJS, "SERIALIZE", serialize), "%s", FunctionExpr(src), 1)
 	last := &PollResult{}
 	for {
 		budget := 1500 * time.Millisecond

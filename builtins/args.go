@@ -176,6 +176,12 @@ func toInt(v starlark.Value) (int, error) { return lang.ToInt(v) }
 func (a *Args) Params() any {
 	if len(a.order) == 0 {
 		if a.Pos == nil {
+			if a.action != nil && a.action.Positional != "" {
+				// An action that takes a value was given none: the
+				// agent wrote {} (true is the form of actions that
+				// take none).
+				return &lang.Object{Values: map[string]any{}}
+			}
 			return true
 		}
 		v, err := FromStarlark(a.Pos)

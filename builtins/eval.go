@@ -85,6 +85,12 @@ func poll(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if o.Serialize {
+		if pred.JS == "" {
+			return nil, invalid("poll: serialize applies to a JavaScript predicate; a Starlark function's values are Starlark values already")
+		}
+		pred.Typed = true
+	}
 	interval := o.Interval
 	// Leave room before the step deadline to report the last value.
 	ctx, cancel := context.WithCancel(c.Ctx)
@@ -101,12 +107,12 @@ func poll(c *Call) (any, error) {
 		return nil, err
 	}
 	if res.Resolved {
-		return map[string]any{"resolved": true, "value": res.Value, "elapsed": res.Elapsed.Milliseconds()}, nil
+		return Shaped{map[string]any{"resolved": true, "value": res.Value, "elapsed": res.Elapsed.Milliseconds()}, pollFields}, nil
 	}
 	warning := fmt.Sprintf("poll did not resolve within %s", res.Elapsed.Round(time.Millisecond))
 	if p, err := c.Env.Page(); err == nil && docs >= 0 && p.Documents() != docs {
 		warning += "; " + browser.NewDocumentNote + ": take a snapshot to see it"
 	}
 	c.Warn("%s", warning)
-	return map[string]any{"resolved": false, "lastValue": res.Value, "elapsed": res.Elapsed.Milliseconds()}, nil
+	return Shaped{map[string]any{"resolved": false, "lastValue": res.Value, "elapsed": res.Elapsed.Milliseconds()}, pollFields}, nil
 }

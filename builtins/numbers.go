@@ -3,6 +3,7 @@ package builtins
 import (
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"go.starlark.net/starlark"
@@ -19,20 +20,26 @@ const MaxDuration = lang.MaxDuration
 // is never this large.
 const MaxCoordinate = 100_000
 
-// ToTimeout reads a step timeout: a duration between 1 ms and
-// lang.MaxTimeoutMS.
-func ToTimeout(v starlark.Value) (time.Duration, error) {
+// ToTimeout reads a step timeout: milliseconds or a duration string, at
+// least 1 ms. One above lang.MaxTimeoutMS is clamped to it, and note says
+// so for the step's warnings (spec §18.3); note is "" otherwise.
+func ToTimeout(v starlark.Value) (d time.Duration, note string, err error) {
+	const max = lang.MaxTimeoutMS * time.Millisecond
 	if f, ok := starlark.AsFloat(v); ok && f > lang.MaxTimeoutMS {
-		return 0, fmt.Errorf("%g ms is above the maximum step timeout of %d ms (5 minutes): give less, or split the work into several steps", f, lang.MaxTimeoutMS)
+		return max, lang.ClampedTimeoutNote(fmt.Sprintf("%s ms", v)), nil
 	}
-	d, err := ToDuration(v)
-	if err != nil {
-		return 0, err
+	if s, ok := starlark.AsString(v); ok {
+		if long, err := time.ParseDuration(strings.TrimSpace(s)); err == nil && long > max {
+			return max, lang.ClampedTimeoutNote(s), nil
+		}
+	}
+	if d, err = ToDuration(v); err != nil {
+		return 0, "", err
 	}
 	if err := CheckTimeout(d); err != nil {
-		return 0, err
+		return 0, "", err
 	}
-	return d, nil
+	return d, "", nil
 }
 
 // CheckTimeout refuses a timeout below 1 ms or above lang.MaxTimeoutMS.

@@ -13,6 +13,9 @@ import (
 type Predicate struct {
 	JS string
 	Fn starlark.Callable
+	// Typed asks a JavaScript predicate's values in the spec's
+	// {type, value} shape (poll's serialize: true).
+	Typed bool
 }
 
 // ParsePredicate accepts a JavaScript string or a Starlark callable; None

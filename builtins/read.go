@@ -132,7 +132,7 @@ func inspect(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return inspectOutput(res), nil
+	return Shaped{inspectOutput(res), inspectFields}, nil
 }
 
 // inspectOutput keys the custom counts by selector, in the order asked: a

@@ -30,6 +30,27 @@ func fieldsOf(v any) []string {
 	return f
 }
 
+// Shaped is an output built as a map or object whose possible keys are
+// known: the record a recipe gets refuses any other name, as a typed
+// output's does (s.snapshot_id is a typo, not a None). It writes the
+// same JSON as its Value.
+type Shaped struct {
+	Value  any
+	Fields []string
+}
+
+// MarshalJSON writes the value's JSON.
+func (s Shaped) MarshalJSON() ([]byte, error) { return json.Marshal(s.Value) }
+
+// The keys of outputs built as maps or objects.
+var (
+	snapshotFields = []string{"snapshotId", "refs", "yaml", "truncated", "truncatedInline", "unchanged",
+		"message", "file", "bytes", "artifacts"}
+	searchFields  = []string{"matches", "matchCount", "searchedElements", "criteria"}
+	inspectFields = []string{"title", "url", "elements", "custom"}
+	pollFields    = []string{"resolved", "value", "lastValue", "elapsed"}
+)
+
 var marshalerType = reflect.TypeOf((*json.Marshaler)(nil)).Elem()
 
 // marshalsItself reports whether t writes its own JSON (its fields say

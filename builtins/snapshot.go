@@ -48,8 +48,8 @@ func snapshot(c *Call) (any, error) {
 		return nil, err
 	}
 	if s.Unchanged {
-		return map[string]any{"unchanged": true, "snapshotId": s.SnapshotID,
-			"message": fmt.Sprintf("the page renders the same as %s: its refs still hold", s.SnapshotID)}, nil
+		return Shaped{map[string]any{"unchanged": true, "snapshotId": s.SnapshotID,
+			"message": fmt.Sprintf("the page renders the same as %s: its refs still hold", s.SnapshotID)}, snapshotFields}, nil
 	}
 	out := map[string]any{"snapshotId": s.SnapshotID, "refs": s.Refs}
 	artifacts := map[string]string{}
@@ -66,7 +66,7 @@ func snapshot(c *Call) (any, error) {
 	}
 	if len(s.YAML) <= limit {
 		out["yaml"] = s.YAML
-		return out, nil
+		return Shaped{out, snapshotFields}, nil
 	}
 	path, err := SpillFile(c.Env, "snapshot", s.SnapshotID+".yaml", []byte(s.YAML))
 	if err != nil {
@@ -79,7 +79,7 @@ func snapshot(c *Call) (any, error) {
 	out["artifacts"] = artifacts
 	out["bytes"] = len(s.YAML)
 	out["message"] = fmt.Sprintf("the snapshot is %d bytes; the first %d are inline and all of it is in %s (or narrow it with root, detail: \"interactive\" or viewportOnly)", len(s.YAML), limit, path)
-	return out, nil
+	return Shaped{out, snapshotFields}, nil
 }
 
 // RefsFileAbove is how many refs a snapshot may have before its refs map
@@ -121,7 +121,7 @@ func snapshotSearch(c *Call) (any, error) {
 	if o.Text != "" {
 		criteria["text"] = o.Text
 	}
-	return map[string]any{"matches": res.Matches, "matchCount": res.MatchCount, "searchedElements": res.SearchedElements, "criteria": criteria}, nil
+	return Shaped{map[string]any{"matches": res.Matches, "matchCount": res.MatchCount, "searchedElements": res.SearchedElements, "criteria": criteria}, searchFields}, nil
 }
 
 func query(c *Call) (any, error) {

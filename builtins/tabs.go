@@ -111,7 +111,10 @@ func chromeStatus(c *Call) (any, error) {
 	c.Env.Headless = c.Env.Headless || headless
 	b, err := c.Env.Browser(c.Ctx, ep)
 	if err != nil {
-		return nil, err
+		// A status, not a failure: Chrome could not be reached or
+		// launched, and the answer says why (spec §4).
+		out["error"] = err.Error()
+		return out, nil
 	}
 	out["running"] = true
 	out["launched"] = b.Launched
@@ -260,9 +263,18 @@ func findTabByURL(c *Call, pattern string) (string, error) {
 		}
 		urls = append(urls, p.URL)
 	}
-	return "", browser.Errorf(browser.KindElementNotFound, "no open tab's URL matches /%s/; open tabs: %v", pattern, urls).
-		WithHint("use listTabs to see the tabs, or openTab to open the page")
+	return "", &browser.ConnectionError{Endpoint: c.Env.Endpoint.String(),
+		Err: noTabMatches{fmt.Sprintf("no open tab's URL matches /%s/ (open tabs: %v)", pattern, urls)}}
 }
+
+// noTabMatches is connectTab's error when no tab's URL matches: a
+// CONNECTION error (spec §5), as a tab that is not found.
+type noTabMatches struct{ msg string }
+
+func (e noTabMatches) Error() string { return e.msg }
+
+// Is makes it an ErrTabNotFound.
+func (e noTabMatches) Is(target error) bool { return target == browser.ErrTabNotFound }
 
 func closeTab(c *Call) (any, error) {
 	ref := options[lang.CloseTabOptions](c).Tab

@@ -196,6 +196,12 @@ func toStarlark(v any, depth int) (starlark.Value, error) {
 			l[i] = sv
 		}
 		return starlark.NewList(l), nil
+	case Shaped:
+		sv, err := toStarlark(x.Value, depth)
+		if rec, ok := sv.(*Record); ok && err == nil {
+			rec.fields = x.Fields
+		}
+		return sv, err
 	case *lang.Object:
 		rec := &Record{values: map[string]starlark.Value{}}
 		for _, k := range x.Keys {

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -55,18 +56,22 @@ func TestSiteProfileRecipes(t *testing.T) {
 	base := siteServer(t)
 	dir := t.TempDir()
 
-	// Before a profile exists, the first navigation of the tab suggests
-	// one (a ready step in nextActions, not a demand); later ones do not
-	// repeat it.
+	// Before a profile exists, the first navigation of the tab to the
+	// domain asks for one (spec §15.3: actionRequired, with a ready step
+	// in nextActions); later ones do not repeat it.
 	open := cli(t, dir, nil, `{"steps":[{"openTab":"`+base+`index.html"}]}`)
 	tab, _ := open.field("tab").(string)
 	closeTab(t, tab)
-	if open.field("nextActions", "0", "step", "writeSiteProfile", "domain") != "127.0.0.1" || strings.Contains(string(open.stdout), "actionRequired") {
-		t.Fatalf("profile suggestion: %s", open.stdout)
+	if open.field("actionRequired", "action") != "createSiteProfile" || open.field("actionRequired", "domain") != "127.0.0.1" ||
+		!strings.Contains(fmt.Sprint(open.field("actionRequired", "message")), "writeSiteProfile") {
+		t.Fatalf("no actionRequired for a site without a profile: %s", open.stdout)
+	}
+	if open.field("nextActions", "0", "step", "writeSiteProfile", "domain") != "127.0.0.1" {
+		t.Fatalf("profile template: %s", open.stdout)
 	}
 	again := cli(t, dir, nil, `{"tab":"`+tab+`","steps":[{"goto":"`+base+`index.html?again"}]}`)
-	if strings.Contains(string(again.stdout), "writeSiteProfile") {
-		t.Fatalf("the suggestion was repeated: %s", again.stdout)
+	if strings.Contains(string(again.stdout), "writeSiteProfile") || strings.Contains(string(again.stdout), "actionRequired") {
+		t.Fatalf("the request was repeated: %s", again.stdout)
 	}
 
 	recipesJSON, _ := json.Marshal(siteRecipes)

@@ -3,9 +3,11 @@ package lang
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"reflect"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -82,6 +84,10 @@ type Action struct {
 	// Positional is the Type of the single positional argument ("" when the
 	// action takes none; then only `true` or an object are accepted).
 	Positional Type
+	// PositionalMS means a number given as the positional value is
+	// milliseconds of a duration (wait, sleep): checked here, like any
+	// duration, so each spelling of a number gets the same answer.
+	PositionalMS bool
 	// MapForm means an object whose keys are not all parameters is passed
 	// whole as the positional argument (batch fill, queryAll).
 	MapForm bool
@@ -391,7 +397,20 @@ func withArticle(desc string) string {
 }
 
 func isInt(s string) bool {
-	var n int64
-	_, err := fmt.Sscan(s, &n)
-	return err == nil && !strings.ContainsAny(s, ".eE")
+	_, ok := wholeNumber(s)
+	return ok
+}
+
+// wholeNumber reads a JSON number that is a whole number within int64,
+// however it is written (1000, 1e3, 1000.0): the same value gets the
+// same answer in every spelling.
+func wholeNumber(s string) (int64, bool) {
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return n, true
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || f != math.Trunc(f) || math.Abs(f) >= 1<<63 {
+		return 0, false
+	}
+	return int64(f), true
 }

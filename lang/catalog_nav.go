@@ -49,8 +49,9 @@ type PageFunctionOptions struct {
 
 // PollOptions are poll's parameters.
 type PollOptions struct {
-	Fn       starlark.Value `step:"fn" type:"hook" doc:"predicate: JavaScript (or, in recipes, a Starlark function)" example:"\"() => !!document.querySelector('#done')\""`
-	Interval time.Duration  `step:"interval" doc:"ms between evaluations" default:"100"`
+	Fn        starlark.Value `step:"fn" type:"hook" doc:"predicate: JavaScript (or, in recipes, a Starlark function)" example:"\"() => !!document.querySelector('#done')\""`
+	Interval  time.Duration  `step:"interval" doc:"ms between evaluations" default:"100"`
+	Serialize bool           `step:"serialize" doc:"true: the spec's {type, value} around every value (JavaScript predicates)"`
 }
 
 // LoadingFields returns the waitUntil option of an options struct.
@@ -67,10 +68,10 @@ func init() {
 			Doc: "go forward one history entry"},
 		&Action{Name: "reload", Verb: "Reloaded", Visual: true, Options: ReloadOptions{}, Example: `{"reload": {"ignoreCache": true}}`,
 			Doc: "reload the page"},
-		&Action{Name: "wait", Verb: "Waited", Positional: "int|string", Visual: true, Options: WaitOptions{},
+		&Action{Name: "wait", Verb: "Waited", Positional: "int|string", PositionalMS: true, Visual: true, Options: WaitOptions{},
 			Example: `{"wait": {"text": "Saved"}}`,
 			Doc:     "wait for a time, a selector, a text or a URL"},
-		&Action{Name: "sleep", Positional: "int|string", NoTab: true, Options: SleepOptions{},
+		&Action{Name: "sleep", Positional: "int|string", PositionalMS: true, NoTab: true, Options: SleepOptions{},
 			Example: `{"sleep": 500}`,
 			Doc:     "pause for a number of milliseconds"},
 		&Action{Name: "pageFunction", Positional: "string", Options: PageFunctionOptions{},

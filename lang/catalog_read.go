@@ -104,7 +104,7 @@ func init() {
 			Doc: "the HTML5 validation state of a field: valid, message and the validity flags"},
 		&Action{Name: "submit", Verb: "Submitted", Positional: "string", Visual: true, Options: SubmitOptions{},
 			Example: `{"submit": "#signup"}`,
-			Doc:     "submit a form with requestSubmit (its submit handlers run) and wait for the navigation it starts; a page handler that cancels it (preventDefault) gives prevented: true and a warning; an invalid form is not submitted and the step fails listing the invalid fields"},
+			Doc:     "submit a form with requestSubmit (its submit handlers run) and wait for the navigation it starts; a page handler that cancels it (preventDefault) gives prevented: true and a warning; an invalid form is not submitted: the output is {submitted: false, valid: false, errors} and a warning lists the invalid fields"},
 		&Action{Name: "assert", Options: AssertOptions{}, Example: `{"assert": {"url": {"contains": "/done"}, "text": "Thank you"}}`,
 			Doc: "check the URL and/or text on the page; the step fails listing each failed condition with the actual value"},
 		&Action{Name: "console", Options: ConsoleOptions{}, Example: `{"console": {"level": "error"}}`,

@@ -3,6 +3,7 @@ package lang
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"go.starlark.net/starlark"
@@ -102,6 +103,12 @@ func writeLiteral(b *strings.Builder, v any) {
 			b.WriteString("False")
 		}
 	case json.Number:
+		if n, whole := wholeNumber(x.String()); whole && strings.ContainsAny(x.String(), ".eE") {
+			// 1e3 is a float in Starlark: a whole number is written as
+			// the int it is.
+			b.WriteString(strconv.FormatInt(n, 10))
+			break
+		}
 		b.WriteString(x.String())
 	case string:
 		b.WriteString(starlark.String(x).String())

@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // ErrorType is the top-level error class of a command (spec §16.1).
@@ -58,6 +60,9 @@ type Request struct {
 	// OutputPath (top level) saves the last step's full output to a file;
 	// it lowers to that step's output_path.
 	OutputPath string
+	// Warnings are notes about the command as written (a timeout above
+	// the maximum, clamped) for the answer's warnings.
+	Warnings []string
 }
 
 // Step is one validated step.
@@ -144,6 +149,10 @@ func ParseRequest(data []byte) (*Request, error) {
 		ms, err := positiveMS(t)
 		if err != nil {
 			return nil, validationErr(0, `"timeout": %v`, err)
+		}
+		if ms > MaxTimeoutMS {
+			req.Warnings = append(req.Warnings, ClampedTimeoutNote(fmt.Sprintf("%d ms", ms)))
+			ms = MaxTimeoutMS
 		}
 		req.TimeoutMS = ms
 	}
@@ -288,13 +297,18 @@ func validateValue(st *Step) error {
 		if kw, unknown := splitKeywords(a, v); unknown == "" {
 			for _, k := range kw {
 				p, _ := a.Param(k)
-				if !typeAccepts(p.Type, v.Values[k]) {
-					return validationErr(st.Index, "%s.%s must be %s, not %s", st.Key, k, withArticle(describeType(p.Type)), withArticle(jsonType(v.Values[k])))
-				}
-				if _, isNum := v.Values[k].(json.Number); isNum && k == "timeout" {
-					if _, err := positiveMS(v.Values[k]); err != nil {
+				if k == "timeout" {
+					// Milliseconds or a duration string, lowered as
+					// whole milliseconds (the builtin clamps).
+					ms, err := positiveMS(v.Values[k])
+					if err != nil {
 						return validationErr(st.Index, "%s.timeout: %v", st.Key, err)
 					}
+					v.Values[k] = json.Number(strconv.Itoa(ms))
+					continue
+				}
+				if !typeAccepts(p.Type, v.Values[k]) {
+					return validationErr(st.Index, "%s.%s must be %s, not %s", st.Key, k, withArticle(describeType(p.Type)), withArticle(jsonType(v.Values[k])))
 				}
 			}
 			if err := a.checkJSONOptions(st.Key, v); err != nil {
@@ -312,6 +326,12 @@ func validateValue(st *Step) error {
 	}
 	if !typeAccepts(a.Positional, st.Value) {
 		return validationErr(st.Index, "%s does not take a %s; give %s", st.Key, jsonType(st.Value), usage(a))
+	}
+	if n, isNum := st.Value.(json.Number); isNum && a.PositionalMS {
+		f, _ := n.Float64()
+		if _, err := DurationFromMS(f); err != nil {
+			return validationErr(st.Index, "%s: %v", st.Key, err)
+		}
 	}
 	return nil
 }
@@ -348,25 +368,49 @@ func usage(a *Action) string {
 	return strings.Join(forms, ", or ")
 }
 
-// MaxTimeoutMS is the longest step timeout, in milliseconds (5 minutes).
+// MaxTimeoutMS is the longest step timeout, in milliseconds (5 minutes):
+// a longer one is clamped to it, with a warning (spec §18.3).
 const MaxTimeoutMS = 300_000
 
-// positiveMS reads a timeout: whole milliseconds from 1 to MaxTimeoutMS.
+// ClampedTimeoutNote is the warning for a timeout above MaxTimeoutMS,
+// written as given ("600000 ms", "10m0s").
+func ClampedTimeoutNote(given string) string {
+	return fmt.Sprintf("timeout %s is above the maximum of %d ms (5 minutes), so %d ms was used; split longer work into several steps", given, MaxTimeoutMS, MaxTimeoutMS)
+}
+
+// maxTimeoutGiven bounds the milliseconds a timeout may be written with,
+// so a huge one (1e300) is clamped rather than overflowing a duration.
+const maxTimeoutGiven = 1 << 40
+
+// positiveMS reads a timeout: whole milliseconds from 1 up, or a duration
+// string ("5s", "1m30s"). Values above MaxTimeoutMS are returned as given
+// (up to maxTimeoutGiven): the caller clamps them and says so.
 func positiveMS(v any) (int, error) {
-	n, ok := v.(json.Number)
-	if !ok {
-		return 0, fmt.Errorf("must be a number of milliseconds, not a %s", jsonType(v))
+	var f float64
+	switch x := v.(type) {
+	case json.Number:
+		var err error
+		if f, err = x.Float64(); err != nil || math.IsNaN(f) {
+			return 0, fmt.Errorf("must be a positive number of milliseconds, not %s", x)
+		}
+	case string:
+		d, err := time.ParseDuration(strings.TrimSpace(x))
+		if err != nil {
+			return 0, fmt.Errorf("%q is neither milliseconds nor a duration such as \"5s\" or \"1m30s\"", clipText(x, 40))
+		}
+		f = float64(d) / float64(time.Millisecond)
+	default:
+		return 0, fmt.Errorf("must be a number of milliseconds or a duration such as \"5s\", not a %s", jsonType(v))
 	}
-	f, err := n.Float64()
 	switch {
-	case err != nil || f < 0:
-		return 0, fmt.Errorf("must be a positive number of milliseconds, not %s", n)
+	case f < 0:
+		return 0, fmt.Errorf("must be a positive number of milliseconds, not %v", v)
 	case f < 1:
-		return 0, fmt.Errorf("%s ms is below 1 ms, so every step would fail at once: give at least 1, or leave timeout out for the default (30000)", n)
-	case f > MaxTimeoutMS:
-		return 0, fmt.Errorf("%s ms is above the maximum of %d ms (5 minutes): give less, or split the work into several steps", n, MaxTimeoutMS)
+		return 0, fmt.Errorf("%v is below 1 ms, so every step would fail at once: give at least 1, or leave timeout out for the default (30000)", v)
+	case f > maxTimeoutGiven:
+		return maxTimeoutGiven, nil
 	case f != math.Trunc(f):
-		return 0, fmt.Errorf("%s is not a whole number of milliseconds", n)
+		return 0, fmt.Errorf("%v is not a whole number of milliseconds", v)
 	}
 	return int(f), nil
 }

@@ -13,7 +13,7 @@ func CommandSchema() map[string]any {
 		"type": "object",
 		"properties": map[string]any{
 			"tab":         map[string]any{"type": "string", "description": `tab alias ("t1") or target id to run in; omit when the first step is openTab`},
-			"timeout":     map[string]any{"type": "number", "minimum": 0, "description": "default step timeout in ms"},
+			"timeout":     TimeoutSchema("default step timeout"),
 			"capture":     CaptureSchema(),
 			"stopOnError": map[string]any{"type": "boolean", "description": "false runs every step and lists each one's status (default true: stop at the first failure)"},
 			"strict":      map[string]any{"type": "boolean", "description": "true turns off every automatic fallback of the actions (auto-force, JavaScript click, value-setter fill)"},
@@ -42,12 +42,24 @@ func CaptureSchema() map[string]any {
 	}
 }
 
+// TimeoutSchema is the schema of a timeout: milliseconds, or a duration
+// string such as "5s"; above 5 minutes it is clamped, with a warning.
+func TimeoutSchema(what string) map[string]any {
+	return map[string]any{
+		"anyOf": []any{
+			map[string]any{"type": "number", "minimum": 1},
+			map[string]any{"type": "string", "pattern": `^[0-9.]+(ns|us|µs|ms|s|m|h)([0-9.]+(ns|us|µs|ms|s|m|h))*$`},
+		},
+		"description": what + " in ms, or a duration such as \"5s\" (at most 5 minutes: more is clamped)",
+	}
+}
+
 // StepSchema is the schema of one step: an object whose keys are actions
 // (names and aliases) and the step modifiers.
 func StepSchema() map[string]any {
 	props := map[string]any{
 		"optional":   map[string]any{"type": "boolean", "description": "a failure reports status skipped and the command goes on"},
-		"timeout":    map[string]any{"type": "number", "minimum": 0, "description": "step timeout in ms"},
+		"timeout":    TimeoutSchema("step timeout"),
 		"outputPath": map[string]any{"type": "string", "description": "file (under the output dir) the step's full output is saved to"},
 	}
 	for _, a := range Actions() {

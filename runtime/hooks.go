@@ -48,7 +48,7 @@ func (h *host) Poll(ctx context.Context, p *builtins.Predicate, interval time.Du
 		if err != nil {
 			return builtins.PollOutcome{}, err
 		}
-		res, err := pg.Scripts().Poll(ctx, p.JS, interval)
+		res, err := pg.Scripts().PollWith(ctx, p.JS, browser.PollOptions{Interval: interval, Typed: p.Typed})
 		if err != nil {
 			return builtins.PollOutcome{Elapsed: time.Since(start)}, err
 		}

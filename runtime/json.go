@@ -35,7 +35,9 @@ func RunJSON(ctx context.Context, input []byte, opts Options) (*lang.Request, *O
 		prog.FirstStepLooksUp = req.Steps[0].Action.LooksUpFirst
 	}
 	prog.OneStep = len(req.Steps) == 1
-	return req, Run(ctx, prog, opts)
+	out := Run(ctx, prog, opts)
+	out.Warnings = append(req.Warnings, out.Warnings...)
+	return req, out
 }
 
 // LangErrorOutput turns a PARSE/VALIDATION error of package lang into an

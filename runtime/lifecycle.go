@@ -33,7 +33,9 @@ func (e *stepFailure) Unwrap() error { return e.err }
 type lifecycleArgs struct {
 	optional bool
 	timeout  time.Duration
-	hooks    hookSet
+	// timeoutNote says the timeout was clamped (builtins.ToTimeout).
+	timeoutNote string
+	hooks       hookSet
 	// outputPath names the file the step's full output is saved to.
 	outputPath string
 }
@@ -55,7 +57,7 @@ func splitLifecycle(kwargs []starlark.Tuple) (lifecycleArgs, []starlark.Tuple, e
 			la.optional = bool(b)
 		case "timeout":
 			if v != starlark.None {
-				la.timeout, err = builtins.ToTimeout(v)
+				la.timeout, la.timeoutNote, err = builtins.ToTimeout(v)
 				if err != nil {
 					err = fmt.Errorf("timeout %v", err)
 				}
@@ -116,6 +118,9 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 		defer target.Close()
 	}
 	call := &builtins.Call{Env: h.env, Thread: th, Action: a, Poller: h, Loader: h.load}
+	if la.timeoutNote != "" {
+		call.Warnings = append(call.Warnings, la.timeoutNote)
+	}
 	call.Args, err = builtins.NewArgs(a, args, rest)
 	if err != nil {
 		return h.fail(res, nil, la, err)

@@ -27,27 +27,30 @@ const (
 // Output is the one JSON object a command prints (spec §3). Field order is
 // the print order; empty fields are omitted.
 type Output struct {
-	Status       string                `json:"status"`
-	Tab          string                `json:"tab,omitempty"`
-	Error        *TopError             `json:"error,omitempty"`
-	SiteProfile  *builtins.ProfileView `json:"siteProfile,omitempty"`
-	Navigated    bool                  `json:"navigated,omitempty"`
-	Context      *PageContext          `json:"context,omitempty"`
-	Steps        []*StepResult         `json:"steps,omitempty"`
-	Errors       []ErrorEntry          `json:"errors,omitempty"`
-	NextActions  []NextAction          `json:"nextActions,omitempty"`
-	Result       any                   `json:"result,omitempty"`
-	Log          []string              `json:"log,omitempty"`
-	Warnings     []string              `json:"warnings,omitempty"`
-	Downloads    []browser.Download    `json:"downloads,omitempty"`
-	Console      *ConsoleReport        `json:"console,omitempty"`
-	FailedReqs   []FailedRequest       `json:"failedRequests,omitempty"`
-	Screenshot   string                `json:"screenshot,omitempty"`
-	FullSnapshot string                `json:"fullSnapshot,omitempty"`
-	Changes      *Changes              `json:"changes,omitempty"`
-	Truncated    bool                  `json:"truncated,omitempty"`
-	ViewportSnap string                `json:"viewportSnapshot,omitempty"`
-	Extra        json.RawMessage       `json:"-"`
+	Status      string                `json:"status"`
+	Tab         string                `json:"tab,omitempty"`
+	Error       *TopError             `json:"error,omitempty"`
+	SiteProfile *builtins.ProfileView `json:"siteProfile,omitempty"`
+	// ActionRequired asks the agent to create the profile of a site it
+	// reached for the first time in this tab (spec §15.3).
+	ActionRequired *ActionRequired    `json:"actionRequired,omitempty"`
+	Navigated      bool               `json:"navigated,omitempty"`
+	Context        *PageContext       `json:"context,omitempty"`
+	Steps          []*StepResult      `json:"steps,omitempty"`
+	Errors         []ErrorEntry       `json:"errors,omitempty"`
+	NextActions    []NextAction       `json:"nextActions,omitempty"`
+	Result         any                `json:"result,omitempty"`
+	Log            []string           `json:"log,omitempty"`
+	Warnings       []string           `json:"warnings,omitempty"`
+	Downloads      []browser.Download `json:"downloads,omitempty"`
+	Console        *ConsoleReport     `json:"console,omitempty"`
+	FailedReqs     []FailedRequest    `json:"failedRequests,omitempty"`
+	Screenshot     string             `json:"screenshot,omitempty"`
+	FullSnapshot   string             `json:"fullSnapshot,omitempty"`
+	Changes        *Changes           `json:"changes,omitempty"`
+	Truncated      bool               `json:"truncated,omitempty"`
+	ViewportSnap   string             `json:"viewportSnapshot,omitempty"`
+	Extra          json.RawMessage    `json:"-"`
 	// finish runs the work deferred past the answer (see Finish).
 	finish func()
 }

@@ -62,9 +62,12 @@ func (h *host) configure(_ *starlark.Thread, b *starlark.Builtin, args starlark.
 	h.env.Strict = strict
 	h.keepGoing = !stop
 	if timeout != nil && timeout != starlark.None {
-		d, err := builtins.ToTimeout(timeout)
+		d, note, err := builtins.ToTimeout(timeout)
 		if err != nil {
 			return nil, fmt.Errorf("configure: timeout %v", err)
+		}
+		if note != "" {
+			h.env.Warn("configure: " + note)
 		}
 		h.stepTimeout = clampTimeout(d)
 	}

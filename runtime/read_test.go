@@ -96,19 +96,24 @@ func TestReadSubmitFailureAndFix(t *testing.T) {
 		{"submit": "#signup"}
 	]}`)
 	closeTabAfter(t, out)
-	if out.OK() || len(out.Errors) != 1 {
-		t.Fatalf("an invalid form submitted: %s", out.JSON())
-	}
-	e := out.Errors[0]
-	if e.Type != TypeExecution || e.ErrorType != "FormValidationError" || e.Action != "submit" || !strings.Contains(e.Error, `email ("Email"): Please fill out this field.`) {
-		t.Errorf("error entry: %s", jsonString(e))
-	}
+	// Spec §11.12: an invalid form is not submitted, and the step says
+	// why in its output ({submitted, valid, errors}) and a warning.
+	mustOK(t, out)
 	step := out.Steps[2]
-	if step.Output != nil {
-		t.Errorf("a failed submit reported output: %s", jsonString(step))
+	if got := jsonString(step.Output); !strings.Contains(got, `"submitted":false,"valid":false,"errors":[{"field":"email","label":"Email","message":"Please fill out this field."}]`) {
+		t.Errorf("submit output: %s", got)
 	}
-	if got := jsonString(step.Context); got != `{"errors":[{"field":"email","label":"Email","message":"Please fill out this field."}],"submitted":false,"valid":false}` {
-		t.Errorf("step context: %s", got)
+	if w := strings.Join(step.Warning, " "); !strings.Contains(w, `email ("Email"): Please fill out this field.`) || !strings.Contains(w, "submit again") {
+		t.Errorf("submit warning: %q", w)
+	}
+	if got := jsonString(runJSON(t, `{"tab":"`+out.Tab+`","steps":[{"pageFunction":"window.sent || null"}]}`).Steps[0].Output); got != "null" {
+		t.Errorf("the invalid form was submitted: %s", got)
+	}
+	rec := runRecipe(t, Program{Tab: out.Tab, Source: []byte(`r = submit("#signup")
+result = [r.submitted, r.valid, [e["field"] for e in r.errors]]`)})
+	mustOK(t, rec)
+	if got := jsonString(rec.Result); got != `[false,false,["email"]]` {
+		t.Errorf("a recipe's submit of an invalid form: %s", got)
 	}
 	fixed := runJSON(t, `{"tab":"`+out.Tab+`","steps":[
 		{"fill": {"selector": "#email", "value": "a@b.co"}},

@@ -437,6 +437,7 @@ func (h *host) output(runErr error) *Output {
 		}
 	}
 	out.SiteProfile = h.profile
+	out.ActionRequired = h.profileRequired()
 	out.NextActions = h.nextActions()
 	h.noteCrashes(out)
 	h.capture(out)

@@ -59,6 +59,24 @@ func (h *host) noteNavigation(a *lang.Action, out any) {
 	}
 }
 
+// ActionRequired is a mandatory instruction of the answer (spec §15.3).
+type ActionRequired struct {
+	Action  string `json:"action"`
+	Domain  string `json:"domain"`
+	Message string `json:"message"`
+}
+
+// profileRequired is the answer's actionRequired for a site with no
+// profile yet: said once per domain per tab (noteNavigation).
+func (h *host) profileRequired() *ActionRequired {
+	if h.noProfile == "" {
+		return nil
+	}
+	d := h.noProfile
+	return &ActionRequired{Action: "createSiteProfile", Domain: d,
+		Message: "No site profile exists for " + d + ". Before going on, create one: look at the page (snapshot), note what the site is built with and what you learn, and save it with writeSiteProfile (the step in nextActions is a template). Later agents on " + d + " start from it."}
+}
+
 func isWebURL(u string) bool {
 	return len(u) > 7 && (u[:7] == "http://" || (len(u) > 8 && u[:8] == "https://"))
 }

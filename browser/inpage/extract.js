@@ -111,13 +111,44 @@ function layoutGrid(rows) {
 }
 
 // headerCount is how many leading rows are headers: the <thead> rows, else
-// the first row when its cells are all header cells (or when asked).
+// the first row when its cells are all header cells, or when it reads as
+// one (firstRowLabels), or when asked.
 function headerCount(rows, want) {
   if (want === false || !rows.length) return 0;
   let n = 0;
   while (n < rows.length && rows[n].head) n++;
   if (n) return n;
-  return want === true || (rows[0].cells.length && rows[0].cells.every(isHeaderCell)) ? 1 : 0;
+  if (want === true || (rows[0].cells.length && rows[0].cells.every(isHeaderCell))) return 1;
+  return firstRowLabels(rows) ? 1 : 0;
+}
+
+// firstRowLabels tells whether a table without header cells starts with a
+// row of labels (spec §11.6: headers come from the first row): every cell
+// bold, or, in some column, plain text above values of one kind (numbers,
+// prices, dates…) and, in no column, a value of the kind the rest hold.
+function firstRowLabels(rows) {
+  const first = rows[0].cells;
+  if (rows.length < 2 || !first.length || first.some((c) => c.colSpan > 1)) return false;
+  if (first.every(isBold)) return true;
+  const body = rows.slice(1, 21).map((r) => r.cells.map(structText));
+  let labels = 0;
+  for (let c = 0; c < first.length; c++) {
+    const kinds = new Set(body.map((r) => cellType(r[c])).filter((t) => t !== 'empty'));
+    if (kinds.size !== 1 || kinds.has('text')) continue;
+    const top = cellType(structText(first[c]));
+    if (top === 'text') labels++;
+    else if (kinds.has(top)) return false;
+  }
+  return labels > 0;
+}
+
+// isBold tells whether a cell's text is bold (its own style, or a <b>,
+// <strong> or bold element holding all of it).
+function isBold(c) {
+  const weight = (el) => parseInt(getComputedStyle(el).fontWeight, 10) >= 600;
+  if (weight(c)) return true;
+  const only = c.children.length === 1 ? c.children[0] : null;
+  return !!only && only.textContent.trim() === c.textContent.trim() && c.textContent.trim() !== '' && weight(only);
 }
 
 function joinHeaders(grid, n) {

@@ -9,13 +9,15 @@ import {
 import { NAME_FROM_CONTENT, SKIP_TAGS, headingLevel, roleOf } from './roles.js';
 
 // accessibleName is the name snapshots show: Chromium's name (fullName)
-// with ASCII whitespace trimmed from its ends. NBSP and other non-ASCII
-// spaces stay, as Chromium keeps them.
+// with ASCII whitespace trimmed from its ends, and, for a name from
+// content, non-breaking spaces too (accname's trim, as WPT expects). An
+// author's NBSP (aria-label="label&nbsp;") stays, as do inner ones.
 export function accessibleName(el) {
   let n = cache.name.get(el);
   if (n !== undefined) return n;
   n = fullName(el);
-  if (n && (isAsciiSpace(n.charCodeAt(0)) || isAsciiSpace(n.charCodeAt(n.length - 1)))) n = n.replace(ASCII_SPACE_ENDS, '');
+  const ends = nameFromAuthor ? ASCII_SPACE_ENDS : SPACE_ENDS;
+  if (n && (isSpace(n.charCodeAt(0)) || isSpace(n.charCodeAt(n.length - 1)))) n = n.replace(ends, '');
   cache.name.set(el, n);
   return n;
 }
@@ -29,6 +31,7 @@ export function fullName(el) {
 
 const ASCII_SPACE_RUN = /[ \t\n\f\r]+/g;
 const ASCII_SPACE_ENDS = /^[ \t\n\f\r]+|[ \t\n\f\r]+$/g;
+const SPACE_ENDS = /^[ \t\n\f\r\u00a0]+|[ \t\n\f\r\u00a0]+$/g;
 
 function collapseAsciiSpace(s) {
   return s.replace(ASCII_SPACE_RUN, ' ');
@@ -36,6 +39,10 @@ function collapseAsciiSpace(s) {
 
 function isAsciiSpace(c) {
   return c === 32 || c === 9 || c === 10 || c === 12 || c === 13;
+}
+
+function isSpace(c) {
+  return isAsciiSpace(c) || c === 0xa0;
 }
 
 export function byIdInRoot(el, id) {
@@ -91,7 +98,10 @@ function computeName0(node, ctx) {
         // again), but what it names is then visited: content that follows
         // does not count it twice (as Chromium).
         const hiddenRef = hiddenForAT(ref), visited = new Set();
-        parts.push(computeName(ref, { root: ref, visited, labelledBy: true, hiddenRef, content: false, unrendered: hiddenRef && !ref.checkVisibility() }));
+        // The element itself, among its labels, gives its own name
+        // (aria-label, title…), not its value as an embedded control.
+        const self = ref === el;
+        parts.push(computeName(ref, { root: ref, visited, labelledBy: true, hiddenRef, content: false, self, unrendered: hiddenRef && !ref.checkVisibility() }));
         for (const v of visited) ctx.visited.add(v);
       }
       const s = parts.join(' ');
@@ -102,13 +112,14 @@ function computeName0(node, ctx) {
   const role = roleOf(el);
   // 2C: an embedded control contributes its value, not its name: inside
   // content, or as the node aria-labelledby references.
-  if ((!isRoot && ctx.content) || (isRoot && ctx.labelledBy)) {
+  if ((!isRoot && ctx.content) || (isRoot && ctx.labelledBy && !ctx.self)) {
     const v = embeddedControlValue(el, role);
     if (v !== null) return authored(v);
   }
 
-  // 2D: aria-label.
-  const label = el.getAttribute('aria-label');
+  // 2D: aria-label. A slot is no box of its own: its aria-label names
+  // nothing, what it shows (slotted or default content) counts.
+  const label = el.tagName === 'SLOT' ? null : el.getAttribute('aria-label');
   if (label && label.trim()) return authored(label);
 
   // 2E: the host language's own labels.
@@ -130,7 +141,8 @@ function computeName0(node, ctx) {
   // 2I: tooltip, the last resort, also for children in content. Chromium
   // does not name roles that prohibit naming (generic, paragraph, the
   // text-level roles) from title, except abbr and a node aria-labelledby
-  // references.
+  // references. (WPT also names kbd from title; Chromium does not, and our
+  // fixtures follow Chromium.)
   const title = el.getAttribute('title');
   if (title && title.trim() && (!TITLE_PROHIBITED.has(role) || el.tagName === 'ABBR' || (isRoot && ctx.labelledBy))) return authored(title);
   if ((role === 'textbox' || role === 'searchbox' || role === 'combobox') && isRoot) {
@@ -158,7 +170,7 @@ function transformText(node) {
 const NO_CONTENT_IN_RECURSION = new Set(['alert', 'alertdialog', 'application', 'article', 'banner', 'blockquote',
   'complementary', 'contentinfo', 'dialog', 'document', 'feed', 'figure', 'form', 'grid', 'group', 'iframe', 'img',
   'listbox', 'log', 'main', 'marquee', 'menu', 'menubar', 'meter', 'navigation', 'note', 'progressbar', 'radiogroup',
-  'scrollbar', 'search', 'searchbox', 'separator', 'slider', 'spinbutton', 'status', 'table', 'tablist', 'tabpanel',
+  'scrollbar', 'search', 'searchbox', 'separator', 'slider', 'spinbutton', 'status', 'tablist', 'tabpanel',
   'textbox', 'timer', 'toolbar', 'tree', 'treegrid']);
 
 // Roles Chromium never names from title.
@@ -177,9 +189,13 @@ function embeddedControlValue(el, role) {
       if (tag === 'INPUT') return el.value;
       // An ARIA listbox contributes its selected option; an ARIA combobox
       // its text when it is focusable, else its label (as Chromium).
-      if (role === 'listbox') {
-        const sel = el.querySelector('[aria-selected=true]');
-        return sel ? sel.textContent : '';
+      if (role === 'listbox') return selectedOptionText(el);
+      // A combobox whose listbox (inside it, owned or controlled) has a
+      // selected option gives that option (as Chromium).
+      const list = comboboxListbox(el);
+      if (list) {
+        const sel = selectedOptionText(list);
+        if (sel) return sel;
       }
       if (el.hasAttribute('tabindex')) return el.textContent;
       return el.getAttribute('aria-label') || '';
@@ -190,6 +206,46 @@ function embeddedControlValue(el, role) {
       const vn = el.getAttribute('aria-valuenow');
       if (vn) return vn;
       return 'value' in el ? String(el.value) : '';
+    }
+  }
+  return null;
+}
+
+// ownedElements are the elements el owns through aria-owns (not its own
+// descendants or ancestors).
+function ownedElements(el) {
+  const ids = el.getAttribute('aria-owns');
+  if (!ids || !ids.trim()) return [];
+  const out = [];
+  for (const id of ids.trim().split(/\s+/)) {
+    const o = byIdInRoot(el, id);
+    if (o && o !== el && !el.contains(o) && !o.contains(el)) out.push(o);
+  }
+  return out;
+}
+
+// selectedOptionText is the text of a listbox's selected option ('' when
+// none is selected), the listbox's own or one it owns.
+function selectedOptionText(list) {
+  let sel = list.querySelector('[role=option][aria-selected=true]');
+  if (!sel) {
+    for (const id of (list.getAttribute('aria-owns') || '').split(/\s+/)) {
+      const o = id && byIdInRoot(list, id);
+      if (o && o.getAttribute('aria-selected') === 'true') { sel = o; break; }
+    }
+  }
+  return sel ? sel.textContent.trim() : '';
+}
+
+// comboboxListbox is the listbox of an ARIA combobox: inside it, or
+// referenced by aria-owns or aria-controls.
+function comboboxListbox(el) {
+  const inside = el.querySelector('[role=listbox]');
+  if (inside) return inside;
+  for (const attr of ['aria-owns', 'aria-controls']) {
+    for (const id of (el.getAttribute(attr) || '').split(/\s+/)) {
+      const ref = id && byIdInRoot(el, id);
+      if (ref && ref.getAttribute('role') === 'listbox') return ref;
     }
   }
   return null;
@@ -213,7 +269,11 @@ export function labelsOf(el) {
   }
   const out = el.id && index.has(el.id) ? index.get(el.id).filter((l) => l.control === el) : [];
   const wrap = el.parentElement && el.parentElement.closest('label');
-  if (wrap && !wrap.hasAttribute('for') && wrap.control === el && !out.includes(wrap)) out.push(wrap);
+  if (wrap && !wrap.hasAttribute('for') && wrap.control === el && !out.includes(wrap)) {
+    // Labels name their control in document order.
+    out.push(wrap);
+    if (out.length > 1) out.sort((a, b) => a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1);
+  }
   return out;
 }
 
@@ -255,9 +315,10 @@ function nativeName(el, role, ctx) {
     }
     const l = labelsText(el, ctx);
     if (l && l.trim()) return l;
-    if (type === 'file') return 'Choose File';
+    // A file input's title comes before its button's text (WPT).
     const title = el.getAttribute('title');
     if (title && title.trim()) return title;
+    if (type === 'file') return 'Choose File';
     return null;
   }
   if (tag === 'TEXTAREA' || tag === 'SELECT' || tag === 'METER' || tag === 'PROGRESS' || tag === 'OUTPUT' || tag === 'BUTTON') {
@@ -400,6 +461,12 @@ function nameFromContent(el, ctx, ownTextHidden) {
         add(s, unrendered || nameFromAuthor || apartInFlow(child));
       }
     });
+    // Elements it owns (aria-owns) are its last children.
+    for (const owned of ownedElements(el)) {
+      if (!sub.hiddenRef && hiddenForAT(owned) && !onlyVisibilityHidden(owned)) continue;
+      const s = computeName(owned, sub);
+      add(s, true);
+    }
   }
   const after = pseudoContent(el, '::after');
   if (after) add(after.text, after.separate);
