@@ -170,6 +170,8 @@ type host struct {
 	// threads are the program's Starlark threads (the memory guard stops
 	// them).
 	threads threadSet
+	// mem is the program's memory budget.
+	mem *memAccount
 	// deferredShot takes the screenshot the answer already names
 	// (Options.DeferScreenshot); nil when none is due.
 	deferredShot func()
@@ -221,7 +223,9 @@ func Run(ctx context.Context, prog Program, opts Options) *Output {
 	h.ctx = ctx
 	h.timeout = timeout
 	h.dog = newWatchdog()
-	go guardMemory(ctx, &h.threads, maxMemory(environ.MaxMemoryMB))
+	h.mem = &memAccount{name: prog.Name, limit: maxMemory(environ.MaxMemoryMB), threads: &h.threads}
+	defer h.mem.register()()
+	go guardMemory(ctx, h.mem)
 	done := make(chan *Output, 1)
 	release := make(chan struct{})
 	var once sync.Once
@@ -309,7 +313,7 @@ func clampTimeout(d time.Duration) time.Duration {
 // exec compiles and runs the program on a sandboxed thread.
 func (h *host) exec(ctx context.Context) error {
 	h.predeclared = h.buildPredeclared()
-	_, prog, err := starlark.SourceProgramOptions(lang.FileOptions, h.prog.Name, h.prog.Source, h.predeclared.Has)
+	prog, err := h.compile(h.prog.Name, h.prog.Source)
 	if err != nil {
 		return &compileError{err}
 	}
@@ -323,6 +327,17 @@ func (h *host) exec(ctx context.Context) error {
 		h.resultValue = r
 	}
 	return nil
+}
+
+// compile parses, budgets (budgetRewrite), resolves and compiles a
+// program or module.
+func (h *host) compile(name string, src []byte) (*starlark.Program, error) {
+	f, err := lang.FileOptions.Parse(name, src, 0)
+	if err != nil {
+		return nil, err
+	}
+	budgetRewrite(f)
+	return starlark.FileProgram(f, h.predeclared.Has)
 }
 
 func (h *host) maxSteps() uint64 {
