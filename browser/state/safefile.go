@@ -88,10 +88,11 @@ func WriteFile(data []byte, elem ...string) (string, error) {
 	return absJoin(Dir(), rel), nil
 }
 
-// OpenRoot opens the state dir (created if missing) as an os.Root.
+// OpenRoot opens the state dir (created if missing, and checked: Ensure)
+// as an os.Root.
 func OpenRoot() (*os.Root, error) {
-	if err := os.MkdirAll(Dir(), 0o700); err != nil {
-		return nil, fmt.Errorf("create state dir: %w", err)
+	if err := Ensure(); err != nil {
+		return nil, err
 	}
 	root, err := os.OpenRoot(Dir())
 	if err != nil {
