@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
 )
 
 // WriteIn writes data to name, a path relative to root, atomically: into
@@ -115,8 +114,8 @@ func readFileNoEscape(path string) ([]byte, error) {
 // Links returns the number of hard links of an open file (1 when the
 // system does not say).
 func Links(info fs.FileInfo) uint64 {
-	if st, ok := info.Sys().(*syscall.Stat_t); ok {
-		return uint64(st.Nlink)
+	if n := links(info); n > 0 {
+		return n
 	}
 	return 1
 }
