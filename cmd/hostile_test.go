@@ -380,3 +380,16 @@ func TestLargeAnswersSpill(t *testing.T) {
 		t.Fatalf("spilled result: exit %d, file %q (%d bytes, %v): %.300s", r.code, file, len(data), err, r.stdout)
 	}
 }
+
+// TestEndlessRecipeFileIsRefused (issue 31, item 8): `run /dev/zero` reads
+// at most the recipe limit and answers a PARSE error saying so, instead of
+// reading forever; so does `check`.
+func TestEndlessRecipeFileIsRefused(t *testing.T) {
+	for _, args := range [][]string{{"run", "/dev/zero", "--timeout", "3s"}, {"check", "/dev/zero"}} {
+		r := cli(t, t.TempDir(), nil, args...)
+		mustAnswerJSON(t, args[0]+" /dev/zero", r)
+		if !strings.Contains(string(r.stdout), "more than 4 MiB") {
+			t.Fatalf("%s /dev/zero: exit %d %.400s", args[0], r.code, r.stdout)
+		}
+	}
+}

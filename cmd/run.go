@@ -2,13 +2,13 @@ package cmd
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/cdp-skill/cdp-skill/lang"
 	"github.com/cdp-skill/cdp-skill/runtime"
 )
 
@@ -29,7 +29,7 @@ func (a *app) runCommand() *cobra.Command {
 				return nil
 			}
 			path := args[0]
-			src, err := os.ReadFile(path)
+			src, err := lang.ReadSource(path)
 			if err != nil {
 				a.print(runtime.ErrorOutput(runtime.TypeParse, fmt.Sprintf("cannot read recipe: %v", err)))
 				return nil

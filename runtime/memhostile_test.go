@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // memChildEnv, set in the environment of the test binary, makes it run the
@@ -141,5 +142,21 @@ result = [a, d, s, l, f, g, j, r, p, q, add(1), m, list(range(3)), tuple("ab".el
 		if len(out[i].Errors) != 1 || !strings.Contains(out[i].Errors[0].Error, msg) || !strings.Contains(out[i].Errors[0].Location, ":1:") {
 			t.Fatalf("error %d: %+v", i, out[i])
 		}
+	}
+}
+
+// TestPrintOutputIsBounded (issue 31, item 8): print() of a large value
+// keeps a bounded line in the answer's log that says it was cut, and the
+// log as a whole stays bounded.
+func TestPrintOutputIsBounded(t *testing.T) {
+	src := "s = 'é' * 400000\nfor i in range(40):\n    print(s)\nprint('last')\n"
+	out := runCapped(t, src)[0]
+	total := 0
+	for _, l := range out.Log {
+		total += len(l)
+	}
+	if out.Status != StatusOK || len(out.Log) != 41 || len(out.Log[0]) > maxPrintLine+200 ||
+		!strings.Contains(out.Log[0], "print output cut") || total > maxPrintTotal+41*200 || !utf8.ValidString(out.Log[0]) {
+		t.Fatalf("printed %d lines, %d bytes: %.300v", len(out.Log), total, out.Log)
 	}
 }

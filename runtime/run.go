@@ -9,6 +9,7 @@ import (
 	"sort"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/hashicorp/go-hclog"
 	"go.starlark.net/starlark"
@@ -105,10 +106,12 @@ type host struct {
 	stepTimeout time.Duration
 	hooks       []hookSet
 	printed     []string
-	resolver    *lang.Resolver
-	modules     map[string]*module
-	predeclared starlark.StringDict
-	urlBefore   string
+	// printedBytes is the size of printed (bounded by maxPrintTotal).
+	printedBytes int
+	resolver     *lang.Resolver
+	modules      map[string]*module
+	predeclared  starlark.StringDict
+	urlBefore    string
 	// urlPending reads urlBefore when it was asked for without waiting.
 	urlPending func() string
 	// beforeAhead waits for the diff's baseline read as the command
@@ -371,11 +374,39 @@ func (h *host) endReason() string {
 	return fmt.Sprintf("the program ran past its %s timeout", h.timeout)
 }
 
+// Bounds of what print() puts in the answer: a line, and all lines.
+const (
+	maxPrintLine  = 64 << 10
+	maxPrintTotal = 1 << 20
+)
+
+// print keeps a printed line for the answer's log: at most maxLogLines
+// lines, each cut at maxPrintLine bytes and all at maxPrintTotal, each cut
+// saying so.
 func (h *host) print(_ *starlark.Thread, msg string) {
-	h.log.Debug("print", "msg", msg)
-	if len(h.printed) < maxLogLines {
-		h.printed = append(h.printed, msg)
+	if len(h.printed) >= maxLogLines {
+		return
 	}
+	limit := min(maxPrintLine, maxPrintTotal-h.printedBytes)
+	if len(msg) > limit {
+		h.log.Debug("print", "msg", msg[:max(limit, 0)], "cut", len(msg)-max(limit, 0))
+		msg = fmt.Sprintf("%s… [print output cut: %d more bytes; a line keeps %d KiB and a command's log %d KiB; print a part of the value]", boundedstr(msg, max(limit, 0)), len(msg)-max(limit, 0), maxPrintLine>>10, maxPrintTotal>>10)
+	} else {
+		h.log.Debug("print", "msg", msg)
+	}
+	h.printedBytes += len(msg)
+	h.printed = append(h.printed, msg)
+}
+
+// boundedstr is s cut at n bytes, on a UTF-8 boundary.
+func boundedstr(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // compileError marks syntax and resolve errors of the program.
