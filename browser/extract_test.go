@@ -870,8 +870,8 @@ func TestReadStepRoundTrips(t *testing.T) {
 // getDom, of the document and of an element; other values stay.
 func TestGetDomMasksSecretInputs(t *testing.T) {
 	useStateDir(t, t.TempDir())
-	p := loadHTML(t, `<form id=f><input type=password name=pw value="hunter2">` +
-		`<input name="api_key" value='sk-live-123'><input id=session-token value=tok456>` +
+	p := loadHTML(t, `<form id=f><input type=password name=pw value="hunter2">`+
+		`<input name="api_key" value='sk-live-123'><input id=session-token value=tok456>`+
 		`<input name=user value="bob"><input type=PASSWORD value=""></form>`)
 	for _, o := range []DOMOptions{{}, {Selector: "#f"}, {Selector: "#f", Inner: true}} {
 		d, err := p.GetDOM(testCtx(t), o)
