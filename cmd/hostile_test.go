@@ -393,3 +393,21 @@ func TestEndlessRecipeFileIsRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestRunTimeoutOutOfRangeIsRefused (issue 31, Low): run --timeout -5s, 0
+// or 99999h is a VALIDATION error naming the range, not a recipe run
+// without a deadline.
+func TestRunTimeoutOutOfRangeIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "r.star"), []byte("result = 1\n"), 0o644)
+	for _, d := range []string{"-5s", "0", "99999h"} {
+		r := cli(t, dir, nil, "run", "r.star", "--timeout", d)
+		mustAnswerJSON(t, "run --timeout "+d, r)
+		if r.field("error", "type") != "VALIDATION" || !strings.Contains(fmt.Sprint(r.field("error", "message")), "out of range") {
+			t.Fatalf("run --timeout %s: exit %d %.300s", d, r.code, r.stdout)
+		}
+	}
+	if r := cli(t, dir, nil, "run", "r.star", "--timeout", "30s"); r.code != 0 {
+		t.Fatalf("run --timeout 30s: exit %d %.300s", r.code, r.stdout)
+	}
+}
