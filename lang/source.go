@@ -24,6 +24,26 @@ func ReadSource(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
+	return readLimited(f, path)
+}
+
+// readModule is ReadSource for a file load() reads next to the recipe: a
+// file with several hard links is refused (one can make a file from
+// outside the recipe's directory look like one inside, as uploads refuse).
+func readModule(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if info, err := f.Stat(); err == nil && hardLinks(info) > 1 {
+		return nil, fmt.Errorf("%w: %s has %d hard links, and a hard link can make a file from outside the recipe's directory look like one inside; copy the file instead", ErrLoadDenied, path, hardLinks(info))
+	}
+	return readLimited(f, path)
+}
+
+// readLimited reads f (named path), at most MaxSourceBytes.
+func readLimited(f *os.File, path string) ([]byte, error) {
 	data, err := io.ReadAll(io.LimitReader(f, MaxSourceBytes+1))
 	if err != nil {
 		return nil, err
