@@ -31,7 +31,7 @@ func memChild(recipes string) int {
 	var wg sync.WaitGroup
 	for i, src := range srcs {
 		wg.Go(func() {
-			prog := Program{Name: fmt.Sprintf("recipe%d.star", i), Source: []byte(src), Timeout: 20 * time.Second, MaxSteps: 1 << 40}
+			prog := Program{Name: fmt.Sprintf("recipe%d.star", i), Source: []byte(src), Timeout: 60 * time.Second, MaxSteps: 1 << 40}
 			outs[i] = Run(context.Background(), prog, Options{})
 		})
 	}
@@ -43,11 +43,11 @@ func memChild(recipes string) int {
 }
 
 // runCapped runs recipes in a child test binary limited to 3 GiB of
-// address space with a 256 MiB memory budget, and returns their answers.
+// address space with a 64 MiB memory budget, and returns their answers.
 func runCapped(t *testing.T, recipes ...string) []Output {
 	t.Helper()
 	cmd := exec.Command("/bin/sh", "-c", `ulimit -v 3145728 && exec "$0"`, os.Args[0])
-	cmd.Env = append(os.Environ(), memChildEnv+"="+strings.Join(recipes, memChildSep), EnvMaxMemory+"=256")
+	cmd.Env = append(os.Environ(), memChildEnv+"="+strings.Join(recipes, memChildSep), EnvMaxMemory+"=64")
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	raw, err := cmd.Output()
@@ -86,7 +86,7 @@ func TestOneLineRecipesCannotExhaustMemory(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			out := runCapped(t, src)[0]
 			if out.Status != StatusError || len(out.Errors) != 1 || out.Errors[0].Type != TypeExecution ||
-				!strings.Contains(out.Errors[0].Error, "would use more than 256 MiB of memory") || out.Errors[0].ErrorType != "" {
+				!strings.Contains(out.Errors[0].Error, "would use more than 64 MiB of memory") || out.Errors[0].ErrorType != "" {
 				b, _ := json.Marshal(out)
 				t.Fatalf("a recipe that would exhaust memory: %.1500s", b)
 			}
@@ -98,12 +98,12 @@ func TestOneLineRecipesCannotExhaustMemory(t *testing.T) {
 // not take down, or cancel, a program running beside it in the same
 // process (as in the resident).
 func TestMemoryHogDoesNotStopItsNeighbour(t *testing.T) {
-	innocent := "n = 0\nfor i in range(2000000):\n    n += 1\nresult = n\n"
+	innocent := "n = 0\nfor i in range(300000):\n    n += 1\nresult = n\n"
 	outs := runCapped(t, "x = list(range(2000000000))\n", innocent, "s = 'x'\nfor i in range(40):\n    s = s + s\n")
 	if outs[0].Status != StatusError || outs[2].Status != StatusError {
 		t.Fatalf("the hogs were not stopped: %+v", outs)
 	}
-	if outs[1].Status != StatusOK || fmt.Sprint(outs[1].Result) != "2e+06" {
+	if outs[1].Status != StatusOK || fmt.Sprint(outs[1].Result) != "300000" {
 		b, _ := json.Marshal(outs[1])
 		t.Fatalf("the innocent program beside the hogs: %s", b)
 	}
