@@ -5,7 +5,7 @@ SUDO    := $(if $(filter 0,$(shell id -u)),,sudo)
 CHROME  := $(shell command -v chromium || command -v chromium-browser || command -v google-chrome || command -v google-chrome-stable)
 NPM     := $(shell command -v npm)
 
-.PHONY: demo test build deps npm vet bench fuzz
+.PHONY: demo test build deps npm vet cross bench fuzz
 
 # deps installs Chromium with apt-get when no Chrome/Chromium is on PATH
 # (elsewhere: install Chrome or Chromium yourself, or set CHROME_PATH).
@@ -48,10 +48,16 @@ vet:
 	$(GO) vet ./...
 	@test -z "$$(gofmt -l .)" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
 
-# test runs vet, the gofmt check and every test against a real headless
-# Chromium (tests fail, never skip, when CI=true and Chromium or npm is
-# missing).
-test: deps npm vet
+# cross builds the binaries for Windows and macOS (amd64 and arm64): the
+# platform-specific files sit behind build tags, and this keeps them so.
+CROSS := windows/amd64 windows/arm64 darwin/amd64 darwin/arm64
+cross:
+	for p in $(CROSS); do for m in cdp-skill cdp-skill-mcp; do GOOS=$${p%/*} GOARCH=$${p#*/} CGO_ENABLED=0 $(GO) build -o /dev/null ./cmd/$$m || { echo "cross build of $$m for $$p failed"; exit 1; }; done; done
+
+# test runs vet, the gofmt check, the cross builds and every test against a
+# real headless Chromium (tests fail, never skip, when CI=true and Chromium
+# or npm is missing).
+test: deps npm vet cross
 	$(GO) test -count=1 -timeout 30m ./...
 
 bench: deps build

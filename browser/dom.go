@@ -62,6 +62,7 @@ func (p *Page) GetDOM(ctx context.Context, o DOMOptions) (*DOM, error) {
 		}
 		d.Selector = o.Selector
 	}
+	d.HTML = maskSecretInputs(d.HTML)
 	d.Length = utf8.RuneCountInString(d.HTML)
 	if len(d.HTML) > DOMSpillLimit {
 		if err := p.spillDOM(&d, o); err != nil {

@@ -862,3 +862,27 @@ func TestReadStepRoundTrips(t *testing.T) {
 		t.Errorf("invalid extract selector: %v after %s", err, time.Since(start))
 	}
 }
+
+// TestGetDomMasksSecretInputs (issue 31, item 11): a password, API key or
+// token the server filled into an input's value attribute is masked in
+// getDom, of the document and of an element; other values stay.
+func TestGetDomMasksSecretInputs(t *testing.T) {
+	useStateDir(t, t.TempDir())
+	p := loadHTML(t, `<form id=f><input type=password name=pw value="hunter2">`+
+		`<input name="api_key" value='sk-live-123'><input id=session-token value=tok456>`+
+		`<input name=user value="bob"><input type=PASSWORD value=""></form>`)
+	for _, o := range []DOMOptions{{}, {Selector: "#f"}, {Selector: "#f", Inner: true}} {
+		d, err := p.GetDOM(testCtx(t), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, secret := range []string{"hunter2", "sk-live-123", "tok456"} {
+			if strings.Contains(d.HTML, secret) {
+				t.Fatalf("getDom %+v shows %q: %s", o, secret, d.HTML)
+			}
+		}
+		if !strings.Contains(d.HTML, `value="bob"`) || strings.Count(d.HTML, maskText) != 3 {
+			t.Fatalf("getDom %+v: %s", o, d.HTML)
+		}
+	}
+}

@@ -355,6 +355,15 @@ func (p *Page) navResult(ctx context.Context) (*NavResult, error) {
 
 // Reload reloads the page and waits for wait.
 func (p *Page) Reload(ctx context.Context, wait WaitUntil, ignoreCache bool) (*NavResult, error) {
+	h, err := cdp.Call(ctx, p.sess, page.GetNavigationHistory, cdp.Empty{})
+	if err != nil {
+		return nil, err
+	}
+	if i := int(h.CurrentIndex); i >= 0 && i < len(h.Entries) {
+		if err := p.checkHistoryURL("reload", h.Entries[i].URL); err != nil {
+			return nil, err
+		}
+	}
 	return p.navigateAndWait(ctx, "reload", wait, func() (string, error) {
 		_, err := cdp.Call(ctx, p.sess, page.Reload, page.ReloadParams{IgnoreCache: ptr(ignoreCache)})
 		return "", err
@@ -385,10 +394,30 @@ func (p *Page) goHistory(ctx context.Context, delta int, wait WaitUntil) (*NavRe
 		return nil, Errorf(KindNavigation, "cannot go %s: no history entry", dir)
 	}
 	entry := h.Entries[i]
+	if err := p.checkHistoryURL("go "+dir, entry.URL); err != nil {
+		return nil, err
+	}
 	return p.navigateAndWait(ctx, "going "+dir+" to "+entry.URL, wait, func() (string, error) {
 		_, err := cdp.Call(ctx, p.sess, page.NavigateToHistoryEntry, page.NavigateToHistoryEntryParams{EntryID: entry.ID})
 		return "", err
 	})
+}
+
+// checkHistoryURL applies the page's URL policy to a document a history
+// move or a reload would load: a file: page an earlier, opted-in command
+// opened is not reopened by one without the opt-in.
+func (p *Page) checkHistoryURL(what, raw string) error {
+	p.mu.Lock()
+	pol := p.urls
+	p.mu.Unlock()
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil // Chrome's own entry; nothing local to refuse
+	}
+	if err := checkLocalURL(raw, u, pol); err != nil {
+		return fmt.Errorf("cannot %s: %w", what, err)
+	}
+	return nil
 }
 
 // Sleep waits d or until ctx ends.

@@ -6,3 +6,7 @@ import "syscall"
 
 // oNoFollow makes opening a file fail when its name is a symbolic link.
 const oNoFollow = syscall.O_NOFOLLOW
+
+// oNonblock keeps opening a FIFO from waiting for a writer (a file that
+// is not regular is then refused).
+const oNonblock = syscall.O_NONBLOCK

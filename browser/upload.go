@@ -148,7 +148,7 @@ func checkUploadFile(f string, raw, resolved []string) (string, error) {
 
 // openInside opens real (a resolved path inside one of dirs) through an
 // os.Root at that directory, so a symbolic link swapped in after the check
-// cannot lead outside it.
+// cannot lead outside it, without waiting (a FIFO opens at once).
 func openInside(real string, dirs []string) (*os.File, error) {
 	var last error = fs.ErrNotExist
 	for _, d := range dirs {
@@ -164,7 +164,9 @@ func openInside(real string, dirs []string) (*os.File, error) {
 			last = err
 			continue
 		}
-		f, err := root.Open(rel)
+		// Non-blocking: a FIFO would otherwise hold the open (and the tab)
+		// until someone writes to it; it is refused once open.
+		f, err := root.OpenFile(rel, os.O_RDONLY|oNonblock, 0)
 		root.Close()
 		if err == nil {
 			return f, nil

@@ -90,6 +90,13 @@ func TestDebugLogAndMetrics(t *testing.T) {
 	if len(logs) != 2 || filepath.Base(logs[0]) != "001-sleep-listTabs.ok.json" || filepath.Base(logs[1]) != "002.error.json" {
 		t.Fatalf("debug logs = %v", logs)
 	}
+	// They hold what was typed (passwords): only their owner reads them
+	// (issue 31, item 11).
+	for _, p := range append(logs, filepath.Join(dir, "log")) {
+		if info, err := os.Stat(p); err != nil || info.Mode().Perm()&0o077 != 0 {
+			t.Fatalf("debug log %s: mode %v %v", p, info.Mode(), err)
+		}
+	}
 	var rec struct {
 		Request  map[string]any `json:"request"`
 		Response map[string]any `json:"response"`

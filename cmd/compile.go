@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -51,7 +50,7 @@ func (a *app) checkCommand() *cobra.Command {
 			var reports []fileReport
 			allOK := true
 			for _, path := range args {
-				src, err := os.ReadFile(path)
+				src, err := lang.ReadSource(path)
 				if err != nil {
 					reports = append(reports, fileReport{File: path, Diagnostics: []lang.Diagnostic{{Pos: path, Message: err.Error()}}})
 					allOK = false

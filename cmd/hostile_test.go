@@ -380,3 +380,34 @@ func TestLargeAnswersSpill(t *testing.T) {
 		t.Fatalf("spilled result: exit %d, file %q (%d bytes, %v): %.300s", r.code, file, len(data), err, r.stdout)
 	}
 }
+
+// TestEndlessRecipeFileIsRefused (issue 31, item 8): `run /dev/zero` reads
+// at most the recipe limit and answers a PARSE error saying so, instead of
+// reading forever; so does `check`.
+func TestEndlessRecipeFileIsRefused(t *testing.T) {
+	for _, args := range [][]string{{"run", "/dev/zero", "--timeout", "3s"}, {"check", "/dev/zero"}} {
+		r := cli(t, t.TempDir(), nil, args...)
+		mustAnswerJSON(t, args[0]+" /dev/zero", r)
+		if !strings.Contains(string(r.stdout), "more than 4 MiB") {
+			t.Fatalf("%s /dev/zero: exit %d %.400s", args[0], r.code, r.stdout)
+		}
+	}
+}
+
+// TestRunTimeoutOutOfRangeIsRefused (issue 31, Low): run --timeout -5s, 0
+// or 99999h is a VALIDATION error naming the range, not a recipe run
+// without a deadline.
+func TestRunTimeoutOutOfRangeIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "r.star"), []byte("result = 1\n"), 0o644)
+	for _, d := range []string{"-5s", "0", "99999h"} {
+		r := cli(t, dir, nil, "run", "r.star", "--timeout", d)
+		mustAnswerJSON(t, "run --timeout "+d, r)
+		if r.field("error", "type") != "VALIDATION" || !strings.Contains(fmt.Sprint(r.field("error", "message")), "out of range") {
+			t.Fatalf("run --timeout %s: exit %d %.300s", d, r.code, r.stdout)
+		}
+	}
+	if r := cli(t, dir, nil, "run", "r.star", "--timeout", "30s"); r.code != 0 {
+		t.Fatalf("run --timeout 30s: exit %d %.300s", r.code, r.stdout)
+	}
+}

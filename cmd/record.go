@@ -55,9 +55,11 @@ func (a *app) writeMetrics(input, answer []byte, steps int, start time.Time) {
 
 var logSeq = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\d{3,})-`) })
 
-// writeDebugLog writes {seq}-{tab}-{actions}.{status}.json into dir.
+// writeDebugLog writes {seq}-{tab}-{actions}.{status}.json into dir. The
+// request holds what was typed (passwords too): the directory is made
+// 0700 and each file 0600, created new (never written through a link).
 func writeDebugLog(dir string, input []byte, req *lang.Request, out *runtime.Output) (string, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", err
 	}
 	entries, _ := os.ReadDir(dir)
@@ -101,7 +103,15 @@ func writeDebugLog(dir string, input []byte, req *lang.Request, out *runtime.Out
 		return "", err
 	}
 	path := filepath.Join(dir, name)
-	return path, os.WriteFile(path, data, 0o644)
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return "", err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return path, err
 }
 
 func sanitize(s string) string {

@@ -2,13 +2,13 @@ package cmd
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/cdp-skill/cdp-skill/lang"
 	"github.com/cdp-skill/cdp-skill/runtime"
 )
 
@@ -28,8 +28,12 @@ func (a *app) runCommand() *cobra.Command {
 				a.print(runtime.ErrorOutput(runtime.TypeValidation, err.Error()))
 				return nil
 			}
+			if err := checkRunTimeout(timeout); err != nil {
+				a.print(runtime.ErrorOutput(runtime.TypeValidation, err.Error()))
+				return nil
+			}
 			path := args[0]
-			src, err := os.ReadFile(path)
+			src, err := lang.ReadSource(path)
 			if err != nil {
 				a.print(runtime.ErrorOutput(runtime.TypeParse, fmt.Sprintf("cannot read recipe: %v", err)))
 				return nil
@@ -54,6 +58,18 @@ func (a *app) runCommand() *cobra.Command {
 	c.Flags().DurationVar(&timeout, "timeout", 5*time.Minute, "wall-clock limit for the whole recipe")
 	c.Flags().Uint64Var(&maxSteps, "max-steps", runtime.DefaultMaxSteps, "Starlark execution step limit")
 	return c
+}
+
+// maxRunTimeout bounds run --timeout: a recipe is not a daemon.
+const maxRunTimeout = 24 * time.Hour
+
+// checkRunTimeout refuses a --timeout that is not positive or is beyond
+// maxRunTimeout (a negative or zero one used to be taken as none).
+func checkRunTimeout(d time.Duration) error {
+	if d <= 0 || d > maxRunTimeout {
+		return fmt.Errorf("--timeout %s is out of range: give a positive duration up to %s, such as --timeout 2m", d, maxRunTimeout)
+	}
+	return nil
 }
 
 // parseArgs turns key=value pairs into a map.

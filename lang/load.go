@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -77,7 +76,7 @@ func (r *Resolver) Resolve(from, module string) (name string, src []byte, err er
 			return "", nil, fmt.Errorf("%w: %q points outside the recipe's directory", ErrLoadDenied, module)
 		}
 	}
-	data, err := os.ReadFile(full)
+	data, err := readModule(full)
 	if err != nil {
 		return "", nil, fmt.Errorf("load %q: %w", module, err)
 	}

@@ -16,7 +16,9 @@ const maxFormatNodes = 5_000_000
 // nested deeper than lang.MaxNesting is refused at once: Starlark formats
 // values recursively, without checking for cancellation, so str() of a list
 // nested a million deep would run for tens of seconds past any timeout.
-func boundedFormat(name string) *starlark.Builtin {
+// The text it would make is charged to m first (a value that shares its
+// parts prints each share in full).
+func boundedFormat(name string, m *memAccount) *starlark.Builtin {
 	inner := starlark.Universe[name]
 	return starlark.NewBuiltin(name, func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 		for _, a := range args {
@@ -28,6 +30,13 @@ func boundedFormat(name string) *starlark.Builtin {
 			if err := checkFormattable(kv[1]); err != nil {
 				return nil, err
 			}
+		}
+		var n uint64
+		for _, a := range args {
+			n = satAdd(n, printedSize(a))
+		}
+		if err := m.charge(name, n); err != nil {
+			return nil, err
 		}
 		return starlark.Call(th, inner, args, kwargs)
 	})

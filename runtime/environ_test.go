@@ -7,6 +7,7 @@ import (
 	"reflect"
 	goruntime "runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -76,8 +77,9 @@ func TestSetStateDirs(t *testing.T) {
 	}
 	t.Setenv(state.EnvDir, "")
 	t.Setenv(state.EnvSitesDir, "")
+	t.Setenv("XDG_RUNTIME_DIR", "")
 	SetStateDirs()
-	if state.Dir() != filepath.Join(os.TempDir(), "cdp-skill") || !strings.HasSuffix(state.SitesDir(), filepath.Join(".cdp-skill", "sites")) {
+	if state.Dir() != filepath.Join(os.TempDir(), "cdp-skill-"+strconv.Itoa(os.Getuid())) || !strings.HasSuffix(state.SitesDir(), filepath.Join(".cdp-skill", "sites")) {
 		t.Errorf("unset: state %q, sites %q", state.Dir(), state.SitesDir())
 	}
 }

@@ -4,8 +4,6 @@ import (
 	"fmt"
 
 	"go.starlark.net/starlark"
-
-	"github.com/cdp-skill/cdp-skill/lang"
 )
 
 // module is a loaded module: its globals, or the error of loading it. A nil
@@ -37,7 +35,7 @@ func (h *host) load(th *starlark.Thread, name string) (starlark.StringDict, erro
 	mth, stop := h.newThread(canonical, max(remaining, 1))
 	mth.SetLocal(stepBudgetKey, max(remaining, 1))
 	defer stop()
-	globals, err := starlark.ExecFileOptions(lang.FileOptions, mth, canonical, src, h.predeclared)
+	globals, err := h.execModule(mth, canonical, src)
 	left := budget - min(mth.ExecutionSteps(), budget)
 	th.SetMaxExecutionSteps(max(left, 1))
 	th.SetLocal(stepBudgetKey, max(left, 1))
@@ -54,4 +52,16 @@ func stepBudget(th *starlark.Thread, def uint64) uint64 {
 		return b
 	}
 	return def
+}
+
+// execModule compiles and runs a loaded module on th; its globals are
+// frozen.
+func (h *host) execModule(th *starlark.Thread, name string, src []byte) (starlark.StringDict, error) {
+	prog, err := h.compile(name, src)
+	if err != nil {
+		return nil, err
+	}
+	g, err := prog.Init(th, h.predeclared)
+	g.Freeze()
+	return g, err
 }

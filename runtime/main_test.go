@@ -12,7 +12,12 @@ import (
 	"github.com/cdp-skill/cdp-skill/stdlib"
 )
 
-func TestMain(m *testing.M) { browsertest.Main(m) }
+func TestMain(m *testing.M) {
+	if recipes := os.Getenv(memChildEnv); recipes != "" {
+		os.Exit(memChild(recipes))
+	}
+	browsertest.Main(m)
+}
 
 // testOptions points the runtime at the test binary's Chromium.
 func testOptions(t testing.TB) Options {

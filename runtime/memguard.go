@@ -80,13 +80,13 @@ func (ts *threadSet) cancel(reason string) {
 	}
 }
 
-// guardMemory stops the program's threads when the process's heap passes
-// limit (after a collection confirms it), until ctx ends. Starlark has no
-// allocation budget of its own; this bounds what a loop of appends or a
-// few huge strings can take. In a process running several programs at
-// once (the resident process) every program running Starlark code when the
-// heap is over the limit is stopped.
-func guardMemory(ctx context.Context, ts *threadSet, limit uint64) {
+// guardMemory stops the program of m when the process's heap passes its
+// limit (after a collection confirms it), until ctx ends, unless another
+// running program made more large values (that one's guard stops it). The
+// budget checked before each large value (memAccount.charge) keeps one
+// allocation from taking the process past the limit; this bounds what a
+// loop of small appends can take.
+func guardMemory(ctx context.Context, m *memAccount) {
 	t := time.NewTicker(memoryCheckEvery)
 	defer t.Stop()
 	for {
@@ -95,12 +95,12 @@ func guardMemory(ctx context.Context, ts *threadSet, limit uint64) {
 			return
 		case <-t.C:
 		}
-		if heapBytes() <= limit {
+		if heapBytes() <= m.limit {
 			continue
 		}
 		goruntime.GC()
-		if used := heapBytes(); used > limit {
-			ts.cancel(fmt.Sprintf("the program used more than %d MiB of memory (%s); build smaller values, or raise the limit", limit>>20, EnvMaxMemory))
+		if used := heapBytes(); used > m.limit && m.isHog() {
+			m.threads.cancel(fmt.Sprintf("the program used more than %d MiB of memory (%s); build smaller values, or raise the limit", m.limit>>20, EnvMaxMemory))
 			return
 		}
 	}

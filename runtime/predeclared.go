@@ -44,8 +44,9 @@ func (h *host) buildPredeclared() starlark.StringDict {
 	d["with_hooks"] = starlark.NewBuiltin("with_hooks", h.withHooks)
 	d["fail"] = starlark.NewBuiltin("fail", failBuiltin)
 	for _, name := range []string{"str", "repr", "print"} {
-		d[name] = boundedFormat(name)
+		d[name] = boundedFormat(name, h.mem)
 	}
+	addBudgeted(d, h.mem)
 	d["args"] = argsDict(h.prog.Args)
 	return d
 }

@@ -10,7 +10,7 @@ import (
 // like a password or token (a sign-in form sent with GET puts the password
 // in the page's own URL, which answers print in context.url and newUrl).
 var secretParam = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)([?&#;](?:password|passwd|pwd|pass|passcode|pin|token|access_token|id_token|refresh_token|auth_token|session_token|secret|client_secret|api_key|apikey|private_key|sig|signature)=)[^&#"\\\s<>]+`)
+	return regexp.MustCompile(`(?i)([?&#;](?:password|passwd|pwd|pass|passcode|pin|token|access_token|id_token|refresh_token|auth_token|session_token|session|sessionid|session_id|sessid|sid|jsessionid|phpsessid|auth|authorization|credential|credentials|secret|client_secret|secret_key|access_key|api_key|apikey|api-key|key|private_key|sig|signature)=)[^&#;?"\\\s<>]+`)
 })
 
 // maskedValue replaces a secret parameter's value.

@@ -13,6 +13,9 @@ func TestMaskSecretParams(t *testing.T) {
 		{`link "x" /url: /reset?pwd=p%40ss and more`, `link "x" /url: /reset?pwd=*** and more`},
 		{`"url":"http://a/?passage=long&q=password"`, `"url":"http://a/?passage=long&q=password"`},
 		{`no params here`, `no params here`},
+		{`"url":"http://a/app;jsessionid=AB12?session=s3cr3t&sid=9&page=2"`, `"url":"http://a/app;jsessionid=***?session=***&sid=***&page=2"`},
+		{`"url":"http://a/maps?key=AIza1&api-key=k2&q=x"`, `"url":"http://a/maps?key=***&api-key=***&q=x"`},
+		{`"url":"http://a/?monkey=1&keyboard=2"`, `"url":"http://a/?monkey=1&keyboard=2"`},
 	} {
 		if got := string(maskSecretParams([]byte(tc.in))); got != tc.want {
 			t.Errorf("mask(%s) = %s, want %s", tc.in, got, tc.want)

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/hashicorp/go-hclog"
 	"go.starlark.net/starlark"
@@ -105,10 +106,12 @@ type host struct {
 	stepTimeout time.Duration
 	hooks       []hookSet
 	printed     []string
-	resolver    *lang.Resolver
-	modules     map[string]*module
-	predeclared starlark.StringDict
-	urlBefore   string
+	// printedBytes is the size of printed (bounded by maxPrintTotal).
+	printedBytes int
+	resolver     *lang.Resolver
+	modules      map[string]*module
+	predeclared  starlark.StringDict
+	urlBefore    string
 	// urlPending reads urlBefore when it was asked for without waiting.
 	urlPending func() string
 	// beforeAhead waits for the diff's baseline read as the command
@@ -170,6 +173,8 @@ type host struct {
 	// threads are the program's Starlark threads (the memory guard stops
 	// them).
 	threads threadSet
+	// mem is the program's memory budget.
+	mem *memAccount
 	// deferredShot takes the screenshot the answer already names
 	// (Options.DeferScreenshot); nil when none is due.
 	deferredShot func()
@@ -221,7 +226,9 @@ func Run(ctx context.Context, prog Program, opts Options) *Output {
 	h.ctx = ctx
 	h.timeout = timeout
 	h.dog = newWatchdog()
-	go guardMemory(ctx, &h.threads, maxMemory(environ.MaxMemoryMB))
+	h.mem = &memAccount{name: prog.Name, limit: maxMemory(environ.MaxMemoryMB), threads: &h.threads}
+	defer h.mem.register()()
+	go guardMemory(ctx, h.mem)
 	done := make(chan *Output, 1)
 	release := make(chan struct{})
 	var once sync.Once
@@ -309,7 +316,7 @@ func clampTimeout(d time.Duration) time.Duration {
 // exec compiles and runs the program on a sandboxed thread.
 func (h *host) exec(ctx context.Context) error {
 	h.predeclared = h.buildPredeclared()
-	_, prog, err := starlark.SourceProgramOptions(lang.FileOptions, h.prog.Name, h.prog.Source, h.predeclared.Has)
+	prog, err := h.compile(h.prog.Name, h.prog.Source)
 	if err != nil {
 		return &compileError{err}
 	}
@@ -323,6 +330,17 @@ func (h *host) exec(ctx context.Context) error {
 		h.resultValue = r
 	}
 	return nil
+}
+
+// compile parses, budgets (budgetRewrite), resolves and compiles a
+// program or module.
+func (h *host) compile(name string, src []byte) (*starlark.Program, error) {
+	f, err := lang.FileOptions.Parse(name, src, 0)
+	if err != nil {
+		return nil, err
+	}
+	budgetRewrite(f)
+	return starlark.FileProgram(f, h.predeclared.Has)
 }
 
 func (h *host) maxSteps() uint64 {
@@ -356,11 +374,39 @@ func (h *host) endReason() string {
 	return fmt.Sprintf("the program ran past its %s timeout", h.timeout)
 }
 
+// Bounds of what print() puts in the answer: a line, and all lines.
+const (
+	maxPrintLine  = 64 << 10
+	maxPrintTotal = 1 << 20
+)
+
+// print keeps a printed line for the answer's log: at most maxLogLines
+// lines, each cut at maxPrintLine bytes and all at maxPrintTotal, each cut
+// saying so.
 func (h *host) print(_ *starlark.Thread, msg string) {
-	h.log.Debug("print", "msg", msg)
-	if len(h.printed) < maxLogLines {
-		h.printed = append(h.printed, msg)
+	if len(h.printed) >= maxLogLines {
+		return
 	}
+	limit := min(maxPrintLine, maxPrintTotal-h.printedBytes)
+	if len(msg) > limit {
+		h.log.Debug("print", "msg", msg[:max(limit, 0)], "cut", len(msg)-max(limit, 0))
+		msg = fmt.Sprintf("%s… [print output cut: %d more bytes; a line keeps %d KiB and a command's log %d KiB; print a part of the value]", boundedstr(msg, max(limit, 0)), len(msg)-max(limit, 0), maxPrintLine>>10, maxPrintTotal>>10)
+	} else {
+		h.log.Debug("print", "msg", msg)
+	}
+	h.printedBytes += len(msg)
+	h.printed = append(h.printed, msg)
+}
+
+// boundedstr is s cut at n bytes, on a UTF-8 boundary.
+func boundedstr(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // compileError marks syntax and resolve errors of the program.

@@ -99,8 +99,10 @@ func Launch(ctx context.Context, port int, opts LaunchOptions) (*Process, error)
 	if warning != "" && opts.Warn != nil {
 		opts.Warn(warning)
 	}
-	if err := os.MkdirAll(ProfileDir(port), 0o700); err != nil {
-		return nil, fmt.Errorf("%w: profile dir: %v", ErrLaunch, err)
+	// The profile must be one only this user controls: a planted
+	// Default/Preferences would steer Chrome (where downloads go).
+	if _, err := state.EnsureSubdir(filepath.Base(ProfileDir(port))); err != nil {
+		return nil, fmt.Errorf("%w: profile dir: %w", ErrLaunch, err)
 	}
 	if err := writeProfilePrefs(ProfileDir(port)); err != nil {
 		return nil, fmt.Errorf("%w: profile preferences: %v", ErrLaunch, err)
@@ -290,6 +292,11 @@ func Launched(port int) (*Process, bool) {
 	var proc Process
 	if json.Unmarshal(data, &proc) != nil || proc.PID <= 0 {
 		return nil, false
+	}
+	// The record must describe the Chrome of this port: a record naming
+	// another port's Chrome (or profile) would have it stopped.
+	if proc.Port != port || filepath.Clean(proc.UserDataDir) != ProfileDir(port) {
+		return &proc, false
 	}
 	return &proc, isOurChrome(&proc)
 }

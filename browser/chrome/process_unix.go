@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -30,9 +31,9 @@ func isOurChrome(p *Process) bool {
 	if err != nil {
 		return !procExists()
 	}
-	cmdline := strings.ReplaceAll(string(data), "\x00", " ")
-	return strings.Contains(cmdline, "--remote-debugging-port="+strconv.Itoa(p.Port)) &&
-		strings.Contains(cmdline, p.UserDataDir)
+	args := strings.Split(string(data), "\x00")
+	return slices.Contains(args, "--remote-debugging-port="+strconv.Itoa(p.Port)) &&
+		slices.Contains(args, "--user-data-dir="+p.UserDataDir)
 }
 
 func procExists() bool {

@@ -38,8 +38,9 @@ func SetDir(dir string) (previous string) {
 }
 
 // Dir returns the state directory: the one set with SetDir
-// ($CDP_SKILL_STATE_DIR), otherwise $TMPDIR/cdp-skill. It does not create
-// it.
+// ($CDP_SKILL_STATE_DIR), otherwise a directory of the current user's
+// ($XDG_RUNTIME_DIR/cdp-skill, or $TMPDIR/cdp-skill-<uid>). It does not
+// create it (Ensure does).
 func Dir() string {
 	dirs.RLock()
 	d := dirs.state
@@ -47,17 +48,18 @@ func Dir() string {
 	if d != "" {
 		return d
 	}
-	return filepath.Join(os.TempDir(), "cdp-skill")
+	return defaultDir()
 }
 
 // Path joins elem onto the state directory and makes sure the parent
-// directory of the result exists.
+// directory of the result exists and that only the current user controls
+// it and the directories above it up to the state dir (ErrUnsafeDir).
 func Path(elem ...string) (string, error) {
-	p := filepath.Join(append([]string{Dir()}, elem...)...)
-	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-		return "", fmt.Errorf("create state dir: %w", err)
+	rel := filepath.Join(elem...)
+	if err := ensureSubdirs(filepath.Dir(rel)); err != nil {
+		return "", err
 	}
-	return p, nil
+	return filepath.Join(Dir(), rel), nil
 }
 
 // WriteFileAtomic writes data to path through a temporary file in the same

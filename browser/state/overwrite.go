@@ -4,7 +4,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"syscall"
 )
 
 // OverwriteFile writes data over the file at the path joined from elem
@@ -37,7 +36,7 @@ var errNotPlainFile = errors.New("not a plain file")
 // file with one link. O_NONBLOCK keeps the open of a FIFO from waiting for
 // a reader; O_NOFOLLOW refuses a symbolic link.
 func overwriteIn(root *os.Root, name string, data []byte) error {
-	f, err := root.OpenFile(name, os.O_WRONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	f, err := root.OpenFile(name, os.O_WRONLY|oNoFollowNonblock, 0)
 	if err != nil {
 		return err
 	}
@@ -55,13 +54,4 @@ func overwriteIn(root *os.Root, name string, data []byte) error {
 		err = cerr
 	}
 	return err
-}
-
-// links returns the number of hard links to the file st describes (0 when
-// not known: such a file is never written in place).
-func links(st os.FileInfo) uint64 {
-	if s, ok := st.Sys().(*syscall.Stat_t); ok {
-		return uint64(s.Nlink)
-	}
-	return 0
 }

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
+	"net/url"
 	"os"
 	"sort"
 	"strconv"
@@ -102,7 +104,7 @@ func (r *Registry) read() (registryFile, error) {
 	}
 	var dropped []string
 	for a, t := range f.Tabs {
-		if !IsAlias(a) || !IsTargetID(t.TargetID) {
+		if !IsAlias(a) || !IsTargetID(t.TargetID) || !validWhere(t) {
 			dropped = append(dropped, fmt.Sprintf("%.20q", a))
 			delete(f.Tabs, a)
 			continue
@@ -216,6 +218,24 @@ func (r *Registry) List() ([]Tab, error) {
 	sort.Slice(tabs, func(i, j int) bool { return aliasNumber(tabs[i].Alias) < aliasNumber(tabs[j].Alias) })
 	return tabs, nil
 }
+
+// validWhere says whether a tab's endpoint is one cdp-skill could have
+// recorded: a port a Chrome can listen on without privileges (never 1, or
+// another service's), a host name or address with nothing else in it, or
+// a ws/http URL. A record saying otherwise was not written by cdp-skill
+// and is not followed.
+func validWhere(t Tab) bool {
+	if t.Endpoint != "" {
+		u, err := url.Parse(t.Endpoint)
+		return err == nil && u.Host != "" && (u.Scheme == "ws" || u.Scheme == "wss" || u.Scheme == "http" || u.Scheme == "https")
+	}
+	if t.Port != 0 && (t.Port < 1024 || t.Port > 65535) {
+		return false
+	}
+	return t.Host == "" || net.ParseIP(strings.Trim(t.Host, "[]")) != nil || endpointHost().MatchString(t.Host)
+}
+
+var endpointHost = lazyRegexp(`^[A-Za-z0-9]([A-Za-z0-9.-]{0,252})$`)
 
 func aliasNumber(a string) int {
 	n, _ := strconv.Atoi(strings.TrimPrefix(a, "t"))

@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
 )
 
 // WriteIn writes data to name, a path relative to root, atomically: into
@@ -88,10 +87,11 @@ func WriteFile(data []byte, elem ...string) (string, error) {
 	return absJoin(Dir(), rel), nil
 }
 
-// OpenRoot opens the state dir (created if missing) as an os.Root.
+// OpenRoot opens the state dir (created if missing, and checked: Ensure)
+// as an os.Root.
 func OpenRoot() (*os.Root, error) {
-	if err := os.MkdirAll(Dir(), 0o700); err != nil {
-		return nil, fmt.Errorf("create state dir: %w", err)
+	if err := Ensure(); err != nil {
+		return nil, err
 	}
 	root, err := os.OpenRoot(Dir())
 	if err != nil {
@@ -114,8 +114,8 @@ func readFileNoEscape(path string) ([]byte, error) {
 // Links returns the number of hard links of an open file (1 when the
 // system does not say).
 func Links(info fs.FileInfo) uint64 {
-	if st, ok := info.Sys().(*syscall.Stat_t); ok {
-		return uint64(st.Nlink)
+	if n := links(info); n > 0 {
+		return n
 	}
 	return 1
 }
