@@ -140,7 +140,9 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 	defer th.SetLocal(builtins.CtxKey, h.ctx)
 	dlMark := h.downloadMark()
 	var under pageUnder
+	var stepPage *browser.Page
 	if p, perr := h.env.Page(); perr == nil {
+		stepPage = p
 		leaveGoneFrame(p, a, res)
 		under = newPageUnder(p)
 		if a.Visual {
@@ -158,6 +160,8 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 		}
 	}
 	out, err := h.lifecycle(ctx, call, impl, la, res)
+	// No key, button or drag outlives its step, whatever failed.
+	call.Warnings = append(call.Warnings, stepPage.EndStep(h.ctx)...)
 	h.endBeforeSent()
 	call.Finish()
 	call.Warnings = append(call.Warnings, h.env.TakeWarnings()...)
