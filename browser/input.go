@@ -144,7 +144,7 @@ func (in *Input) mouseClick(ctx context.Context, pt Point, button input.MouseBut
 			pressed = true
 		}
 		if werr != nil && err == nil {
-			err = fmt.Errorf("mouse %s: %w", q.what, werr)
+			err = unacknowledged(ctx, "click", mousePhase[q.what], fmt.Errorf("mouse %s: %w", q.what, werr))
 		}
 	}
 	if err != nil && pressed && in.p.TabClosed() {
@@ -155,6 +155,9 @@ func (in *Input) mouseClick(ctx context.Context, pt Point, button input.MouseBut
 	}
 	return err
 }
+
+// mousePhase names the events of a click for an error.
+var mousePhase = map[string]string{"move": "mouse move to the target", string(input.DispatchMouseEventTypeMousePressed): "mouse press", string(input.DispatchMouseEventTypeMouseReleased): "mouse release"}
 
 func buttonsMask(b input.MouseButton, down bool) int64 {
 	if !down {

@@ -162,8 +162,10 @@ func (in *Input) ReleaseAll(ctx context.Context) string {
 		// Answered by the browser process, even while the page is busy.
 		send(input.CommandSetInterceptDrags, input.SetInterceptDragsParams{Enabled: false})
 	}
+	// A step that ran out of time does not wait at all: its page may not
+	// answer, and the events are on their way in order.
 	for _, w := range waits {
-		if w(cctx, nil) != nil {
+		if ctx.Err() != nil || w(cctx, nil) != nil {
 			break // the page is busy: the rest is queued behind
 		}
 	}

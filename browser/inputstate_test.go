@@ -90,3 +90,73 @@ func TestPageShortcutIsQuiet(t *testing.T) {
 }
 
 var _ = fmt.Sprint
+
+// stepBound is how far past its deadline an action may return.
+const stepBound = time.Second
+
+// TestDragEndsWhenChromeStopsAcknowledging drags the slider of a page whose
+// pointermove handler runs for 6 s, longer than the step's 2 s: Chrome
+// does not acknowledge the move while the handler runs. The drag returns
+// by its deadline (plus a second) with a TimeoutError naming the phase,
+// leaves no button held, and once the handler returned the same tab
+// takes the next drag, which moves the handle.
+func TestDragEndsWhenChromeStopsAcknowledging(t *testing.T) {
+	p, _ := openFixture(t, "rangeslider.html?busy=6000")
+	ctx := testCtx(t)
+	const timeout = 2 * time.Second
+	dctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	began := time.Now()
+	_, err := dragHandle(dctx, t, p, 60)
+	took := time.Since(began)
+	if KindOf(err) != KindTimeout || !strings.Contains(err.Error(), "did not acknowledge the mouse move") {
+		t.Fatalf("err = %v (%s)", err, KindOf(err))
+	}
+	if took > timeout+stepBound {
+		t.Errorf("the drag returned after %s, past its %s timeout", took, timeout)
+	}
+	if p.Input().Holding() {
+		t.Error("input still held after the failed drag")
+	}
+	if notes := p.EndStep(ctx); len(notes) != 0 {
+		t.Errorf("the step's end found input held: %q", notes)
+	}
+	// The next command waits for the handler to return, then drags.
+	if _, err := dragHandle(ctx, t, p, 80); err != nil {
+		t.Fatalf("the next drag on the tab: %v", err)
+	}
+	if got := js(t, p, "[window.value, window.downs - window.ups, window.applied]"); got != `[80,0,0]` {
+		t.Fatalf("value, held downs, applied = %s", got)
+	}
+}
+
+// TestClickEndsWhenChromeStopsAcknowledging clicks a button whose
+// mousedown handler runs for 6 s: the click returns by its 2 s deadline
+// (plus a second) with a TimeoutError naming the press, and the next click
+// on the tab works (the handler's click, which Chrome delivers when the
+// handler returns, counts once; the second click once more).
+func TestClickEndsWhenChromeStopsAcknowledging(t *testing.T) {
+	p, _ := openFixture(t, "rangeslider.html?busy=6000&busyOn=down")
+	ctx := testCtx(t)
+	const timeout = 2 * time.Second
+	cctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	began := time.Now()
+	_, err := p.Click(cctx, Target{Selector: "#apply"}, ClickOptions{})
+	took := time.Since(began)
+	if KindOf(err) != KindTimeout || !strings.Contains(err.Error(), "did not acknowledge the mouse press") {
+		t.Fatalf("err = %v (%s)", err, KindOf(err))
+	}
+	if took > timeout+stepBound {
+		t.Errorf("the click returned after %s, past its %s timeout", took, timeout)
+	}
+	if p.Input().Holding() {
+		t.Error("input still held after the failed click")
+	}
+	if _, err := p.Click(ctx, Target{Selector: "#apply"}, ClickOptions{}); err != nil {
+		t.Fatalf("the next click on the tab: %v", err)
+	}
+	if got := js(t, p, "window.applied"); got != "2" {
+		t.Fatalf("applied = %s, want the late click and the next one", got)
+	}
+}
