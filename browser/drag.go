@@ -71,7 +71,8 @@ type DragResult struct {
 	Source Point  `json:"source"`
 	Target Point  `json:"target"`
 	Steps  int    `json:"steps,omitempty"`
-	// Value is a range input's value after the drag.
+	// Value is a range input's value after the drag, or a slider handle's
+	// (role=slider) aria-valuenow.
 	Value *float64 `json:"value,omitempty"`
 	// SourceMoved says whether the dragged element moved (or left the
 	// page); Landed whether it ended at the drop point or inside the drop

@@ -20,6 +20,10 @@ type dragOutcome struct {
 	Index       *int   `json:"index"`
 	IndexBefore *int   `json:"indexBefore"`
 	Count       int    `json:"count"`
+	// Slider is set for a slider's handle (role=slider), Value to its
+	// aria-valuenow after the drag.
+	Slider bool     `json:"slider"`
+	Value  *float64 `json:"value"`
 }
 
 // dragMark records the drag's source and drop point in the page, for
@@ -52,6 +56,9 @@ func (p *Page) verifyDrag(ctx context.Context, res *DragResult) error {
 		return nil
 	}
 	res.SourceMoved, res.Landed, res.DropAccepted, res.Index = &out.Moved, &out.Landed, out.Drops > 0, out.Index
+	if out.Slider {
+		res.Value, res.Index = out.Value, nil
+	}
 	if w := out.warning(res.Method); w != "" {
 		res.Warnings = append(res.Warnings, w)
 	}
@@ -64,7 +71,7 @@ func (o dragOutcome) warning(method string) string {
 	switch {
 	case o.Moved && !o.Landed && !o.Removed:
 		msg := fmt.Sprintf("%s moved but did not land at the drop point", o.Source)
-		if o.Index != nil && o.IndexBefore != nil {
+		if o.Index != nil && o.IndexBefore != nil && *o.Index != *o.IndexBefore {
 			msg += fmt.Sprintf(": it went from position %d to %d of %d in its list", *o.IndexBefore+1, *o.Index+1, o.Count)
 		} else if o.At != nil {
 			msg += fmt.Sprintf(": its centre is now at (%.0f, %.0f)", o.At.X, o.At.Y)

@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -93,4 +94,39 @@ func deref(b *bool) any {
 		return nil
 	}
 	return *b
+}
+
+// TestDragSliderHandleLands drags a slider's handle (role=slider, on
+// pointer events like noUiSlider) to a point above its track, and past
+// its end: the track holds the handle on its axis, so it lands at the
+// drop point's x, or at the end of the track, and the answer gives the
+// slider's value without advice to retry.
+func TestDragSliderHandleLands(t *testing.T) {
+	p, _ := openFixture(t, "rangeslider.html")
+	ctx := testCtx(t)
+	tr := rectOf(t, p, "#track")
+	for _, c := range []struct {
+		x     float64
+		value string
+	}{{tr.X + tr.W*0.75, "75"}, {tr.X + tr.W + 120, "100"}} {
+		res, err := p.Drag(ctx, DragEnd{Target: Target{Selector: "#handle"}}, DragEnd{Target: Target{Point: &Point{X: c.x, Y: tr.Y - 40}}}, DragOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := js(t, p, "[window.value, window.downs - window.ups]"); got != "["+c.value+",0]" {
+			t.Fatalf("value, held = %s, want %s", got, c.value)
+		}
+		if res.Landed == nil || !*res.Landed || len(res.Warnings) != 0 || res.Value == nil || *res.Value != parseFloat(t, c.value) {
+			t.Fatalf("landed %v, value %v, warnings %q", deref(res.Landed), res.Value, res.Warnings)
+		}
+	}
+}
+
+func parseFloat(t *testing.T, s string) float64 {
+	t.Helper()
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
 }

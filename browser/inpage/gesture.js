@@ -288,6 +288,24 @@ function reordered(st, a, b) {
   return Math.abs(o - a.index) === 1;
 }
 
+// sliderOutcome judges the drag of a slider's handle (role=slider): its
+// track holds it on one axis, so it landed when it moved to the drop
+// point along that axis, or as far as the track goes towards it (its
+// value at the minimum or maximum). out.value is its aria-valuenow.
+function sliderOutcome(st, a, b, out) {
+  const el = st.src;
+  const vertical = el.getAttribute('aria-orientation') === 'vertical';
+  const centre = (p) => vertical ? p.y + p.h / 2 : p.x + p.w / 2;
+  const want = vertical ? st.to.y : st.to.x;
+  const now = parseFloat(el.getAttribute('aria-valuenow'));
+  if (!isNaN(now)) out.value = now;
+  const atEnd = now === parseFloat(el.getAttribute('aria-valuemin')) || now === parseFloat(el.getAttribute('aria-valuemax'));
+  const half = (vertical ? a.h : a.w) / 2 + 2;
+  const closer = Math.abs(centre(a) - want) < Math.abs(centre(b) - want);
+  out.landed = out.moved && (Math.abs(centre(a) - want) <= half || (atEnd && closer));
+  out.slider = true;
+}
+
 // placeOf is where el is: its box, parent and position among siblings.
 function placeOf(el) {
   const r = el.getBoundingClientRect();
@@ -322,6 +340,7 @@ export function dragVerify() {
   out.landed = (!!st.dst && st.dst !== st.src && st.dst.isConnected && composedContains(st.dst, st.src) && a.parent !== b.parent) ||
     intoBranch || reordered(st, placeOf(item), st.itemBefore) ||
     inRect(st.to, { x: ir.left, y: ir.top, w: ir.width, h: ir.height }, 2);
+  if (st.src.getAttribute('role') === 'slider') sliderOutcome(st, a, b, out);
   out.sibling = st.sibling;
   out.at = { x: Math.round(ir.left + ir.width / 2), y: Math.round(ir.top + ir.height / 2) };
   if (a.parent === b.parent && a.parent) {
