@@ -20,6 +20,8 @@ type dragOutcome struct {
 	Index       *int   `json:"index"`
 	IndexBefore *int   `json:"indexBefore"`
 	Count       int    `json:"count"`
+	// Into is the container the source moved into, when it left its own.
+	Into string `json:"into"`
 	// Slider is set for a slider's handle (role=slider), Value to its
 	// aria-valuenow after the drag.
 	Slider bool     `json:"slider"`
@@ -73,6 +75,8 @@ func (o dragOutcome) warning(method string) string {
 		msg := fmt.Sprintf("%s moved but did not land at the drop point", o.Source)
 		if o.Index != nil && o.IndexBefore != nil && *o.Index != *o.IndexBefore {
 			msg += fmt.Sprintf(": it went from position %d to %d of %d in its list", *o.IndexBefore+1, *o.Index+1, o.Count)
+		} else if o.Into != "" {
+			return msg + fmt.Sprintf(": the page put it into %s, outside the drop target (a list the drag passed over may have taken it); check the result in a snapshot, and drop it on the list or an item inside the target", o.Into)
 		} else if o.At != nil {
 			msg += fmt.Sprintf(": its centre is now at (%.0f, %.0f)", o.At.X, o.At.Y)
 		}

@@ -130,3 +130,62 @@ func parseFloat(t *testing.T, s string) float64 {
 	}
 	return f
 }
+
+// TestDragBetweenSortableLists drags between connected lists that sort
+// like SortableJS (items become draggable when pressed, and move next to
+// the item under the pointer): a card dropped on another list lands
+// there; one dropped on an item of its own list lands next to it; one
+// dropped on a column heading, outside every list, stays in the list the
+// drag passed over, and the answer names it instead of advising more
+// steps.
+func TestDragBetweenSortableLists(t *testing.T) {
+	p, _ := openFixture(t, "sortlists.html")
+	ctx := testCtx(t)
+	for _, c := range []struct {
+		card   string
+		target Target
+		want   string
+		landed bool
+		warn   string
+	}{
+		{"A1", Target{Selector: "#l-done"}, `"[\"A2,A3\",\"B1,B2,B3,B4\",\"C1,A1\",1,1]"`, true, ""},
+		{"B4", Target{Text: "B2"}, `"[\"A2,A3\",\"B1,B4,B2,B3\",\"C1,A1\",2,2]"`, true, ""},
+		{"A2", Target{Selector: "#done h2"}, `"[\"A2,A3\",\"B1,B4,B2,B3\",\"C1,A1\",2,3]"`, false, "did not move"},
+	} {
+		res, err := p.Drag(ctx, DragEnd{Target: Target{Text: c.card}}, DragEnd{Target: c.target}, DragOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := js(t, p, "state()"); got != c.want {
+			t.Fatalf("%s onto %s: lists, drops, ends = %s, want %s", c.card, c.target, got, c.want)
+		}
+		w := strings.Join(res.Warnings, " ")
+		if res.Landed == nil || *res.Landed != c.landed || (c.warn == "") != (w == "") || !strings.Contains(w, c.warn) || strings.Contains(w, "more steps") {
+			t.Fatalf("%s onto %s: landed %v, warnings %q", c.card, c.target, deref(res.Landed), res.Warnings)
+		}
+	}
+}
+
+// TestDragOutcomeWarning: the advice of a drag that did not land fits
+// what happened.
+func TestDragOutcomeWarning(t *testing.T) {
+	one, two := 0, 1
+	for _, c := range []struct {
+		name    string
+		o       dragOutcome
+		method  string
+		want    string
+		without string
+	}{
+		{"moved elsewhere in its list", dragOutcome{Source: "li#t1", Moved: true, Index: &two, IndexBefore: &one, Count: 5}, DragHTML5, "from position 1 to 2 of 5", ""},
+		{"put into another list", dragOutcome{Source: "div.card", Moved: true, Into: "div#l-doing"}, DragHTML5, "put it into div#l-doing", "more steps"},
+		{"same place in its list", dragOutcome{Source: "div.card", Moved: true, Index: &one, IndexBefore: &one, Count: 1, At: &Point{X: 3, Y: 4}}, DragMouse, "centre is now at (3, 4)", "position 1 to 1"},
+		{"landed", dragOutcome{Source: "div.card", Moved: true, Landed: true, Into: "div#l-done"}, DragHTML5, "", ""},
+		{"did nothing", dragOutcome{Source: "div.card"}, DragHTML5, "did not move", ""},
+	} {
+		got := c.o.warning(c.method)
+		if (c.want == "") != (got == "") || !strings.Contains(got, c.want) || (c.without != "" && strings.Contains(got, c.without)) {
+			t.Errorf("%s: %q", c.name, got)
+		}
+	}
+}

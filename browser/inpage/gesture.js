@@ -226,9 +226,10 @@ export function dragMark(el, from, to) {
     st.before = placeOf(src);
     // The unit that moves: the source's highest ancestor still outside
     // the drop target's branch (a list item grabbed by its handle); a
-    // draggable source is its own unit.
+    // draggable source, or one among siblings like it (a card of a list),
+    // is its own unit.
     let item = src;
-    while (!src.draggable && dst && item.parentElement && !item.parentElement.contains(dst) && item.parentElement !== document.body) item = item.parentElement;
+    while (!item.draggable && !listItem(item) && dst && item.parentElement && !item.parentElement.contains(dst) && item.parentElement !== document.body) item = item.parentElement;
     st.item = item;
     // A sortable list: the drop point is on another item like the source
     // (same tag, class and draggability) in the same parent.
@@ -251,6 +252,15 @@ export function dragMark(el, from, to) {
   };
   S.dragMarkState = st;
   return { source: src ? shortSelector(src) : '' };
+}
+
+// listItem reports whether el has a sibling like it (same tag and class):
+// an item of a list, the unit a sortable list moves.
+function listItem(el) {
+  const parent = el.parentElement;
+  if (!parent) return false;
+  for (const c of parent.children) if (c !== el && c.tagName === el.tagName && c.className === el.className) return true;
+  return false;
 }
 
 // dropBranch is the part of the page the drop point belongs to: the
@@ -343,6 +353,7 @@ export function dragVerify() {
   if (st.src.getAttribute('role') === 'slider') sliderOutcome(st, a, b, out);
   out.sibling = st.sibling;
   out.at = { x: Math.round(ir.left + ir.width / 2), y: Math.round(ir.top + ir.height / 2) };
+  if (a.parent !== b.parent && a.parent) out.into = shortSelector(a.parent);
   if (a.parent === b.parent && a.parent) {
     out.index = a.index;
     out.indexBefore = b.index;
