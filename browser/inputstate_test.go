@@ -2,7 +2,6 @@ package browser
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -89,7 +88,6 @@ func TestPageShortcutIsQuiet(t *testing.T) {
 	}
 }
 
-var _ = fmt.Sprint
 
 // stepBound is how far past its deadline an action may return.
 const stepBound = time.Second
@@ -158,5 +156,39 @@ func TestClickEndsWhenChromeStopsAcknowledging(t *testing.T) {
 	}
 	if got := js(t, p, "window.applied"); got != "2" {
 		t.Fatalf("applied = %s, want the late click and the next one", got)
+	}
+}
+
+// TestEndStepReleasesHeldInput: a step that ends with a button or a key
+// still down (a gesture that failed half way) has them released at its
+// end, and the answer says so; the next step starts with nothing held.
+func TestEndStepReleasesHeldInput(t *testing.T) {
+	p, _ := openFixture(t, "rangeslider.html")
+	ctx := testCtx(t)
+	js(t, p, "window.keys = []; addEventListener('keydown', (e) => keys.push('down:' + e.key)); addEventListener('keyup', (e) => keys.push('up:' + e.key)); 1")
+	h := rectOf(t, p, "#handle")
+	at := Point{X: h.X + h.W/2, Y: h.Y + h.H/2}
+	if err := p.in.mouseMove(ctx, at, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.in.mouseButton(ctx, at, true); err != nil {
+		t.Fatal(err)
+	}
+	shift, _ := lookupKey("Shift")
+	if err := p.in.keyEvent(ctx, "keyDown", shift, 8, ""); err != nil {
+		t.Fatal(err)
+	}
+	if !p.Input().Holding() {
+		t.Fatal("nothing held after a press")
+	}
+	notes := strings.Join(p.EndStep(ctx), " ")
+	if !strings.Contains(notes, "released the left mouse button") || !strings.Contains(notes, "released the Shift key") {
+		t.Errorf("notes = %q", notes)
+	}
+	if got := js(t, p, "[window.downs, window.ups, window.keys.join(' ')]"); got != `[1,1,"down:Shift up:Shift"]` {
+		t.Fatalf("downs, ups, keys = %s", got)
+	}
+	if p.Input().Holding() || len(p.EndStep(ctx)) != 0 {
+		t.Fatal("still held after the step's end")
 	}
 }
