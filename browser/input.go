@@ -360,13 +360,12 @@ func editDistance(a, b string) int {
 
 // Press dispatches a key combo: modifiers down, key down (char for text
 // when no command modifier is held), key up, modifiers up. A combo the page
-// leaves to Chrome's own shortcuts (Control+H) that opened a tab over this
-// one brings this tab back to the front, with a note for the answer (see
-// shortcut.go).
+// leaves to Chrome's own shortcuts (Control+H), or a key that made the page
+// open a tab, brings this tab back to the front (see shortcut.go).
 func (in *Input) Press(ctx context.Context, c KeyCombo) error {
-	w := in.watchShortcut(ctx, c)
+	in.watchTabs(ctx, &c)
 	err := in.press(ctx, c)
-	w.finish(ctx, c)
+	in.frontAfterKeys(ctx, false)
 	return err
 }
 
@@ -465,6 +464,11 @@ func isModifierCode(code string) bool {
 // does, so a page that cancels the keydown does not get the character.
 // Characters with no key on a US keyboard are inserted as text.
 func (in *Input) TypeText(ctx context.Context, text string, delay time.Duration) error {
+	if strings.ContainsAny(text, "\r\n") {
+		// Enter may open a tab (a link, a form with target=_blank).
+		in.watchTabs(ctx, nil)
+		defer in.frontAfterKeys(ctx, false)
+	}
 	for i, r := range text {
 		if i > 0 && delay > 0 {
 			if err := Sleep(ctx, delay); err != nil {

@@ -43,6 +43,8 @@ type heldInput struct {
 	dragAt Point
 	// notes are warnings for the step's answer (see TakeNotes).
 	notes []string
+	// tabs watches for tabs opened while the step pressed keys.
+	tabs *tabWatch
 }
 
 func (in *Input) state(f func(h *heldInput)) {
@@ -186,6 +188,7 @@ func (p *Page) EndStep(ctx context.Context) []string {
 	if p == nil {
 		return nil
 	}
+	p.in.frontAfterKeys(ctx, true)
 	notes := p.in.TakeNotes()
 	if released := p.in.ReleaseAll(ctx); released != "" {
 		notes = append(notes, "the step ended with input still held, so it was let go: "+released)

@@ -192,3 +192,34 @@ func TestEndStepReleasesHeldInput(t *testing.T) {
 		t.Fatal("still held after the step's end")
 	}
 }
+
+// TestEnterOnNewTabLinkLeavesTheTabInFront: Enter on a link that opens a
+// new tab opens it in this tab's window, which hid this one, and the next
+// drag hung. The step's end brings this tab back (the answer lists the new
+// tab), and the drag that follows moves the slider.
+func TestEnterOnNewTabLinkLeavesTheTabInFront(t *testing.T) {
+	p, _ := openFixture(t, "rangeslider.html")
+	closeTabsAt(t, p, "about:blank#opened")
+	ctx := testCtx(t)
+	js(t, p, `document.body.insertAdjacentHTML('beforeend', '<a id="l" href="about:blank#opened" target="_blank" rel="noopener">Terms</a>'); 1`)
+	combo, _ := p.Input().ParseKeys("Enter")
+	res, err := p.PressKeys(ctx, Target{Selector: "#l"}, combo, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.EndStep(ctx)
+	if len(res.NewTabs) != 1 {
+		t.Errorf("new tabs = %+v", res.NewTabs)
+	}
+	if got := js(t, p, "document.visibilityState"); got != `"visible"` {
+		t.Fatalf("the tab is %s after the press", got)
+	}
+	dctx, cancel := context.WithTimeout(ctx, 8*time.Second)
+	defer cancel()
+	if _, err := dragHandle(dctx, t, p, 75); err != nil {
+		t.Fatalf("drag after the press: %v", err)
+	}
+	if got := js(t, p, "[window.value, window.downs, window.ups]"); got != `[75,1,1]` {
+		t.Fatalf("value, downs, ups = %s", got)
+	}
+}

@@ -8,51 +8,79 @@ import (
 	"github.com/chromedp/cdproto/target"
 )
 
-// A key combo with Control, Alt or Meta that the page does not handle goes
-// on to Chrome, which runs its own shortcut for it: Control+H opens the
-// History page, Control+T a new tab, Control+N a window. Such a tab opens in
-// this tab's window and hides it; a hidden page draws no frames, so Chrome
-// acknowledges no mouse move sent to it and every later pointer action on
-// the tab hangs until its timeout. A press therefore watches for a tab
-// Chrome opened itself (no opener) and brings this tab back to the front.
+// A key press can open a tab in this tab's window, which hides this one:
+// a combo with Control, Alt or Meta that the page does not handle goes on
+// to Chrome, which runs its own shortcut for it (Control+H opens the History
+// page, Control+T a new tab), and Enter on a link that opens a new tab
+// opens one. A hidden page draws no frames, so Chrome acknowledges no mouse
+// move sent to it, and every later pointer action on the tab hangs until
+// its timeout. A step that presses keys therefore watches for new tabs
+// until it ends, and brings this tab back to the front when one opened.
 
 // commandMods are the modifiers that make a key combo a possible browser
 // shortcut: Alt, Control and Meta.
 const commandMods Modifiers = 1 | 2 | 4
 
-// shortcutWatch notices the tabs Chrome opens while a combo is pressed.
-type shortcutWatch struct {
-	in      *Input
+// tabWatch notices the tabs that open while a step presses keys.
+type tabWatch struct {
 	created <-chan jsonv2.Value
 	stop    func()
+	// combo is the last combo with a command modifier pressed, for the
+	// note ("" when none).
+	combo string
 }
 
-// watchShortcut starts watching when the combo may be a browser shortcut;
-// nil otherwise. (Chrome announces new tabs once discovery is on, which
-// every action's watch turns on; a press without one turns it on here.)
-func (in *Input) watchShortcut(ctx context.Context, c KeyCombo) *shortcutWatch {
+// watchTabs starts watching for new tabs (once per step; see EndStep) and
+// remembers a combo that may be a browser shortcut. (Chrome announces new
+// tabs once discovery is on, which every action's watch turns on; a press
+// without one turns it on here.)
+func (in *Input) watchTabs(ctx context.Context, c *KeyCombo) {
+	if in.p.Browser == nil {
+		return
+	}
+	var w *tabWatch
+	in.state(func(h *heldInput) { w = h.tabs })
+	if w == nil {
+		in.p.discoverTargets(ctx)
+		ch, stop := in.p.Browser.Session().Subscribe("Target.targetCreated")
+		w = &tabWatch{created: ch, stop: stop}
+		in.state(func(h *heldInput) { h.tabs = w })
+	}
+	if c == nil {
+		return
+	}
 	var mods Modifiers
 	for _, m := range c.ModKeys {
 		bit, _ := in.modifierBit(m)
 		mods |= bit
 	}
-	if mods&commandMods == 0 || in.p.Browser == nil {
-		return nil
+	if mods&commandMods != 0 {
+		in.state(func(h *heldInput) { w.combo = comboName(*c) })
 	}
-	in.p.discoverTargets(ctx)
-	ch, stop := in.p.Browser.Session().Subscribe("Target.targetCreated")
-	return &shortcutWatch{in: in, created: ch, stop: stop}
 }
 
-// finish stops the watch; when Chrome opened a tab of its own during the
-// press, it brings this tab back to the front and notes it for the step's
-// answer.
-func (w *shortcutWatch) finish(ctx context.Context, c KeyCombo) {
+// frontAfterKeys brings this tab back to the front when a tab opened since
+// the step began pressing keys, with a note when Chrome opened it for a
+// shortcut the page did not handle; end also stops the watch.
+func (in *Input) frontAfterKeys(ctx context.Context, end bool) {
+	var w *tabWatch
+	var combo string
+	in.state(func(h *heldInput) {
+		w = h.tabs
+		if w != nil {
+			combo = w.combo
+		}
+		if end {
+			h.tabs = nil
+		}
+	})
 	if w == nil {
 		return
 	}
-	defer w.stop()
-	var opened []string
+	if end {
+		defer w.stop()
+	}
+	var opened, byChrome []string
 	for {
 		var raw jsonv2.Value
 		select {
@@ -66,8 +94,11 @@ func (w *shortcutWatch) finish(ctx context.Context, c KeyCombo) {
 		if decode(raw, &ev) != nil || ev.TargetInfo == nil {
 			continue
 		}
-		if ti := ev.TargetInfo; ti.Type == "page" && ti.OpenerID == "" && ti.TargetID != w.in.p.TargetID {
+		if ti := ev.TargetInfo; ti.Type == "page" && ti.TargetID != in.p.TargetID {
 			opened = append(opened, ti.URL)
+			if ti.OpenerID == "" && combo != "" {
+				byChrome = append(byChrome, ti.URL)
+			}
 		}
 	}
 	if len(opened) == 0 {
@@ -75,14 +106,19 @@ func (w *shortcutWatch) finish(ctx context.Context, c KeyCombo) {
 	}
 	bctx, cancel := cleanupCtx(ctx)
 	defer cancel()
-	err := w.in.p.BringToFront(bctx)
-	msg := fmt.Sprintf("the page did not handle %s, so Chrome ran its own shortcut for it and opened %q in a new tab, which hid this one", comboName(c), opened[0])
-	if err != nil {
-		msg += fmt.Sprintf("; bringing this tab back to the front failed (%v): mouse actions on it will hang until it is in front again (switchTab to it)", err)
-	} else {
-		msg += "; brought this tab back to the front. To reach the page's own shortcut, focus the element that handles it first (click or focus it)"
+	err := in.p.BringToFront(bctx)
+	switch {
+	case len(byChrome) > 0:
+		msg := fmt.Sprintf("the page did not handle %s, so Chrome ran its own shortcut for it and opened %q in a new tab, which hid this one", combo, byChrome[0])
+		if err != nil {
+			msg += fmt.Sprintf("; bringing this tab back to the front failed (%v): mouse actions on it will hang until it is in front again (switchTab to it)", err)
+		} else {
+			msg += "; brought this tab back to the front. To reach the page's own shortcut, focus the element that handles it first (click or focus it)"
+		}
+		in.note(msg)
+	case err != nil:
+		in.note(fmt.Sprintf("a key opened %q in a new tab, which hid this one, and bringing this tab back to the front failed (%v): mouse actions on it will hang until it is in front again (switchTab to it)", opened[0], err))
 	}
-	w.in.note(msg)
 }
 
 // comboName spells a combo as the agent wrote it (Control+h).
