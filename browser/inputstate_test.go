@@ -88,7 +88,6 @@ func TestPageShortcutIsQuiet(t *testing.T) {
 	}
 }
 
-
 // stepBound is how far past its deadline an action may return.
 const stepBound = time.Second
 
