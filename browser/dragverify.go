@@ -29,16 +29,24 @@ type dragOutcome struct {
 }
 
 // dragMark records the drag's source and drop point in the page, for
-// verifyDrag.
+// verifyDrag. A tab hidden behind another tab of its window (which Chrome
+// sends no acknowledgement of a mouse move for) is brought to the front.
 func (p *Page) dragMark(ctx context.Context, srcEl *Element, from, to Point) error {
 	var err error
+	var mark struct{ Hidden bool }
 	if srcEl != nil {
-		err = srcEl.Call(ctx, nil, `(el, from, to) => `+epDragMark.js()+`(el, from, to)`, from, to)
+		err = srcEl.Call(ctx, &mark, `(el, from, to) => `+epDragMark.js()+`(el, from, to)`, from, to)
 	} else {
-		err = p.engineCall(ctx, nil, epDragMark, nil, from, to)
+		err = p.engineCall(ctx, &mark, epDragMark, nil, from, to)
 	}
 	if err != nil {
 		return fmt.Errorf("drag: mark the source: %w", err)
+	}
+	if mark.Hidden {
+		if err := p.BringToFront(ctx); err != nil {
+			return fmt.Errorf("drag: the tab is hidden behind another tab of its window, and bringing it to the front failed: %w", err)
+		}
+		p.in.note("the tab was hidden behind another tab of its window, where no mouse move reaches the page; brought it to the front before the drag")
 	}
 	return nil
 }

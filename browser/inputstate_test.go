@@ -222,3 +222,31 @@ func TestEnterOnNewTabLinkLeavesTheTabInFront(t *testing.T) {
 		t.Fatalf("value, downs, ups = %s", got)
 	}
 }
+
+// TestDragBringsAHiddenTabToFront: a tab hidden behind another tab of its
+// window (here by Chrome's History shortcut, pressed past the press's own
+// watch) is brought to the front by the drag, which moves the slider and
+// says so.
+func TestDragBringsAHiddenTabToFront(t *testing.T) {
+	p, _ := openFixture(t, "rangeslider.html")
+	closeTabsAt(t, p, "chrome://history")
+	ctx := testCtx(t)
+	combo, _ := p.Input().ParseKeys("Control+h")
+	if err := p.in.press(ctx, combo); err != nil {
+		t.Fatal(err)
+	}
+	if got := js(t, p, "document.visibilityState"); got != `"hidden"` {
+		t.Fatalf("the shortcut left the tab %s", got)
+	}
+	dctx, cancel := context.WithTimeout(ctx, 8*time.Second)
+	defer cancel()
+	if _, err := dragHandle(dctx, t, p, 75); err != nil {
+		t.Fatalf("drag in the hidden tab: %v", err)
+	}
+	if got := js(t, p, "[window.value, window.downs, window.ups]"); got != `[75,1,1]` {
+		t.Fatalf("value, downs, ups = %s", got)
+	}
+	if notes := strings.Join(p.EndStep(ctx), " "); !strings.Contains(notes, "brought it to the front before the drag") {
+		t.Errorf("notes = %q", notes)
+	}
+}

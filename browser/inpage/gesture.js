@@ -251,7 +251,7 @@ export function dragMark(el, from, to) {
     if (S.dragMarkState === st) S.dragMarkState = null;
   };
   S.dragMarkState = st;
-  return { source: src ? shortSelector(src) : '' };
+  return { source: src ? shortSelector(src) : '', hidden: document.visibilityState === 'hidden' };
 }
 
 // listItem reports whether el has a sibling like it (same tag and class):
