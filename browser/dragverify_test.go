@@ -23,11 +23,11 @@ func TestDragCardOntoColumnLands(t *testing.T) {
 		target     Target
 		want       string
 	}{
-		{"kanban.html", "Write spec", Target{Selector: "#doing"},
+		{"kanbanboard.html", "Write spec", Target{Selector: "#doing"},
 			`"[{\"todo\":[\"Design review\",\"Pick a name\"],\"doing\":[\"Build prototype\",\"Set up CI\",\"Fix login\",\"Tune cache\",\"Write spec\"],\"done\":[\"Kick-off\"]},[2,5,1],1]"`},
-		{"kanban.html", "Set up CI", Target{Selector: "#done h2"},
+		{"kanbanboard.html", "Set up CI", Target{Selector: "#done h2"},
 			`"[{\"todo\":[\"Write spec\",\"Design review\",\"Pick a name\"],\"doing\":[\"Build prototype\",\"Fix login\",\"Tune cache\"],\"done\":[\"Kick-off\",\"Set up CI\"]},[3,3,2],1]"`},
-		{"kanban.html?render=1", "Write spec", Target{Selector: "#doing"},
+		{"kanbanboard.html?render=1", "Write spec", Target{Selector: "#doing"},
 			`"[{\"todo\":[\"Design review\",\"Pick a name\"],\"doing\":[\"Build prototype\",\"Set up CI\",\"Fix login\",\"Tune cache\",\"Write spec\"],\"done\":[\"Kick-off\"]},[2,5,1],1]"`},
 	}
 	for _, c := range cases {
@@ -51,7 +51,7 @@ func TestDragCardOntoColumnLands(t *testing.T) {
 // takes no drop, stays in its column, and the answer says the drag did
 // nothing.
 func TestDragCardOntoNothingSaysSo(t *testing.T) {
-	p, _ := openFixture(t, "kanban.html")
+	p, _ := openFixture(t, "kanbanboard.html")
 	res, err := p.Drag(testCtx(t), DragEnd{Target: Target{Text: "Write spec"}}, DragEnd{Target: Target{Selector: "h1"}}, DragOptions{})
 	if err != nil {
 		t.Fatal(err)
