@@ -3,15 +3,28 @@ GO      ?= go
 BIN     := bin/cdp-skill
 SUDO    := $(if $(filter 0,$(shell id -u)),,sudo)
 CHROME  := $(shell command -v chromium || command -v chromium-browser || command -v google-chrome || command -v google-chrome-stable)
+NPM     := $(shell command -v npm)
 
-.PHONY: demo test build deps vet bench fuzz
+.PHONY: demo test build deps npm vet bench fuzz
 
 # deps installs Chromium with apt-get when no Chrome/Chromium is on PATH
 # (elsewhere: install Chrome or Chromium yourself, or set CHROME_PATH).
+# The package lists are updated first: a fresh machine's lists can name an
+# older Chromium than the one the tests' accessibility expectations were
+# proven against (TestAccnameFixturesAgreeWithChromium).
 deps:
 ifeq ($(CHROME)$(CHROME_PATH),)
 	@echo "Installing Chromium with apt-get…"
-	$(SUDO) apt-get install -y chromium || { $(SUDO) apt-get update && $(SUDO) apt-get install -y chromium; }
+	$(SUDO) apt-get update && $(SUDO) apt-get install -y chromium
+endif
+
+# npm installs Node.js and npm with apt-get when npm is missing: the
+# real-widget corpus (runtime/corpus) installs its pinned UI libraries with
+# npm ci (elsewhere: install Node.js yourself).
+npm:
+ifeq ($(NPM),)
+	@echo "Installing Node.js and npm with apt-get…"
+	$(SUDO) apt-get install -y nodejs npm || { $(SUDO) apt-get update && $(SUDO) apt-get install -y nodejs npm; }
 endif
 
 # build links a static binary (CGO_ENABLED=0): nothing needs cgo (Go's own
@@ -19,8 +32,12 @@ endif
 # loader every command's process starts about 0.6 ms sooner. -s -w (no
 # symbol table or DWARF; panics still name functions, files and lines)
 # saves about 0.07 ms more; -trimpath saved nothing.
+# cdp-skill-mcp (the MCP server, with the official Go SDK) is built next to
+# cdp-skill, which runs it for `cdp-skill mcp`; the SDK stays out of every
+# other command's start-up.
 build:
 	CGO_ENABLED=0 $(GO) build -ldflags='-s -w' -o $(BIN) ./cmd/cdp-skill
+	CGO_ENABLED=0 $(GO) build -ldflags='-s -w' -o $(BIN)-mcp ./cmd/cdp-skill-mcp
 
 # demo serves the embedded demo site on loopback and runs examples/demo.star
 # against it, printing the JSON result.
@@ -32,8 +49,9 @@ vet:
 	@test -z "$$(gofmt -l .)" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
 
 # test runs vet, the gofmt check and every test against a real headless
-# Chromium (tests fail, never skip, when CI=true and Chromium is missing).
-test: deps vet
+# Chromium (tests fail, never skip, when CI=true and Chromium or npm is
+# missing).
+test: deps npm vet
 	$(GO) test -count=1 -timeout 30m ./...
 
 bench: deps build

@@ -56,6 +56,10 @@ type Actionable struct {
 	Interceptor map[string]any
 	// Via is "label" when the point is on the label of a hidden checkbox.
 	Via string
+	// Part is the element at Point when it is not the target but a part of
+	// the target's own widget (an editor's text layer over its textarea):
+	// a user's click there reaches the target.
+	Part string
 	// Prep is the click's preparation, read with the last check when
 	// asked for (ActionOptions.prep).
 	Prep *clickPrepResult
@@ -77,6 +81,9 @@ type checkResult struct {
 	// Via is "label" when a hidden checkbox or radio is reached through
 	// its label.
 	Via string `json:"via"`
+	// Part is what the point hits when that is part of the target's own
+	// widget (hittarget.js widgetPart).
+	Part string `json:"part"`
 	// Prep answers ActionOptions.prep when the check passed.
 	Prep *clickPrepResult `json:"prep"`
 	// Changes says the check started the action's change log (asked for
@@ -215,7 +222,7 @@ func (p *Page) WaitActionable(ctx context.Context, t Target, kind string, o Acti
 						last = c
 					}
 				}
-				a := &Actionable{El: el, Matched: matched, Point: last.Point, Box: last.Box, Via: last.Via, Prep: last.Prep}
+				a := &Actionable{El: el, Matched: matched, Point: last.Point, Box: last.Box, Via: last.Via, Part: last.Part, Prep: last.Prep, Interceptor: last.Interceptor}
 				p.revealActionable(ctx, a)
 				a.watch, pending = pending.take(ctx, last), nil
 				return a, nil
@@ -351,7 +358,7 @@ func notEditable(t Target, c checkResult) error {
 		WithHint("target an input, textarea, select or contenteditable element")
 }
 
-var pastTenses = map[string]string{"click": "clicked", "check": "checked", "fill": "filled", "type": "typed into", "hover": "hovered", "focus": "focused", "select": "selected"}
+var pastTenses = map[string]string{"click": "clicked", "jsclick": "clicked", "check": "checked", "fill": "filled", "type": "typed into", "hover": "hovered", "focus": "focused", "select": "selected"}
 
 func pastTense(kind string) string {
 	if s, ok := pastTenses[kind]; ok {

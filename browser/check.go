@@ -30,7 +30,8 @@ type checkTargetInfo struct {
 }
 
 // SetChecked makes the target (a native checkbox or radio, an element with
-// role checkbox, radio, switch, menuitemcheckbox or menuitemradio or with
+// role checkbox, radio, switch, menuitemcheckbox, menuitemradio, option or
+// treeitem (read from aria-selected when it has no aria-checked) or with
 // aria-checked, the label of one, or an element inside one) checked or
 // unchecked, read back from checked or aria-checked. When it already is,
 // nothing is clicked (Changed false); otherwise it is clicked as Click does (a

@@ -9,7 +9,9 @@ import (
 // TestCheckEveryCheckableRole checks and unchecks each kind of checkable
 // control — native checkbox and radio, div[role=checkbox] (with and without
 // an initial aria-checked, named from outside), role=radio, role=switch,
-// menuitemcheckbox and menuitemradio — and reads the page's own state: each
+// menuitemcheckbox and menuitemradio, option and treeitem with
+// aria-checked (one option starting without it, one marked by
+// aria-selected only) — and reads the page's own state: each
 // handler ran exactly once per change and never for a no-op.
 func TestCheckEveryCheckableRole(t *testing.T) {
 	p, _ := openFixture(t, "checkroles.html")
@@ -26,6 +28,11 @@ func TestCheckEveryCheckableRole(t *testing.T) {
 		{Target{Label: "Push alerts"}, "push", "checkbox", "document.getElementById('push').getAttribute('aria-checked') === 'true'"},
 		{Target{Text: "Do not disturb"}, "dnd", "switch", "document.getElementById('dnd').getAttribute('aria-checked') === 'true'"},
 		{Target{Text: "Word wrap"}, "wrap", "menuitemcheckbox", "document.getElementById('wrap').getAttribute('aria-checked') === 'true'"},
+		{Target{Selector: "#olives"}, "olives", "option", "document.getElementById('olives').getAttribute('aria-checked') === 'true'"},
+		{Target{Text: "Basil"}, "basil", "option", "document.getElementById('basil').getAttribute('aria-checked') === 'true'"},
+		{Target{Text: "Large"}, "large", "option", "document.getElementById('large').getAttribute('aria-selected') === 'true'"},
+		{Target{Selector: "#readme"}, "readme", "treeitem", "document.getElementById('readme').getAttribute('aria-checked') === 'true'"},
+		{Target{Text: "LICENSE"}, "license", "treeitem", "document.getElementById('license').getAttribute('aria-checked') === 'true'"},
 	}
 	for _, c := range cases {
 		res := setChecked(t, p, c.target, true)

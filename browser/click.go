@@ -30,7 +30,10 @@ type ClickResult struct {
 	TargetReport
 	Matched     string         `json:"matched,omitempty"`
 	Interceptor map[string]any `json:"interceptedBy,omitempty"`
-	Checked     *bool          `json:"checked,omitempty"`
+	// Part is where the click landed when that was a part of the
+	// element's own widget (an editor's text layer over its textarea).
+	Part    string `json:"clickedPart,omitempty"`
+	Checked *bool  `json:"checked,omitempty"`
 	Effect
 	// Warnings are notes for the step result.
 	Warnings []string `json:"-"`
@@ -49,6 +52,34 @@ type probeResult struct {
 	// ClickHit is where the click event went when it fired at all ("" for
 	// a target without a selector, nil when none fired).
 	ClickHit *string `json:"clickHit"`
+	// Blocked is what the press reached instead of the element (the page
+	// changed what is under the pointer when it arrived): the press and
+	// the rest of the click were stopped before the page saw them.
+	// Renamed is set when the element itself was there under another name.
+	Blocked *pressHit   `json:"blocked"`
+	Renamed *NameChange `json:"renamed"`
+	// Part: the press went to a part of the element's own widget (an
+	// editor's text layer); Focused says the element then had focus.
+	Part    bool `json:"part"`
+	Focused bool `json:"focused"`
+}
+
+// pressHit is the element a press reached (hittarget.js hitOf).
+type pressHit struct {
+	Selector string `json:"selector"`
+	Role     string `json:"role,omitempty"`
+	Name     string `json:"name,omitempty"`
+}
+
+func (h pressHit) String() string {
+	s := h.Selector
+	if h.Role != "" && h.Role != "generic" {
+		s = h.Role + " " + s
+	}
+	if h.Name != "" {
+		s += fmt.Sprintf(" (%q)", h.Name)
+	}
+	return s
 }
 
 // Click clicks the target with real mouse events at its visible centre,
@@ -94,10 +125,11 @@ func (p *Page) click(ctx context.Context, t Target, o ClickOptions) (*ClickResul
 	}
 	ao := o.ActionOptions
 	ao.prep, ao.watch = "arm", true
+	kind := "click"
 	if o.JSClick {
-		ao.prep = "read"
+		ao.prep, kind = "read", "jsclick"
 	}
-	a, err := p.WaitActionable(ctx, t, "click", ao)
+	a, err := p.WaitActionable(ctx, t, kind, ao)
 	if err != nil {
 		return nil, err
 	}
@@ -108,6 +140,9 @@ func (p *Page) click(ctx context.Context, t Target, o ClickOptions) (*ClickResul
 	res := &ClickResult{Clicked: true, Matched: a.Matched, Via: a.Via, Interceptor: a.Interceptor, TargetReport: report}
 	if a.AutoForced {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("the element was not ready (%s); clicked anyway after the actionability timeout", a.Reason))
+	}
+	if o.JSClick && !a.AutoForced && a.Interceptor != nil {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("%s covers the element, so a user could not click it; clicked it with element.click() as asked", describeLayer(a.Interceptor)))
 	}
 	w, err := p.watchAction(ctx, a)
 	if err != nil {
@@ -142,7 +177,16 @@ func (p *Page) click(ctx context.Context, t Target, o ClickOptions) (*ClickResul
 			w.stop()
 			return nil, err
 		}
-		if !probe.Received {
+		if probe.Blocked != nil {
+			w.stop()
+			return nil, pressRedirected(t, a, probe)
+		}
+		if probe.Part {
+			res.Part = a.Part
+			if !probe.Focused {
+				p.focusAfterPart(ctx, a, res)
+			}
+		} else if !probe.Received {
 			if err := p.afterMissedClick(ctx, t, a, o, probe, res); err != nil {
 				w.stop()
 				return nil, err
@@ -327,4 +371,14 @@ func (p *Page) toTop(ctx context.Context, pt Point) (Point, error) {
 		return pt, err
 	}
 	return m.apply(pt), nil
+}
+
+// describeLayer names a covering layer from its description
+// (describeInterceptor in act.js): "cookie-banner div#banner".
+func describeLayer(in map[string]any) string {
+	s := fmt.Sprintf("%v %v", in["kind"], in["selector"])
+	if t, ok := in["text"].(string); ok && t != "" {
+		s += fmt.Sprintf(" (%q)", t)
+	}
+	return s
 }

@@ -347,12 +347,17 @@ func (el *Element) checkedState(ctx context.Context) *checkedInfo {
 	return &c
 }
 
-// jsClick clicks the element by script (element.click()); a double click
-// clicks twice and fires dblclick.
+// jsClickFocus focuses a focusable or editable element before its
+// script click, as a user's press does (element.click() alone does not).
+const jsClickFocus = `if (!el.matches(':disabled') && (el.hasAttribute('tabindex') || el.tabIndex >= 0 || el.isContentEditable)) el.focus({preventScroll: true});`
+
+// jsClick clicks the element by script (element.click()), focusing it
+// first when it takes focus; a double click clicks twice and fires
+// dblclick.
 func (el *Element) jsClick(ctx context.Context, double bool) error {
-	fn := `(el) => { el.click(); }`
+	fn := `(el) => { ` + jsClickFocus + ` el.click(); }`
 	if double {
-		fn = `(el) => { el.click(); el.click(); el.dispatchEvent(new MouseEvent('dblclick', {bubbles: true, cancelable: true, composed: true, detail: 2})); }`
+		fn = `(el) => { ` + jsClickFocus + ` el.click(); el.click(); el.dispatchEvent(new MouseEvent('dblclick', {bubbles: true, cancelable: true, composed: true, detail: 2})); }`
 	}
 	err := el.Call(ctx, nil, fn)
 	if err != nil && KindOf(err) == KindContextDestroyed {

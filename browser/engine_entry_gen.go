@@ -4,7 +4,7 @@ package browser
 
 // The installed scripts (browser/inpage/bundle) and their versions.
 var (
-	engineBundleSpec = bundle{global: "__cdpSkill", source: engineBundleJS, version: "1d04be343425"}
+	engineBundleSpec = bundle{global: "__cdpSkill", source: engineBundleJS, version: "f8780138d980"}
 	pageBundleSpec   = bundle{global: "__cdpSkillPage", source: pageBundleJS, version: "d186319db1e5"}
 	watchBundleSpec  = bundle{global: "__cdpSkillWatch", source: watchBundleJS, version: "27ff5174b813"}
 )
@@ -63,6 +63,7 @@ var (
 	epPresentRefs          = engineEntry{"presentRefs"}
 	epQuery                = engineEntry{"query"}
 	epReadFill             = engineEntry{"readFill"}
+	epReadGuard            = engineEntry{"readGuard"}
 	epReadProbe            = engineEntry{"readProbe"}
 	epReadValue            = engineEntry{"readValue"}
 	epRectOf               = engineEntry{"rectOf"}
@@ -93,6 +94,7 @@ var (
 	epTakeSlots            = engineEntry{"takeSlots"}
 	epTargetInfo           = engineEntry{"targetInfo"}
 	epTextPresent          = engineEntry{"textPresent"}
+	epTypeStart            = engineEntry{"typeStart"}
 	epValidate             = engineEntry{"validate"}
 	epVisualKey            = engineEntry{"visualKey"}
 	epWatchFiles           = engineEntry{"watchFiles"}

@@ -59,16 +59,29 @@ func (p *Page) Fill(ctx context.Context, t Target, value string, o FillOptions) 
 	return res, nil
 }
 
-func (p *Page) fillElement(ctx context.Context, el *Element, value string, o FillOptions, res *FillResult) error {
+func (p *Page) fillElement(ctx context.Context, el *Element, value string, o FillOptions, res *FillResult) (err error) {
 	// One round trip: the kind, for a typed or set value the watch that
 	// tells a consumed value from a rejected one (see watchValue), and for
 	// a value to be typed the field focused and selected (fillStart).
 	var start struct {
-		Kind    string `json:"kind"`
-		Focused *bool  `json:"focused"`
+		Kind    string    `json:"kind"`
+		Focused *bool     `json:"focused"`
+		Active  *pressHit `json:"active"`
 	}
 	if err := el.Call(ctx, &start, `(el, v, clear, react) => `+epFillStart.js()+`(el, v, clear, react)`, value, o.Clear, o.React); err != nil {
 		return err
+	}
+	if start.Focused != nil && !*start.Focused && start.Active != nil {
+		return focusStolen(*start.Active)
+	}
+	if start.Focused != nil && *start.Focused {
+		// Armed by fillStart; read (and disarmed) with the value, or here
+		// when the fill fails.
+		defer func() {
+			if err != nil {
+				el.disarmGuard(ctx)
+			}
+		}()
 	}
 	kind := start.Kind
 	if n, ok := strings.CutPrefix(kind, "too-long:"); ok {
@@ -96,6 +109,11 @@ func (p *Page) fillElement(ctx context.Context, el *Element, value string, o Fil
 	}
 	suffix := !o.Clear && res.Method == "insertText"
 	verdict, got, err := p.putAndRead(ctx, el, value, suffix, put)
+	if KindOf(err) == KindElementIntercepted {
+		// The text was stopped on its way to another field: a hostile or
+		// broken page, which no setter makes right.
+		return err
+	}
 	if verdict == fillRejected && res.Method == "insertText" && !o.NoAutoForce {
 		// The framework swallowed the typed text: set it the React way.
 		if err := el.Call(ctx, nil, `(el) => `+epWatchValue.js()+`(el)`); err == nil {
@@ -157,14 +175,18 @@ func (p *Page) putAndRead(ctx context.Context, el *Element, value string, suffix
 		return fillRejected, "", err
 	}
 	var r struct {
-		Value string   `json:"value"`
-		Seen  []string `json:"seen"`
+		Value      string    `json:"value"`
+		Seen       []string  `json:"seen"`
+		Redirected *pressHit `json:"redirected"`
 	}
 	if err := read(ctx, &r); err != nil {
 		if KindOf(err) == KindContextDestroyed {
 			return fillNavigated, "", nil
 		}
 		return fillRejected, "", err
+	}
+	if r.Redirected != nil {
+		return fillRejected, "", textRedirected(*r.Redirected)
 	}
 	if valuesMatch(r.Value, value, suffix) {
 		return fillHeld, r.Value, nil
@@ -194,6 +216,7 @@ func (p *Page) typeInto(ctx context.Context, el *Element, value string, clear bo
 		focused = &f
 	}
 	if !*focused {
+		el.disarmGuard(ctx)
 		return nil, Errorf(KindElementNotEditable, "the field cannot take focus").WithHint("it may be covered or disabled; try click on it first")
 	}
 	if value == "" {
@@ -286,8 +309,12 @@ type TypeOptions struct {
 }
 
 // Type focuses the target (when given) and types text key by key.
-func (p *Page) Type(ctx context.Context, t Target, text string, o TypeOptions) (*FillResult, error) {
+func (p *Page) Type(ctx context.Context, t Target, text string, o TypeOptions) (_ *FillResult, err error) {
 	res := &FillResult{Method: "keys"}
+	// guarded is the field the keys must go into (focusguard.js); spread
+	// says they went on into the next fields (split code inputs).
+	var guarded *Element
+	spread := false
 	if !t.IsZero() {
 		ao := o.ActionOptions
 		ao.prep = "read"
@@ -297,9 +324,22 @@ func (p *Page) Type(ctx context.Context, t Target, text string, o TypeOptions) (
 		}
 		defer a.El.release()
 		res.TargetReport = p.actionReport(ctx, a)
-		if err := a.El.Call(ctx, nil, `(el) => { el.focus({preventScroll: true}); if (typeof el.setSelectionRange === 'function') { try { const n = el.value.length; el.setSelectionRange(n, n); } catch (e) {} } }`); err != nil {
+		var start struct {
+			Focused bool      `json:"focused"`
+			Active  *pressHit `json:"active"`
+		}
+		if err := a.El.Call(ctx, &start, `(el) => `+epTypeStart.js()+`(el)`); err != nil {
 			return nil, err
 		}
+		if !start.Focused && start.Active != nil {
+			return nil, focusStolen(*start.Active)
+		}
+		guarded = a.El
+		defer func() {
+			if err != nil {
+				guarded.disarmGuard(ctx)
+			}
+		}()
 	}
 	w, err := p.watch(ctx)
 	if err != nil {
@@ -309,9 +349,21 @@ func (p *Page) Type(ctx context.Context, t Target, text string, o TypeOptions) (
 		w.stop()
 		return nil, err
 	}
+	if guarded != nil {
+		if g, err := guarded.readGuard(ctx); err == nil {
+			if g.Redirected != nil {
+				w.stop()
+				return nil, textRedirected(*g.Redirected)
+			}
+			if len(g.Advanced) > 0 {
+				spread = true
+				res.Warnings = append(res.Warnings, fmt.Sprintf("the field filled up and the page moved focus on (from %s): the rest of the text went into the next field, as a user's typing would", strings.Join(g.Advanced, ", then ")))
+			}
+		}
+	}
 	res.Filled = true
 	res.Effect = w.finish(ctx, SettleWindow)
-	if res.Element != nil && !res.Navigated {
+	if res.Element != nil && !res.Navigated && !spread {
 		// Keystrokes may be transformed (autocomplete, masks): verified
 		// means the typed text shows up in the field.
 		if el, _, err := p.locate(ctx, t); err == nil && el != nil {

@@ -45,7 +45,10 @@ type Page struct {
 	lifecycleOn bool
 	// overrides are the command-long emulations set (see Park).
 	overrides commandOverrides
-	// frame is the frame actions run in; nil means the main frame.
+	// frame is the frame the running step acts in; nil means the main
+	// frame. It is set only while a step runs (Frames.Enter gives it the
+	// command's selection, which the runtime holds): between steps and
+	// commands it is nil.
 	frame *frameRef
 	// home is the frame the running step started in (see Frames.Scope).
 	home *frameRef

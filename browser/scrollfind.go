@@ -36,12 +36,25 @@ type feedState struct {
 	Added        int     `json:"added"`
 	List         string  `json:"list"`
 	Items        int     `json:"items"`
+	// Boxes are the scroll containers (other than the page) the search
+	// scrolled, and where each stands (feedReport only).
+	Boxes []feedBox `json:"boxes"`
 }
 
-// ScrollUntilFound scrolls the page (or the pane that scrolls it) down step
-// by step until the target exists (lazy lists, infinite scroll). At the end
-// of the page it keeps waiting while the page grows or requests are in
-// flight, and gives up only once the page has not grown for FeedQuiet, after
+// feedBox is a scroll container's position in feedReport.
+type feedBox struct {
+	Box          string  `json:"box"`
+	ScrollY      float64 `json:"scrollY"`
+	ScrollHeight float64 `json:"scrollHeight"`
+}
+
+// ScrollUntilFound scrolls down step by step until the target exists (lazy
+// lists, infinite scroll, virtualised lists): each step scrolls the page
+// (or the pane that scrolls it) and every rendered scroll container that
+// can still go down, since the content may scroll inside its own container.
+// When all of them are at their end it keeps waiting while anything grows
+// or requests are in flight, and gives up only once nothing has grown for
+// FeedQuiet, after
 // maxScrolls scrolls (default DefaultMaxScrolls), or shortly before ctx
 // ends. It returns true when found (the element scrolled to the centre);
 // otherwise an ElementNotFoundError saying how far it got.
@@ -142,7 +155,7 @@ func (f *feedFind) waitAtEnd(ctx context.Context) (grew bool, why string, err er
 			continue
 		}
 		if quiet && time.Since(nudged) >= FeedQuiet/2 {
-			return false, fmt.Sprintf("at the end of the page, which stopped growing (nothing added for %s, no request in flight, nothing aria-busy)", FeedQuiet), nil
+			return false, fmt.Sprintf("at the end of the page and of every scroll container, which stopped growing (nothing added for %s, no request in flight, nothing aria-busy)", FeedQuiet), nil
 		}
 		if time.Now().After(f.deadline) {
 			return false, fmt.Sprintf("before the step timeout, at the end of the page while it was still loading (%d requests in flight, busy %v)", pending, st.Busy), nil
@@ -178,6 +191,12 @@ func (f *feedFind) notFound(ctx context.Context, why string) error {
 	if rep.List != "" {
 		msg += fmt.Sprintf("; %s holds %d items (%d added while scrolling)", rep.List, rep.Items, rep.Added)
 		details["list"], details["items"] = rep.List, rep.Items
+	}
+	for _, b := range rep.Boxes {
+		msg += fmt.Sprintf("; scrolled %s to %.0f of %.0f", b.Box, b.ScrollY, b.ScrollHeight)
+	}
+	if len(rep.Boxes) > 0 {
+		details["containers"] = rep.Boxes
 	}
 	e := Errorf(KindElementNotFound, "%s", msg).
 		WithHint("the element is not in what the page loaded: check the target against a snapshot; raise maxScrolls or the step timeout for a longer feed")

@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -130,5 +131,99 @@ func TestScrollUntilFoundReportsHowFar(t *testing.T) {
 	}
 	if got := js(t, p, "[document.querySelectorAll('.post').length, getComputedStyle(document.getElementById('end')).display]"); got != `[30,"block"]` {
 		t.Fatalf("page = %s", got)
+	}
+}
+
+// TestScrollUntilFoundVirtualList clicks Row 800 of a virtualised list
+// (1000 rows, about twenty in the DOM at a time, rendered on the list's own
+// scroll) built as @tanstack/virtual builds one and as clusterize.js does,
+// and one inside a web component's shadow root:
+// the list's container is what scrolls, not the window (which scrolls
+// too). The row's own handler ran exactly once.
+func TestScrollUntilFoundVirtualList(t *testing.T) {
+	for _, mode := range []string{"mode=absolute", "mode=pad", "shadow=1"} {
+		t.Run(mode, func(t *testing.T) {
+			p, _ := openFixture(t, "virtual.html?"+mode)
+			ctx := testCtx(t)
+			tg := Target{Text: "Row 800", Exact: true}
+			found, err := p.ScrollUntilFound(ctx, tg, 0, 0)
+			if err != nil || !found {
+				t.Fatalf("scrollUntilFound = %v, %v; page: %s", found, err, js(t, p, "[list.scrollTop, scrollY, document.querySelectorAll('.row').length]"))
+			}
+			if _, err := p.Click(ctx, tg, ClickOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			if got := js(t, p, "JSON.stringify(window.clicks)"); got != `"{\"800\":1}"` {
+				t.Fatalf("clicks = %s", got)
+			}
+			if got := js(t, p, "list.querySelectorAll('.row').length < 40"); got != "true" {
+				t.Fatalf("the list is not virtualised: %s rows", js(t, p, "list.querySelectorAll('.row').length"))
+			}
+		})
+	}
+}
+
+// TestScrollUntilFoundVirtualListMissing: a row past the list's end fails
+// with ElementNotFoundError once the list's container is at its end and
+// nothing grew, saying where that container stands — within the step's
+// time.
+func TestScrollUntilFoundVirtualListMissing(t *testing.T) {
+	p, _ := openFixture(t, "virtual.html?rows=300")
+	ctx, cancel := context.WithTimeout(testCtx(t), 30*time.Second)
+	defer cancel()
+	_, err := p.ScrollUntilFound(ctx, Target{Text: "Row 5000"}, 0, 0)
+	if KindOf(err) != KindElementNotFound || !strings.Contains(err.Error(), "stopped growing") {
+		t.Fatalf("a row not in the list: %v", err)
+	}
+	end := js(t, p, "list.scrollHeight - list.clientHeight")
+	if !strings.Contains(err.Error(), "scrolled div#list to "+end+" of 9600") {
+		t.Fatalf("error %v does not say where the list stands (scrollTop %s)", err, end)
+	}
+	if got := js(t, p, "list.scrollTop === list.scrollHeight - list.clientHeight"); got != "true" {
+		t.Fatalf("the list was not scrolled to its end: %s", js(t, p, "list.scrollTop"))
+	}
+}
+
+// TestScrollUntilFoundFeedInSection likes post 57 of a feed that scrolls
+// inside a page section and fetches ten more posts (answered after 300 ms)
+// when that section nears its bottom; the window scrolls too, and reaches
+// its end long before the feed does.
+func TestScrollUntilFoundFeedInSection(t *testing.T) {
+	base := serveFeed(t)
+	p := openTestTab(t)
+	ctx := testCtx(t)
+	if _, err := p.Navigate(ctx, base+"act/sectionfeed.html?total=80&delay=300", WaitLoad); err != nil {
+		t.Fatal(err)
+	}
+	tg := Target{Text: "Like post 57", Exact: true}
+	found, err := p.ScrollUntilFound(ctx, tg, 0, 0)
+	if err != nil || !found {
+		t.Fatalf("scrollUntilFound = %v, %v; page: %s", found, err, js(t, p, "[document.querySelectorAll('.post').length, window.fetches]"))
+	}
+	if _, err := p.Click(ctx, tg, ClickOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := js(t, p, "JSON.stringify(window.likes)"); got != `"{\"57\":1}"` {
+		t.Fatalf("likes = %s", got)
+	}
+}
+
+// TestScrollUntilFoundStuckContainer: a container that a scroll cannot
+// move (mandatory scroll snapping with one snap point pulls it back) counts
+// as at its end: a missing target fails once the page stopped growing,
+// not after every one of maxScrolls scrolls of a container that never
+// moves.
+func TestScrollUntilFoundStuckContainer(t *testing.T) {
+	p := loadHTML(t, `<!doctype html><title>Snap</title>
+<div id="snap" style="height: 200px; overflow-y: auto; scroll-snap-type: y mandatory">
+  <div style="height: 200px; scroll-snap-align: start">Slide one</div>
+  <div style="height: 2000px">Tall rest</div>
+</div>`)
+	if got := js(t, p, "snap.scrollBy({top: 150, behavior: 'instant'}), snap.scrollTop"); got != "0" {
+		t.Fatalf("the container moved: scrollTop %s after a scroll, so it is not stuck", got)
+	}
+	_, err := p.ScrollUntilFound(testCtx(t), Target{Text: "Slide forty"}, 0, 0)
+	if KindOf(err) != KindElementNotFound || !strings.Contains(err.Error(), "stopped growing") {
+		t.Fatalf("a target past a stuck container: %v", err)
 	}
 }

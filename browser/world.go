@@ -46,7 +46,38 @@ func (p *Page) currentFrame() (*Session, cdp.FrameID) {
 func (p *Page) engineExec(ctx context.Context) (*Session, runtime.ExecutionContextID, error) {
 	sess, frame := p.currentFrame()
 	id, err := p.worldIn(ctx, sess, frame)
+	if err != nil {
+		if moved := p.followFrame(ctx); moved != nil {
+			sess = moved.sess
+			id, err = p.worldIn(ctx, sess, moved.id)
+		}
+	}
 	return sess, id, err
+}
+
+// followFrame moves the running step to where its frame is now when the
+// frame moved to another renderer while the step ran (it loaded a page of
+// another site, or came back): the step goes on in the frame's new
+// document. It returns the moved frame, or nil when the frame did not move
+// (it is the top document, was removed, or the tab closed).
+func (p *Page) followFrame(ctx context.Context) *frameRef {
+	f := p.currentFrameRef()
+	if f == nil || p.TabClosed() {
+		return nil
+	}
+	g := p.now(ctx, f)
+	if g.sess == f.sess {
+		return nil
+	}
+	p.mu.Lock()
+	if p.frame == f {
+		p.frame = g
+	}
+	if p.home == f {
+		p.home = g
+	}
+	p.mu.Unlock()
+	return g
 }
 
 // worldIn returns the execution context of the engine's world in a frame

@@ -7,7 +7,6 @@ package builtins
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"time"
 
@@ -66,7 +65,10 @@ type Env struct {
 	browsers map[string]*browser.Browser
 	page     *browser.Page
 	tab      state.Tab
-	unlock   func()
+	// frame is the frame the command's frame steps selected (nil: the
+	// top document); it lasts until the command ends.
+	frame  *browser.Frame
+	unlock func()
 	// opened lists the targets this invocation created, for newTabs seams.
 	opened []target.ID
 	// warnings are notes from connecting (how Chrome was found) not yet
@@ -149,37 +151,29 @@ func (e *Env) connectOptions(ep chrome.Endpoint) browser.ConnectOptions {
 	return browser.ConnectOptions{AutoLaunch: ep.Local(), Headless: e.Headless, Chrome: e.Chrome, AllowDownloads: e.AllowDownloads}
 }
 
-// AttachTab makes the tab named by ref (alias or target id) current, in the
-// frame an earlier command selected for it.
+// AttachTab makes the tab named by ref (alias or target id) current. The
+// command starts in its top document: a frame step of an earlier command
+// does not carry over (spec §19.12).
 func (e *Env) AttachTab(ctx context.Context, ref string) error {
 	entry, err := e.resolveTab(ref)
 	if err != nil {
 		return err
 	}
-	if err := e.attach(ctx, entry); err != nil {
-		return err
-	}
-	e.restoreFrame(ctx)
-	return nil
+	return e.attach(ctx, entry)
 }
 
-// restoreFrame re-enters the frame a frame step selected in an earlier
-// command; when that frame is gone it says so and stays in the top
-// document.
-func (e *Env) restoreFrame(ctx context.Context) {
-	kept := state.LoadTabFrame(e.tab.TargetID)
-	if len(kept.Chain) == 0 || e.page.Frames().InChild() {
-		return
+// Frame is the frame the command's frame steps selected in the current
+// tab, which its steps run in (nil: the top document).
+func (e *Env) Frame() *browser.Frame {
+	if e.page == nil || !e.frame.Of(e.page) {
+		return nil
 	}
-	for _, id := range kept.Chain {
-		if _, _, err := e.page.Frames().Switch(ctx, browser.FrameSpec{FrameID: id}); err != nil {
-			e.page.Frames().Switch(ctx, browser.FrameSpec{Top: true})
-			state.SaveTabFrame(e.tab.TargetID, state.TabFrame{})
-			e.page.Warnings = append(e.page.Warnings, fmt.Sprintf("the frame an earlier command switched to (%s) is gone (the page navigated or removed it): this command runs in the top document; refs taken inside that frame no longer work", kept.URL))
-			return
-		}
-	}
+	return e.frame
 }
+
+// SelectFrame makes sel the frame the command's next steps run in (nil:
+// the top document).
+func (e *Env) SelectFrame(sel *browser.Frame) { e.frame = sel }
 
 // resolveTab finds the registry entry of a tab alias or target id.
 func (e *Env) resolveTab(ref string) (state.Tab, error) {

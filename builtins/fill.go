@@ -190,6 +190,7 @@ func typeText(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	warnAll(c, res.Warnings)
 	out := map[string]any{"typed": len([]rune(text))}
 	if res.Element != nil {
 		out["element"] = res.Element

@@ -4,7 +4,6 @@ import (
 	"go.starlark.net/starlark"
 
 	"github.com/cdp-skill/cdp-skill/browser"
-	"github.com/cdp-skill/cdp-skill/browser/state"
 	"github.com/cdp-skill/cdp-skill/lang"
 )
 
@@ -12,10 +11,10 @@ func init() {
 	register(map[string]ActionFunc{"frame": frame})
 }
 
-// frame lists frames or switches into one: frame("top"), frame("s1e4") (the
-// iframe's ref), frame("iframe#x") (or a name or URL part), frame(0),
-// frame(name = "…"), frame(url = "…"), frame(frame_id = "…"),
-// frame(list = True).
+// frame lists frames or moves the rest of the command into one:
+// frame("top"), frame("s1e4") (the iframe's ref), frame("iframe#x") (or a
+// name or URL part), frame(0), frame(name = "…"), frame(url = "…"),
+// frame(frame_id = "…"), frame(list = True).
 func frame(c *Call) (any, error) {
 	p, err := c.Env.Page()
 	if err != nil {
@@ -53,18 +52,13 @@ func frame(c *Call) (any, error) {
 	if !spec.Top && spec.Any == "" && spec.Selector == "" && spec.Index == nil && spec.Name == "" && spec.FrameID == "" && spec.URL == "" {
 		return nil, invalid(`frame needs "top", the iframe's ref, a selector, index, name, url or frameId, or {"list": true}`)
 	}
-	info, warnings, err := p.Frames().Switch(c.Ctx, spec)
+	sel, info, warnings, err := p.Frames().Resolve(c.Ctx, spec)
 	if err != nil {
 		return nil, err
 	}
-	// Later commands on this tab start in this frame too.
-	keep := state.TabFrame{}
-	if !spec.Top {
-		keep = state.TabFrame{Chain: p.Frames().Chain(), URL: info.URL}
-	}
-	if err := state.SaveTabFrame(c.Env.Tab().TargetID, keep); err != nil {
-		c.Warn("the frame choice is not kept for later commands: %v", err)
-	}
+	// The command's later steps run there; the next command starts in the
+	// top document again (spec §19.12).
+	c.Env.SelectFrame(sel)
 	for _, w := range warnings {
 		c.Warn("%s", w)
 	}

@@ -2,62 +2,135 @@ package cmd
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/cdp-skill/cdp-skill/lang"
 	"github.com/cdp-skill/cdp-skill/runtime"
 )
 
-// mcpInstructions is what an MCP host shows the model about the server.
-const mcpInstructions = `cdp-skill drives Chrome. Open a page with tabs {"action":"open","url":"…"} (or steps {"steps":[{"openTab":"…"}]}); every answer names the tab ("t1"): pass it as "tab" from then on. Act with steps, e.g. {"tab":"t1","steps":[{"click":"s1e4"},{"fill":{"label":"Email","value":"a@b.c"}}]}: targets are refs from a snapshot (s1e4), CSS selectors, {"text":…} or {"label":…}. Each answer is one JSON object: status, each step's output, the page context, what changed and the viewport snapshot; a failed step carries errorType, the error and what to try next. Use run_recipe for Starlark programs (loops, branches) and compile to turn a working step list into one. Tabs, refs and site profiles are shared with the cdp-skill command line.`
+// MCPBinary is the program that serves MCP: the official Go SDK lives in it,
+// not in cdp-skill, so that every other command starts without the SDK's
+// package initialisation (see docs/ARCHITECTURE.md, "MCP server").
+const MCPBinary = "cdp-skill-mcp"
+
+// EnvMCPToken is the bearer token `mcp --http` requires of every request.
+const EnvMCPToken = "CDP_SKILL_MCP_TOKEN"
+
+// MCPServeFunc serves MCP for host until the client goes away or ctx ends.
+type MCPServeFunc func(ctx context.Context, host *MCPHost) error
+
+// mcpServe is the server linked into this program (cdp-skill-mcp sets it
+// with RegisterMCP); nil in cdp-skill, whose mcp command hands over to
+// cdp-skill-mcp.
+var mcpServe MCPServeFunc
+
+// RegisterMCP links the MCP server into this program: `mcp` then serves in
+// process instead of running cdp-skill-mcp.
+func RegisterMCP(f MCPServeFunc) { mcpServe = f }
+
+// MCPHost is what the MCP server needs of the command line: its flags, its
+// streams and the runtime options every command runs with.
+type MCPHost struct {
+	a *app
+	// HTTP is the address of the Streamable HTTP endpoint; "" serves stdio.
+	HTTP string
+	// Token is the bearer token HTTP requests must carry ("" = none).
+	Token string
+	// KeepTabs leaves the tabs a session opened open when its client goes.
+	KeepTabs bool
+	// Version is the program's version.
+	Version string
+}
+
+// Stdin and Stdout are the stdio transport's streams; Stderr takes logs.
+func (h *MCPHost) Stdin() io.Reader  { return h.a.stdin }
+func (h *MCPHost) Stdout() io.Writer { return h.a.stdout }
+func (h *MCPHost) Stderr() io.Writer { return h.a.stderr }
+
+// Options are the runtime options of the command line, for pool.
+func (h *MCPHost) Options(pool *runtime.Pool) runtime.Options {
+	o := h.a.runtimeOptions()
+	o.Pool = pool
+	return o
+}
+
+// AfterCommand records a finished command as the command line does (the
+// debug log, the metrics line).
+func (h *MCPHost) AfterCommand(input []byte, req *lang.Request, out *runtime.Output, start time.Time) {
+	h.a.afterCommand(input, req, out, start)
+}
+
+// SiteRecipeProgram is the program that runs a site profile's recipe with
+// args, as `cdp-skill recipe` runs it.
+func SiteRecipeProgram(domain, name string, args map[string]string) string {
+	return recipeProgram(domain, name, args)
+}
 
 func (a *app) mcpCommand() *cobra.Command {
-	return &cobra.Command{
+	host := &MCPHost{a: a, Version: Version}
+	c := &cobra.Command{
 		Use:   "mcp",
-		Short: "Serve the Model Context Protocol over stdio (tools: steps, run_recipe, snapshot, tabs, compile)",
-		Long: `mcp serves cdp-skill as an MCP server on stdin/stdout for agents that speak the
-Model Context Protocol. It keeps one connection to Chrome and its tab sessions
-for its lifetime, launches Chrome on first use like the command line, and
-shares tab aliases and refs with cdp-skill commands on the same state dir.
+		Short: "Serve the Model Context Protocol over stdio or Streamable HTTP",
+		Long: `mcp serves cdp-skill as an MCP server for agents that speak the Model Context
+Protocol: on stdin/stdout, or with --http on a Streamable HTTP endpoint. It keeps
+one connection to Chrome and its tab sessions for its lifetime, launches Chrome
+on first use like the command line, and shares tab aliases and refs with
+cdp-skill commands on the same state dir. Tools: observe, interact, evaluate,
+network_storage, tabs, run_recipe, compile. Tabs a session opened are closed
+when its client goes away, unless it opened them with "keep": true or the server
+runs with --keep-tabs.
 
-  claude mcp add cdp-skill -- cdp-skill mcp`,
+The server is the program cdp-skill-mcp, next to cdp-skill (make build builds
+both); cdp-skill mcp runs it.
+
+  claude mcp add cdp-skill -- cdp-skill mcp
+  cdp-skill mcp --http 127.0.0.1:8931
+  CDP_SKILL_MCP_TOKEN=secret cdp-skill mcp --http 0.0.0.0:8931`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return a.serveMCP(cmd.Context(), a.stdin, a.stdout)
+			host.Token = os.Getenv(EnvMCPToken)
+			if mcpServe != nil {
+				a.setup()
+				return mcpServe(cmd.Context(), host)
+			}
+			return execMCP()
 		},
 	}
+	c.Flags().StringVar(&host.HTTP, "http", "", "serve Streamable HTTP on this address (loopback, e.g. 127.0.0.1:8931; any other address needs "+EnvMCPToken+")")
+	c.Flags().BoolVar(&host.KeepTabs, "keep-tabs", false, "leave the tabs a session opened open when its client goes away")
+	return c
 }
 
-// mcpServer runs tool calls on the shared engine with one kept pool of
-// connections and tab sessions.
-type mcpServer struct {
-	app  *app
-	pool *runtime.Pool
-}
-
-// serveMCP serves until the client closes the stream or ctx ends.
-func (a *app) serveMCP(ctx context.Context, r io.Reader, w io.Writer) error {
-	srv := &mcpServer{app: a, pool: runtime.NewPool()}
-	srv.pool.KeepEmulation = true // a viewport set by one call lasts for the next
-	srv.pool.KeepNetworkLog = true
-	defer srv.pool.Close()
-	info := &mcpServerInfo{
-		impl:         mcpImplementation{Name: "cdp-skill", Title: "cdp-skill: Chrome for agents", Version: Version},
-		instructions: mcpInstructions,
-		tools:        srv.tools(),
+// execMCP replaces this process with cdp-skill-mcp, found next to this
+// program (or on PATH), with the same arguments.
+func execMCP() error {
+	bin, err := mcpBinaryPath()
+	if err != nil {
+		return err
 	}
-	err := serveMCPSession(ctx, info, r, w)
-	if ctx.Err() != nil {
-		return nil // interrupted: a normal way for a stdio server to end
-	}
-	return err
+	return execProgram(bin, append([]string{bin}, os.Args[1:]...), os.Environ())
 }
 
-// options are the runtime options of every tool call: the command line's,
-// with the kept pool.
-func (s *mcpServer) options() runtime.Options {
-	o := s.app.runtimeOptions()
-	o.Pool = s.pool
-	return o
+// mcpBinaryPath finds cdp-skill-mcp next to the running program, else on
+// PATH.
+func mcpBinaryPath() (string, error) {
+	if self, err := os.Executable(); err == nil {
+		if real, err := filepath.EvalSymlinks(self); err == nil {
+			self = real
+		}
+		p := filepath.Join(filepath.Dir(self), MCPBinary)
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+			return p, nil
+		}
+	}
+	if p, err := lookPath(MCPBinary); err == nil {
+		return p, nil
+	}
+	return "", fmt.Errorf("the MCP server is the program %s, found neither next to this program nor on PATH: build it with `make build` (or `go build -o <dir of cdp-skill>/%s ./cmd/%s`)", MCPBinary, MCPBinary, MCPBinary)
 }

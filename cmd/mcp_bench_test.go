@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 	"testing"
 	"time"
@@ -30,12 +31,13 @@ func BenchmarkStepMCPvsCLI(b *testing.B) {
 }
 
 func benchStep(b *testing.B, cs *mcp.ClientSession, args map[string]any) {
-	command := string(mustJSON(args))
+	data, _ := json.Marshal(args)
+	command := string(data)
 	dir := b.TempDir()
 	var viaMCP, viaCLI []time.Duration
 	step := func() {
 		start := time.Now()
-		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "steps", Arguments: args})
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "interact", Arguments: args})
 		viaMCP = append(viaMCP, time.Since(start))
 		if err != nil || res.IsError {
 			b.Fatalf("mcp step: %v %v", err, res)

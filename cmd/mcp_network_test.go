@@ -16,9 +16,9 @@ func TestMCPNetworkLogAndRoutesAcrossCalls(t *testing.T) {
 		hits.Add(1)
 		w.Write([]byte("real"))
 	}))
-	steps := func(list ...any) toolAnswer {
+	steps := func(tool string, list ...any) toolAnswer {
 		t.Helper()
-		a := call(t, cs, "steps", map[string]any{"tab": tab, "capture": "none", "steps": list})
+		a := call(t, cs, tool, map[string]any{"tab": tab, "capture": "none", "steps": list})
 		if a.isError || a.field("status") != "ok" {
 			t.Fatalf("steps: %s", a.text)
 		}
@@ -27,23 +27,26 @@ func TestMCPNetworkLogAndRoutesAcrossCalls(t *testing.T) {
 	fetch := func(q string) map[string]any {
 		return map[string]any{"pageFunction": "fetch('/x/api?" + q + "').then(r => r.text())"}
 	}
-	steps(fetch("a"))
-	a := steps(map[string]any{"network": map[string]any{"url": "/x/api"}})
+	steps("evaluate", fetch("a"))
+	a := steps("network_storage", map[string]any{"network": map[string]any{"url": "/x/api"}})
 	if a.field("steps", "0", "output", "count") != 1.0 {
 		t.Fatalf("the previous call's request should be listed: %s", a.text)
 	}
-	a = steps(map[string]any{"route": map[string]any{"url": "/x/api", "fulfill": map[string]any{"body": "mocked"}}}, fetch("b"))
-	if got := a.field("steps", "1", "output"); got != "mocked" || hits.Load() != 1 {
+	// A route and the page's fetch in one call: a recipe (network and
+	// evaluation are separate tools).
+	a = call(t, cs, "run_recipe", map[string]any{"tab": tab, "source": "route(url = \"/x/api\", fulfill = {\"body\": \"mocked\"})\nresult = page_function(\"fetch('/x/api?b').then(r => r.text())\")\n"})
+	if got := a.field("result"); a.isError || got != "mocked" || hits.Load() != 1 {
 		t.Fatalf("routed fetch: page got %v, server hits %d", got, hits.Load())
 	}
-	a = steps(fetch("c"), map[string]any{"network": map[string]any{"url": "/x/api", "clear": true}})
+	a = steps("evaluate", fetch("c"))
 	if got := a.field("steps", "0", "output"); got != "real" || hits.Load() != 2 {
 		t.Fatalf("the route outlived its call: page got %v, server hits %d", got, hits.Load())
 	}
-	if a.field("steps", "1", "output", "count") != 3.0 {
+	a = steps("network_storage", map[string]any{"network": map[string]any{"url": "/x/api", "clear": true}})
+	if a.field("steps", "0", "output", "count") != 3.0 {
 		t.Fatalf("three requests since the server attached: %s", a.text)
 	}
-	a = steps(map[string]any{"network": true})
+	a = steps("network_storage", map[string]any{"network": true})
 	if a.field("steps", "0", "output", "count") != 0.0 {
 		t.Fatalf("after clear: %s", a.text)
 	}

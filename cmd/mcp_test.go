@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
@@ -35,6 +36,29 @@ function addButton(label) { const b = document.createElement('button'); b.textCo
 <button id="add" onclick="count(this)">Add one</button>
 <p>Clicked <output id="n">0</output> times</p></main>`
 
+var (
+	mcpBuildOnce sync.Once
+	mcpBuildErr  error
+)
+
+// mcpBinary is the cdp-skill binary with cdp-skill-mcp built next to it,
+// as make build leaves them: `cdp-skill mcp` runs cdp-skill-mcp.
+func mcpBinary(t testing.TB) string {
+	t.Helper()
+	bin := binary(t)
+	mcpBuildOnce.Do(func() {
+		build := exec.Command("go", "build", "-o", filepath.Join(filepath.Dir(bin), MCPBinary), "../cmd/"+MCPBinary)
+		build.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := build.CombinedOutput(); err != nil {
+			mcpBuildErr = fmt.Errorf("build %s: %v\n%s", MCPBinary, err, out)
+		}
+	})
+	if mcpBuildErr != nil {
+		t.Fatal(mcpBuildErr)
+	}
+	return bin
+}
+
 // mcpSession starts `cdp-skill mcp` against the test Chromium and connects
 // the SDK's client to it over stdio.
 func mcpSession(t testing.TB) *mcp.ClientSession {
@@ -47,7 +71,7 @@ func mcpSession(t testing.TB) *mcp.ClientSession {
 func mcpSessionOn(t testing.TB, port int) *mcp.ClientSession {
 	t.Helper()
 	browsertest.Require(t)
-	cmd := exec.Command(binary(t), "mcp")
+	cmd := exec.Command(mcpBinary(t), "mcp")
 	cmd.Env = append(os.Environ(), EnvPort+"="+strconv.Itoa(port), EnvHeadless+"=1")
 	cmd.Dir = t.TempDir()
 	var stderr bytes.Buffer
@@ -155,16 +179,16 @@ func TestMCPListTools(t *testing.T) {
 	var stepsSchema map[string]any
 	for _, tool := range res.Tools {
 		names = append(names, tool.Name)
-		if tool.Name == "steps" {
+		if tool.Name == "interact" {
 			data, _ := json.Marshal(tool.InputSchema)
 			json.Unmarshal(data, &stepsSchema)
 		}
 	}
 	sort.Strings(names)
-	if got := strings.Join(names, ","); got != "compile,run_recipe,snapshot,steps,tabs" {
+	if got := strings.Join(names, ","); got != "compile,evaluate,interact,network_storage,observe,run_recipe,tabs" {
 		t.Fatalf("tools = %s", got)
 	}
-	click := result{out: stepsSchema}.field("properties", "steps", "items", "properties", "click", "description")
+	click := result{out: stepsSchema}.field("$defs", "step", "properties", "click", "description")
 	if s, _ := click.(string); !strings.Contains(s, "click") {
 		t.Errorf("steps schema does not describe click from the catalog: %v", click)
 	}
@@ -174,13 +198,13 @@ func TestMCPClickByRefSharesTabsAndRefsWithCLI(t *testing.T) {
 	cs := mcpSession(t)
 	tab := openCounter(t, cs, nil)
 
-	snap := call(t, cs, "snapshot", map[string]any{"tab": tab})
+	snap := call(t, cs, "observe", map[string]any{"tab": tab, "steps": []any{map[string]any{"snapshot": true}}})
 	yaml, _ := snap.field("steps", "0", "output", "yaml").(string)
 	m := buttonRef.FindStringSubmatch(yaml)
 	if snap.isError || m == nil {
 		t.Fatalf("no ref for the button in the snapshot: %s", snap.text)
 	}
-	a := call(t, cs, "steps", map[string]any{"tab": tab, "capture": "compact", "steps": []any{map[string]any{"click": m[1]}}})
+	a := call(t, cs, "interact", map[string]any{"tab": tab, "capture": "compact", "steps": []any{map[string]any{"click": m[1]}}})
 	if a.isError || a.field("status") != "ok" {
 		t.Fatalf("click: %s", a.text)
 	}
@@ -193,15 +217,15 @@ func TestMCPClickByRefSharesTabsAndRefsWithCLI(t *testing.T) {
 
 	// Refs are numbered per tab across processes: a button the command line
 	// saw first and one the server saw first get distinct refs, and each
-	// acts on its own button. The default capture's screenshot comes back as
-	// an image.
+	// acts on its own button. No image by default; "capture":"full" asks
+	// for the screenshot, which comes back as an image.
 	r := cli(t, t.TempDir(), nil, `{"tab":"`+tab+`","steps":[{"pageFunction":"addButton('Add two')"},{"snapshot":true}]}`)
 	cliYAML, _ := r.field("steps", "1", "output", "yaml").(string)
 	two := refOf("Add two").FindStringSubmatch(cliYAML)
 	if r.code != 0 || two == nil {
 		t.Fatalf("CLI snapshot has no ref for the new button: %s", r.stdout)
 	}
-	a = call(t, cs, "steps", map[string]any{"tab": tab, "steps": []any{map[string]any{"pageFunction": "addButton('Add three')"}, map[string]any{"snapshot": true}}})
+	a = call(t, cs, "evaluate", map[string]any{"tab": tab, "steps": []any{map[string]any{"pageFunction": "addButton('Add three')"}, map[string]any{"snapshot": true}}})
 	yaml, _ = a.field("steps", "1", "output", "yaml").(string)
 	three := refOf("Add three").FindStringSubmatch(yaml)
 	if a.isError || three == nil {
@@ -210,7 +234,11 @@ func TestMCPClickByRefSharesTabsAndRefsWithCLI(t *testing.T) {
 	if three[1] == two[1] || three[1] == m[1] {
 		t.Fatalf("refs handed out twice: Add one %s, Add two %s, Add three %s", m[1], two[1], three[1])
 	}
-	a = call(t, cs, "steps", map[string]any{"tab": tab, "steps": []any{map[string]any{"click": two[1]}, map[string]any{"click": three[1]}}})
+	a = call(t, cs, "interact", map[string]any{"tab": tab, "steps": []any{map[string]any{"click": two[1]}}})
+	if a.isError || len(a.images) != 0 {
+		t.Fatalf("click with the CLI's ref (want no image by default): %s (%d images)", a.text, len(a.images))
+	}
+	a = call(t, cs, "interact", map[string]any{"tab": tab, "capture": "full", "steps": []any{map[string]any{"click": three[1]}}})
 	if a.isError {
 		t.Fatalf("click with the CLI's ref: %s", a.text)
 	}
@@ -220,7 +248,7 @@ func TestMCPClickByRefSharesTabsAndRefsWithCLI(t *testing.T) {
 		}
 	}
 	if len(a.images) != 1 || a.images[0].MIMEType != "image/png" || !bytes.HasPrefix(a.images[0].Data, []byte("\x89PNG")) {
-		t.Errorf("default capture: want one PNG image, got %d", len(a.images))
+		t.Errorf("full capture: want one PNG image, got %d", len(a.images))
 	}
 }
 
@@ -232,15 +260,18 @@ func TestMCPErrorsAreToolResults(t *testing.T) {
 		args       any
 		typ, want  string
 	}{
-		{"missing element", "steps", map[string]any{"tab": tab, "steps": []any{map[string]any{"click": "#nope"}}}, "EXECUTION", "nope"},
-		{"unknown action", "steps", map[string]any{"tab": tab, "steps": []any{map[string]any{"clik": "#add"}}}, "VALIDATION", `did you mean "click"`},
-		{"unknown tab", "steps", map[string]any{"tab": "t999", "steps": []any{map[string]any{"click": "#add"}}}, "CONNECTION", "t999"},
+		{"missing element", "interact", map[string]any{"tab": tab, "steps": []any{map[string]any{"click": "#nope"}}}, "EXECUTION", "nope"},
+		{"unknown action", "interact", map[string]any{"tab": tab, "steps": []any{map[string]any{"clik": "#add"}}}, "VALIDATION", `did you mean "click"`},
+		{"unknown tab", "interact", map[string]any{"tab": "t999", "steps": []any{map[string]any{"click": "#add"}}}, "CONNECTION", "t999"},
 		{"recipe error", "run_recipe", map[string]any{"tab": tab, "source": "click(\"#nope\", timeout = 500)\n"}, "EXECUTION", "nope"},
 		{"recipe syntax", "run_recipe", map[string]any{"source": "click(\n"}, "PARSE", "recipe.star"},
 		{"recipe without source", "run_recipe", map[string]any{"tab": tab}, "VALIDATION", "exactly one of"},
 		{"bad tabs action", "tabs", map[string]any{"action": "reopen"}, "VALIDATION", "list, open or close"},
 		{"close without tab", "tabs", map[string]any{"action": "close"}, "VALIDATION", `needs "tab"`},
-		{"bad snapshot option", "snapshot", map[string]any{"tab": tab, "detial": "full"}, "VALIDATION", `did you mean "detail"`},
+		{"bad snapshot option", "observe", map[string]any{"tab": tab, "steps": []any{map[string]any{"snapshot": map[string]any{"detial": "full"}}}}, "VALIDATION", `did you mean "detail"`},
+		{"a step of another tool", "observe", map[string]any{"tab": tab, "steps": []any{map[string]any{"click": "#add"}}}, "VALIDATION", "call the interact tool"},
+		{"a hook outside evaluate", "interact", map[string]any{"tab": tab, "steps": []any{map[string]any{"click": map[string]any{"selector": "#add", "readyWhen": "() => true"}}}}, "VALIDATION", "evaluate tool"},
+		{"a wrong argument type", "tabs", map[string]any{"action": "open", "url": 5}, "VALIDATION", `"url" must be a string, not a number`},
 		{"compile error", "compile", map[string]any{"steps": []any{}}, "VALIDATION", "empty"},
 	}
 	for _, c := range cases {
@@ -294,7 +325,7 @@ func TestMCPRecipeAndCompile(t *testing.T) {
 		t.Fatalf("recipe file: %s", a.text)
 	}
 	// A site profile's recipe, written through the server, run by name.
-	w := call(t, cs, "steps", map[string]any{"steps": []any{map[string]any{"writeSiteProfile": map[string]any{
+	w := call(t, cs, "network_storage", map[string]any{"steps": []any{map[string]any{"writeSiteProfile": map[string]any{
 		"domain": "127.0.0.1", "content": "# 127.0.0.1\nA counter.\n",
 		"recipes": "def add(times):\n    for i in range(int(times)):\n        click(text = 'Add one')\n    return text('#n')\n"}}}})
 	if w.isError {
@@ -321,7 +352,7 @@ func TestMCPCancelStopsTheRunningStep(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "steps", Arguments: map[string]any{
+		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "evaluate", Arguments: map[string]any{
 			"tab": tab, "steps": []any{map[string]any{"poll": pred, "timeout": 300000}}}})
 		done <- err
 	}()
@@ -340,7 +371,7 @@ func TestMCPCancelStopsTheRunningStep(t *testing.T) {
 	// ends: it succeeds only if the cancellation stopped the poll (a poll
 	// still running would hold it for five minutes; the lock wait gives up
 	// after one).
-	a := call(t, cs, "steps", map[string]any{"tab": tab, "steps": []any{map[string]any{"click": "#add"}}})
+	a := call(t, cs, "interact", map[string]any{"tab": tab, "steps": []any{map[string]any{"click": "#add"}}})
 	if a.isError {
 		t.Fatalf("call after cancel: %s", a.text)
 	}
@@ -355,7 +386,7 @@ func TestMCPCancelStopsTheRunningStep(t *testing.T) {
 func TestMCPRefNumbersContinueAfterCLI(t *testing.T) {
 	cs := mcpSession(t)
 	tab := openCounter(t, cs, nil)
-	first := call(t, cs, "snapshot", map[string]any{"tab": tab})
+	first := call(t, cs, "observe", map[string]any{"tab": tab, "steps": []any{map[string]any{"snapshot": true}}})
 	if first.isError {
 		t.Fatalf("snapshot: %s", first.text)
 	}
@@ -370,7 +401,7 @@ func TestMCPRefNumbersContinueAfterCLI(t *testing.T) {
 	if r := cli(t, t.TempDir(), nil, `{"tab":"`+tab+`","capture":"none","steps":[{"goto":"`+url+`"}]}`); r.code != 0 {
 		t.Fatalf("goto: %s", r.stdout)
 	}
-	a := call(t, cs, "snapshot", map[string]any{"tab": tab})
+	a := call(t, cs, "observe", map[string]any{"tab": tab, "steps": []any{map[string]any{"snapshot": true}}})
 	yaml, _ := a.field("steps", "0", "output", "yaml").(string)
 	byServer := buttonRef.FindStringSubmatch(yaml)
 	if byServer == nil {
@@ -435,11 +466,11 @@ func TestInstallSkillMCP(t *testing.T) {
 func TestMCPViewportLastsAcrossCalls(t *testing.T) {
 	cs := mcpSession(t)
 	tab := openCounter(t, cs, nil)
-	a := call(t, cs, "steps", map[string]any{"tab": tab, "capture": "none", "steps": []any{map[string]any{"viewport": map[string]any{"width": 500, "height": 400}}}})
+	a := call(t, cs, "interact", map[string]any{"tab": tab, "capture": "none", "steps": []any{map[string]any{"viewport": map[string]any{"width": 500, "height": 400}}}})
 	if a.isError {
 		t.Fatalf("viewport: %s", a.text)
 	}
-	a = call(t, cs, "steps", map[string]any{"tab": tab, "steps": []any{map[string]any{"pageFunction": "innerWidth"}}})
+	a = call(t, cs, "evaluate", map[string]any{"tab": tab, "steps": []any{map[string]any{"pageFunction": "innerWidth"}}})
 	if got := a.field("steps", "0", "output"); got != float64(500) {
 		t.Fatalf("innerWidth on the next call = %v, want 500: %s", got, a.text)
 	}
@@ -464,7 +495,7 @@ func TestMCPTabClosedUnderneath(t *testing.T) {
 	}
 	// As a person closing it a moment before the agent's next call.
 	c.CloseTab(t, id)
-	a := call(t, cs, "steps", map[string]any{"tab": tab, "steps": []any{map[string]any{"click": "#add"}}})
+	a := call(t, cs, "interact", map[string]any{"tab": tab, "steps": []any{map[string]any{"click": "#add"}}})
 	if !a.isError || a.field("error", "type") != "CONNECTION" || !strings.Contains(fmt.Sprint(a.field("error", "message")), "gone") {
 		t.Fatalf("want the tab-gone error: %s", a.text)
 	}
@@ -484,13 +515,13 @@ func TestMCPLaunchesChromeAndSurvivesItsRestart(t *testing.T) {
 	p := strconv.Itoa(port)
 	t.Cleanup(func() { cli(t, t.TempDir(), nil, "chrome", "stop", "--port", p) })
 	cs := mcpSessionOn(t, port)
-	st := call(t, cs, "steps", map[string]any{"steps": []any{map[string]any{"chromeStatus": true}}})
+	st := call(t, cs, "observe", map[string]any{"steps": []any{map[string]any{"chromeStatus": true}}})
 	if st.isError || st.field("steps", "0", "output", "launched") != true {
 		t.Fatalf("chromeStatus on first use: %s", st.text)
 	}
 	for round := 1; round <= 2; round++ {
 		tab := openCounter(t, cs, nil)
-		a := call(t, cs, "steps", map[string]any{"tab": tab, "capture": "none", "steps": []any{map[string]any{"click": "#add"}, map[string]any{"pageFunction": "window.counts['Add one']"}}})
+		a := call(t, cs, "evaluate", map[string]any{"tab": tab, "capture": "none", "steps": []any{map[string]any{"click": "#add"}, map[string]any{"pageFunction": "window.counts['Add one']"}}})
 		if a.isError || a.field("steps", "1", "output") != float64(1) {
 			t.Fatalf("round %d: %s", round, a.text)
 		}
@@ -516,7 +547,7 @@ func TestMCPParallelCallsOnTwoTabs(t *testing.T) {
 			defer wg.Done()
 			ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 			defer cancel()
-			results[i], errs[i] = cs.CallTool(ctx, &mcp.CallToolParams{Name: "steps",
+			results[i], errs[i] = cs.CallTool(ctx, &mcp.CallToolParams{Name: "interact",
 				Arguments: map[string]any{"tab": tabs[i%2], "capture": "minimal", "steps": []any{map[string]any{"click": "#add"}}}})
 		}()
 	}

@@ -12,5 +12,5 @@ type FrameOptions struct {
 
 func init() {
 	register(&Action{Name: "frame", Positional: "string|int", Options: FrameOptions{}, Example: `{"frame": "iframe#pay"}`,
-		Doc: "switch the frame later steps run in (\"top\" returns to the page), or list frames; cross-origin frames work too"})
+		Doc: "switch the frame the rest of the command runs in (\"top\" returns to the page; every command starts in the top document), or list frames; cross-origin frames work too"})
 }

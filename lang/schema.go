@@ -67,7 +67,7 @@ func ActionSchema(a *Action) map[string]any {
 	if a.MapForm {
 		obj["additionalProperties"] = true
 	}
-	alts := []any{map[string]any{"const": true}, obj}
+	alts := []any{map[string]any{"type": "boolean", "const": true}, obj}
 	if pos := positionalSchema(a.Positional); pos != nil {
 		if len(pos) == 0 {
 			return map[string]any{"description": a.Doc}
@@ -165,7 +165,12 @@ func TypeSchema(t Type) map[string]any {
 	case 1:
 		return map[string]any{"type": types[0]}
 	}
-	return map[string]any{"type": types}
+	// One type a schema: dialects that take a single type refuse arrays.
+	alts := make([]any, len(types))
+	for i, t := range types {
+		alts[i] = map[string]any{"type": t}
+	}
+	return map[string]any{"anyOf": alts}
 }
 
 // stepsDoc describes the steps array, with the lifecycle parameters every

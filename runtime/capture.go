@@ -192,9 +192,6 @@ func (h *host) capture(out *Output) {
 	if pc.Modal != nil {
 		out.Context.Modal = pc.Modal
 	}
-	if f := p.Frames().Current(); f != nil {
-		out.Context.Frame = f
-	}
 	out.Navigated = browser.Navigated(h.urlBefore, pc.URL)
 	if c.Viewport != nil && set.ViewportSnapshot {
 		out.ViewportSnap = c.Viewport.YAML

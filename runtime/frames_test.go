@@ -27,7 +27,8 @@ func refIn(t *testing.T, yaml, needle string) string {
 // a cross-site iframe with refs from one top-level snapshot, across
 // commands: fill, check and click act there once, the diff shows the
 // change inside the frame, a text click finds its frame and says so, a
-// selected frame lasts into the next command, and the form is submitted
+// selected frame scopes the rest of its command only (the next command
+// starts in the top document, spec §19.12), and the form is submitted
 // exactly once.
 func TestFramesTransparentJSON(t *testing.T) {
 	site := browsertest.NewFrameSite(t)
@@ -46,9 +47,6 @@ func TestFramesTransparentJSON(t *testing.T) {
 
 	act := runJSON(t, `{"tab":"`+tab+`","steps":[{"fill":{"ref":"`+name+`","value":"Grace Hopper"}},{"check":"`+terms+`"},{"click":{"ref":"`+count+`","observe":"() => document.title"}}]}`)
 	mustOK(t, act)
-	if act.Context != nil && act.Context.Frame != nil {
-		t.Errorf("acting on frame refs switched the tab's frame: %s", jsonString(act.Context))
-	}
 	if click := stepOutput(t, act, 2); click["method"] != "cdp" || !strings.Contains(jsonString(click["frame"]), "form.html") {
 		t.Errorf("click output: %s", jsonString(click))
 	}
@@ -60,12 +58,17 @@ func TestFramesTransparentJSON(t *testing.T) {
 		t.Errorf("the diff does not show the change inside the frame: %s", jsonString(act.Changes))
 	}
 
-	// Select the checkout frame by name: the next command starts there.
-	mustOK(t, runJSON(t, `{"tab":"`+tab+`","steps":[{"frame":"checkout"}]}`))
-	in := runJSON(t, `{"tab":"`+tab+`","steps":[{"pageFunction":"() => [document.getElementById('count').dataset.n, document.querySelector('[name=terms]').checked, document.querySelector('[name=name]').value]"}]}`)
+	// Select the checkout frame by name: the command's next step runs
+	// there, and the next command starts in the top document.
+	in := runJSON(t, `{"tab":"`+tab+`","steps":[{"frame":"checkout"},{"pageFunction":"() => [document.getElementById('count').dataset.n, document.querySelector('[name=terms]').checked, document.querySelector('[name=name]').value]"}]}`)
 	mustOK(t, in)
-	if got := jsonString(in.Steps[0].Output); got != `["1",true,"Grace Hopper"]` || in.Context == nil || in.Context.Frame == nil {
-		t.Fatalf("in the kept frame: %s (context %s)", got, jsonString(in.Context))
+	if got := jsonString(in.Steps[1].Output); got != `["1",true,"Grace Hopper"]` {
+		t.Fatalf("in the selected frame: %s", got)
+	}
+	next := runJSON(t, `{"tab":"`+tab+`","steps":[{"pageFunction":"() => document.title"}]}`)
+	mustOK(t, next)
+	if got := jsonString(next.Steps[0].Output); got != `"Shop"` {
+		t.Fatalf("the next command ran in %s, not the top document", got)
 	}
 
 	// Back at the top, a text target is found inside the frames.

@@ -143,8 +143,15 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 	var stepPage *browser.Page
 	if p, perr := h.env.Page(); perr == nil {
 		stepPage = p
-		leaveGoneFrame(p, a, res)
-		under = newPageUnder(p)
+		// The step runs in the frame its command selected (the top
+		// document until a frame step); between steps the page is in none.
+		leaveGoneFrame(h.env, a, res)
+		defer p.Frames().Enter(ctx, h.env.Frame())()
+		if a.Name == "recipe" {
+			// A recipe's frame steps scope its own steps only.
+			defer h.env.SelectFrame(h.env.Frame())
+		}
+		under = newPageUnder(h.env, p)
 		if a.Visual {
 			h.captureAhead(p, la)
 		}

@@ -80,9 +80,6 @@ type PageContext struct {
 	Viewport      any    `json:"viewport,omitempty"`
 	ActiveElement any    `json:"activeElement,omitempty"`
 	Modal         any    `json:"modal,omitempty"`
-	// Frame is the frame the tab's commands run in, when not the top
-	// document (a frame step selected it; it lasts until another).
-	Frame any `json:"frame,omitempty"`
 }
 
 // StepResult is one executed step (spec §10.5).

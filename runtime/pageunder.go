@@ -7,22 +7,26 @@ import (
 	"time"
 
 	"github.com/cdp-skill/cdp-skill/browser"
+	"github.com/cdp-skill/cdp-skill/builtins"
 	"github.com/cdp-skill/cdp-skill/lang"
 )
 
 // pageUnder is the page a step started on, and how many documents its
 // top frame had had then.
 type pageUnder struct {
-	page      *browser.Page
+	page *browser.Page
+	// env holds the command's frame selection, which a new document ends.
+	env       *builtins.Env
 	documents int
 	// frameDocuments are those of the frame the step ran in, when it
 	// started in a frame.
 	frameDocuments int
 }
 
-// newPageUnder notes the page p as a step starts on it.
-func newPageUnder(p *browser.Page) pageUnder {
-	u := pageUnder{page: p, documents: p.Documents()}
+// newPageUnder notes the page p as a step starts on it, in the frame its
+// command selected.
+func newPageUnder(env *builtins.Env, p *browser.Page) pageUnder {
+	u := pageUnder{page: p, env: env, documents: p.Documents()}
 	if p.Frames().InChild() {
 		u.frameDocuments = p.FrameDocuments()
 	}
@@ -33,22 +37,22 @@ func newPageUnder(p *browser.Page) pageUnder {
 // page's document (earlier in the command: a link in the frame left the
 // page) to the new top document, where a frame step resolves from too;
 // other steps say so.
-func leaveGoneFrame(p *browser.Page, a *lang.Action, res *StepResult) {
-	if !p.Frames().Gone() {
+func leaveGoneFrame(env *builtins.Env, a *lang.Action, res *StepResult) {
+	if !env.Frame().Gone() {
 		return
 	}
-	p.Frames().Top()
+	env.SelectFrame(nil)
 	if a.Name != "frame" {
 		res.Warning = append(res.Warning, "the frame selected earlier went away when its page loaded a new document, so this step ran in the top document; switch with {\"frame\": …} to act in a frame of the new page")
 	}
 }
 
-// navigated moves the page to its new top document after a navigation
+// navigated moves the command to its new top document after a navigation
 // step that left a selected frame behind (a goto while in a frame): the
 // frame went with the old document, and that is no news.
 func (u pageUnder) navigated(a *lang.Action) {
-	if u.page != nil && notExplained[a.Name] && u.page.Frames().Gone() {
-		u.page.Frames().Top()
+	if u.page != nil && notExplained[a.Name] && u.env.Frame().Gone() {
+		u.env.SelectFrame(nil)
 	}
 }
 
@@ -97,6 +101,7 @@ func (u pageUnder) explain(ctx context.Context, a *lang.Action, err error) error
 	}
 	if inFrame {
 		u.page.Frames().Top()
+		u.env.SelectFrame(nil)
 		note += "; the frame the step ran in went with the old document, so the next steps run in the top document"
 		if !lookupKinds[browser.KindOf(err)] {
 			// The page's own words (no frame for the id, a context gone)

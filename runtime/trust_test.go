@@ -1,9 +1,12 @@
 package runtime
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 func openTrust(t *testing.T) string {
@@ -140,31 +143,65 @@ func TestConnectTabToTheCurrentTab(t *testing.T) {
 	}
 }
 
-// The frame a frame step selects lasts for the tab across commands, shows
-// in context.frame, and when it is gone the next answer says so.
-func TestSelectedFrameLastsAcrossCommands(t *testing.T) {
+// TestEveryCommandStartsInTheTopDocument: a frame step scopes the rest of
+// its command only (spec §19.12): the next command, JSON or recipe, run
+// directly or as the resident process and the MCP server run it (a kept
+// page), starts in the top document, so an agent that begins each command
+// with {"frame": …} finds the iframe from the top every time, and the
+// frame's button is clicked exactly once per command.
+func TestEveryCommandStartsInTheTopDocument(t *testing.T) {
 	url := pagesURL(t) + "framed.html"
-	out := runJSON(t, `{"steps":[{"openTab":"`+url+`"},{"frame":"#checkout"}]}`)
-	mustOK(t, out)
-	closeTabAfter(t, out)
-	tab := out.Tab
-	next := runJSON(t, `{"tab":"`+tab+`","steps":[{"click":"#pay"},{"pageFunction":"() => window.paid"}]}`)
-	mustOK(t, next)
-	if got := jsonString(next.Steps[1].Output); got != "1" || next.Context == nil || next.Context.Frame == nil {
-		t.Fatalf("second command: paid %s, context %s", got, jsonString(next.Context))
-	}
-	// The page navigates (from inside the kept frame): the frame is gone,
-	// and the next answer says so.
-	mustOK(t, runJSON(t, `{"tab":"`+tab+`","steps":[{"pageFunction":"() => { window.top.location.href = window.top.location.href + '?again'; return true; }"}]}`))
-	after := runJSON(t, `{"tab":"`+tab+`","steps":[{"pageFunction":"() => document.title"}]}`)
-	mustOK(t, after)
-	if !strings.Contains(strings.Join(after.Warnings, " "), "is gone") || after.Context.Frame != nil || jsonString(after.Steps[0].Output) != `"Framed"` {
-		t.Fatalf("after the frame went away: %s", after.JSON())
-	}
-	// frame "top" ends the choice.
-	mustOK(t, runJSON(t, `{"tab":"`+tab+`","steps":[{"frame":"#checkout"},{"frame":"top"}]}`))
-	top := runJSON(t, `{"tab":"`+tab+`","steps":[{"pageFunction":"() => document.title"}]}`)
-	if jsonString(top.Steps[0].Output) != `"Framed"` || top.Context.Frame != nil {
-		t.Fatalf("after frame top: %s", top.JSON())
+	for _, pooled := range []bool{false, true} {
+		o := testOptions(t)
+		if pooled {
+			o.Pool = NewPool()
+			t.Cleanup(o.Pool.Close)
+		}
+		run := func(prog Program) *Output {
+			t.Helper()
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			if prog.Name == "" {
+				_, out := RunJSON(ctx, prog.Source, o)
+				out.Finish()
+				return out
+			}
+			out := Run(ctx, prog, o)
+			out.Finish()
+			return out
+		}
+		open := run(Program{Source: []byte(`{"steps":[{"openTab":"` + url + `"},{"wait":"iframe#checkout"}]}`)})
+		mustOK(t, open)
+		closeTabAfter(t, open)
+		tab := open.Tab
+		pay := `{"tab":"` + tab + `","steps":[{"frame":"#checkout"},{"click":"#pay"},{"pageFunction":"() => window.paid"}]}`
+		for i := 1; i <= 2; i++ {
+			out := run(Program{Source: []byte(pay)})
+			if !out.OK() || jsonString(out.Steps[2].Output) != fmt.Sprint(i) {
+				t.Fatalf("pooled %t: command %d that starts with frame: %s", pooled, i, out.JSON())
+			}
+		}
+		top := run(Program{Source: []byte(`{"tab":"` + tab + `","steps":[{"pageFunction":"() => document.title"}]}`)})
+		if !top.OK() || jsonString(top.Steps[0].Output) != `"Framed"` {
+			t.Fatalf("pooled %t: the command after a frame step: %s", pooled, top.JSON())
+		}
+		// Recipes too: each starts in the top document.
+		recipe := "frame(\"#checkout\")\nclick(\"#pay\")\npage_function(\"() => window.paid\")\n"
+		for i := 3; i <= 4; i++ {
+			out := run(Program{Name: "pay.star", Tab: tab, Source: []byte(recipe)})
+			if !out.OK() || jsonString(out.Steps[2].Output) != fmt.Sprint(i) {
+				t.Fatalf("pooled %t: recipe %d that starts with frame: %s", pooled, i, out.JSON())
+			}
+		}
+		top = run(Program{Name: "title.star", Tab: tab, Source: []byte("page_function(\"() => document.title\")\n")})
+		if !top.OK() || jsonString(top.Steps[0].Output) != `"Framed"` {
+			t.Fatalf("pooled %t: the recipe after a frame step: %s", pooled, top.JSON())
+		}
+		// Within a command, a frame step scopes the steps after it; "top"
+		// returns.
+		in := run(Program{Source: []byte(`{"tab":"` + tab + `","steps":[{"frame":"#checkout"},{"pageFunction":"() => document.title"},{"frame":"top"},{"pageFunction":"() => document.title"}]}`)})
+		if !in.OK() || jsonString(in.Steps[1].Output) != `"Checkout"` || jsonString(in.Steps[3].Output) != `"Framed"` {
+			t.Fatalf("pooled %t: frame steps within a command: %s", pooled, in.JSON())
+		}
 	}
 }

@@ -12,6 +12,8 @@ import { refFor } from './snapshot.js';
 import { effectiveRole, refName } from './refs.js';
 import { describe } from './api.js';
 import { isShown } from './find.js';
+import { hitOf, widgetPart, pressVerdict } from './hittarget.js';
+import { guardFocus, readGuard } from './focusguard.js';
 
 const VALUE_TYPES = new Set(['date', 'datetime-local', 'month', 'time', 'week', 'color', 'range']);
 // Input types that take no text; every other type, unknown ones included
@@ -107,17 +109,24 @@ const BLOCKING_ATTR_RE = /cookie|consent|gdpr|modal|dialog|overlay|backdrop|popu
 // not one.
 function isBlockingLayer(box) {
   if (!box.getAttribute) return false;
-  if (box.matches(':modal') || box.getAttribute('aria-modal') === 'true') return true;
-  const role = roleOf(box);
-  if (role === 'dialog' || role === 'alertdialog') return true;
-  const attrs = [box.id, typeof box.className === 'string' ? box.className : '', box.getAttribute('aria-label') || ''].join(' ');
-  if (BLOCKING_ATTR_RE.test(attrs) && !/toast|snackbar|notification/i.test(attrs)) return true;
+  if (isNamedBlockingLayer(box)) return true;
   const s = styleOf(box);
   if (s.position !== 'fixed' && s.position !== 'absolute') return false;
   if (s.position === 'fixed' && /cookie|consent/i.test((box.innerText || '').slice(0, 300))) return true;
   const r = box.getBoundingClientRect();
   const w = Math.min(r.right, innerWidth) - Math.max(r.left, 0), h = Math.min(r.bottom, innerHeight) - Math.max(r.top, 0);
   return w > 0 && h > 0 && w * h >= 0.5 * innerWidth * innerHeight;
+}
+
+// isNamedBlockingLayer: box says it is a layer a user has to dismiss (a
+// modal or dialog, or named as a backdrop, overlay, consent banner or
+// popup), whatever its size.
+export function isNamedBlockingLayer(box) {
+  if (box.matches(':modal') || box.getAttribute('aria-modal') === 'true') return true;
+  const role = roleOf(box);
+  if (role === 'dialog' || role === 'alertdialog') return true;
+  const attrs = [box.id, typeof box.className === 'string' ? box.className : '', box.getAttribute('aria-label') || ''].join(' ');
+  return BLOCKING_ATTR_RE.test(attrs) && !/toast|snackbar|notification/i.test(attrs);
 }
 
 // describeInterceptor names what covers the target: the overlay container
@@ -187,6 +196,13 @@ export function checkLast(kind, opts) {
 
 function checkReady(el, kind, opts) {
   if (!el || !el.isConnected) return { ok: false, reason: 'detached' };
+  if (kind === 'jsclick') {
+    // An explicit JavaScript click: the agent asked for element.click(),
+    // which goes through any layer; the check says what covers it.
+    const r = checkReady(el, 'click', Object.assign({}, opts, { js: true }));
+    if (r.ok || r.reason !== 'covered') return r;
+    return Object.assign(r, { ok: true, reason: undefined });
+  }
   if (kind === 'click' || kind === 'check') {
     // A hidden checkbox or radio is clicked through its visible label.
     const via = clickTarget(el);
@@ -225,14 +241,25 @@ function checkReady(el, kind, opts) {
   if (styleOf(el).pointerEvents === 'none') return { ok: false, reason: 'pointer-events', detail: 'pointer-events: none', box: res.box };
   const pts = candidatePoints(el);
   if (!pts.length) return { ok: false, reason: 'hidden', detail: 'it is outside the viewport and cannot be scrolled into it' };
-  let firstHit = null;
+  const hits = [];
   for (const p of pts) {
     const hit = deepElementFromPoint(p.x, p.y);
     if (hitsTarget(hit, el)) {
       res.point = { x: p.x, y: p.y };
       return res;
     }
-    if (!firstHit) firstHit = hit;
+    hits.push(hit);
+  }
+  const firstHit = hits[0];
+  if (kind === 'click' && !opts.js) {
+    // Covered by its own widget (an editor's text layer over its
+    // textarea): a user clicks there, and so does the click.
+    const i = hits.findIndex((hit) => widgetPart(hit, el));
+    if (i >= 0) {
+      res.point = { x: pts[i].x, y: pts[i].y };
+      res.part = shortSelector(hits[i]);
+      return res;
+    }
   }
   res.ok = false;
   res.reason = 'covered';
@@ -299,13 +326,33 @@ const PROBE_CLICKS = new Set(['click', 'dblclick', 'auxclick', 'contextmenu']);
 
 export function armProbe(el) {
   if (S.probe) S.probe.remove();
-  const probe = { received: false, clicked: false, hit: null, clickHit: null, el };
+  const probe = {
+    received: false, clicked: false, hit: null, clickHit: null, el,
+    // What the press must reach (pressVerdict): el as it is now.
+    role: roleOf(el), name: accessibleName(el), judged: false, blocked: null, renamed: null, part: false
+  };
   const reached = (ev) => {
     probe.received = true;
     if (PROBE_CLICKS.has(ev.type)) probe.clicked = true;
   };
   const atWindow = (ev) => {
     const path = ev.composedPath();
+    if (!probe.judged && ev.isTrusted) {
+      // The first event of the press decides whether the click goes
+      // ahead: on anything but el (or its label, or a part of its
+      // widget), the press and everything after it is stopped here,
+      // before the page's own listeners see it.
+      probe.judged = true;
+      const v = pressVerdict(path, probe);
+      probe.blocked = v.blocked || null;
+      probe.renamed = v.renamed || null;
+      probe.part = !!v.part;
+    }
+    if (probe.blocked) {
+      ev.preventDefault();
+      ev.stopImmediatePropagation();
+      return;
+    }
     if (probe.hit === null) probe.hit = path[0] && path[0].nodeType === 1 ? shortSelector(path[0]) : null;
     // Where the click event itself went, wherever that is (el re-rendered
     // while pressed: its replacement, or an ancestor).
@@ -341,7 +388,19 @@ export function readProbe() {
   const p = S.probe;
   if (!p) return { received: true, clicked: true, gone: true };
   p.remove();
-  return { received: p.received, clicked: p.clicked, hit: p.hit, clickHit: p.clickHit, detached: !p.el.isConnected };
+  const out = { received: p.received, clicked: p.clicked, hit: p.hit, clickHit: p.clickHit, detached: !p.el.isConnected };
+  if (p.blocked) {
+    out.blocked = p.blocked;
+    if (p.renamed) out.renamed = p.renamed;
+  }
+  if (p.part) {
+    // The press went to a part of el's widget: the widget's own handler
+    // focuses el, as it does for a user.
+    const a = deepActiveElement();
+    out.part = true;
+    out.focused = !!a && (a === p.el || composedContains(p.el, a));
+  }
+  return out;
 }
 
 // ---- fill ----
@@ -359,11 +418,41 @@ export function fillKind(el, value) {
 // watch that tells a consumed value from a rejected one for a typed or set
 // value (watchValue), and for a value that will be typed (a 'type' field
 // unless react), the field focused and its text selected (prepareFill).
+// A value to be typed is guarded (focusguard.js): it goes into el or
+// nowhere; when focus does not stay on el, active names where it went.
 export function fillStart(el, value, clear, react) {
   const kind = fillKind(el, value);
   if (kind === 'type' || kind === 'set') watchValue(el);
-  const focused = kind === 'type' && !react ? prepareFill(el, clear) : null;
-  return { kind, focused };
+  if (kind !== 'type' || react) return { kind, focused: null };
+  guardFocus(el);
+  const focused = prepareFill(el, clear);
+  if (focused) return { kind, focused };
+  readGuard();
+  return { kind, focused, active: activeOther() };
+}
+
+// typeStart focuses el for a type step, with the caret at its end, and
+// guards it (focusguard.js); when focus does not stay on el, active names
+// where it went.
+export function typeStart(el) {
+  guardFocus(el);
+  el.focus({ preventScroll: true });
+  if (typeof el.setSelectionRange === 'function') {
+    try {
+      const n = el.value.length;
+      el.setSelectionRange(n, n);
+    } catch (e) { /* type=email/number have no selection API */ }
+  }
+  const a = deepActiveElement();
+  if (a === el || composedContains(el, a)) return { focused: true };
+  readGuard();
+  return { focused: false, active: activeOther() };
+}
+
+// activeOther describes the element that has focus instead of a field.
+function activeOther() {
+  const a = deepActiveElement();
+  return a && a !== document.body ? hitOf(a) : null;
 }
 
 // prepareFill focuses el and selects what it holds (when clear), so typed
@@ -524,5 +613,5 @@ export function readFill(el) {
     seen = w.seen;
     w.stop();
   }
-  return { value: readValue(el), seen };
+  return { value: readValue(el), seen, redirected: readGuard().redirected };
 }

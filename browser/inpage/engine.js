@@ -33,14 +33,15 @@ export { query } from './query.js';
 export { find, selectorRead, textPresent } from './find.js';
 export {
   check, checkLast, rectOf, clickTarget, targetInfo, clickPrep, armProbe, readProbe, fillKind,
-  prepareFill, fillStart, readValue, setValue, fireChange, selectOptions, checkedState, watchValue,
+  prepareFill, fillStart, typeStart, readValue, setValue, fireChange, selectOptions, checkedState, watchValue,
   readFill
 } from './act.js';
+export { readGuard } from './focusguard.js';
 export {
   hoverPrepare, hoverCapture, dragSource, setRange, dragWatch, dragStarted, dragReport,
-  dragMark, dragVerify, syntheticDrag, scrollPage, scrollElement, scrollIntoCenter,
-  feedWatch, feedStatus, feedStep, feedNudge, feedReport
+  dragMark, dragVerify, syntheticDrag, scrollPage, scrollElement, scrollIntoCenter
 } from './gesture.js';
+export { feedWatch, feedStatus, feedStep, feedNudge, feedReport } from './feed.js';
 export {
   selectOption, checkTarget, focusElement, fileInput, fileState, watchFiles
 } from './forms.js';

@@ -78,9 +78,14 @@ export function selectOption(el, want) {
 
 // ---- check ----
 
-// checkableRoles are the ARIA roles check/uncheck work on; aria-checked
-// absent means unchecked for them.
-const checkableRoles = ['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio'];
+// checkableRoles are the ARIA roles check/uncheck work on (every role
+// that supports aria-checked); aria-checked absent means unchecked for
+// them.
+const checkableRoles = ['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio', 'option', 'treeitem'];
+
+// selectableRoles are the checkable roles whose state, without
+// aria-checked, is aria-selected (a multi-select listbox's option).
+const selectableRoles = ['option', 'treeitem'];
 
 // checkableOf returns the checkable control an action on el means: el, the
 // control of the label el, or the closest checkable ancestor of el (the
@@ -101,14 +106,15 @@ export function checkTarget(el) {
   const ctl = checkableOf(el);
   if (!ctl) {
     const c = checkedState(el);
-    if (c.error) return { error: 'not checkable: it is a ' + effectiveRole(el) + ' (' + shortSelector(el) + '), not a checkbox, radio, switch or checkable menu item' };
+    if (c.error) return { error: 'not checkable: it is a ' + effectiveRole(el) + ' (' + shortSelector(el) + '), not a checkbox, radio, switch, checkable menu item, option or tree item' };
     return c;
   }
   let c;
   if (ctl.tagName === 'INPUT') c = { checked: ctl.checked, role: ctl.type };
   else {
     const role = effectiveRole(ctl);
-    const a = ctl.getAttribute('aria-checked') ?? ctl.getAttribute('aria-pressed');
+    let a = ctl.getAttribute('aria-checked') ?? ctl.getAttribute('aria-pressed');
+    if (a === null && selectableRoles.includes(role)) a = ctl.getAttribute('aria-selected');
     c = { checked: a === 'true', role };
   }
   c.disabled = ctl.matches(':disabled') || !!ctl.closest('[aria-disabled=true]');

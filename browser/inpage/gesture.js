@@ -385,7 +385,7 @@ export function syntheticDrag(a, b) {
 // ---- scroll ----
 
 // scrollableAxes reports in which directions el can scroll.
-function scrollableAxes(el) {
+export function scrollableAxes(el) {
   const s = styleOf(el);
   const canY = el.scrollHeight > el.clientHeight + 1 && /auto|scroll|overlay/.test(s.overflowY);
   const canX = el.scrollWidth > el.clientWidth + 1 && /auto|scroll|overlay/.test(s.overflowX);
@@ -394,7 +394,7 @@ function scrollableAxes(el) {
 
 // pageScroller returns the element that scrolls the page when the window
 // itself cannot (an app shell with a scrolling main pane), or null.
-function pageScroller() {
+export function pageScroller() {
   const se = document.scrollingElement || document.documentElement;
   if (se.scrollHeight > se.clientHeight + 1 || se.scrollWidth > se.clientWidth + 1) return null;
   let best = null, bestArea = 0, n = 0;
@@ -409,19 +409,19 @@ function pageScroller() {
   return best;
 }
 
-function scrollPos(box) {
+export function scrollPos(box) {
   if (!box) return { x: window.scrollX, y: window.scrollY };
   return { x: box.scrollLeft, y: box.scrollTop };
 }
 
-function scrollMax(box) {
+export function scrollMax(box) {
   const se = box || document.scrollingElement || document.documentElement;
   return { x: se.scrollWidth - se.clientWidth, y: se.scrollHeight - se.clientHeight };
 }
 
 // scrollOp moves box (the window when null) per op; instant, whatever
 // scroll-behavior the page sets.
-function scrollOp(box, op) {
+export function scrollOp(box, op) {
   const target = box || window;
   const o = { behavior: 'instant' };
   switch (op.kind) {
@@ -460,7 +460,7 @@ function nearestScroller(el) {
 }
 
 // afterFrame resolves once scroll listeners have had a frame to run.
-function afterFrame(value) {
+export function afterFrame(value) {
   return new Promise((resolve) => {
     let done = false;
     const fin = () => { if (!done) { done = true; resolve(value); } };
@@ -481,7 +481,7 @@ function scrollResult(box, moved, extra) {
   return afterFrame(out);
 }
 
-function samePos(a, b) {
+export function samePos(a, b) {
   return Math.abs(a.x - b.x) < 0.5 && Math.abs(a.y - b.y) < 0.5;
 }
 
@@ -524,100 +524,4 @@ export function scrollIntoCenter(el) {
   let moved = !samePos(win, scrollPos(null));
   for (const [e, p] of boxes) if (!samePos(p, scrollPos(e))) moved = true;
   return scrollResult(null, moved, moved ? null : { reason: 'in-view' });
-}
-
-// ---- scroll until found ----
-
-// feedWatch starts recording, for scrollUntilVisible, when the page last
-// grew (elements added, the document taller) and where elements were
-// added; feedStep scrolls one step, feedStatus reads, feedReport reads and
-// stops.
-export function feedWatch() {
-  if (S.feedState) S.feedState.stop();
-  const st = { last: performance.now(), adds: new Map(), height: 0 };
-  const obs = new MutationObserver((recs) => {
-    for (const r of recs) {
-      let n = 0;
-      for (const a of r.addedNodes) if (a.nodeType === 1) n++;
-      if (!n) continue;
-      st.last = performance.now();
-      st.adds.set(r.target, (st.adds.get(r.target) || 0) + n);
-    }
-  });
-  obs.observe(document, { childList: true, subtree: true });
-  st.stop = () => { obs.disconnect(); if (S.feedState === st) S.feedState = null; };
-  S.feedState = st;
-  return feedStatusOf(st);
-}
-
-// feedStatusOf reads the scroll position and how long the page has not grown.
-function feedStatusOf(st) {
-  const box = pageScroller();
-  const p = scrollPos(box), m = scrollMax(box);
-  const h = (box || document.scrollingElement || document.documentElement).scrollHeight;
-  if (h !== st.height) {
-    if (st.height) st.last = performance.now();
-    st.height = h;
-  }
-  return { scrollY: Math.round(p.y), scrollHeight: h, atEnd: p.y >= m.y - 1, quietMs: Math.round(performance.now() - st.last), busy: pageBusy() };
-}
-
-// pageBusy reports whether the page shows that it is loading: a rendered
-// element with aria-busy=true (a feed fetching its next page) or a
-// rendered progressbar (a spinner).
-function pageBusy() {
-  for (const el of document.querySelectorAll('[aria-busy=true], [role=progressbar]')) {
-    if (el.getClientRects().length && styleOf(el).visibility !== 'hidden') return true;
-  }
-  return false;
-}
-
-export function feedStatus() {
-  return S.feedState ? feedStatusOf(S.feedState) : { lost: true };
-}
-
-// feedStep scrolls the page down by distance (0: most of a viewport).
-export function feedStep(distance) {
-  const st = S.feedState;
-  if (!st) return { lost: true };
-  const box = pageScroller();
-  const before = scrollPos(box);
-  scrollOp(box, { kind: 'delta', dy: distance > 0 ? distance : Math.round(innerHeight * 0.8) });
-  const out = feedStatusOf(st);
-  out.moved = !samePos(before, scrollPos(box));
-  return out;
-}
-
-// feedNudge scrolls up a little and back to the end, a frame apart, as a
-// person does when a feed does not load: a scroll observer that missed the
-// end (the page grew and was scrolled to its end within one frame) sees it
-// again.
-export async function feedNudge() {
-  const box = pageScroller();
-  scrollOp(box, { kind: 'delta', dy: -Math.round(innerHeight * 0.4) });
-  await afterFrame();
-  await afterFrame();
-  scrollOp(box, { kind: 'bottom' });
-  await afterFrame();
-  return S.feedState ? feedStatusOf(S.feedState) : { lost: true };
-}
-
-// feedReport stops the watch and says how far the scrolling got: the list
-// that received the most elements (the feed) and how many items it holds.
-export function feedReport() {
-  const st = S.feedState;
-  if (!st) return { lost: true };
-  let best = null, bestN = 0, added = 0;
-  for (const [el, n] of st.adds) {
-    added += n;
-    if (el.isConnected && n > bestN) { best = el; bestN = n; }
-  }
-  const out = feedStatusOf(st);
-  out.added = added;
-  if (best) {
-    out.list = shortSelector(best);
-    out.items = best.childElementCount;
-  }
-  st.stop();
-  return out;
 }

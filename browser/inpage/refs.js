@@ -19,10 +19,11 @@ export function effectiveRole(el) {
 }
 
 // refName is the name a ref is matched on: the accessible name, or the
-// text of a clickable element that has none.
+// text of a clickable element or list item (a delegated list's entry)
+// that has none.
 export function refName(el, role) {
   const n = accessibleName(el);
-  if (n || role !== 'generic') return n;
+  if (n || (role !== 'generic' && role !== 'listitem')) return n;
   return truncate(normalizeSpace(el.textContent || ''), 100);
 }
 

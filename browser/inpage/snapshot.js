@@ -32,6 +32,7 @@ export function newBuild(opts, snapId) {
     focused: deepActiveElement(),
     flat: [],
     items: new WeakSet(),
+    delegated: new WeakSet(),
   };
 }
 
@@ -80,8 +81,55 @@ function splitItems(el, b) {
   return true;
 }
 
+// handlesClicks reports an element with a click-type handler of its own.
+function handlesClicks(el) {
+  return el.hasAttribute('onclick') || typeof el.onclick === 'function' || clickMarked(el);
+}
+
+// ITEM_CONTROLS are the descendants that make a list item more than an
+// entry to pick: it holds its own controls, which get the refs.
+const ITEM_CONTROLS = 'a[href],button,input,select,textarea,[onclick],[contenteditable=""],[contenteditable=true],' +
+  '[tabindex]:not([tabindex^="-"]),' + ['button', 'link', 'checkbox', 'radio', 'switch', 'textbox', 'searchbox', 'combobox',
+  'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'tab', 'slider', 'spinbutton', 'treeitem'].map((r) => '[role=' + r + ']').join(',');
+
+// delegateItems handles a list whose clicks the page handles on the list
+// itself, or on a wrapper holding only the list (jQuery UI's autocomplete
+// menu, .on('click', 'li', …)): the user clicks an item, so each item that
+// holds text and no control of its own gets a ref (b.delegated). A list
+// with no handler of its own (a static list, or one whose clicks only the
+// document listens for) gives its items none. It reports whether it found
+// items.
+function delegateItems(el, role, b) {
+  let list = el;
+  if (role !== 'list') {
+    if (el.childElementCount !== 1) return false;
+    list = el.firstElementChild;
+    if (roleOf(list) !== 'list') return false;
+  }
+  if (list.children.length > 500) return false;
+  let n = 0;
+  for (const k of list.children) {
+    if (roleOf(k) !== 'listitem' || !k.textContent.trim() || k.querySelector(ITEM_CONTROLS)) continue;
+    b.delegated.add(k);
+    n++;
+  }
+  return n > 0;
+}
+
+// isDraggable reports an element a user drags: draggable=true (HTML5 drag
+// and drop), or, for a generic element or a list item, a grab or move
+// cursor of its own (a pointer-drag library's card or handle).
+function isDraggable(el, role, style) {
+  if (el.getAttribute('draggable') === 'true') return true;
+  if (!TEXT_LEVEL.has(role) && role !== 'listitem') return false;
+  const c = style.cursor;
+  if (c !== 'grab' && c !== 'move' && c !== '-webkit-grab') return false;
+  const p = parentElementComposed(el);
+  return !p || styleOf(p).cursor !== c;
+}
+
 function isClickableGeneric(el, style) {
-  if (el.hasAttribute('onclick') || typeof el.onclick === 'function' || clickMarked(el)) return true;
+  if (handlesClicks(el)) return true;
   const ti = el.getAttribute('tabindex');
   if (ti !== null && +ti >= 0) return true;
   if (el.isContentEditable && (!el.parentElement || !el.parentElement.isContentEditable)) return true;
@@ -130,8 +178,10 @@ export function walkElement(el, depth, out, b) {
   let role = roleOf(el);
   if (role === 'generic' && el.isContentEditable && (!el.parentElement || !el.parentElement.isContentEditable)) role = 'textbox';
   const block = display !== 'inline' && display !== 'contents' && !display.startsWith('inline');
-  let clickable = visible && TEXT_LEVEL.has(role) && (b.items.has(el) || isClickableGeneric(el, style));
-  if (clickable && !b.items.has(el) && splitItems(el, b)) clickable = false;
+  const draggable = visible && isDraggable(el, role, style);
+  let clickable = visible && TEXT_LEVEL.has(role) && (b.items.has(el) || draggable || isClickableGeneric(el, style));
+  if (clickable && !b.items.has(el) && !draggable && (splitItems(el, b) || delegateItems(el, role, b))) clickable = false;
+  else if (visible && role === 'list' && handlesClicks(el)) delegateItems(el, role, b);
   if (b.pierce && !el.shadowRoot && el.localName.includes('-')) noteClosedCandidate(el);
 
   if (!visible || (TEXT_LEVEL.has(role) && !clickable)) {
@@ -150,6 +200,7 @@ export function walkElement(el, depth, out, b) {
   if (!clickable) node.name = truncate(accessibleName(el), b.nameLimit);
   node.st = stateOf(el, role, el === b.focused);
   if (clickable) node.st.clickable = true;
+  if (draggable) node.st.draggable = true;
   const v = valueOf(el, role);
   if (v !== null) node.value = truncate(v, b.textLimit);
   // An unlabelled field is known by its name attribute.
@@ -158,7 +209,7 @@ export function walkElement(el, depth, out, b) {
     const u = linkURL(el);
     if (u) node.url = u;
   }
-  if (b.refs && (INTERACTIVE.has(role) || clickable || role === 'iframe' || isFocusableWidget(el, role))) {
+  if (b.refs && (INTERACTIVE.has(role) || clickable || draggable || b.delegated.has(el) || role === 'iframe' || isFocusableWidget(el, role))) {
     const er = effectiveRole(el);
     node.ref = refFor(el, er, refName(el, er), b.snapId);
   }
@@ -345,7 +396,8 @@ export function stateText(st) {
   if (st.readonly) s += ' [readonly]';
   if (st.focused) s += ' [focused]';
   if (st.fieldName) s += ' [name=' + st.fieldName + ']';
-  if (st.clickable) s += ' [clickable]';
+  if (st.draggable) s += ' [draggable]';
+  else if (st.clickable) s += ' [clickable]';
   if (st.crossOrigin) s += ' [cross-origin]';
   return s;
 }

@@ -1,9 +1,11 @@
-package cmd
+package mcpserver
 
 import (
 	"encoding/json"
 	"os"
 	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cdp-skill/cdp-skill/runtime"
 )
@@ -12,32 +14,37 @@ import (
 // one (a long full-page capture) is only named by its path in the JSON.
 const maxImageBytes = 4 << 20
 
-// commandResult is a command's answer as a tool result: the same JSON the
-// command line prints, as text, with isError when the command failed, and
-// the screenshots it took as images.
-func commandResult(out *runtime.Output) *toolResult {
-	res := &toolResult{
-		Content: []any{newText(strings.TrimSuffix(string(out.JSON()), "\n"))},
-		IsError: !out.OK(),
+// commandResult is a command's answer as a tool result: the JSON object as
+// structuredContent and, for clients that read only content, as text;
+// isError when the command failed; the screenshots it was asked to take
+// as images.
+func commandResult(out *runtime.Output) *mcp.CallToolResult {
+	dropProfileNudge(out)
+	data := []byte(strings.TrimSuffix(string(out.JSON()), "\n"))
+	res := &mcp.CallToolResult{
+		Content:           []mcp.Content{&mcp.TextContent{Text: string(data)}},
+		StructuredContent: json.RawMessage(data),
+		IsError:           !out.OK(),
 	}
 	for _, shot := range screenshots(out) {
 		if img := readImage(shot.path, shot.format); img != nil {
-			res.Content = append(res.Content, *img)
+			res.Content = append(res.Content, img)
 		}
 	}
 	return res
 }
 
-// errorResult is a failure before anything ran, in the output's shape.
-func errorResult(typ, msg string) *toolResult {
-	return commandResult(runtime.ErrorOutput(typ, msg))
+// recipeResult is compile's answer: the recipe as text and structured.
+func recipeResult(src string) *mcp.CallToolResult {
+	data, _ := json.Marshal(map[string]string{"status": runtime.StatusOK, "recipe": src})
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: src}}, StructuredContent: json.RawMessage(data)}
 }
 
 // shot is an image file an answer names.
 type shot struct{ path, format string }
 
 // screenshots lists the images of an answer: those of screenshot steps,
-// then the post-command capture's.
+// then the post-command capture's (taken only when the capture asked).
 func screenshots(out *runtime.Output) []shot {
 	var list []shot
 	for _, st := range out.Steps {
@@ -64,7 +71,7 @@ func screenshots(out *runtime.Output) []shot {
 
 // readImage reads an image file into image content, or nil when it is
 // missing, too large or not an image type hosts show.
-func readImage(path, format string) *imageContent {
+func readImage(path, format string) *mcp.ImageContent {
 	mime := map[string]string{"png": "image/png", "jpeg": "image/jpeg", "jpg": "image/jpeg", "webp": "image/webp"}[strings.ToLower(format)]
 	if mime == "" {
 		return nil
@@ -77,5 +84,18 @@ func readImage(path, format string) *imageContent {
 	if err != nil {
 		return nil
 	}
-	return &imageContent{Type: "image", MIMEType: mime, Data: data}
+	return &mcp.ImageContent{MIMEType: mime, Data: data}
+}
+
+// dropProfileNudge removes the suggestion to write a site profile: an MCP
+// host's agent is told once, in the instructions, not in every answer of
+// a site without one.
+func dropProfileNudge(out *runtime.Output) {
+	kept := out.NextActions[:0]
+	for _, n := range out.NextActions {
+		if _, nudge := n.Step["writeSiteProfile"]; !nudge {
+			kept = append(kept, n)
+		}
+	}
+	out.NextActions = kept
 }

@@ -1,0 +1,188 @@
+package cmd
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/cdp-skill/cdp-skill/browser/browsertest"
+)
+
+// The npm clients the tests drive the server with are pinned in
+// testdata/mcp-npm (package.json and package-lock.json): the official
+// conformance suite, the TypeScript SDK, and Node 22 (which the suite
+// needs) as an npm package.
+const npmDir = "testdata/mcp-npm"
+
+var (
+	npmOnce sync.Once
+	npmPath string
+	npmErr  error
+)
+
+// npmClients installs the pinned packages, once, into a cache directory
+// keyed by the lockfile's hash, and returns it. Without npm the test is
+// skipped, except in CI (CI=true), where it fails.
+func npmClients(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("npm"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("npm is needed for the MCP client tests (CI=true): install Node.js and npm")
+		}
+		t.Skip("npm not found: the MCP client tests need it")
+	}
+	npmOnce.Do(func() {
+		lock, err := os.ReadFile(filepath.Join(npmDir, "package-lock.json"))
+		if err != nil {
+			npmErr = err
+			return
+		}
+		sum := sha256.Sum256(lock)
+		cache, err := os.UserCacheDir()
+		if err != nil {
+			cache = os.TempDir()
+		}
+		dir := filepath.Join(cache, "cdp-skill-test", "mcp-npm-"+hex.EncodeToString(sum[:8]))
+		if _, err := os.Stat(filepath.Join(dir, "node_modules", ".bin", "node")); err == nil {
+			npmPath = dir
+			return
+		}
+		tmp := dir + ".tmp" + strconv.Itoa(os.Getpid())
+		os.RemoveAll(tmp)
+		if err := os.MkdirAll(tmp, 0o755); err != nil {
+			npmErr = err
+			return
+		}
+		for _, f := range []string{"package.json", "package-lock.json", "task.mjs"} {
+			data, _ := os.ReadFile(filepath.Join(npmDir, f))
+			os.WriteFile(filepath.Join(tmp, f), data, 0o644)
+		}
+		c := exec.Command("npm", "ci", "--no-audit", "--no-fund")
+		c.Dir = tmp
+		if out, err := c.CombinedOutput(); err != nil {
+			npmErr = &npmError{err, out}
+			return
+		}
+		os.RemoveAll(dir)
+		if err := os.Rename(tmp, dir); err != nil {
+			npmErr = err
+			return
+		}
+		npmPath = dir
+	})
+	if npmErr != nil {
+		t.Fatalf("install the pinned MCP clients: %v", npmErr)
+	}
+	// The script may be newer than the cached copy.
+	data, _ := os.ReadFile(filepath.Join(npmDir, "task.mjs"))
+	os.WriteFile(filepath.Join(npmPath, "task.mjs"), data, 0o644)
+	return npmPath
+}
+
+type npmError struct {
+	err error
+	out []byte
+}
+
+func (e *npmError) Error() string { return e.err.Error() + "\n" + string(e.out) }
+
+// formPage is a form whose submit writes what was entered into a status.
+const formPage = `<!doctype html><title>Signup</title>
+<main><h1>Sign up</h1>
+<form id="f" onsubmit="event.preventDefault(); window.submits = (window.submits || 0) + 1; document.getElementById('result').textContent = 'Thanks ' + f.first.value + ' ' + f.last.value + ' <' + f.email.value + '>, ' + f.city.value + ' #' + submits;">
+<label>First name <input name="first"></label>
+<label>Last name <input name="last"></label>
+<label>Email <input name="email" type="email"></label>
+<label>City <input name="city"></label>
+<button type="submit">Submit</button>
+</form>
+<p id="result" role="status"></p></main>`
+
+// TestMCPTypeScriptClientTask: the official TypeScript SDK client does the
+// realistic task over stdio; the page's own status shows the four values,
+// submitted once.
+func TestMCPTypeScriptClientTask(t *testing.T) {
+	dir := npmClients(t)
+	port := browsertest.Require(t).Port
+	url := browsertest.ServeHandler(t, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte(formPage)) }))
+	c := exec.Command(filepath.Join(dir, "node_modules", ".bin", "node"), "task.mjs", mcpBinary(t), url)
+	c.Dir = dir
+	c.Env = append(os.Environ(), EnvPort+"="+strconv.Itoa(port), EnvHeadless+"=1")
+	var stderr bytes.Buffer
+	c.Stderr = &stderr
+	out, err := c.Output()
+	if err != nil {
+		t.Fatalf("task: %v\n%s\n%s", err, out, stderr.String())
+	}
+	var res struct {
+		Tools []string
+		Calls []struct {
+			Name  string
+			Bytes int
+		}
+		Changes, Snapshot string
+	}
+	if err := json.Unmarshal(out, &res); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	want := "Thanks Ada Lovelace <ada@example.com>, London #1"
+	if !strings.Contains(res.Snapshot, want) || !strings.Contains(res.Changes, want) {
+		t.Errorf("the page does not show %q once:\nchanges %s\nsnapshot %s", want, res.Changes, res.Snapshot)
+	}
+	total := 0
+	for _, c := range res.Calls {
+		total += c.Bytes
+	}
+	t.Logf("tools %v; %d calls, %d bytes of results: %+v", res.Tools, len(res.Calls), total, res.Calls)
+}
+
+var passed = regexp.MustCompile(`Passed: [1-9]\d*/\d+, 0 failed|: [1-9]\d* passed, 0 failed`)
+
+// TestMCPConformance runs the official conformance suite's server
+// scenarios that apply to a server of tools only (the others exercise the
+// suite's own test tools, prompts, resources, logging and completion,
+// which this server does not declare) against the Streamable HTTP
+// endpoint.
+func TestMCPConformance(t *testing.T) {
+	dir := npmClients(t)
+	cmd := exec.Command(mcpBinary(t), "mcp", "--http", "127.0.0.1:0")
+	cmd.Env = append(os.Environ(), EnvPort+"="+strconv.Itoa(browsertest.Require(t).Port), EnvHeadless+"=1")
+	cmd.Dir = t.TempDir()
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	var seen string
+	buf := make([]byte, 4096)
+	deadline := time.Now().Add(60 * time.Second)
+	for servingLine.FindStringSubmatch(seen) == nil && time.Now().Before(deadline) {
+		n, err := stderr.Read(buf)
+		seen += string(buf[:n])
+		if err != nil {
+			t.Fatalf("the server did not start: %s", seen)
+		}
+	}
+	url := servingLine.FindStringSubmatch(seen)[1]
+	for _, scenario := range []string{"server-initialize", "ping", "tools-list", "server-sse-multiple-streams", "dns-rebinding-protection"} {
+		t.Run(scenario, func(t *testing.T) {
+			c := exec.Command(filepath.Join(dir, "node_modules", ".bin", "node"), filepath.Join(dir, "node_modules", ".bin", "conformance"), "server", "--url", url, "--scenario", scenario)
+			c.Dir = t.TempDir()
+			out, err := c.CombinedOutput()
+			if err != nil || !passed.Match(out) {
+				t.Errorf("%s: %v\n%s", scenario, err, out)
+			}
+		})
+	}
+}

@@ -1,0 +1,43 @@
+package corpus
+
+import "testing"
+
+// TestClusterizeScrollToRow clicks "Row 800" of a Clusterize virtualised
+// list with scrollUntilVisible: the row renders only once the list's own
+// scroll container reaches it, and the list's click handler opens it once.
+func TestClusterizeScrollToRow(t *testing.T) {
+	t.Parallel()
+	a := openPage(t, "clusterize.html", "[data-ready=clusterize]")
+	a.do(`{"click":{"text":"Row 800","exact":true,"scrollUntilVisible":true}}`)
+	if got := a.evalJSON(`() => opened`); got != `[800]` {
+		t.Fatalf("opened rows = %s, want [800]", got)
+	}
+}
+
+// TestClusterizeRowByRef scrolls the list by its ref and clicks a row it
+// rendered by the row's ref in a new snapshot (the list, not the row,
+// handles the click).
+func TestClusterizeRowByRef(t *testing.T) {
+	t.Parallel()
+	a := openPage(t, "clusterize.html", "[data-ready=clusterize]")
+	list := refIn(t, a.snapshot(), `list "Entries"`)
+	a.do(`{"scroll":{"ref":` + q(list) + `,"deltaY":4000}}`)
+	a.waitFor(`() => !!document.querySelector('#contentArea li[data-n="180"]')`)
+	row := refIn(t, a.snapshot(), `listitem: Row 180`)
+	a.do(`{"click":` + q(row) + `}`)
+	if got := a.evalJSON(`() => opened`); got != `[180]` {
+		t.Fatalf("opened rows = %s, want [180]", got)
+	}
+}
+
+// TestFeedLikeWithScroll clicks "Like post 57" in an infinite feed that
+// scrolls inside a page section and loads ten posts at a time: the feed
+// loads until post 57 exists and exactly that post is liked, once.
+func TestFeedLikeWithScroll(t *testing.T) {
+	t.Parallel()
+	a := openPage(t, "feed.html", "[data-ready=feed]")
+	a.do(`{"click":{"text":"Like post 57","exact":true,"scrollUntilVisible":true}}`)
+	if got := a.evalJSON(`() => likes`); got != `{"57":1}` {
+		t.Fatalf("likes = %s, want {\"57\":1}", got)
+	}
+}
