@@ -28,9 +28,9 @@ func TestShortcutThenDragInOneTab(t *testing.T) {
 
 // TestUnacknowledgedDragThenNextCommand drags on a page whose pointermove
 // handler runs for 6 s, against a 2 s step timeout: the step fails soon
-// after its timeout with a TimeoutError naming what Chrome did not
-// acknowledge, the runaway handler is stopped, and the next command on the
-// same tab drags the slider.
+// after its timeout naming what Chrome did not acknowledge and that the
+// runaway handler was stopped (PageUnresponsiveError), and the next
+// command on the same tab drags the slider.
 func TestUnacknowledgedDragThenNextCommand(t *testing.T) {
 	base := pagesURL(t)
 	out := runJSON(t, `{"steps":[{"openTab":"`+base+`rangeslider.html?busy=6000"}]}`)
@@ -40,7 +40,7 @@ func TestUnacknowledgedDragThenNextCommand(t *testing.T) {
 	drag := runJSON(t, `{"tab":"`+out.Tab+`","steps":[{"drag":{"source":"#handle","target":{"selector":"#track","offsetX":100}},"timeout":2000}]}`)
 	took := time.Since(began)
 	st := drag.Steps[0]
-	if drag.OK() || st.ErrorType != "TimeoutError" || !strings.Contains(st.Error, "did not acknowledge the mouse move") || !strings.Contains(st.Error, "was stopped") {
+	if drag.OK() || st.ErrorType != "PageUnresponsiveError" || !strings.Contains(st.Error, "did not acknowledge the mouse move") || !strings.Contains(st.Error, "was stopped") {
 		t.Fatalf("drag: %s", drag.JSON())
 	}
 	// The whole command (attach, step, answer) is over well before the

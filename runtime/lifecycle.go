@@ -323,8 +323,8 @@ func (h *host) checkPage(a *lang.Action, timeout time.Duration, err error) error
 	var typed *browser.Error
 	if unack && pg.Answers() && errors.As(err, &typed) {
 		// A script held the input up and was stopped: the tab answers
-		// again, and the step keeps its phase.
-		return &browser.Error{Kind: browser.KindTimeout, Message: typed.Message + "; then " + fault.Message, Hint: fault.Hint + "; take a snapshot, then retry the action", Err: err}
+		// again, and the error keeps the step's phase.
+		return &browser.Error{Kind: fault.Kind, Message: typed.Message + "; then " + fault.Message, Hint: fault.Hint + "; take a snapshot, then retry the action", Err: err}
 	}
 	return &browser.Error{Kind: fault.Kind, Message: fmt.Sprintf("%s did not finish within the %s step timeout: %s", a.Name, timeout, fault.Message), Hint: fault.Hint, Err: err}
 }
