@@ -71,7 +71,8 @@ type DragResult struct {
 	Source Point  `json:"source"`
 	Target Point  `json:"target"`
 	Steps  int    `json:"steps,omitempty"`
-	// Value is a range input's value after the drag.
+	// Value is a range input's value after the drag, or a slider handle's
+	// (role=slider) aria-valuenow.
 	Value *float64 `json:"value,omitempty"`
 	// SourceMoved says whether the dragged element moved (or left the
 	// page); Landed whether it ended at the drop point or inside the drop
@@ -301,9 +302,13 @@ func (p *Page) dispatchDrag(ctx context.Context, typ input.DispatchDragEventType
 // the page starts an HTML5 drag, Chrome hands its data over and the drag
 // finishes with drag events. It then checks what became of the source
 // (srcEl, or the element at from).
-func (p *Page) pointerDrag(ctx context.Context, srcEl *Element, from, to Point, o DragOptions, res *DragResult) error {
+//
+// Whatever fails, the drag ends with the button released, no drag session
+// open and interception off; a phase Chrome never acknowledges ends it at
+// the step's deadline with a TimeoutError naming the phase.
+func (p *Page) pointerDrag(ctx context.Context, srcEl *Element, from, to Point, o DragOptions, res *DragResult) (err error) {
 	// Input events take top-level viewport points.
-	xf, err := identity, error(nil)
+	xf := identity
 	if p.Frames().InChild() {
 		if xf, err = p.frameTransform(ctx); err != nil {
 			return fmt.Errorf("drag: locate the frame: %w", err)
@@ -313,13 +318,22 @@ func (p *Page) pointerDrag(ctx context.Context, srcEl *Element, from, to Point, 
 	if err := d.start(ctx); err != nil {
 		return err
 	}
-	defer d.stop()
+	phase := "start"
+	defer func() {
+		if err != nil {
+			err = unacknowledged(ctx, "drag", phase, err)
+			d.abort(ctx)
+		}
+		d.stop(ctx)
+	}()
 	if err := p.dragMark(ctx, srcEl, from, to); err != nil {
 		return err
 	}
+	phase = "mouse move to the source"
 	if err := p.in.mouseMove(ctx, d.top(from), 0); err != nil {
 		return err
 	}
+	phase = "mouse press on the source"
 	if err := p.in.mouseButton(ctx, d.top(from), true); err != nil {
 		return fmt.Errorf("drag: press: %w", err)
 	}
@@ -327,23 +341,24 @@ func (p *Page) pointerDrag(ctx context.Context, srcEl *Element, from, to Point, 
 	if delay <= 0 {
 		delay = DefaultDragDelay
 	}
-	for _, pt := range dragPath(from, to, o.Steps) {
-		err = Sleep(ctx, delay)
-		if err == nil {
-			err = d.move(ctx, pt)
+	for i, pt := range dragPath(from, to, o.Steps) {
+		phase = fmt.Sprintf("move %d of %d towards the target", i+1, o.Steps)
+		if err := Sleep(ctx, delay); err != nil {
+			return err
 		}
-		if err != nil {
-			d.abort(pt)
+		if err := d.move(ctx, pt); err != nil {
 			return err
 		}
 	}
+	phase = "moves over the target before the drop"
 	if err := d.dwell(ctx, to); err != nil {
-		d.abort(to)
 		return err
 	}
+	phase = "drop on the target"
 	if err := d.finish(ctx, from, to, res); err != nil {
 		return err
 	}
+	phase = "check of the result"
 	return p.verifyDrag(ctx, res)
 }
 
@@ -387,34 +402,40 @@ func (d *dragRun) top(pt Point) Point { return d.xf.apply(pt) }
 
 func (d *dragRun) start(ctx context.Context) error {
 	d.events, d.unsub = d.p.sess.Subscribe(input.DragIntercepted.Method)
+	d.p.in.trackIntercept(true)
 	if _, err := cdp.Call(ctx, d.p.sess, input.SetInterceptDrags, input.SetInterceptDragsParams{Enabled: true}); err != nil {
-		d.unsub()
+		d.stop(ctx)
 		return fmt.Errorf("drag: intercept drags: %w", err)
 	}
 	if err := d.p.engineCall(ctx, nil, epDragWatch); err != nil {
-		d.stop()
+		d.stop(ctx)
 		return fmt.Errorf("drag: watch the page: %w", err)
 	}
 	return nil
 }
 
-func (d *dragRun) stop() {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+// stop turns drag interception off (the browser process answers, even
+// while the page is busy).
+func (d *dragRun) stop(ctx context.Context) {
+	cctx, cancel := cleanupCtx(ctx)
 	defer cancel()
-	cdp.Call(ctx, d.p.sess, input.SetInterceptDrags, input.SetInterceptDragsParams{Enabled: false})
+	if _, err := cdp.Call(cctx, d.p.sess, input.SetInterceptDrags, input.SetInterceptDragsParams{Enabled: false}); err == nil {
+		d.p.in.trackIntercept(false)
+	}
 	d.unsub()
 }
 
 // abort ends a drag that failed half way, so that the page is not left
-// with a drag in progress or the button held.
-func (d *dragRun) abort(at Point) {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	if d.data != nil {
-		d.p.dispatchDrag(ctx, input.DispatchDragEventTypeDragCancel, d.top(at), d.data)
+// with a drag in progress or the button held: the drag Chrome handed over
+// is cancelled and the button released (see Input.ReleaseAll), and, when
+// the page still answers, its drag watch stopped.
+func (d *dragRun) abort(ctx context.Context) {
+	d.p.in.ReleaseAll(ctx)
+	if ctx.Err() == nil {
+		cctx, cancel := cleanupCtx(ctx)
+		defer cancel()
+		d.p.engineCall(cctx, nil, epDragReport)
 	}
-	d.p.in.mouseButton(ctx, d.top(at), false)
-	d.p.engineCall(ctx, nil, epDragReport)
 }
 
 // move moves the mouse, or, once Chrome handed a drag over, the drag.
@@ -434,6 +455,7 @@ func (d *dragRun) move(ctx context.Context, pt Point) error {
 		return d.p.dispatchDrag(ctx, input.DispatchDragEventTypeDragCancel, d.top(pt), data)
 	}
 	d.data = data
+	d.p.in.trackDrag(data, d.top(pt))
 	return d.p.dispatchDrag(ctx, input.DispatchDragEventTypeDragEnter, d.top(pt), data)
 }
 
@@ -508,6 +530,7 @@ func (d *dragRun) finish(ctx context.Context, from, to Point, res *DragResult) e
 		if err := p.dispatchDrag(ctx, input.DispatchDragEventTypeDrop, d.top(to), d.data); err != nil {
 			return err
 		}
+		p.in.trackDrag(nil, Point{})
 	}
 	if err := p.in.mouseButton(ctx, d.top(to), false); err != nil {
 		return fmt.Errorf("drag: release: %w", err)

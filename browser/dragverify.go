@@ -20,19 +20,33 @@ type dragOutcome struct {
 	Index       *int   `json:"index"`
 	IndexBefore *int   `json:"indexBefore"`
 	Count       int    `json:"count"`
+	// Into is the container the source moved into, when it left its own.
+	Into string `json:"into"`
+	// Slider is set for a slider's handle (role=slider), Value to its
+	// aria-valuenow after the drag.
+	Slider bool     `json:"slider"`
+	Value  *float64 `json:"value"`
 }
 
 // dragMark records the drag's source and drop point in the page, for
-// verifyDrag.
+// verifyDrag. A tab hidden behind another tab of its window (which Chrome
+// sends no acknowledgement of a mouse move for) is brought to the front.
 func (p *Page) dragMark(ctx context.Context, srcEl *Element, from, to Point) error {
 	var err error
+	var mark struct{ Hidden bool }
 	if srcEl != nil {
-		err = srcEl.Call(ctx, nil, `(el, from, to) => `+epDragMark.js()+`(el, from, to)`, from, to)
+		err = srcEl.Call(ctx, &mark, `(el, from, to) => `+epDragMark.js()+`(el, from, to)`, from, to)
 	} else {
-		err = p.engineCall(ctx, nil, epDragMark, nil, from, to)
+		err = p.engineCall(ctx, &mark, epDragMark, nil, from, to)
 	}
 	if err != nil {
 		return fmt.Errorf("drag: mark the source: %w", err)
+	}
+	if mark.Hidden {
+		if err := p.BringToFront(ctx); err != nil {
+			return fmt.Errorf("drag: the tab is hidden behind another tab of its window, and bringing it to the front failed: %w", err)
+		}
+		p.in.note("the tab was hidden behind another tab of its window, where no mouse move reaches the page; brought it to the front before the drag")
 	}
 	return nil
 }
@@ -52,6 +66,9 @@ func (p *Page) verifyDrag(ctx context.Context, res *DragResult) error {
 		return nil
 	}
 	res.SourceMoved, res.Landed, res.DropAccepted, res.Index = &out.Moved, &out.Landed, out.Drops > 0, out.Index
+	if out.Slider {
+		res.Value, res.Index = out.Value, nil
+	}
 	if w := out.warning(res.Method); w != "" {
 		res.Warnings = append(res.Warnings, w)
 	}
@@ -64,8 +81,10 @@ func (o dragOutcome) warning(method string) string {
 	switch {
 	case o.Moved && !o.Landed && !o.Removed:
 		msg := fmt.Sprintf("%s moved but did not land at the drop point", o.Source)
-		if o.Index != nil && o.IndexBefore != nil {
+		if o.Index != nil && o.IndexBefore != nil && *o.Index != *o.IndexBefore {
 			msg += fmt.Sprintf(": it went from position %d to %d of %d in its list", *o.IndexBefore+1, *o.Index+1, o.Count)
+		} else if o.Into != "" {
+			return msg + fmt.Sprintf(": the page put it into %s, outside the drop target (a list the drag passed over may have taken it); check the result in a snapshot, and drop it on the list or an item inside the target", o.Into)
 		} else if o.At != nil {
 			msg += fmt.Sprintf(": its centre is now at (%.0f, %.0f)", o.At.X, o.At.Y)
 		}

@@ -38,6 +38,10 @@ type Input struct {
 	// (not the page's lock: reading it evaluates in the page).
 	mu       sync.Mutex
 	platform string
+	// hmu guards held (apart from mu, which isMac holds while it
+	// evaluates in the page).
+	hmu  sync.Mutex
+	held heldInput
 }
 
 // Modifiers is a bit set of Alt=1, Control=2, Meta=4, Shift=8.
@@ -115,6 +119,12 @@ func (in *Input) mouseClick(ctx context.Context, pt Point, button input.MouseBut
 			return fmt.Errorf("mouse %s: %w", what, err)
 		}
 		queue = append(queue, sent{what, wait})
+		switch params.Type {
+		case input.DispatchMouseEventTypeMousePressed:
+			in.trackButton(params.Button, pt, true)
+		case input.DispatchMouseEventTypeMouseReleased:
+			in.trackButton(params.Button, pt, false)
+		}
 		return nil
 	}
 	err := send("move", input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMouseMoved, X: pt.X, Y: pt.Y, Modifiers: int64(mods)})
@@ -134,7 +144,7 @@ func (in *Input) mouseClick(ctx context.Context, pt Point, button input.MouseBut
 			pressed = true
 		}
 		if werr != nil && err == nil {
-			err = fmt.Errorf("mouse %s: %w", q.what, werr)
+			err = unacknowledged(ctx, "click", mousePhase[q.what], fmt.Errorf("mouse %s: %w", q.what, werr))
 		}
 	}
 	if err != nil && pressed && in.p.TabClosed() {
@@ -145,6 +155,9 @@ func (in *Input) mouseClick(ctx context.Context, pt Point, button input.MouseBut
 	}
 	return err
 }
+
+// mousePhase names the events of a click for an error.
+var mousePhase = map[string]string{"move": "mouse move to the target", string(input.DispatchMouseEventTypeMousePressed): "mouse press", string(input.DispatchMouseEventTypeMouseReleased): "mouse release"}
 
 func buttonsMask(b input.MouseButton, down bool) int64 {
 	if !down {
@@ -173,6 +186,7 @@ func (in *Input) mouseButton(ctx context.Context, pt Point, down bool) error {
 	if down {
 		typ = input.DispatchMouseEventTypeMousePressed
 	}
+	in.trackButton(input.MouseButtonLeft, pt, down)
 	_, err := cdp.Call(ctx, in.p.sess, input.DispatchMouseEvent, input.DispatchMouseEventParams{Type: typ, X: pt.X, Y: pt.Y, Button: input.MouseButtonLeft, ClickCount: 1, Buttons: buttonsMask(input.MouseButtonLeft, down)})
 	return err
 }
@@ -345,8 +359,17 @@ func editDistance(a, b string) int {
 }
 
 // Press dispatches a key combo: modifiers down, key down (char for text
-// when no command modifier is held), key up, modifiers up.
+// when no command modifier is held), key up, modifiers up. A combo the page
+// leaves to Chrome's own shortcuts (Control+H), or a key that made the page
+// open a tab, brings this tab back to the front (see shortcut.go).
 func (in *Input) Press(ctx context.Context, c KeyCombo) error {
+	in.watchTabs(ctx, &c)
+	err := in.press(ctx, c)
+	in.frontAfterKeys(ctx, false)
+	return err
+}
+
+func (in *Input) press(ctx context.Context, c KeyCombo) error {
 	var held Modifiers
 	for _, m := range c.ModKeys {
 		bit, _ := in.modifierBit(m)
@@ -406,6 +429,7 @@ func (in *Input) keyEvent(ctx context.Context, typ input.DispatchKeyEventType, k
 	if typ == kb.KeyDown && text == "" {
 		params.Type = kb.KeyRawDown
 	}
+	in.trackKey(k, typ != input.DispatchKeyEventTypeKeyUp)
 	if _, err := cdp.Call(ctx, in.p.sess, input.DispatchKeyEvent, params); err != nil {
 		return fmt.Errorf("key %s %s: %w", k.Key, typ, err)
 	}
@@ -440,6 +464,11 @@ func isModifierCode(code string) bool {
 // does, so a page that cancels the keydown does not get the character.
 // Characters with no key on a US keyboard are inserted as text.
 func (in *Input) TypeText(ctx context.Context, text string, delay time.Duration) error {
+	if strings.ContainsAny(text, "\r\n") {
+		// Enter may open a tab (a link, a form with target=_blank).
+		in.watchTabs(ctx, nil)
+		defer in.frontAfterKeys(ctx, false)
+	}
 	for i, r := range text {
 		if i > 0 && delay > 0 {
 			if err := Sleep(ctx, delay); err != nil {
@@ -485,6 +514,7 @@ func (in *Input) typeKey(ctx context.Context, r rune, k *kb.Key) error {
 	up := down
 	up.Type, up.Text, up.UnmodifiedText = input.DispatchKeyEventTypeKeyUp, "", ""
 	for _, ev := range []input.DispatchKeyEventParams{down, up} {
+		in.trackKey(k, ev.Type != input.DispatchKeyEventTypeKeyUp)
 		if _, err := cdp.Call(ctx, in.p.sess, input.DispatchKeyEvent, ev); err != nil {
 			return err
 		}

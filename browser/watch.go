@@ -255,7 +255,7 @@ func (w *actionWatch) stop() {
 	}
 	if w.armed && !w.settling {
 		w.settling = true
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), cleanupBudget)
 		w.p.watchCall(ctx, nil, wpWatchDisarm)
 		cancel()
 	}

@@ -145,7 +145,9 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 	defer th.SetLocal(builtins.CtxKey, h.ctx)
 	dlMark := h.downloadMark()
 	var under pageUnder
+	var stepPage *browser.Page
 	if p, perr := h.env.Page(); perr == nil {
+		stepPage = p
 		// The step runs in the frame its command selected (the top
 		// document until a frame step); between steps the page is in none.
 		leaveGoneFrame(h.env, a, res)
@@ -170,6 +172,8 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 		}
 	}
 	out, err := h.lifecycle(ctx, call, impl, la, res)
+	// No key, button or drag outlives its step, whatever failed.
+	call.Warnings = append(call.Warnings, stepPage.EndStep(h.ctx)...)
 	h.endBeforeSent()
 	call.Finish()
 	call.Warnings = append(call.Warnings, h.env.TakeWarnings()...)
@@ -295,6 +299,10 @@ func (h *host) fail(res *StepResult, call *builtins.Call, la lifecycleArgs, err 
 	return nil, f
 }
 
+// unackProbe is how long checkPage waits for a page that did not
+// acknowledge a step's input event.
+const unackProbe = 250 * time.Millisecond
+
 // checkPage explains a step that timed out when the page itself stopped
 // answering (a crash, an endless script): the step then fails with
 // PageCrashedError or PageUnresponsiveError, and later steps on the tab fail
@@ -307,9 +315,21 @@ func (h *host) checkPage(a *lang.Action, timeout time.Duration, err error) error
 	if perr != nil {
 		return err
 	}
+	wait := time.Second
+	unack := errors.Is(err, browser.ErrUnacknowledged)
+	if unack {
+		// The page already did not answer for the rest of the step.
+		wait = unackProbe
+	}
 	var fault *browser.Error
-	if !errors.As(pg.Probe(h.ctx, time.Second), &fault) {
+	if !errors.As(pg.Probe(h.ctx, wait), &fault) {
 		return err
+	}
+	var typed *browser.Error
+	if unack && pg.Answers() && errors.As(err, &typed) {
+		// A script held the input up and was stopped: the tab answers
+		// again, and the error keeps the step's phase.
+		return &browser.Error{Kind: fault.Kind, Message: typed.Message + "; then " + fault.Message, Hint: fault.Hint + "; take a snapshot, then retry the action", Err: err}
 	}
 	return &browser.Error{Kind: fault.Kind, Message: fmt.Sprintf("%s did not finish within the %s step timeout: %s", a.Name, timeout, fault.Message), Hint: fault.Hint, Err: err}
 }

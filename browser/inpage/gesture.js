@@ -225,15 +225,21 @@ export function dragMark(el, from, to) {
   if (src) {
     st.before = placeOf(src);
     // The unit that moves: the source's highest ancestor still outside
-    // the drop target's branch (a list item grabbed by its handle).
+    // the drop target's branch (a list item grabbed by its handle); a
+    // draggable source, or one among siblings like it (a card of a list),
+    // is its own unit.
     let item = src;
-    while (dst && item.parentElement && !item.parentElement.contains(dst) && item.parentElement !== document.body) item = item.parentElement;
+    while (!item.draggable && !listItem(item) && dst && item.parentElement && !item.parentElement.contains(dst) && item.parentElement !== document.body) item = item.parentElement;
     st.item = item;
     // A sortable list: the drop point is on another item like the source
     // (same tag, class and draggability) in the same parent.
     let other = dst;
     while (other && other.parentElement !== item.parentElement) other = other.parentElement;
     st.sibling = !!other && other !== item && other.tagName === item.tagName && other.className === item.className && other.draggable === item.draggable;
+    if (st.sibling) st.other = other;
+    st.itemBefore = placeOf(item);
+    st.branch = dropBranch(item, dst);
+    st.twin = twinKey(item);
   }
   const onDrop = () => { st.drops++; };
   const onEnd = (e) => { st.dropEffect = (e.dataTransfer && e.dataTransfer.dropEffect) || ''; };
@@ -245,7 +251,69 @@ export function dragMark(el, from, to) {
     if (S.dragMarkState === st) S.dragMarkState = null;
   };
   S.dragMarkState = st;
-  return { source: src ? shortSelector(src) : '' };
+  return { source: src ? shortSelector(src) : '', hidden: document.visibilityState === 'hidden' };
+}
+
+// listItem reports whether el has a sibling like it (same tag and class):
+// an item of a list, the unit a sortable list moves.
+function listItem(el) {
+  const parent = el.parentElement;
+  if (!parent) return false;
+  for (const c of parent.children) if (c !== el && c.tagName === el.tagName && c.className === el.className) return true;
+  return false;
+}
+
+// dropBranch is the part of the page the drop point belongs to: the
+// highest ancestor of dst that does not hold the source (a kanban column
+// when dst is a card or the heading of another column), or null when dst
+// is inside the source. A source that ends up inside it moved into the
+// target's container.
+function dropBranch(src, dst) {
+  if (!dst || src.contains(dst)) return null;
+  let b = dst;
+  while (b.parentElement && !b.parentElement.contains(src) && b.parentElement !== document.body) b = b.parentElement;
+  return b.contains(src) ? null : b;
+}
+
+// twinKey identifies an element by tag and text, to find the element a
+// page drew in place of the source (a board drawn again from its model).
+function twinKey(el) {
+  return el.tagName + '|' + normalizeSpace(el.textContent || '');
+}
+
+// findTwin returns the element in root like the source (twinKey), or null.
+function findTwin(root, key) {
+  if (!root || !root.isConnected) return null;
+  const tag = key.slice(0, key.indexOf('|'));
+  for (const el of root.getElementsByTagName(tag)) if (twinKey(el) === key) return el;
+  return null;
+}
+
+// reordered reports whether the source, moved within its list, now sits
+// next to the item the drop point was on (a sortable list puts it before
+// or after that item).
+function reordered(st, a, b) {
+  if (!st.other || !st.other.isConnected || a.parent !== b.parent || a.index === b.index) return false;
+  const o = [...a.parent.children].indexOf(st.other);
+  return Math.abs(o - a.index) === 1;
+}
+
+// sliderOutcome judges the drag of a slider's handle (role=slider): its
+// track holds it on one axis, so it landed when it moved to the drop
+// point along that axis, or as far as the track goes towards it (its
+// value at the minimum or maximum). out.value is its aria-valuenow.
+function sliderOutcome(st, a, b, out) {
+  const el = st.src;
+  const vertical = el.getAttribute('aria-orientation') === 'vertical';
+  const centre = (p) => vertical ? p.y + p.h / 2 : p.x + p.w / 2;
+  const want = vertical ? st.to.y : st.to.x;
+  const now = parseFloat(el.getAttribute('aria-valuenow'));
+  if (!isNaN(now)) out.value = now;
+  const atEnd = now === parseFloat(el.getAttribute('aria-valuemin')) || now === parseFloat(el.getAttribute('aria-valuemax'));
+  const half = (vertical ? a.h : a.w) / 2 + 2;
+  const closer = Math.abs(centre(a) - want) < Math.abs(centre(b) - want);
+  out.landed = out.moved && (Math.abs(centre(a) - want) <= half || (atEnd && closer));
+  out.slider = true;
 }
 
 // placeOf is where el is: its box, parent and position among siblings.
@@ -267,19 +335,25 @@ export function dragVerify() {
   if (!st.src) return out;
   out.source = shortSelector(st.src);
   if (!st.src.isConnected) {
+    // Drawn again (a framework's re-render): it landed when the drop was
+    // taken or its twin is now in the target's part of the page.
     out.moved = true;
     out.removed = true;
-    out.landed = st.drops > 0;
+    out.landed = st.drops > 0 || !!findTwin(st.branch, st.twin);
     return out;
   }
   const a = placeOf(st.src), b = st.before;
   out.moved = a.parent !== b.parent || a.index !== b.index || Math.abs(a.x - b.x) > 2 || Math.abs(a.y - b.y) > 2;
   const item = st.item.isConnected ? st.item : st.src;
   const ir = item.getBoundingClientRect();
+  const intoBranch = a.parent !== b.parent && !!st.branch && st.branch.isConnected && st.branch.contains(st.src);
   out.landed = (!!st.dst && st.dst !== st.src && st.dst.isConnected && composedContains(st.dst, st.src) && a.parent !== b.parent) ||
+    intoBranch || reordered(st, placeOf(item), st.itemBefore) ||
     inRect(st.to, { x: ir.left, y: ir.top, w: ir.width, h: ir.height }, 2);
+  if (st.src.getAttribute('role') === 'slider') sliderOutcome(st, a, b, out);
   out.sibling = st.sibling;
   out.at = { x: Math.round(ir.left + ir.width / 2), y: Math.round(ir.top + ir.height / 2) };
+  if (a.parent !== b.parent && a.parent) out.into = shortSelector(a.parent);
   if (a.parent === b.parent && a.parent) {
     out.index = a.index;
     out.indexBefore = b.index;
