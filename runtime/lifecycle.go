@@ -122,6 +122,7 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 	}
 	la.hooks = la.hooks.merge(h.defaultHooks()).merge(h.siteHooks())
 	if a.Visual {
+		h.visualSteps++
 		if h.verb == "" {
 			h.verb, h.verbStep = a.Verb, len(h.steps)
 		}
@@ -188,6 +189,7 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 	}
 	h.noteDownloads(ctx, a, res, dlMark)
 	h.noteNavigation(a, out)
+	h.noteTree(a, out)
 	if e, ok := out.(interface{ NavigatedFrames() []string }); ok {
 		h.framesNavigated = append(h.framesNavigated, e.NavigatedFrames()...)
 	}

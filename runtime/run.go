@@ -138,6 +138,10 @@ type host struct {
 	// the diff summary.
 	visual bool
 	verb   string
+	// visualSteps counts the visual steps run so far; tree marks the
+	// last step whose output is the page's tree (see treeShown).
+	visualSteps int
+	tree        *treeMark
 	// verbStep is the number of the step whose verb verb is.
 	verbStep int
 	// profile is the site profile of the last navigation; noProfile the
