@@ -199,7 +199,7 @@ func (h *host) capture(out *Output) {
 	if f := p.Frames().Current(); f != nil {
 		out.Context.Frame = f
 	}
-	out.Navigated = browser.Navigated(h.urlBefore, pc.URL)
+	out.Navigated = browser.Navigated(h.urlBefore, pc.URL) || h.stepNavigated
 	if note, shown := h.treeShown(); shown && c.Viewport != nil && set.ViewportSnapshot {
 		out.ViewportSnap = note
 	} else if c.Viewport != nil && set.ViewportSnapshot {
@@ -221,7 +221,9 @@ func (h *host) capture(out *Output) {
 	// reload (another document), nor across tabs (a command that switched
 	// tabs after its first action).
 	sameDoc := h.beforeDoc == 0 || pc.Doc == 0 || pc.Doc == h.beforeDoc
-	if c.Viewport != nil && set.Diff && h.before != nil && sameDoc && !browser.Navigated(h.beforeURL, pc.URL) && h.beforeTab == h.env.Tab().TargetID {
+	if h.visualSteps > 1 && set.Diff {
+		out.Changes = h.commandChanges(c, sameDoc && !browser.Navigated(h.beforeURL, pc.URL) && h.beforeTab == h.env.Tab().TargetID)
+	} else if c.Viewport != nil && set.Diff && h.before != nil && sameDoc && !browser.Navigated(h.beforeURL, pc.URL) && h.beforeTab == h.env.Tab().TargetID {
 		out.Changes = diffElements(h.before, c.Viewport.Elements, h.verb, refSet(c.Fresh, c.Fresh == nil), refSet(c.Present, false))
 		out.Changes = withText(out.Changes, c.Text, c.Transient, h.verb)
 		out.Changes = withFrames(out.Changes, h.framesNavigated, h.verb)

@@ -126,7 +126,9 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 		if h.verb == "" {
 			h.verb, h.verbStep = a.Verb, len(h.steps)
 		}
+		h.betweenVisual(h.ctx)
 		h.beforeVisual()
+		h.lastVisual = &visualMark{step: len(h.steps) - 1, action: a.Name}
 	}
 	timeout := h.stepTimeout
 	if la.timeout > 0 {
@@ -160,6 +162,7 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 	}
 	out, err := h.lifecycle(ctx, call, impl, la, res)
 	h.endBeforeSent()
+	h.noteStepNavigated(a, under, out)
 	call.Finish()
 	call.Warnings = append(call.Warnings, h.env.TakeWarnings()...)
 	h.takeDialogs(res)
