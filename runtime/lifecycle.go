@@ -277,6 +277,7 @@ func (h *host) fail(res *StepResult, call *builtins.Call, la lifecycleArgs, err 
 	}
 	res.Status = StatusError
 	res.Context = h.failureContext(res, call, err)
+	explainHidden(res)
 	f := &stepFailure{result: res, connection: connection, err: err}
 	h.failed = f
 	if h.keepGoing && !connection {

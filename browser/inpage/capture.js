@@ -10,6 +10,7 @@ import { snapshot } from './api.js';
 import { isShown, textOf } from './find.js';
 import { boxOf, editProblem, shortSelector } from './act.js';
 import { changeWatch, stepLogEnd, stepLogPeek, stepLogTake } from './changes.js';
+import { hiddenMatch } from './hidden.js';
 
 function activeElementInfo() {
   const a = deepActiveElement();
@@ -208,6 +209,8 @@ export function diagnose(query) {
     }
     scored.sort((a, b) => b.score - a.score);
     out.nearMatches = scored.slice(0, 5).map((m) => ({ text: truncate(m.text, 50), selector: shortSelector(m.el), ref: refOrNew(m.el), score: m.score }));
+    const hidden = hiddenMatch(query);
+    if (hidden) out.hiddenMatch = hidden;
   }
   for (const k of ['visibleButtons', 'visibleLinks', 'visibleErrors', 'nearMatches']) if (out[k] && !out[k].length) delete out[k];
   out.seq = { snap: S.snapSeq, elem: S.elemSeq };
