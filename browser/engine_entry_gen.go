@@ -6,7 +6,7 @@ package browser
 var (
 	engineBundleSpec = bundle{global: "__cdpSkill", source: engineBundleJS, version: "273575274f69"}
 	pageBundleSpec   = bundle{global: "__cdpSkillPage", source: pageBundleJS, version: "d186319db1e5"}
-	watchBundleSpec  = bundle{global: "__cdpSkillWatch", source: watchBundleJS, version: "27ff5174b813"}
+	watchBundleSpec  = bundle{global: "__cdpSkillWatch", source: watchBundleJS, version: "982db1701441"}
 )
 
 // Entry points of engine (window.__cdpSkill), exported by inpage/engine.js.
@@ -111,5 +111,6 @@ var (
 var (
 	wpWatchArm    = watchEntry{"watchArm"}
 	wpWatchDisarm = watchEntry{"watchDisarm"}
+	wpWatchLinger = watchEntry{"watchLinger"}
 	wpWatchSettle = watchEntry{"watchSettle"}
 )

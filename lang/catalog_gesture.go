@@ -30,6 +30,7 @@ type DragOptions struct {
 
 // ScrollOptions are scroll's parameters.
 type ScrollOptions struct {
+	To       string   `step:"to" doc:"\"top\" or \"bottom\" of the page (the short form {\"scroll\": \"bottom\"} says the same)" example:"\"bottom\""`
 	Selector string   `step:"selector,target" doc:"element to scroll into view (centred), or with deltaY/y the scrollable element to move" example:"\"#list\""`
 	Ref      string   `step:"ref,target" doc:"ref of that element" example:"\"s1e4\""`
 	DeltaX   *float64 `step:"deltaX" doc:"scroll right by this many pixels (negative: left)"`
