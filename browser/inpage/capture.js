@@ -11,6 +11,7 @@ import { isShown, textOf } from './find.js';
 import { boxOf, editProblem, shortSelector } from './act.js';
 import { changeWatch, stepLogEnd, stepLogPeek, stepLogTake } from './changes.js';
 import { hiddenMatch } from './hidden.js';
+import { cutNotes } from './cutoff.js';
 
 function activeElementInfo() {
   const a = deepActiveElement();
@@ -87,6 +88,12 @@ export function postCapture(opts) {
   if (opts.viewport) {
     const scope = opts.scope ? log.changed : undefined;
     out.viewport = snapshot({ viewportOnly: true, internal: true, elements: true, noHeader: !scope, scope, seq: opts.seq, root: 'body', slotKey: 'viewport' });
+    // What the viewport shows part of says how much more there is (only
+    // in the capture an answer prints, not in a diff's baseline).
+    if (opts.scope && out.viewport && typeof out.viewport.yaml === 'string') {
+      const notes = cutNotes();
+      if (notes.length) out.viewport.yaml += '\n' + notes.join('\n');
+    }
   }
   if (log.text.length) out.text = log.text;
   if (log.transient.length) out.transient = log.transient;
