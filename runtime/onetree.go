@@ -10,8 +10,8 @@ import (
 // (a snapshot step's yaml), so the capture after the command does not
 // print the same page a second time.
 type treeMark struct {
-	// step is the step's index in steps[] (from 0, as the answer's steps
-	// are read).
+	// step is the step's index in steps[] (from 0; the note numbers it
+	// from 1, as errors[].step does).
 	step int
 	// visualSteps is how many visual steps had run when it was taken:
 	// one more since means the page may have changed after it.
@@ -48,5 +48,5 @@ func (h *host) treeShown() (string, bool) {
 	if t == nil || t.inFrame || t.visualSteps != h.visualSteps {
 		return "", false
 	}
-	return fmt.Sprintf("# nothing changed after steps[%d] (snapshot): its yaml is the page", t.step), true
+	return fmt.Sprintf("# nothing changed after step %d (snapshot): its yaml is the page", t.step+1), true
 }

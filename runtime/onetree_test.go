@@ -29,7 +29,7 @@ func TestSnapshotStepIsTheAnswersOnlyTree(t *testing.T) {
 		if !strings.Contains(yaml, `button "Continue to shipping"`) {
 			t.Fatalf("%s: the snapshot step has no tree: %s", preset, out.JSON())
 		}
-		if strings.Contains(out.ViewportSnap, "Continue to shipping") || !strings.Contains(out.ViewportSnap, "steps[1] (snapshot)") {
+		if strings.Contains(out.ViewportSnap, "Continue to shipping") || !strings.Contains(out.ViewportSnap, "step 2 (snapshot)") {
 			t.Errorf("%s: the viewport snapshot repeats the tree or does not refer to the step: %q", preset, out.ViewportSnap)
 		}
 		if n := strings.Count(string(out.JSON()), "Continue to shipping"); n != 1 {

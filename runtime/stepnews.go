@@ -24,7 +24,8 @@ type stepNews struct {
 	navigated string
 }
 
-// line is the step's summary line: `steps[1] click: Alert: "…".`
+// line is the step's summary line, numbered from 1 as errors[].step
+// and step messages are: `step 2 (click): Alert: "…".`
 func (n stepNews) line() string {
 	var parts []string
 	if n.navigated != "" {
@@ -39,7 +40,7 @@ func (n stepNews) line() string {
 	if len(parts) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("steps[%d] %s: %s", n.step, n.action, strings.Join(parts, " "))
+	return fmt.Sprintf("step %d (%s): %s", n.step+1, n.action, strings.Join(parts, " "))
 }
 
 // visualMark is the last visual step that ran: news read before the next

@@ -24,7 +24,7 @@ func TestEffectAfterNavigationInCommandIsKept(t *testing.T) {
 	if out.Changes == nil {
 		t.Fatalf("no changes: %s", out.JSON())
 	}
-	mustContain(t, out.Changes.Summary, `steps[1] click: Alert: "Please complete: Full name, Street, City".`, "steps[0] goto: Navigated to "+base+"checkout.html")
+	mustContain(t, out.Changes.Summary, `step 2 (click): Alert: "Please complete: Full name, Street, City".`, "step 1 (goto): Navigated to "+base+"checkout.html")
 	mustContain(t, strings.Join(out.Changes.Text, "\n"), "+ alert: Please complete: Full name, Street, City")
 	if !out.Navigated {
 		t.Errorf("the goto (a new document at the same URL) is not flagged: %s", out.JSON())
@@ -49,7 +49,7 @@ func TestFiveStepBatchReportsLastPagesEffect(t *testing.T) {
 	if out.Changes == nil {
 		t.Fatalf("no changes: %s", out.JSON())
 	}
-	mustContain(t, out.Changes.Summary, "steps[3] click: Navigated to "+base+"product.html?id=1.", `steps[4] click: Status: "Added 1 × Brass Clip Lamp".`)
+	mustContain(t, out.Changes.Summary, "step 4 (click): Navigated to "+base+"product.html?id=1.", `step 5 (click): Status: "Added 1 × Brass Clip Lamp".`)
 	if len(out.Changes.Changed) != 1 || out.Changes.Changed[0].To != "Cart (1)" {
 		t.Errorf("the cart link's new name is not in changed: %s", jsonString(out.Changes))
 	}
@@ -59,7 +59,7 @@ func TestFiveStepBatchReportsLastPagesEffect(t *testing.T) {
 }
 
 // TestHoverThenClickCreditsTheClick: [hover the menu, click its item]
-// credits the status change to the click (steps[1]), not the hover.
+// credits the status change to the click (step 2), not the hover.
 func TestHoverThenClickCreditsTheClick(t *testing.T) {
 	tab, _ := openShop(t, "index.html")
 	out := runJSON(t, `{"tab":"`+tab+`","steps":[{"hover":{"text":"Products"}},{"click":{"text":"Smart bulbs"}}]}`)
@@ -68,7 +68,7 @@ func TestHoverThenClickCreditsTheClick(t *testing.T) {
 		t.Fatalf("no changes: %s", out.JSON())
 	}
 	s := out.Changes.Summary
-	if !strings.HasPrefix(s, `steps[1] click: Status now: "Showing 4 smart bulbs".`) || strings.Contains(s, "Hovered") || strings.Contains(s, "steps[0]") {
+	if !strings.HasPrefix(s, `step 2 (click): Status now: "Showing 4 smart bulbs".`) || strings.Contains(s, "Hovered") || strings.Contains(s, "step 1 ") {
 		t.Errorf("summary does not credit the click: %q", s)
 	}
 	if got := pageValue(t, tab, "() => window.filters"); got != "1" {
@@ -85,7 +85,7 @@ func TestEachStepsNewsNamesItsStep(t *testing.T) {
 	if out.Changes == nil {
 		t.Fatalf("no changes: %s", out.JSON())
 	}
-	mustContain(t, out.Changes.Summary, `steps[0] click: Status: "Added 1 × Brass Clip Lamp".`, `steps[2] click: Status: "Added 3 × Brass Clip Lamp".`)
+	mustContain(t, out.Changes.Summary, `step 1 (click): Status: "Added 1 × Brass Clip Lamp".`, `step 3 (click): Status: "Added 3 × Brass Clip Lamp".`)
 	if strings.Contains(out.Changes.Summary, "Transient") {
 		t.Errorf("the first add's status, replaced by the second, is called transient: %q", out.Changes.Summary)
 	}
