@@ -78,8 +78,11 @@ func (p *Page) Scroll(ctx context.Context, o ScrollOptions) (*ScrollResult, erro
 	var out scrollOut
 	res := &ScrollResult{}
 	// What the scroll starts (a feed's next page, lazy content) is waited
-	// for as a click's consequences are: the settle of watch.js.
-	w, err := p.watch(ctx)
+	// for as a click's consequences are: the settle of watch.js. Without
+	// the change log a click starts: a scroll is not news, and what a
+	// page's timers change meanwhile is not the scroll's.
+	p.runBeforeChange(ctx)
+	w, err := p.watchWith(ctx, false)
 	if err != nil {
 		return nil, err
 	}

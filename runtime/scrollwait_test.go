@@ -6,32 +6,33 @@ import (
 )
 
 // TestScrollWaitsForFeedPage: a scroll to the bottom of an infinite feed
-// waits for the page the feed's sentinel asks for (an IntersectionObserver
-// callback, a timer, then a fetch) and reports its stories, in the short
-// form and the long form ({"to": "bottom"}) alike; each scroll loads one
-// page; a deltaY scroll waits the same way.
+// answers once the page the feed's sentinel asks for (an
+// IntersectionObserver callback, a timer, then a fetch) is in, in the
+// short form and the long form ({"to": "bottom"}) alike; each scroll
+// loads one page; a deltaY scroll waits the same way.
 func TestScrollWaitsForFeedPage(t *testing.T) {
 	tab, _ := openShop(t, "feed.html")
-	out := runJSON(t, `{"tab":"`+tab+`","steps":[{"scroll":"bottom"}]}`)
+	// The answer comes once the page the scroll asked for is in: the
+	// page's own counter says so as the answer arrives.
+	const count = `{"pageFunction":"() => [window.pagesLoaded, document.querySelectorAll('article').length]"}`
+	out := runJSON(t, `{"tab":"`+tab+`","steps":[{"scroll":"bottom"},`+count+`]}`)
 	mustOK(t, out)
-	if out.Changes == nil || !strings.Contains(strings.Join(out.Changes.Text, "\n"), "Alpha (page 1)") {
-		t.Errorf("the scroll did not wait for the feed's next page: %s", out.JSON())
+	first := stepOutput(t, out, 0)["scrollY"].(float64)
+	if got := jsonString(out.Steps[1].Output); got != "[1,14]" {
+		t.Errorf("after one scroll the feed has [pages, stories] %s, want [1,14]", got)
 	}
-	if got := pageValue(t, tab, "() => window.pagesLoaded"); got != "1" {
-		t.Errorf("after one scroll the feed loaded %s pages, want 1", got)
-	}
-	out = runJSON(t, `{"tab":"`+tab+`","steps":[{"scroll":{"to":"bottom"}}]}`)
+	out = runJSON(t, `{"tab":"`+tab+`","steps":[{"scroll":{"to":"bottom"}},`+count+`]}`)
 	mustOK(t, out)
-	if out.Changes == nil || !strings.Contains(strings.Join(out.Changes.Text, "\n"), "Alpha (page 2)") || strings.Contains(string(out.JSON()), "already at the bottom") {
-		t.Errorf("the long form did not scroll to the bottom and wait: %s", out.JSON())
+	if y := stepOutput(t, out, 0)["scrollY"].(float64); y <= first || strings.Contains(string(out.JSON()), "already at the bottom") {
+		t.Errorf("the long form did not reach the new bottom (%v, first %v): %s", y, first, out.JSON())
 	}
-	out = runJSON(t, `{"tab":"`+tab+`","steps":[{"scroll":{"deltaY":5000}}]}`)
+	if got := jsonString(out.Steps[1].Output); got != "[2,20]" {
+		t.Errorf("after the long form the feed has [pages, stories] %s, want [2,20]", got)
+	}
+	out = runJSON(t, `{"tab":"`+tab+`","steps":[{"scroll":{"deltaY":5000}},`+count+`]}`)
 	mustOK(t, out)
-	if out.Changes == nil || !strings.Contains(strings.Join(out.Changes.Text, "\n"), "Alpha (page 3)") {
-		t.Errorf("a deltaY scroll did not wait for the feed: %s", out.JSON())
-	}
-	if got := pageValue(t, tab, "() => window.pagesLoaded"); got != "3" {
-		t.Errorf("after three scrolls the feed loaded %s pages, want 3", got)
+	if got := jsonString(out.Steps[1].Output); got != "[3,26]" {
+		t.Errorf("after a deltaY scroll the feed has [pages, stories] %s, want [3,26]", got)
 	}
 	for step, want := range map[string]string{
 		`{"scroll":{"to":"middle"}}`:              `"middle" is not top or bottom`,
