@@ -126,9 +126,7 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 		if h.verb == "" {
 			h.verb, h.verbStep = a.Verb, len(h.steps)
 		}
-		h.betweenVisual(h.ctx)
 		h.beforeVisual()
-		h.lastVisual = &visualMark{step: len(h.steps) - 1, action: a.Name}
 	}
 	timeout := h.stepTimeout
 	if la.timeout > 0 {
@@ -147,6 +145,10 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 		leaveGoneFrame(p, a, res)
 		under = newPageUnder(p)
 		if a.Visual {
+			// After the page under the step is noted: a document that
+			// comes while the news are read is the step's to explain.
+			h.betweenVisual(h.ctx)
+			h.lastVisual = &visualMark{step: len(h.steps) - 1, action: a.Name}
 			h.captureAhead(p, la)
 		}
 		if a.Name != "frame" {
