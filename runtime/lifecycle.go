@@ -128,17 +128,6 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 		}
 		h.beforeVisual()
 	}
-	timeout := h.stepTimeout
-	if la.timeout > 0 {
-		timeout = clampTimeout(la.timeout)
-	}
-	ctx, cancel := context.WithTimeout(h.ctx, timeout)
-	defer cancel()
-	h.dog.arm(timeout, fmt.Sprintf("step %d (%s)", len(h.steps), a.Name), len(h.steps), a.Name)
-	defer h.dog.disarm()
-	call.Ctx = ctx
-	th.SetLocal(builtins.CtxKey, ctx)
-	defer th.SetLocal(builtins.CtxKey, h.ctx)
 	dlMark := h.downloadMark()
 	var under pageUnder
 	if p, perr := h.env.Page(); perr == nil {
@@ -162,6 +151,18 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 			}
 		}
 	}
+	// The step's time starts after the news between steps are read.
+	timeout := h.stepTimeout
+	if la.timeout > 0 {
+		timeout = clampTimeout(la.timeout)
+	}
+	ctx, cancel := context.WithTimeout(h.ctx, timeout)
+	defer cancel()
+	h.dog.arm(timeout, fmt.Sprintf("step %d (%s)", len(h.steps), a.Name), len(h.steps), a.Name)
+	defer h.dog.disarm()
+	call.Ctx = ctx
+	th.SetLocal(builtins.CtxKey, ctx)
+	defer th.SetLocal(builtins.CtxKey, h.ctx)
 	out, err := h.lifecycle(ctx, call, impl, la, res)
 	h.endBeforeSent()
 	h.noteStepNavigated(a, under, out)
