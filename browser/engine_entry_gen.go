@@ -4,9 +4,9 @@ package browser
 
 // The installed scripts (browser/inpage/bundle) and their versions.
 var (
-	engineBundleSpec = bundle{global: "__cdpSkill", source: engineBundleJS, version: "c408270eca73"}
+	engineBundleSpec = bundle{global: "__cdpSkill", source: engineBundleJS, version: "41dde4501e98"}
 	pageBundleSpec   = bundle{global: "__cdpSkillPage", source: pageBundleJS, version: "d186319db1e5"}
-	watchBundleSpec  = bundle{global: "__cdpSkillWatch", source: watchBundleJS, version: "27ff5174b813"}
+	watchBundleSpec  = bundle{global: "__cdpSkillWatch", source: watchBundleJS, version: "982db1701441"}
 )
 
 // Entry points of engine (window.__cdpSkill), exported by inpage/engine.js.
@@ -113,5 +113,6 @@ var (
 var (
 	wpWatchArm    = watchEntry{"watchArm"}
 	wpWatchDisarm = watchEntry{"watchDisarm"}
+	wpWatchLinger = watchEntry{"watchLinger"}
 	wpWatchSettle = watchEntry{"watchSettle"}
 )

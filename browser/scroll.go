@@ -77,6 +77,21 @@ func (p *Page) Scroll(ctx context.Context, o ScrollOptions) (*ScrollResult, erro
 	}
 	var out scrollOut
 	res := &ScrollResult{}
+	// What the scroll starts (a feed's next page, lazy content) is waited
+	// for as a click's consequences are: the settle of watch.js. Without
+	// the change log a click starts: a scroll is not news, and what a
+	// page's timers change meanwhile is not the scroll's.
+	p.runBeforeChange(ctx)
+	w, err := p.watchWith(ctx, false)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if w != nil {
+			w.stop()
+		}
+	}()
+	w.linger(ctx)
 	switch {
 	case o.Target.IsZero():
 		if err := p.engineCall(ctx, &out, epScrollPage, op); err != nil {
@@ -96,6 +111,11 @@ func (p *Page) Scroll(ctx context.Context, o ScrollOptions) (*ScrollResult, erro
 		if err := el.Call(ctx, &out, fn, op); err != nil {
 			return nil, fmt.Errorf("scroll: %w", err)
 		}
+	}
+	eff := w.finish(ctx, SettleWindow)
+	w = nil
+	if eff.Warning != "" {
+		res.Warnings = append(res.Warnings, eff.Warning)
 	}
 	res.ScrollX, res.ScrollY, res.Scrolled = out.ScrollX, out.ScrollY, out.Scrolled
 	res.Container, res.WindowX, res.WindowY = out.Container, out.WindowX, out.WindowY

@@ -221,6 +221,12 @@ func scrollOptions(c *Call) (browser.ScrollOptions, error) {
 		}
 	}
 	opts := options[lang.ScrollOptions](c)
+	if opts.To != "" {
+		if o.To != "" || !o.Target.IsZero() {
+			return o, invalid("scroll got where to twice: give the positional value or to, not both")
+		}
+		o.To = strings.ToLower(strings.TrimSpace(opts.To))
+	}
 	if err := scrollTargetArgs(opts, &o); err != nil {
 		return o, err
 	}

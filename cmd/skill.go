@@ -14,7 +14,7 @@ import (
 )
 
 // skillFiles is the agent-facing skill: SKILL.md (the entry point an agent
-// reads) and EXAMPLES.md.
+// reads), EXAMPLES.md and REFERENCE.md (every step's parameters).
 //
 //go:embed skill/*.md
 var skillFiles embed.FS
@@ -23,7 +23,7 @@ func (a *app) installSkillCommand() *cobra.Command {
 	var claude, codex, mcp bool
 	c := &cobra.Command{
 		Use:   "install-skill",
-		Short: "Install SKILL.md and EXAMPLES.md for Claude Code (~/.claude/skills/cdp-skill) and/or Codex (~/.codex/skills/cdp-skill)",
+		Short: "Install SKILL.md, EXAMPLES.md and REFERENCE.md for Claude Code (~/.claude/skills/cdp-skill) and/or Codex (~/.codex/skills/cdp-skill)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if !claude && !codex {

@@ -7,7 +7,7 @@ import (
 )
 
 // dragEndDoc describes the accepted forms of a drag source or target.
-const dragEndDoc = "a selector, a ref, {selector|ref, offsetX, offsetY} (offset from its centre) or {x, y}"
+const dragEndDoc = "a selector, a ref, {text} (a card by its words), {selector|ref|text, offsetX, offsetY} (offset from its centre) or {x, y}"
 
 // HoverOptions are hover's parameters.
 type HoverOptions struct {
@@ -19,8 +19,8 @@ type HoverOptions struct {
 
 // DragOptions are drag's parameters.
 type DragOptions struct {
-	Source starlark.Value `step:"source" type:"string|dict" doc:"what to drag: a selector, a ref, {selector|ref, offsetX, offsetY} (offset from its centre) or {x, y}" example:"\"#card-1\""`
-	Target starlark.Value `step:"target" type:"string|dict" doc:"where to drop: a selector, a ref, {selector|ref, offsetX, offsetY} (offset from its centre) or {x, y}" example:"\"#done\""`
+	Source starlark.Value `step:"source" type:"string|dict" doc:"what to drag: a selector, a ref, {text} (a card by its words), {selector|ref|text, offsetX, offsetY} (offset from its centre) or {x, y}" example:"\"#card-1\""`
+	Target starlark.Value `step:"target" type:"string|dict" doc:"where to drop: a selector, a ref, {text} (a column by its words), {selector|ref|text, offsetX, offsetY} (offset from its centre) or {x, y}" example:"\"#done\""`
 	Method string         `step:"method" doc:"auto (default: mouse, or Chrome's HTML5 drag and drop when the page starts one) | mouse | html5" example:"\"mouse\""`
 	Steps  int            `step:"steps" doc:"mouse moves along the path" default:"10"`
 	Delay  time.Duration  `step:"delay" doc:"ms between moves" default:"0"`
@@ -30,6 +30,7 @@ type DragOptions struct {
 
 // ScrollOptions are scroll's parameters.
 type ScrollOptions struct {
+	To       string   `step:"to" doc:"\"top\" or \"bottom\" of the page (the short form {\"scroll\": \"bottom\"} says the same)" example:"\"bottom\""`
 	Selector string   `step:"selector,target" doc:"element to scroll into view (centred), or with deltaY/y the scrollable element to move" example:"\"#list\""`
 	Ref      string   `step:"ref,target" doc:"ref of that element" example:"\"s1e4\""`
 	DeltaX   *float64 `step:"deltaX" doc:"scroll right by this many pixels (negative: left)"`
@@ -48,6 +49,6 @@ func init() {
 			Doc:     "drag from a source to a target (mouse drag, HTML5 drag and drop, or a range slider's value)"},
 		&Action{Name: "scroll", Positional: "string", Visual: true, Verb: "Scrolled", Options: ScrollOptions{},
 			Example: `{"scroll": {"deltaY": 600}}`,
-			Doc:     "scroll the page or an element: \"top\", \"bottom\", a selector or ref (into view), {deltaY}, {x, y} or {selector, deltaY}"},
+			Doc:     "scroll the page or an element: \"top\", \"bottom\" (or {to}), a selector or ref (into view), {deltaY}, {x, y} or {selector, deltaY}; waits for what the scroll starts, such as a feed's next page"},
 	)
 }

@@ -63,7 +63,7 @@ func init() {
 			Doc:     "the ARIA snapshot of the page, with refs on interactive elements"},
 		&Action{Name: "snapshotSearch", Positional: "string", Options: SnapshotSearchOptions{},
 			Example: `{"snapshotSearch": {"text": "Add to cart", "role": "button"}}`,
-			Doc:     "find elements in the accessibility tree (with refs) without a full snapshot"},
+			Doc:     "find any text the snapshot shows, without a full snapshot: each match has a ref, and the controls (with refs) of the card, row or article it is in"},
 		&Action{Name: "query", Positional: "string", Options: QueryOptions{},
 			Example: `{"query": {"role": "link", "name": "Next"}}`,
 			Doc:     "find elements by CSS selector or role and read text, attributes, accessible name or role"},

@@ -46,6 +46,9 @@ func (h *host) setBefore(c *browser.Capture) {
 		h.beforeURL = c.Context.URL
 		h.beforeDoc = c.Context.Doc
 		h.beforeTab = h.env.Tab().TargetID
+		if p, err := h.env.Page(); err == nil {
+			h.basePage, h.baseDocs = p, p.Documents()
+		}
 	}
 }
 

@@ -27,13 +27,17 @@ type CaptureSettings struct {
 	FullSnapshot     bool `json:"fullSnapshot"`
 	Diff             bool `json:"diff"`
 	Console          bool `json:"console"`
+	// Brief trims the context to what an agent acts on: the focused
+	// element by ref, role and name, without the viewport's size (the
+	// compact and minimal presets).
+	Brief bool `json:"-"`
 }
 
 // capturePresets are the named settings.
 var capturePresets = map[string]CaptureSettings{
 	"full":    {Screenshot: true, ViewportSnapshot: true, FullSnapshot: true, Diff: true, Console: true},
-	"compact": {ViewportSnapshot: true, Diff: true, Console: true},
-	"minimal": {Diff: true, Console: true},
+	"compact": {ViewportSnapshot: true, Diff: true, Console: true, Brief: true},
+	"minimal": {Diff: true, Console: true, Brief: true},
 	"none":    {},
 }
 
@@ -192,20 +196,31 @@ func (h *host) capture(out *Output) {
 	if pc.Modal != nil {
 		out.Context.Modal = pc.Modal
 	}
-	out.Navigated = browser.Navigated(h.urlBefore, pc.URL)
-	if c.Viewport != nil && set.ViewportSnapshot {
+	out.Navigated = browser.Navigated(h.urlBefore, pc.URL) || h.stepNavigated
+	if note, shown := h.treeShown(); shown && c.Viewport != nil && set.ViewportSnapshot {
+		out.ViewportSnap = note
+	} else if c.Viewport != nil && set.ViewportSnapshot {
 		out.ViewportSnap = c.Viewport.YAML
 		if len(out.ViewportSnap) > viewportInlineLimit {
 			out.ViewportSnap = builtins.CutAtLine(out.ViewportSnap, viewportInlineLimit)
 			out.Truncated = true
 		}
 	}
-	out.Context.ActiveElement = briefActive(pc.ActiveElement, out.ViewportSnap)
+	shown := out.ViewportSnap
+	if t := h.tree; t != nil && strings.HasPrefix(shown, "# nothing changed after") {
+		shown = t.yaml
+	}
+	out.Context.ActiveElement = briefActive(pc.ActiveElement, shown, set.Brief)
+	if set.Brief {
+		out.Context.Viewport = nil
+	}
 	// A diff compares one page with itself: not across a navigation or a
 	// reload (another document), nor across tabs (a command that switched
 	// tabs after its first action).
 	sameDoc := h.beforeDoc == 0 || pc.Doc == 0 || pc.Doc == h.beforeDoc
-	if c.Viewport != nil && set.Diff && h.before != nil && sameDoc && !browser.Navigated(h.beforeURL, pc.URL) && h.beforeTab == h.env.Tab().TargetID {
+	if h.visualSteps > 1 && set.Diff {
+		out.Changes = h.commandChanges(c, sameDoc && !browser.Navigated(h.beforeURL, pc.URL) && h.beforeTab == h.env.Tab().TargetID)
+	} else if c.Viewport != nil && set.Diff && h.before != nil && sameDoc && !browser.Navigated(h.beforeURL, pc.URL) && h.beforeTab == h.env.Tab().TargetID {
 		out.Changes = diffElements(h.before, c.Viewport.Elements, h.verb, refSet(c.Fresh, c.Fresh == nil), refSet(c.Present, false))
 		out.Changes = withText(out.Changes, c.Text, c.Transient, h.verb)
 		out.Changes = withFrames(out.Changes, h.framesNavigated, h.verb)
@@ -422,14 +437,15 @@ func refSet(refs []string, unknown bool) map[string]bool {
 }
 
 // briefActive shortens the focused element's description when the
-// viewport snapshot shows its line (role, name, value, [focused]): the
-// answer names it by ref and says whether it takes typing, once.
-func briefActive(a map[string]any, snap string) any {
+// viewport snapshot shows its line (role, name, value, [focused]), or
+// always (a brief capture): the answer names it by ref and says whether it
+// takes typing, once.
+func briefActive(a map[string]any, snap string, always bool) any {
 	if a == nil {
 		return nil
 	}
 	ref, _ := a["ref"].(string)
-	if ref == "" || !strings.Contains(snap, "[ref="+ref+"]") {
+	if ref == "" || (!always && !strings.Contains(snap, "[ref="+ref+"]")) {
 		return a
 	}
 	out := map[string]any{"ref": ref}

@@ -127,23 +127,17 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 	}
 	la.hooks = la.hooks.merge(h.defaultHooks()).merge(h.siteHooks())
 	if a.Visual {
+		h.visualSteps++
 		if h.verb == "" {
 			h.verb, h.verbStep = a.Verb, len(h.steps)
 		}
 		h.beforeVisual()
 	}
+	dlMark := h.downloadMark()
 	timeout := h.stepTimeout
 	if la.timeout > 0 {
 		timeout = clampTimeout(la.timeout)
 	}
-	ctx, cancel := context.WithTimeout(h.ctx, timeout)
-	defer cancel()
-	h.dog.arm(timeout, fmt.Sprintf("step %d (%s)", len(h.steps), a.Name), len(h.steps), a.Name)
-	defer h.dog.disarm()
-	call.Ctx = ctx
-	th.SetLocal(builtins.CtxKey, ctx)
-	defer th.SetLocal(builtins.CtxKey, h.ctx)
-	dlMark := h.downloadMark()
 	var under pageUnder
 	var stepPage *browser.Page
 	if p, perr := h.env.Page(); perr == nil {
@@ -151,13 +145,19 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 		// The step runs in the frame its command selected (the top
 		// document until a frame step); between steps the page is in none.
 		leaveGoneFrame(h.env, a, res)
-		defer p.Frames().Enter(ctx, h.env.Frame())()
+		enterCtx, cancelEnter := context.WithTimeout(h.ctx, timeout)
+		defer p.Frames().Enter(enterCtx, h.env.Frame())()
+		cancelEnter()
 		if a.Name == "recipe" {
 			// A recipe's frame steps scope its own steps only.
 			defer h.env.SelectFrame(h.env.Frame())
 		}
 		under = newPageUnder(h.env, p)
 		if a.Visual {
+			// After the page under the step is noted: a document that
+			// comes while the news are read is the step's to explain.
+			h.betweenVisual(h.ctx)
+			h.lastVisual = &visualMark{step: len(h.steps) - 1, action: a.Name}
 			h.captureAhead(p, la)
 		}
 		if a.Name != "frame" {
@@ -171,10 +171,19 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 			}
 		}
 	}
+	// The step's time starts after the news between steps are read.
+	ctx, cancel := context.WithTimeout(h.ctx, timeout)
+	defer cancel()
+	h.dog.arm(timeout, fmt.Sprintf("step %d (%s)", len(h.steps), a.Name), len(h.steps), a.Name)
+	defer h.dog.disarm()
+	call.Ctx = ctx
+	th.SetLocal(builtins.CtxKey, ctx)
+	defer th.SetLocal(builtins.CtxKey, h.ctx)
 	out, err := h.lifecycle(ctx, call, impl, la, res)
 	// No key, button or drag outlives its step, whatever failed.
 	call.Warnings = append(call.Warnings, stepPage.EndStep(h.ctx)...)
 	h.endBeforeSent()
+	h.noteStepNavigated(a, under, out)
 	call.Finish()
 	call.Warnings = append(call.Warnings, h.env.TakeWarnings()...)
 	h.takeDialogs(res)
@@ -204,6 +213,7 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 	}
 	h.noteDownloads(ctx, a, res, dlMark)
 	h.noteNavigation(a, out)
+	h.noteTree(a, out)
 	if e, ok := out.(interface{ NavigatedFrames() []string }); ok {
 		h.framesNavigated = append(h.framesNavigated, e.NavigatedFrames()...)
 	}
@@ -288,6 +298,7 @@ func (h *host) fail(res *StepResult, call *builtins.Call, la lifecycleArgs, err 
 	}
 	res.Status = StatusError
 	res.Context = h.failureContext(res, call, err)
+	explainHidden(res)
 	f := &stepFailure{result: res, connection: connection, err: err}
 	h.failed = f
 	if h.keepGoing && !connection {

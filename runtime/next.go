@@ -72,7 +72,7 @@ func failureActions(res *StepResult) []NextAction {
 	if json.Unmarshal(data, &d) != nil {
 		return nil
 	}
-	var out []NextAction
+	out := hiddenActions(res)
 	for _, c := range d.Candidates {
 		if step := retarget(res.Action, res.Params, c.Ref); step != nil {
 			out = append(out, NextAction{Why: fmt.Sprintf("%s the %s %q (%s)", res.Action, c.Role, c.Name, c.Ref), Step: step})

@@ -141,6 +141,22 @@ type host struct {
 	// the diff summary.
 	visual bool
 	verb   string
+	// visualSteps counts the visual steps run so far; tree marks the
+	// last step whose output is the page's tree (see treeShown).
+	visualSteps int
+	tree        *treeMark
+	// news are the changes credited to steps of a command with several
+	// visual steps (stepnews.go); newsSeen the lines credited so far in
+	// the baseline's document; lastVisual the last visual step to run;
+	// stepNavigated says a step loaded a new top document.
+	news          []stepNews
+	newsSeen      map[string]bool
+	lastVisual    *visualMark
+	stepNavigated bool
+	// basePage and baseDocs are the page the baseline was read on and
+	// how many top documents it had had then.
+	basePage *browser.Page
+	baseDocs int
 	// verbStep is the number of the step whose verb verb is.
 	verbStep int
 	// profile is the site profile of the last navigation; noProfile the

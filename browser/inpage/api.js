@@ -2,8 +2,8 @@
 // points (refs, frame slots, closed roots). Module of the in-page engine.
 
 import { S } from './state.js';
-import { hiddenForAT, truncate } from './dom.js';
-import { TEXT_LEVEL } from './roles.js';
+import { hiddenForAT, normalizeSpace, truncate } from './dom.js';
+import { INTERACTIVE, TEXT_LEVEL } from './roles.js';
 import { accessibleName, fullName } from './names.js';
 import {
   findRoot, finishNode, interactiveOnly, newBuild, otherLandmarks, quote, refFor, render,
@@ -141,10 +141,74 @@ export function search(opts) {
   const plain = (s) => s.replace(/\u00a0/g, ' ');
   const text = plain(opts.text || '').toLowerCase();
   const matches = [];
+  const matched = new Set();
   let searched = 0, total = 0;
-  const visit = (list, path) => {
+  const textHit = (hay, exactParts) => {
+    if (!text) return true;
+    return opts.exact ? exactParts.some((s) => plain(s).toLowerCase() === text) : plain(hay).toLowerCase().includes(text);
+  };
+  // record adds node n as a match (once): with a ref, so the agent can act
+  // on it, and, for a container, the controls inside it.
+  const record = (n, path, why, anc) => {
+    if (matched.has(n.el || n)) return;
+    let box = null;
+    if (n.el && n.el.getBoundingClientRect) {
+      const r = n.el.getBoundingClientRect();
+      box = { x: Math.round(r.x), y: Math.round(r.y), width: Math.round(r.width), height: Math.round(r.height) };
+      if (opts.near) {
+        const cx = r.x + r.width / 2, cy = r.y + r.height / 2;
+        if (Math.hypot(cx - opts.near.x, cy - opts.near.y) > (opts.near.radius || 100)) return;
+      }
+    }
+    matched.add(n.el || n);
+    total++;
+    if (matches.length >= limit) return;
+    const name = n.name || '';
+    const m = { role: n.role };
+    if (name) m.name = name;
+    const ref = n.ref || (n.el && n.el.nodeType === 1 ? refFor(n.el, n.role, refName(n.el, n.role), Math.max(S.snapSeq, 1)) : '');
+    if (ref) m.ref = ref;
+    if (n.value !== undefined) m.value = n.value;
+    else if (why !== undefined) m.text = truncate(why, 200);
+    else if (n.inline !== undefined && n.inline !== name) m.text = n.inline;
+    const st = stateText(n.st || {}).trim();
+    if (st) m.states = st;
+    if (path.length && depth > 0) m.path = path.slice(-depth).join(' > ');
+    if (box) m.box = box;
+    // A match inside a feed item, card or row lists the item's controls
+    // (its Like button, its row's Edit link); else its own.
+    let controls = [];
+    const item = anc ? [...anc].reverse().find((a) => ITEM_ROLES.has(a.role)) : null;
+    if (item) {
+      controls = controlsIn(item, m.ref);
+      if (controls.length) m.within = item.role + (item.name ? ' ' + quote(truncate(item.name, 40)) : '');
+    }
+    if (!controls.length) controls = controlsIn(n, m.ref);
+    if (controls.length) m.controls = controls;
+    matches.push(m);
+  };
+  const visit = (list, path, anc, parentPath) => {
+    const parent = anc.length ? anc[anc.length - 1] : null;
     for (const n of list) {
-      if (n.text !== undefined) continue;
+      if (n.text !== undefined) {
+        // Text the snapshot shows as its own line ("- text: …", a
+        // paragraph's words) matches too: the match is the element
+        // that holds it, as the snapshot shows it.
+        if (!parent) continue;
+        const t = String(n.text);
+        if (!textHit(t, [t]) || (re && !re.test(plain(t)))) continue;
+        // The element that holds the words (a card among cards whose texts
+        // the snapshot joins on one line), else the snapshot's parent.
+        const hit = (s) => (text ? plain(s).toLowerCase().includes(text) : re.test(plain(s)));
+        const el = parent.el && parent.el.nodeType === 1 ? deepestWith(parent.el, hit) : null;
+        if (el && el !== parent.el) {
+          const role = effectiveRole(el) || 'generic';
+          if (!opts.role || role === opts.role) record({ el, role, children: [] }, path, truncate(normalizeSpace(el.textContent || ''), 200), anc);
+        } else if (!opts.role || parent.role === opts.role) {
+          record(parent, parentPath, t, anc.slice(0, -1));
+        }
+        continue;
+      }
       searched++;
       const name = n.name || '';
       // The searched texts: name, value and inline text, each once and
@@ -154,38 +218,55 @@ export function search(opts) {
       const hay = parts.join(' ');
       let ok = true;
       if (opts.role && n.role !== opts.role) ok = false;
-      if (ok && text) ok = opts.exact ? plain(name).toLowerCase() === text || plain(n.inline || '').toLowerCase() === text : hay.toLowerCase().includes(text);
+      if (ok && text) ok = textHit(hay, [name, n.inline || '']);
       if (ok && re) ok = parts.some((s) => re.test(s)) || re.test(hay);
-      let box = null;
-      if (ok && n.el && n.el.getBoundingClientRect) {
-        const r = n.el.getBoundingClientRect();
-        box = { x: Math.round(r.x), y: Math.round(r.y), width: Math.round(r.width), height: Math.round(r.height) };
-        if (opts.near) {
-          const cx = r.x + r.width / 2, cy = r.y + r.height / 2;
-          ok = Math.hypot(cx - opts.near.x, cy - opts.near.y) <= (opts.near.radius || 100);
-        }
-      }
-      if (ok) {
-        total++;
-        if (matches.length < limit) {
-          const m = { role: n.role };
-          if (name) m.name = name;
-          if (n.ref) m.ref = n.ref;
-          if (n.value !== undefined) m.value = n.value;
-          else if (n.inline !== undefined && n.inline !== name) m.text = n.inline;
-          const st = stateText(n.st || {}).trim();
-          if (st) m.states = st;
-          if (path.length && depth > 0) m.path = path.slice(-depth).join(' > ');
-          if (box) m.box = box;
-          matches.push(m);
-        }
-      }
+      if (ok) record(n, path, undefined, anc);
       const label = n.role + (name ? ' ' + quote(truncate(name, 40)) : '');
-      visit(n.children, TEXT_LEVEL.has(n.role) ? path : path.concat(label));
+      const inner = TEXT_LEVEL.has(n.role) ? path : path.concat(label);
+      visit(n.children, inner, anc.concat(n), path);
     }
   };
-  visit(nodes, []);
+  visit(nodes, [], [], []);
   return { matches, matchCount: total, searchedElements: searched, seq: { snap: S.snapSeq, elem: S.elemSeq } };
+}
+
+// deepestWith is the innermost element under root whose text satisfies
+// hit (root itself when no child's does).
+function deepestWith(root, hit) {
+  let el = root;
+  for (;;) {
+    let next = null;
+    for (const c of el.children) {
+      if (!hiddenForAT(c) && hit(normalizeSpace(c.textContent || ''))) {
+        next = c;
+        break;
+      }
+    }
+    if (!next) return el;
+    el = next;
+  }
+}
+
+// ITEM_ROLES are the containers whose controls a match inside them
+// lists.
+const ITEM_ROLES = new Set(['article', 'listitem', 'row', 'group', 'dialog', 'form', 'region', 'option', 'treeitem']);
+
+// controlsIn lists the controls inside a matched container, as snapshot
+// lines with refs (a feed item's Like and Share buttons): what an agent
+// that searched for the item acts on next.
+function controlsIn(n, own) {
+  const out = [];
+  const walk = (list) => {
+    for (const c of list || []) {
+      if (out.length >= 6) return;
+      if (c.text === undefined && c.ref && c.ref !== own && INTERACTIVE.has(c.role)) {
+        out.push(c.role + (c.name ? ' ' + quote(truncate(c.name, 40)) : '') + ' [ref=' + c.ref + ']');
+      }
+      if (c.children) walk(c.children);
+    }
+  };
+  walk(n.children);
+  return out;
 }
 
 // describe returns the role and name the snapshot would show for el, and

@@ -10,6 +10,8 @@ import { snapshot } from './api.js';
 import { isShown, textOf } from './find.js';
 import { boxOf, editProblem, shortSelector } from './act.js';
 import { changeWatch, stepLogEnd, stepLogPeek, stepLogTake } from './changes.js';
+import { hiddenMatch } from './hidden.js';
+import { cutNotes } from './cutoff.js';
 
 function activeElementInfo() {
   const a = deepActiveElement();
@@ -86,6 +88,12 @@ export function postCapture(opts) {
   if (opts.viewport) {
     const scope = opts.scope ? log.changed : undefined;
     out.viewport = snapshot({ viewportOnly: true, internal: true, elements: true, noHeader: !scope, scope, seq: opts.seq, root: 'body', slotKey: 'viewport' });
+    // What the viewport shows part of says how much more there is (only
+    // in the capture an answer prints, not in a diff's baseline).
+    if (opts.scope && out.viewport && typeof out.viewport.yaml === 'string') {
+      const notes = cutNotes();
+      if (notes.length) out.viewport.yaml += '\n' + notes.join('\n');
+    }
   }
   if (log.text.length) out.text = log.text;
   if (log.transient.length) out.transient = log.transient;
@@ -208,6 +216,8 @@ export function diagnose(query) {
     }
     scored.sort((a, b) => b.score - a.score);
     out.nearMatches = scored.slice(0, 5).map((m) => ({ text: truncate(m.text, 50), selector: shortSelector(m.el), ref: refOrNew(m.el), score: m.score }));
+    const hidden = hiddenMatch(query);
+    if (hidden) out.hiddenMatch = hidden;
   }
   for (const k of ['visibleButtons', 'visibleLinks', 'visibleErrors', 'nearMatches']) if (out[k] && !out[k].length) delete out[k];
   out.seq = { snap: S.snapSeq, elem: S.elemSeq };

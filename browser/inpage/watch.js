@@ -80,7 +80,7 @@ export function watchArm() {
     observer: null,
     wake: null,
   };
-  const inAction = () => st.inEvent || w.event !== undefined || st.inTimer > 0;
+  const inAction = () => st.inEvent || st.lingering || w.event !== undefined || st.inTimer > 0;
   const endOfTask = new MessageChannel();
   const portProto = w.MessagePort && w.MessagePort.prototype;
   st.nativePortPost = portProto && portProto.postMessage;
@@ -218,6 +218,29 @@ export function watchDisarm() {
   return true;
 }
 
+// watchLinger makes the armed watch count as the action's what the page
+// schedules from now until two rendering frames into the settle: a
+// scroll's consequences (its scroll events, the IntersectionObserver
+// callback of a feed's sentinel that asks for the next page) run in those
+// frames, after the call that scrolled returned.
+export function watchLinger() {
+  const st = watchState;
+  if (!st || !st.nativeRAF) return false;
+  st.lingering = true;
+  return true;
+}
+
+// lingerFrames waits two rendering frames (bounded: hidden tabs get
+// none), then stops counting what the page schedules as the action's.
+function lingerFrames(st) {
+  const w = window;
+  return new Promise((res) => {
+    const done = () => { st.lingering = false; res(); };
+    st.nativeRAF.call(w, () => st.nativeRAF.call(w, () => st.nativeSetTimeout.call(w, done, 0)));
+    st.nativeSetTimeout.call(w, done, 120);
+  });
+}
+
 // watchSettle resolves when the armed action's work is done: a task later
 // when it scheduled any (so message-channel work has run), after its counted
 // timers and frame callbacks ran, its requests finished and stayed idle
@@ -256,6 +279,7 @@ async function settleWatch() {
     st.nativeSetTimeout.call(w, fin, 50); // hidden tabs get no frames
   });
   const syncMutations = st.mutations;
+  if (st.lingering) await lingerFrames(st);
   // An action that scheduled nothing (no timer, frame, request, posted
   // message or form submission) and fired only pointer, click and focus
   // events has done all its work by now: its event handlers and their
