@@ -221,7 +221,7 @@ export function dragMark(el, from, to) {
   const hit = el || deepElementFromPoint(from.x, from.y);
   const src = hit && ((hit.closest && hit.closest('[draggable=true]')) || hit);
   const dst = deepElementFromPoint(to.x, to.y);
-  const st = { src, dst, to, drops: 0, dropEffect: '' };
+  const st = { src, dst, from, to, drops: 0, dropEffect: '' };
   if (src) {
     st.before = placeOf(src);
     // The unit that moves: the source's highest ancestor still outside
@@ -316,6 +316,19 @@ function sliderOutcome(st, a, b, out) {
   out.slider = true;
 }
 
+// carried tells whether the page moved the source along the drag, in
+// its place among its siblings, at least half the drag's length: a
+// carousel's slide or a scroller's content follows a swipe and snaps
+// (often past the drop point), and that is the drag having worked.
+function carried(st, a, b) {
+  if (!st.from || a.parent !== b.parent || a.index !== b.index) return false;
+  const dx = st.to.x - st.from.x, dy = st.to.y - st.from.y;
+  const len = Math.hypot(dx, dy);
+  if (len < 20) return false;
+  const along = ((a.x - b.x) * dx + (a.y - b.y) * dy) / len;
+  return along >= len / 2;
+}
+
 // placeOf is where el is: its box, parent and position among siblings.
 function placeOf(el) {
   const r = el.getBoundingClientRect();
@@ -349,7 +362,8 @@ export function dragVerify() {
   const intoBranch = a.parent !== b.parent && !!st.branch && st.branch.isConnected && st.branch.contains(st.src);
   out.landed = (!!st.dst && st.dst !== st.src && st.dst.isConnected && composedContains(st.dst, st.src) && a.parent !== b.parent) ||
     intoBranch || reordered(st, placeOf(item), st.itemBefore) ||
-    inRect(st.to, { x: ir.left, y: ir.top, w: ir.width, h: ir.height }, 2);
+    inRect(st.to, { x: ir.left, y: ir.top, w: ir.width, h: ir.height }, 2) ||
+    carried(st, a, b);
   if (st.src.getAttribute('role') === 'slider') sliderOutcome(st, a, b, out);
   out.sibling = st.sibling;
   out.at = { x: Math.round(ir.left + ir.width / 2), y: Math.round(ir.top + ir.height / 2) };
