@@ -218,7 +218,7 @@ func TestReloadWaitsForTheNewDocument(t *testing.T) {
 		t.Errorf("the page after the 204 link: %s", got)
 	}
 	_, err = p.Navigate(ctx, base+"no-content", WaitLoad)
-	if KindOf(err) != KindNavigation || !strings.Contains(err.Error(), "no page to show") {
+	if KindOf(err) != KindNavigationAborted || !strings.Contains(err.Error(), "no page to show") {
 		t.Errorf("goto a 204 answer: %v", err)
 	}
 }

@@ -44,9 +44,11 @@ type Environment struct {
 }
 
 // SetStateDirs sets the process's state and site profile directories from
-// CDP_SKILL_STATE_DIR and CDP_SKILL_SITES_DIR (unset: the defaults). The
-// command calls it once before anything reads them.
+// CDP_SKILL_STATE_DIR and CDP_SKILL_SITES_DIR (unset: the defaults, the
+// state dir under XDG_RUNTIME_DIR when that is set). The command calls it
+// once before anything reads them.
 func SetStateDirs() {
+	state.SetRuntimeDir(os.Getenv("XDG_RUNTIME_DIR"))
 	state.SetDir(os.Getenv(state.EnvDir))
 	state.SetSitesDir(os.Getenv(state.EnvSitesDir))
 }

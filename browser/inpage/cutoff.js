@@ -93,7 +93,7 @@ function uniqueSelector(c) {
       break;
     }
     let part = el.localName;
-    const cls = typeof el.className === 'string' ? el.className.trim().split(/\s+/).filter(Boolean)[0] : '';
+    const cls = typeof el.className === 'string' ? el.className.trim().split(/\s+/).filter((c) => c !== '')[0] : '';
     if (cls) part += '.' + CSS.escape(cls);
     const parent = el.parentElement;
     if (parent && [...parent.children].filter((s) => s.matches(part)).length > 1) {

@@ -26,6 +26,9 @@ const EnvDir = "CDP_SKILL_STATE_DIR"
 var dirs struct {
 	sync.RWMutex
 	state, sites string
+	// runtime is the user's runtime directory ($XDG_RUNTIME_DIR), under
+	// which the default state dir lives (SetRuntimeDir).
+	runtime string
 }
 
 // SetDir sets the state directory for the whole process ("" restores the
@@ -35,6 +38,24 @@ func SetDir(dir string) (previous string) {
 	defer dirs.Unlock()
 	previous, dirs.state = dirs.state, dir
 	return previous
+}
+
+// SetRuntimeDir sets the user's runtime directory ($XDG_RUNTIME_DIR, read
+// by the command: this package reads no environment), under which the
+// default state dir lives; "" or a relative path means none. It returns
+// the previous setting.
+func SetRuntimeDir(dir string) (previous string) {
+	dirs.Lock()
+	defer dirs.Unlock()
+	previous, dirs.runtime = dirs.runtime, dir
+	return previous
+}
+
+// runtimeDir is the directory SetRuntimeDir set.
+func runtimeDir() string {
+	dirs.RLock()
+	defer dirs.RUnlock()
+	return dirs.runtime
 }
 
 // Dir returns the state directory: the one set with SetDir

@@ -97,7 +97,8 @@ func TestStateSubdirsAndProfilesAreChecked(t *testing.T) {
 // with mode 0700.
 func TestDefaultStateDirIsPerUser(t *testing.T) {
 	useDir(t, "")
-	t.Setenv("XDG_RUNTIME_DIR", "")
+	prev := SetRuntimeDir("")
+	t.Cleanup(func() { SetRuntimeDir(prev) })
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
 	want := filepath.Join(tmp, "cdp-skill-"+strconv.Itoa(os.Getuid()))
@@ -111,7 +112,7 @@ func TestDefaultStateDirIsPerUser(t *testing.T) {
 		t.Fatalf("created state dir: %v %v", info, err)
 	}
 	xdg := t.TempDir()
-	t.Setenv("XDG_RUNTIME_DIR", xdg)
+	SetRuntimeDir(xdg)
 	if Dir() != filepath.Join(xdg, "cdp-skill") {
 		t.Fatalf("state dir under XDG_RUNTIME_DIR: %q", Dir())
 	}

@@ -26,10 +26,10 @@ func ownedByMe(path string, info os.FileInfo) error {
 }
 
 // defaultDir is the per-user state dir: $XDG_RUNTIME_DIR/cdp-skill (a
-// directory only the user can reach) when that is set, else
-// $TMPDIR/cdp-skill-<uid>.
+// directory only the user can reach; SetRuntimeDir passes it in) when
+// that is set, else $TMPDIR/cdp-skill-<uid>.
 func defaultDir() string {
-	if x := os.Getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(x) {
+	if x := runtimeDir(); filepath.IsAbs(x) {
 		return filepath.Join(x, "cdp-skill")
 	}
 	return filepath.Join(os.TempDir(), "cdp-skill-"+strconv.Itoa(os.Getuid()))

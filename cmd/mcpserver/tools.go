@@ -35,21 +35,21 @@ func (s *server) tools() []toolDef {
 	}
 	out = append(out, toolDef{&mcp.Tool{
 		Name:         "tabs",
-		Description:  `Tabs of the browser: {"action":"list"}; {"action":"open","url":"https://…"} (launches Chrome when none runs; answers the new tab's alias, e.g. "t1", and its viewport snapshot); {"action":"close","tab":"t1"}. A tab a session opened closes when the session ends, unless opened with "keep":true. Aliases are shared with the cdp-skill command line.`,
+		Description:  `Tabs of the browser: {"action":"list"}; {"action":"open","url":"https://…"} (launches Chrome when none runs; answers the tab's alias, e.g. "t1", and its snapshot); {"action":"close","tab":"t1"}. Tabs a session opened close when it ends, unless opened with "keep":true. Aliases are shared with the command line.`,
 		InputSchema:  tabsSchema(),
 		OutputSchema: outputSchema(),
 		Annotations:  &mcp.ToolAnnotations{Title: "List, open or close tabs", DestructiveHint: ptr(true), OpenWorldHint: ptr(true)},
 	}, s.call("tabs", s.tabsTool)})
 	out = append(out, toolDef{&mcp.Tool{
 		Name:         "run_recipe",
-		Description:  `Run a Starlark recipe: the builtins are every step, in snake_case (click(ref = "s1e4"), fill(label = "Email", value = args["email"])), with loops, functions and load("@stdlib/…"). Exactly one of: {"source":"…"}, {"path":"flow.star"}, {"site":"example.com","name":"login"}. args become the dict args; the global result is reported as result. A recipe can do what every other tool does.`,
+		Description:  `Run a Starlark recipe: the builtins are every step, in snake_case (click(ref = "s1e4"), fill(label = "Email", value = args["email"])), with loops, functions and load("@stdlib/…"). Exactly one of: {"source":"…"}, {"path":"flow.star"}, {"site":"example.com","name":"login"}. args become the dict args; the global result is the answer's result. A recipe can do what every other tool does.`,
 		InputSchema:  recipeSchema(),
 		OutputSchema: outputSchema(),
 		Annotations:  &mcp.ToolAnnotations{Title: "Run a Starlark recipe", DestructiveHint: ptr(true), OpenWorldHint: ptr(true)},
 	}, s.call("run_recipe", s.runRecipe)})
 	out = append(out, toolDef{&mcp.Tool{
 		Name:         "compile",
-		Description:  `The Starlark recipe a list of steps lowers to (nothing runs), to grow working steps into a recipe for run_recipe: {"steps":[{"click":"#go"}]} answers "recipe".`,
+		Description:  `The Starlark recipe steps lower to (nothing runs), to grow them into a recipe: {"steps":[{"click":"#go"}]} answers "recipe".`,
 		InputSchema:  compileSchema(),
 		OutputSchema: outputSchema(),
 		Annotations:  &mcp.ToolAnnotations{Title: "Compile steps to Starlark", ReadOnlyHint: true, IdempotentHint: true, DestructiveHint: ptr(false), OpenWorldHint: ptr(false)},
