@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"encoding/json"
 	"os"
 	"strings"
 	"testing"
@@ -34,7 +35,8 @@ func TestJSONScrollUntilVisibleVirtualList(t *testing.T) {
 // snapshotYAML is the tree a snapshot step answered.
 func snapshotYAML(t *testing.T, s *StepResult) string {
 	t.Helper()
-	m, _ := s.Output.(map[string]any)
+	var m map[string]any
+	json.Unmarshal([]byte(jsonString(s.Output)), &m)
 	yaml, ok := m["yaml"].(string)
 	if !ok {
 		t.Fatalf("snapshot step output = %s", jsonString(s.Output))
