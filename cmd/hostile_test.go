@@ -40,7 +40,10 @@ func TestCyclicAndDeepValuesAnswerJSON(t *testing.T) {
 
 	deep := `{"steps":[{"pageFunction":{"fn":"1","args":` + strings.Repeat("[", 1_000_000) + strings.Repeat("]", 1_000_000) + `}}]}`
 	in, w, _ := os.Pipe()
-	go func() { w.WriteString(deep); w.Close() }()
+	// The first byte is in the pipe before the command starts: it waits
+	// only 100 ms for one (a loaded machine may not run the writer sooner).
+	w.WriteString(deep[:1])
+	go func() { w.WriteString(deep[1:]); w.Close() }()
 	r = cli(t, dir, in)
 	mustAnswerJSON(t, "deep JSON", r)
 	if r.field("error", "type") != "PARSE" || !strings.Contains(fmt.Sprint(r.field("error", "message")), "nested deeper than") {
