@@ -18,8 +18,21 @@ import (
 // the popup's "Done" button tells the opener and closes its own tab, as
 // help and payment popups do.
 func lostTabSite(t *testing.T) string {
+	base, _ := lostTabSiteSignals(t)
+	return base
+}
+
+// lostTabSiteSignals is lostTabSite, with a channel that receives when
+// the help page's slow Export handler starts (it tells the server).
+func lostTabSiteSignals(t *testing.T) (string, <-chan struct{}) {
+	exporting := make(chan struct{}, 4)
 	return browsertest.ServeHandler(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
+		case "/exporting":
+			select {
+			case exporting <- struct{}{}:
+			default:
+			}
 		case "/account.html":
 			fmt.Fprint(w, `<!doctype html><title>Account</title><header><nav><a href="/">Shop</a></nav></header>
 <main><h1>Your account</h1><a id="help" href="help.html" target="_blank" rel="opener">Help</a>
@@ -28,11 +41,11 @@ func lostTabSite(t *testing.T) string {
 		case "/help.html":
 			fmt.Fprint(w, `<!doctype html><title>Help</title><main><h1>Help</h1><p>Ask us anything.</p>
 <button id="done" onclick="if (window.opener) window.opener.noteHelpClosed(); window.close()">Done</button>
-<button id="slow" onmouseup="if (window.opener) window.opener.noteHelpClosed(); for (const t = Date.now(); Date.now() - t < 1500;) {}">Export</button></main>`)
+<button id="slow" onmouseup="if (window.opener) window.opener.noteHelpClosed(); navigator.sendBeacon('/exporting'); for (const t = Date.now(); Date.now() - t < 1500;) {}">Export</button></main>`)
 		default:
 			http.NotFound(w, r)
 		}
-	}))
+	})), exporting
 }
 
 // TestAnswerSaysTheTabClosedDuringTheCommand: a command whose tab closes
@@ -41,7 +54,7 @@ func lostTabSite(t *testing.T) string {
 // the steps that ran, and says why no page state follows, and what to do.
 // Run directly and through a kept pool (the resident process's path).
 func TestAnswerSaysTheTabClosedDuringTheCommand(t *testing.T) {
-	base := lostTabSite(t)
+	base, exporting := lostTabSiteSignals(t)
 	c := browsertest.Require(t)
 	for _, pooled := range []bool{false, true} {
 		run := finishingRunner(t, pooled)
@@ -87,7 +100,13 @@ func TestAnswerSaysTheTabClosedDuringTheCommand(t *testing.T) {
 			}
 		}
 		go func() {
-			time.Sleep(400 * time.Millisecond)
+			// The tab closes once the page handles the release (its
+			// handler tells the server), however slow the machine.
+			select {
+			case <-exporting:
+			case <-time.After(20 * time.Second):
+			}
+			time.Sleep(100 * time.Millisecond)
 			c.CloseTab(t, slowID)
 		}()
 		closed := run(`{"tab":"` + help + `","steps":[{"click":"#slow"}]}`)
