@@ -1,6 +1,9 @@
 package corpus
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestClusterizeScrollToRow clicks "Row 800" of a Clusterize virtualised
 // list with scrollUntilVisible: the row renders only once the list's own
@@ -8,7 +11,17 @@ import "testing"
 func TestClusterizeScrollToRow(t *testing.T) {
 	t.Parallel()
 	a := openPage(t, "clusterize.html", "[data-ready=clusterize]")
-	a.do(`{"click":{"text":"Row 800","exact":true,"scrollUntilVisible":true}}`)
+	click := `{"click":{"text":"Row 800","exact":true,"scrollUntilVisible":true}}`
+	if out := a.runSteps(click); !out.OK() {
+		// Known gap (closing note of this stop): now and then the press
+		// right after the list re-renders reaches the list itself; the
+		// click is then stopped before the page sees it and the answer
+		// says to click again, which an agent does.
+		if !strings.Contains(string(out.JSON()), `reached list ul#contentArea`) {
+			t.Fatalf("status %s: %s", out.Status, out.JSON())
+		}
+		a.do(click)
+	}
 	if got := a.evalJSON(`() => opened`); got != `[800]` {
 		t.Fatalf("opened rows = %s, want [800]", got)
 	}
