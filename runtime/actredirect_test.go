@@ -14,7 +14,7 @@ import (
 // snapshot). The same click in a
 // recipe fails the same way.
 func TestClickAndFillCannotBeRedirectedJSON(t *testing.T) {
-	base := pagesURL(t)
+	base := actPagesURL(t)
 	out := runJSON(t, `{"steps":[{"openTab":"`+base+`redirect.html?mode=swap"},{"click":{"text":"Continue"}}]}`)
 	closeTabAfter(t, out)
 	if out.OK() || !strings.Contains(string(out.JSON()), "ElementInterceptedError") || !strings.Contains(string(out.JSON()), "Delete everything") {

@@ -12,7 +12,7 @@ import (
 // warns and leaves the tab in front, and the drag in the next command
 // moves the slider.
 func TestShortcutThenDragInOneTab(t *testing.T) {
-	base := pagesURL(t)
+	base := actPagesURL(t)
 	out := runJSON(t, `{"steps":[{"openTab":"`+base+`rangeslider.html"},{"press":"Control+h"}]}`)
 	mustOK(t, out)
 	closeTabAfter(t, out)
@@ -32,7 +32,7 @@ func TestShortcutThenDragInOneTab(t *testing.T) {
 // runaway handler was stopped (PageUnresponsiveError), and the next
 // command on the same tab drags the slider.
 func TestUnacknowledgedDragThenNextCommand(t *testing.T) {
-	base := pagesURL(t)
+	base := actPagesURL(t)
 	out := runJSON(t, `{"steps":[{"openTab":"`+base+`rangeslider.html?busy=6000"}]}`)
 	mustOK(t, out)
 	closeTabAfter(t, out)
