@@ -103,113 +103,101 @@ func (p *Page) click(ctx context.Context, t Target, o ClickOptions) (*ClickResul
 	if o.Double {
 		count = 2
 	}
-	if t.Point != nil {
-		w, err := p.watch(ctx)
-		if err != nil {
-			return nil, err
-		}
-		pt, err := p.toTop(ctx, *t.Point)
-		if err != nil {
-			w.stop()
-			return nil, err
-		}
-		if err := p.in.mouseClick(ctx, pt, button, count, o.Modifiers); err != nil {
-			w.stop()
-			return nil, err
-		}
-		res := &ClickResult{Clicked: true, Method: "cdp", Effect: w.finish(ctx, SettleWindow)}
-		if len(res.NewTabs) > 0 {
-			p.BringToFront(ctx)
-		}
-		return res, nil
-	}
+	res := &ClickResult{Clicked: true, Method: "cdp"}
 	ao := o.ActionOptions
 	ao.prep, ao.watch = "arm", true
 	kind := "click"
 	if o.JSClick {
 		ao.prep, kind = "read", "jsclick"
 	}
-	a, err := p.WaitActionable(ctx, t, kind, ao)
-	if err != nil {
-		return nil, err
-	}
-	defer a.El.release()
-	jsAuto := a.AutoForced && a.Interceptor != nil && !o.JSClick && !o.NativeOnly
-	mouse := !jsAuto && !o.JSClick && a.Point != nil
-	report, before, armed := p.clickPrep(ctx, a, mouse)
-	res := &ClickResult{Clicked: true, Matched: a.Matched, Via: a.Via, Interceptor: a.Interceptor, TargetReport: report}
-	if a.AutoForced {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("the element was not ready (%s); clicked anyway after the actionability timeout", a.Reason))
-	}
-	if o.JSClick && !a.AutoForced && a.Interceptor != nil {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("%s covers the element, so a user could not click it; clicked it with element.click() as asked", describeLayer(a.Interceptor)))
-	}
-	w, err := p.watchAction(ctx, a)
-	if err != nil {
-		return nil, err
-	}
-	switch {
-	case jsAuto:
-		// Something that is not a blocking layer (a toast, the element's
-		// own decoration) covers it: a mouse click would hit that instead.
-		res.Method = "jsClick-auto"
-		if err := a.El.jsClick(ctx, o.Double); err != nil {
-			w.stop()
-			return nil, err
+	var (
+		before *checkedInfo
+		armed  bool
+	)
+	ac := action{kind: kind, opts: ao, pointer: true, pointOptional: true}
+	ac.prepare = func(ctx context.Context, s *acting) error {
+		a := s.ready
+		if a == nil {
+			return nil
 		}
-	case o.JSClick || a.Point == nil:
-		if a.Point == nil && !o.JSClick {
+		mouse := !p.jsAuto(a, o) && !o.JSClick && a.Point != nil
+		s.report, before, armed = p.clickPrep(ctx, a, mouse)
+		s.reported = true
+		res.Matched, res.Via, res.Interceptor = a.Matched, a.Via, a.Interceptor
+		if o.JSClick && !a.AutoForced && a.Interceptor != nil {
+			s.warn("%s covers the element, so a user could not click it; clicked it with element.click() as asked", describeLayer(a.Interceptor))
+		}
+		return nil
+	}
+	ac.act = func(ctx context.Context, s *acting) error {
+		if s.ready == nil {
+			return p.in.mouseClick(ctx, s.at, button, count, o.Modifiers)
+		}
+		return p.clickElement(ctx, s, o, button, count, armed, res)
+	}
+	ac.verify = func(ctx context.Context, s *acting) error {
+		if before != nil {
+			p.verifyToggle(ctx, s.el(), *before, res)
+		}
+		return nil
+	}
+	s, err := p.perform(ctx, t, ac)
+	if err != nil {
+		return nil, err
+	}
+	res.TargetReport, res.Effect = s.report, s.effect
+	res.Warnings = append(s.warnings, res.Warnings...)
+	return res, nil
+}
+
+// jsAuto says a mouse click would reach something else that is not a
+// blocking layer (a toast, the element's own decoration), so the click is
+// element.click() after the actionability timeout.
+func (p *Page) jsAuto(a *Actionable, o ClickOptions) bool {
+	return a.AutoForced && a.Interceptor != nil && !o.JSClick && !o.NativeOnly
+}
+
+// clickElement is the act of a click on an element: a mouse click whose
+// press is verified to reach it, or element.click() when asked for or when
+// no mouse click can.
+func (p *Page) clickElement(ctx context.Context, s *acting, o ClickOptions, button input.MouseButton, count int, armed bool, res *ClickResult) error {
+	a := s.ready
+	switch {
+	case p.jsAuto(a, o):
+		res.Method = "jsClick-auto"
+		return a.El.jsClick(ctx, o.Double)
+	case o.JSClick || !s.hasPoint:
+		if !s.hasPoint && !o.JSClick {
 			if o.NativeOnly {
-				w.stop()
-				return nil, Errorf(KindElementNotFound, "%s has no point to click: %s", t, a.Reason)
+				return Errorf(KindElementNotFound, "%s has no point to click: %s", s.t, a.Reason)
 			}
-			res.Warnings = append(res.Warnings, "the element has no visible point; clicked it with element.click()")
+			s.warn("the element has no visible point; clicked it with element.click()")
 		}
 		res.Method = "jsClick"
-		if err := a.El.jsClick(ctx, o.Double); err != nil {
-			w.stop()
-			return nil, err
+		return a.El.jsClick(ctx, o.Double)
+	}
+	probe, err := p.cdpClick(ctx, s, button, count, o.Modifiers, armed)
+	if err != nil {
+		return err
+	}
+	switch {
+	case probe.Blocked != nil:
+		return pressRedirected(s.t, a, probe)
+	case probe.Part:
+		res.Part = a.Part
+		if !probe.Focused {
+			p.focusAfterPart(ctx, a, res)
 		}
+	case !probe.Received:
+		return p.afterMissedClick(ctx, s.t, a, o, probe, res)
 	default:
-		res.Method = "cdp"
-		probe, err := p.cdpClick(ctx, a, w, button, count, o.Modifiers, armed)
-		if err != nil {
-			w.stop()
-			return nil, err
-		}
-		if probe.Blocked != nil {
-			w.stop()
-			return nil, pressRedirected(t, a, probe)
-		}
-		if probe.Part {
-			res.Part = a.Part
-			if !probe.Focused {
-				p.focusAfterPart(ctx, a, res)
-			}
-		} else if !probe.Received {
-			if err := p.afterMissedClick(ctx, t, a, o, probe, res); err != nil {
-				w.stop()
-				return nil, err
-			}
-		} else if w := pressWithoutClick(probe); w != "" {
+		if w := pressWithoutClick(probe); w != "" {
 			// Not clicked again: the press ran the page's own handlers,
 			// and another click could act twice.
-			res.Warnings = append(res.Warnings, w)
+			s.warn("%s", w)
 		}
 	}
-	res.Effect = w.finish(ctx, SettleWindow)
-	if len(res.NewTabs) > 0 {
-		// The new tab opened in this tab's window and hid it; the agent is
-		// still working here until it switches.
-		p.BringToFront(ctx)
-	}
-	if res.Effect.Warning != "" {
-		res.Warnings = append(res.Warnings, res.Effect.Warning)
-	}
-	if before != nil && !res.Navigated {
-		p.verifyToggle(ctx, a.El, *before, res)
-	}
-	return res, nil
+	return nil
 }
 
 // pressWithoutClick is the warning for a press that reached the element
@@ -267,18 +255,15 @@ func (p *Page) afterMissedClick(ctx context.Context, t Target, a *Actionable, o 
 
 // cdpClick arms the reception probe (unless armed), clicks with mouse
 // events and reads the probe; when the press was received the page has
-// settled too, and w holds its report.
-func (p *Page) cdpClick(ctx context.Context, a *Actionable, w *actionWatch, button input.MouseButton, count int, mods Modifiers, armed bool) (probeResult, error) {
+// settled too, and s.w holds its report.
+func (p *Page) cdpClick(ctx context.Context, s *acting, button input.MouseButton, count int, mods Modifiers, armed bool) (probeResult, error) {
+	w := s.w
 	if !armed {
-		if err := a.El.Call(ctx, nil, `(el) => `+epArmProbe.js()+`(el)`); err != nil {
+		if err := s.el().Call(ctx, nil, `(el) => `+epArmProbe.js()+`(el)`); err != nil {
 			return probeResult{}, err
 		}
 	}
-	pt, err := p.toTop(ctx, *a.Point)
-	if err != nil {
-		return probeResult{}, err
-	}
-	if err := p.in.mouseClick(ctx, pt, button, count, mods); err != nil {
+	if err := p.in.mouseClick(ctx, s.at, button, count, mods); err != nil {
 		return probeResult{}, err
 	}
 	// The page settles (in its own world) while the probe is read (in the

@@ -41,21 +41,15 @@ type FillResult struct {
 func (p *Page) Fill(ctx context.Context, t Target, value string, o FillOptions) (*FillResult, error) {
 	ao := o.ActionOptions
 	ao.prep, ao.watch = "read", true
-	a, err := p.WaitActionable(ctx, t, "fill", ao)
+	res := &FillResult{}
+	s, err := p.perform(ctx, t, action{kind: "fill", opts: ao, act: func(ctx context.Context, s *acting) error {
+		return p.fillElement(ctx, s.el(), value, o, res)
+	}})
 	if err != nil {
 		return nil, err
 	}
-	defer a.El.release()
-	res := &FillResult{TargetReport: p.actionReport(ctx, a)}
-	w, err := p.watchAction(ctx, a)
-	if err != nil {
-		return nil, err
-	}
-	if err := p.fillElement(ctx, a.El, value, o, res); err != nil {
-		w.stop()
-		return nil, err
-	}
-	res.Effect = w.finish(ctx, SettleWindow)
+	res.TargetReport, res.Effect = s.report, s.effect
+	res.Warnings = append(res.Warnings, s.warnings...)
 	return res, nil
 }
 
@@ -309,71 +303,91 @@ type TypeOptions struct {
 }
 
 // Type focuses the target (when given) and types text key by key.
-func (p *Page) Type(ctx context.Context, t Target, text string, o TypeOptions) (_ *FillResult, err error) {
+func (p *Page) Type(ctx context.Context, t Target, text string, o TypeOptions) (*FillResult, error) {
 	res := &FillResult{Method: "keys"}
-	// guarded is the field the keys must go into (focusguard.js); spread
-	// says they went on into the next fields (split code inputs).
-	var guarded *Element
+	// spread says the keys went on into the next fields (split code
+	// inputs), past the field the guard watches (focusguard.js).
 	spread := false
-	if !t.IsZero() {
-		ao := o.ActionOptions
-		ao.prep = "read"
-		a, err := p.WaitActionable(ctx, t, "type", ao)
-		if err != nil {
-			return nil, err
+	ao := o.ActionOptions
+	ao.prep = "read"
+	ac := action{kind: "type", opts: ao, targetOptional: true}
+	ac.prepare = func(ctx context.Context, s *acting) error {
+		if s.ready == nil {
+			return nil
 		}
-		defer a.El.release()
-		res.TargetReport = p.actionReport(ctx, a)
-		var start struct {
-			Focused bool      `json:"focused"`
-			Active  *pressHit `json:"active"`
-		}
-		if err := a.El.Call(ctx, &start, `(el) => `+epTypeStart.js()+`(el)`); err != nil {
-			return nil, err
-		}
-		if !start.Focused && start.Active != nil {
-			return nil, focusStolen(*start.Active)
-		}
-		guarded = a.El
-		defer func() {
-			if err != nil {
-				guarded.disarmGuard(ctx)
-			}
-		}()
+		return p.typeStart(ctx, s.el())
 	}
-	w, err := p.watch(ctx)
+	ac.act = func(ctx context.Context, s *acting) (err error) {
+		guarded := s.el()
+		if guarded != nil {
+			defer func() {
+				if err != nil {
+					guarded.disarmGuard(ctx)
+				}
+			}()
+		}
+		if err := p.in.TypeText(ctx, text, o.Delay); err != nil {
+			return err
+		}
+		if guarded == nil {
+			return nil
+		}
+		g, err := guarded.readGuard(ctx)
+		switch {
+		case err != nil:
+		case g.Redirected != nil:
+			return textRedirected(*g.Redirected)
+		case len(g.Advanced) > 0:
+			spread = true
+			s.warn("the field filled up and the page moved focus on (from %s): the rest of the text went into the next field, as a user's typing would", strings.Join(g.Advanced, ", then "))
+		}
+		return nil
+	}
+	ac.verify = func(ctx context.Context, s *acting) error {
+		if s.report.Element != nil && !spread {
+			res.Verified = p.typedShows(ctx, t, text)
+		}
+		return nil
+	}
+	s, err := p.perform(ctx, t, ac)
 	if err != nil {
 		return nil, err
 	}
-	if err := p.in.TypeText(ctx, text, o.Delay); err != nil {
-		w.stop()
-		return nil, err
-	}
-	if guarded != nil {
-		if g, err := guarded.readGuard(ctx); err == nil {
-			if g.Redirected != nil {
-				w.stop()
-				return nil, textRedirected(*g.Redirected)
-			}
-			if len(g.Advanced) > 0 {
-				spread = true
-				res.Warnings = append(res.Warnings, fmt.Sprintf("the field filled up and the page moved focus on (from %s): the rest of the text went into the next field, as a user's typing would", strings.Join(g.Advanced, ", then ")))
-			}
-		}
-	}
 	res.Filled = true
-	res.Effect = w.finish(ctx, SettleWindow)
-	if res.Element != nil && !res.Navigated && !spread {
-		// Keystrokes may be transformed (autocomplete, masks): verified
-		// means the typed text shows up in the field.
-		if el, _, err := p.locate(ctx, t); err == nil && el != nil {
-			if got, err := el.readValue(ctx); err == nil {
-				res.Verified = ptr(strings.Contains(nonAlnum().ReplaceAllString(got, ""), nonAlnum().ReplaceAllString(text, "")))
-			}
-			el.release()
-		}
-	}
+	res.TargetReport, res.Effect, res.Warnings = s.report, s.effect, s.warnings
 	return res, nil
+}
+
+// typeStart focuses el for typing and arms the guard that keeps the keys
+// in it (focusguard.js); it fails when the page moves focus elsewhere.
+func (p *Page) typeStart(ctx context.Context, el *Element) error {
+	var start struct {
+		Focused bool      `json:"focused"`
+		Active  *pressHit `json:"active"`
+	}
+	if err := el.Call(ctx, &start, `(el) => `+epTypeStart.js()+`(el)`); err != nil {
+		return err
+	}
+	if !start.Focused && start.Active != nil {
+		return focusStolen(*start.Active)
+	}
+	return nil
+}
+
+// typedShows says whether the typed text shows up in the target field:
+// keystrokes may be transformed (autocomplete, masks), so only its letters
+// and digits are compared. Nil when the field cannot be read.
+func (p *Page) typedShows(ctx context.Context, t Target, text string) *bool {
+	el, _, err := p.locate(ctx, t)
+	if err != nil || el == nil {
+		return nil
+	}
+	defer el.release()
+	got, err := el.readValue(ctx)
+	if err != nil {
+		return nil
+	}
+	return ptr(strings.Contains(nonAlnum().ReplaceAllString(got, ""), nonAlnum().ReplaceAllString(text, "")))
 }
 
 // PressResult is the outcome of a key press.
@@ -393,28 +407,28 @@ func (p *Page) PressKeys(ctx context.Context, t Target, combo KeyCombo, times in
 	if times > 1 {
 		res.Times = times
 	}
-	if !t.IsZero() {
-		a, err := p.WaitActionable(ctx, t, "focus", ActionOptions{})
-		if err != nil {
-			return nil, err
+	ac := action{kind: "focus", targetOptional: true}
+	ac.prepare = func(ctx context.Context, s *acting) error {
+		if s.ready == nil {
+			return nil
 		}
-		defer a.El.release()
-		res.Element = a.El.info(ctx)
-		if err := a.El.Call(ctx, nil, `(el) => el.focus({preventScroll: true})`); err != nil {
-			return nil, err
-		}
+		s.reported = true
+		res.Element = s.el().info(ctx)
+		return s.el().Call(ctx, nil, `(el) => el.focus({preventScroll: true})`)
 	}
-	w, err := p.watch(ctx)
+	ac.act = func(ctx context.Context, s *acting) error {
+		for range times {
+			if err := p.in.Press(ctx, combo); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	s, err := p.perform(ctx, t, ac)
 	if err != nil {
 		return nil, err
 	}
-	for range times {
-		if err := p.in.Press(ctx, combo); err != nil {
-			w.stop()
-			return nil, err
-		}
-	}
-	res.Effect = w.finish(ctx, SettleWindow)
+	res.Effect = s.effect
 	return res, nil
 }
 

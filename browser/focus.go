@@ -27,32 +27,20 @@ type focusAnswer struct {
 // roots, is it. Its watch sees what the page's focus handlers set off (a
 // hint shown, a request, a navigation), as an action's does.
 func (p *Page) Focus(ctx context.Context, t Target, o ActionOptions) (*FocusResult, error) {
-	ao := o
-	ao.watch = true
-	a, err := p.WaitActionable(ctx, t, "focus", ao)
+	s, err := p.perform(ctx, t, action{kind: "focus", opts: o, act: func(ctx context.Context, s *acting) error {
+		var ans focusAnswer
+		if err := s.el().Call(ctx, &ans, `(el) => `+epFocusElement.js()+`(el)`); err != nil {
+			return fmt.Errorf("focus %s: %w", t, err)
+		}
+		if !ans.Focused {
+			return ans.err(t)
+		}
+		return nil
+	}})
 	if err != nil {
 		return nil, err
 	}
-	defer a.El.release()
-	w, err := p.watchAction(ctx, a)
-	if err != nil {
-		return nil, err
-	}
-	var ans focusAnswer
-	if err := a.El.Call(ctx, &ans, `(el) => `+epFocusElement.js()+`(el)`); err != nil {
-		w.stop()
-		return nil, fmt.Errorf("focus %s: %w", t, err)
-	}
-	if !ans.Focused {
-		w.stop()
-		return nil, ans.err(t)
-	}
-	res := &FocusResult{Focused: true, TargetReport: p.targetReport(ctx, a.El, a.AutoForced)}
-	res.Effect = w.finish(ctx, SettleWindow)
-	if res.Effect.Warning != "" {
-		res.Warnings = append(res.Warnings, res.Effect.Warning)
-	}
-	return res, nil
+	return &FocusResult{Focused: true, TargetReport: s.report, Effect: s.effect, Warnings: s.warnings}, nil
 }
 
 // err explains why focus did not land.

@@ -49,76 +49,41 @@ type CapturedElement struct {
 // with CaptureResult, reports the menus, tooltips and popovers that
 // appeared because of it.
 func (p *Page) Hover(ctx context.Context, t Target, o HoverOptions) (*HoverResult, error) {
-	res := &HoverResult{Hovered: true}
-	pt, el, err := p.hoverPoint(ctx, t, o, res)
-	if err != nil {
-		return nil, err
-	}
-	if el != nil {
-		defer el.release()
-	}
+	ac := action{kind: "hover", opts: o.ActionOptions, pointer: true, act: func(ctx context.Context, s *acting) error {
+		if err := p.in.mouseMove(ctx, s.at, 0); err != nil {
+			return err
+		}
+		if o.Duration <= 0 {
+			return nil
+		}
+		return Sleep(ctx, o.Duration)
+	}}
+	var capture *HoverCapture
 	if o.CaptureResult {
-		if err := p.hoverPrepare(ctx, el, pt); err != nil {
-			return nil, fmt.Errorf("hover: record the page before: %w", err)
+		ac.prepare = func(ctx context.Context, s *acting) error {
+			if err := p.hoverPrepare(ctx, s); err != nil {
+				return fmt.Errorf("hover: record the page before: %w", err)
+			}
+			return nil
+		}
+		move := ac.act
+		ac.act = func(ctx context.Context, s *acting) error {
+			if err := move(ctx, s); err != nil {
+				return err
+			}
+			var err error
+			capture, err = p.hoverCapture(ctx, max(captureWait-o.Duration, 100*time.Millisecond))
+			if err != nil && KindOf(err) != KindContextDestroyed {
+				return fmt.Errorf("hover: capture what appeared: %w", err)
+			}
+			return nil
 		}
 	}
-	w, err := p.watch(ctx)
+	s, err := p.perform(ctx, t, ac)
 	if err != nil {
 		return nil, err
 	}
-	top, err := p.toTop(ctx, pt)
-	if err != nil {
-		w.stop()
-		return nil, fmt.Errorf("hover: locate the frame: %w", err)
-	}
-	if err := p.in.mouseMove(ctx, top, 0); err != nil {
-		w.stop()
-		return nil, err
-	}
-	if o.Duration > 0 {
-		if err := Sleep(ctx, o.Duration); err != nil {
-			w.stop()
-			return nil, err
-		}
-	}
-	if o.CaptureResult {
-		capture, err := p.hoverCapture(ctx, max(captureWait-o.Duration, 100*time.Millisecond))
-		if err != nil && KindOf(err) != KindContextDestroyed {
-			w.stop()
-			return nil, fmt.Errorf("hover: capture what appeared: %w", err)
-		}
-		res.CapturedResult = capture
-	}
-	res.Effect = w.finish(ctx, SettleWindow)
-	if res.Effect.Warning != "" {
-		res.Warnings = append(res.Warnings, res.Effect.Warning)
-	}
-	return res, nil
-}
-
-// hoverPoint finds where to put the mouse: the target point, or the
-// visible centre of the target element once it is actionable.
-func (p *Page) hoverPoint(ctx context.Context, t Target, o HoverOptions, res *HoverResult) (Point, *Element, error) {
-	if t.Point != nil {
-		return *t.Point, nil, nil
-	}
-	ao := o.ActionOptions
-	ao.prep = "read"
-	a, err := p.WaitActionable(ctx, t, "hover", ao)
-	if err != nil {
-		return Point{}, nil, err
-	}
-	res.TargetReport = p.actionReport(ctx, a)
-	if a.AutoForced {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("the element was not ready (%s); hovered anyway after the actionability timeout", a.Reason))
-	}
-	pt, ok := pointOf(a)
-	if !ok {
-		a.El.release()
-		return Point{}, nil, Errorf(KindElementNotFound, "%s has no visible point to hover: %s", t, a.Reason).
-			WithHint("make it visible first (open its container, scroll), or hover a point with x and y")
-	}
-	return pt, a.El, nil
+	return &HoverResult{Hovered: true, TargetReport: s.report, CapturedResult: capture, Effect: s.effect, Warnings: s.warnings}, nil
 }
 
 // pointOf is the actionable point of an element, or its box centre.
@@ -132,11 +97,11 @@ func pointOf(a *Actionable) (Point, bool) {
 	return Point{}, false
 }
 
-func (p *Page) hoverPrepare(ctx context.Context, el *Element, pt Point) error {
-	if el != nil {
+func (p *Page) hoverPrepare(ctx context.Context, s *acting) error {
+	if el := s.el(); el != nil {
 		return el.Call(ctx, nil, `(el) => `+epHoverPrepare.js()+`(el, null)`)
 	}
-	return p.engineCall(ctx, nil, epHoverPrepare, nil, pt)
+	return p.engineCall(ctx, nil, epHoverPrepare, nil, *s.t.Point)
 }
 
 // hoverCapture collects the elements that appeared since hoverPrepare.

@@ -91,39 +91,29 @@ func (p *Page) SelectOption(ctx context.Context, t Target, wants []SelectWant, o
 	}
 	ao := o
 	ao.prep, ao.watch = "read", true
-	a, err := p.WaitActionable(ctx, t, "select", ao)
+	res := &SelectResult{}
+	st, err := p.perform(ctx, t, action{kind: "select", opts: ao, act: func(ctx context.Context, s *acting) error {
+		deadline := start.Add(timeout)
+		if d, ok := ctx.Deadline(); ok && d.Add(-lookupMargin).Before(deadline) {
+			deadline = d.Add(-lookupMargin)
+		}
+		ans, err := p.selectWhenReady(ctx, t, s.el(), wants, deadline)
+		if err == nil {
+			err = ans.check(t, wants)
+		}
+		if err != nil {
+			return err
+		}
+		res.Multiple = ans.Multiple
+		for _, o := range ans.Selected {
+			res.Selected = append(res.Selected, SelectedOption{Value: o["value"], Label: o["label"]})
+		}
+		return nil
+	}})
 	if err != nil {
 		return nil, err
 	}
-	res := &SelectResult{TargetReport: p.actionReport(ctx, a)}
-	if a.AutoForced {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("the element was not ready (%s); selected anyway after the actionability timeout", a.Reason))
-	}
-	w, err := p.watchAction(ctx, a)
-	if err != nil {
-		a.El.release()
-		return nil, err
-	}
-	deadline := start.Add(timeout)
-	if d, ok := ctx.Deadline(); ok && d.Add(-lookupMargin).Before(deadline) {
-		deadline = d.Add(-lookupMargin)
-	}
-	ans, err := p.selectWhenReady(ctx, t, a.El, wants, deadline)
-	if err == nil {
-		err = ans.check(t, wants)
-	}
-	if err != nil {
-		w.stop()
-		return nil, err
-	}
-	res.Multiple = ans.Multiple
-	for _, s := range ans.Selected {
-		res.Selected = append(res.Selected, SelectedOption{Value: s["value"], Label: s["label"]})
-	}
-	res.Effect = w.finish(ctx, SettleWindow)
-	if res.Effect.Warning != "" {
-		res.Warnings = append(res.Warnings, res.Effect.Warning)
-	}
+	res.TargetReport, res.Effect, res.Warnings = st.report, st.effect, st.warnings
 	return res, nil
 }
 

@@ -1,0 +1,214 @@
+package browser
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// action is what one step does to one target, written as the parts that
+// differ between actions. Page.perform runs them in the order of DESIGN.md
+// "Acting: the promise": resolve the target, wait until it is actionable
+// (the blocking-layer rule included), prepare, arm the watch, act, let the
+// page settle, verify the outcome on the page's own state, report.
+//
+// A new action is its kind, its act and, when the page's state can say
+// whether it worked, its verify: the template gives it actionability,
+// point targets, frames, the watch, the settle and the report.
+type action struct {
+	// kind picks the engine's actionability checks ("click", "hover",
+	// "focus", …) and is the verb of messages.
+	kind string
+	opts ActionOptions
+	// pointer: the input goes to a point of the element. The template
+	// accepts a point target (x, y) instead of an element, and fails, with
+	// what to do next, when the element has no visible point (unless
+	// pointOptional: the action has another way, which act chooses when
+	// acting.hasPoint is false).
+	pointer, pointOptional bool
+	// targetOptional: with no target the action acts where the page is
+	// (keys go to the focused element), with no actionability wait.
+	targetOptional bool
+	// prepare runs when the element (acting.ready, nil for a point or no
+	// target) is ready and before the watch is
+	// armed: reads what the report needs from the page before the action
+	// changes it (setting acting.report and reported, or the template
+	// reads the element's report). Optional.
+	prepare func(ctx context.Context, s *acting) error
+	// act sends the action's input while the watch runs. An error stops
+	// the watch and fails the step.
+	act func(ctx context.Context, s *acting) error
+	// verify judges the outcome once the page settled (and did not load
+	// another document): it adds warnings, or fails the step when the
+	// action reached something else. Optional.
+	verify func(ctx context.Context, s *acting) error
+	// grace is the settle window (SettleWindow when zero).
+	grace time.Duration
+}
+
+// acting is one action under way: what the template resolved, and what
+// the action reports.
+type acting struct {
+	// t is the step's target.
+	t Target
+	// ready is the actionable element; nil for a point target.
+	ready *Actionable
+	// at is where a pointer action's input goes, in the top level
+	// viewport that input events use (through every frame on the way);
+	// hasPoint says there is one.
+	at       Point
+	hasPoint bool
+	// w is the action's watch while it acts.
+	w        *actionWatch
+	report   TargetReport
+	reported bool
+	effect   Effect
+	warnings []string
+}
+
+// warn adds a note to the step's answer.
+func (s *acting) warn(format string, args ...any) {
+	s.warnings = append(s.warnings, fmt.Sprintf(format, args...))
+}
+
+// el is the element acted on; nil for a point target.
+func (s *acting) el() *Element {
+	if s.ready == nil {
+		return nil
+	}
+	return s.ready.El
+}
+
+// perform runs ac on t in the template's order and returns what it
+// reports. Every phase is bounded by ctx (the step's deadline); input left
+// held by a failure is released when the step ends (Page.EndStep).
+//
+// A target that leaves the page mid-step (its element re-rendered, its
+// frame or document replaced) meets one policy (DetachedError): before the
+// action's input, the step starts again from the lookup, once; from the
+// input on, it is never repeated (the page may have acted) and the error
+// says so.
+func (p *Page) perform(ctx context.Context, t Target, ac action) (*acting, error) {
+	s, err := p.performOnce(ctx, t, ac)
+	var d *DetachedError
+	if errors.As(err, &d) && !d.Acting && ctx.Err() == nil {
+		return p.performOnce(ctx, t, ac)
+	}
+	return s, err
+}
+
+// performOnce is one attempt of perform.
+func (p *Page) performOnce(ctx context.Context, t Target, ac action) (*acting, error) {
+	s := &acting{t: t}
+	if ac.targetOptional && t.IsZero() {
+		return p.actOn(ctx, s, ac)
+	}
+	if t.Point != nil {
+		if !ac.pointer {
+			return nil, Errorf(KindStepValidation, "%s takes an element, not a point (x, y)", ac.kind).
+				WithHint("target it by ref, selector, text or label")
+		}
+		at, err := p.toTop(ctx, *t.Point)
+		if err != nil {
+			return nil, fmt.Errorf("%s: locate the frame: %w", ac.kind, err)
+		}
+		s.at, s.hasPoint = at, true
+		return p.actOn(ctx, s, ac)
+	}
+	ao := ac.opts
+	ao.watch = ao.watch || ac.prepare == nil
+	a, err := p.WaitActionable(ctx, t, ac.kind, ao)
+	if err != nil {
+		return nil, err
+	}
+	defer a.El.release()
+	s.ready = a
+	if a.AutoForced {
+		s.warn("the element was not ready (%s); %s it anyway after the actionability timeout", a.Reason, pastTense(ac.kind))
+	}
+	if ac.pointer {
+		pt, ok := pointOf(a)
+		if ac.pointOptional {
+			pt, ok = derefPoint(a.Point)
+		}
+		switch {
+		case !ok && ac.pointOptional:
+			return p.actOn(ctx, s, ac)
+		case !ok:
+			p.stopPendingWatch(a)
+			return nil, Errorf(KindElementNotFound, "%s has no visible point to %s: %s", t, ac.kind, a.Reason).
+				WithHint("make it visible first (open its container, scroll), or %s a point with x and y", ac.kind)
+		}
+		at, err := p.toTop(ctx, pt)
+		if err != nil {
+			p.stopPendingWatch(a)
+			return nil, fmt.Errorf("%s: locate the frame: %w", ac.kind, err)
+		}
+		s.at, s.hasPoint = at, true
+	}
+	return p.actOn(ctx, s, ac)
+}
+
+// derefPoint is *pt, and whether there is one.
+func derefPoint(pt *Point) (Point, bool) {
+	if pt == nil {
+		return Point{}, false
+	}
+	return *pt, true
+}
+
+// actOn runs the phases after actionability: prepare, watch, act, settle,
+// verify.
+func (p *Page) actOn(ctx context.Context, s *acting, ac action) (*acting, error) {
+	if ac.prepare != nil {
+		if err := ac.prepare(ctx, s); err != nil {
+			p.stopPendingWatch(s.ready)
+			return nil, detached(s, ac, "prepare", err)
+		}
+	}
+	if s.ready != nil && !s.reported {
+		s.report = p.actionReport(ctx, s.ready)
+	}
+	var err error
+	if s.ready != nil {
+		s.w, err = p.watchAction(ctx, s.ready)
+	} else {
+		s.w, err = p.watch(ctx)
+	}
+	if err != nil {
+		return nil, detached(s, ac, "watch", err)
+	}
+	if err := ac.act(ctx, s); err != nil {
+		s.w.stop()
+		return nil, detached(s, ac, "act", err)
+	}
+	grace := ac.grace
+	if grace == 0 {
+		grace = SettleWindow
+	}
+	s.effect = s.w.finish(ctx, grace)
+	if len(s.effect.NewTabs) > 0 {
+		// The new tab opened in this tab's window and hid it; the agent is
+		// still working here until it switches.
+		p.BringToFront(ctx)
+	}
+	if s.effect.Warning != "" {
+		s.warnings = append(s.warnings, s.effect.Warning)
+	}
+	if ac.verify != nil && !s.effect.Navigated {
+		if err := ac.verify(ctx, s); err != nil {
+			return nil, detached(s, ac, "verify", err)
+		}
+	}
+	return s, nil
+}
+
+// stopPendingWatch stops a watch armed with a's check that no action will
+// take.
+func (p *Page) stopPendingWatch(a *Actionable) {
+	if a != nil && a.watch != nil {
+		a.watch.stop()
+		a.watch = nil
+	}
+}
