@@ -69,6 +69,9 @@ type pressHit struct {
 	Selector string `json:"selector"`
 	Role     string `json:"role,omitempty"`
 	Name     string `json:"name,omitempty"`
+	// At is the text of the item the press reached inside the element (a
+	// row of a focusable list).
+	At string `json:"at,omitempty"`
 }
 
 func (h pressHit) String() string {
@@ -78,6 +81,9 @@ func (h pressHit) String() string {
 	}
 	if h.Name != "" {
 		s += fmt.Sprintf(" (%q)", h.Name)
+	}
+	if h.At != "" {
+		s += fmt.Sprintf(" at %q", h.At)
 	}
 	return s
 }

@@ -169,3 +169,35 @@ pin.addEventListener('input', () => { if (pin.value.length === 2) document.getEl
 		t.Errorf("[pin, note] = %s: a password's text went on into another field", got)
 	}
 }
+
+// TestClickOnARowTheListRendersAgain: a list that renders its rows again
+// when the pointer arrives (a virtualised list's scroll handler, which
+// Clusterize runs as the click scrolls a row into view) leaves a fresh
+// "Row 5" where the pressed one stood. It is the same row to the agent:
+// the click goes ahead and the list opens row 5 once. When the new render
+// puts another row there (Row 6), the press is stopped and nothing opens.
+// Before, the fresh row, a list item without a name, was judged by its
+// list's role and the click was stopped as "reached list ul#rows".
+func TestClickOnARowTheListRendersAgain(t *testing.T) {
+	for _, c := range []struct {
+		mode, opened string
+		stopped      bool
+	}{{"same", "[5]", false}, {"shift", "[]", true}} {
+		t.Run(c.mode, func(t *testing.T) {
+			p := openRedirect(t, "rerows.html", c.mode)
+			ctx := testCtx(t)
+			_, err := p.Click(ctx, Target{Text: "Row 5", Exact: true}, ClickOptions{})
+			if c.stopped {
+				e := wantKind(t, err, KindElementIntercepted)
+				if !strings.Contains(e.Message, "Row 6") {
+					t.Errorf("the error does not name the row under the pointer: %v", e)
+				}
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if got := js(t, p, "[JSON.stringify(opened), renders]"); got != `["`+strings.ReplaceAll(c.opened, `"`, `\"`)+`",2]` {
+				t.Fatalf("[opened, renders] = %s, want [%s, 2]", got, c.opened)
+			}
+		})
+	}
+}

@@ -12,7 +12,7 @@ import { refFor } from './snapshot.js';
 import { effectiveRole, refName } from './refs.js';
 import { describe } from './api.js';
 import { isShown } from './find.js';
-import { hitOf, widgetPart, pressVerdict } from './hittarget.js';
+import { hitOf, widgetPart, pressVerdict, textOf } from './hittarget.js';
 import { guardFocus, readGuard } from './focusguard.js';
 
 const VALUE_TYPES = new Set(['date', 'datetime-local', 'month', 'time', 'week', 'color', 'range']);
@@ -329,7 +329,7 @@ export function armProbe(el) {
   const probe = {
     received: false, clicked: false, hit: null, clickHit: null, el,
     // What the press must reach (pressVerdict): el as it is now.
-    role: roleOf(el), name: accessibleName(el), judged: false, blocked: null, renamed: null, part: false
+    role: roleOf(el), name: accessibleName(el), text: textOf(el), judged: false, blocked: null, renamed: null, part: false
   };
   const reached = (ev) => {
     probe.received = true;

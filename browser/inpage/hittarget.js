@@ -93,7 +93,23 @@ export function hitOf(hit) {
   const out = { selector: shortSelector(c), role: roleOf(c) || 'generic' };
   const name = truncate(normalizeSpace(accessibleName(c) || c.innerText || ''), 60);
   if (name) out.name = name;
+  if (c !== hit) {
+    // Inside a focusable list or grid: which of its items.
+    const item = textOf(itemOf(hit, c));
+    if (item && item !== name) out.at = truncate(item, 60);
+  }
   return out;
+}
+
+const ITEM_ROLES = new Set(['listitem', 'option', 'row', 'treeitem', 'gridcell', 'cell', 'menuitem', 'article']);
+
+// itemOf is the item of the container c that hit is in (a row, a list
+// item), or hit itself.
+function itemOf(hit, c) {
+  for (let e = hit; e && e !== c; e = parentElementComposed(e)) {
+    if (e.tagName === 'LI' || e.tagName === 'TR' || ITEM_ROLES.has(roleOf(e))) return e;
+  }
+  return hit;
 }
 
 // pressVerdict judges the first event of a press (the composed path of a
@@ -111,12 +127,28 @@ export function pressVerdict(path, probe) {
   }
   if (path.some((n) => n.tagName === 'LABEL' && n.control === el)) return {};
   if (hit && closedHost(el) === hit) return {};
-  if (!el.isConnected && hit) {
-    const c = controlOf(hit);
-    if (roleOf(c) === probe.role && sameName(accessibleName(c), probe.name)) return {};
-  }
+  if (!el.isConnected && hit && replacementOnPath(path, probe)) return {};
   if (widgetPart(hit, el)) return { part: true };
   return { blocked: hitOf(hit) };
+}
+
+// replacementOnPath: the press reached an element that stands where the
+// re-rendered target stood (a virtualised list's row rendered again, a
+// framework's button replaced): on the press's path, before any control
+// of its own, an element of the target's role, name and text.
+function replacementOnPath(path, probe) {
+  for (const n of path) {
+    if (!n || n.nodeType !== 1) continue;
+    if (roleOf(n) === probe.role && sameName(accessibleName(n), probe.name) && (probe.name || textOf(n) === probe.text)) return true;
+    if (isControl(n)) return false;
+  }
+  return false;
+}
+
+// textOf is the text a replacement of an element without a name must show
+// too (roles named only by their author, such as listitem, have none).
+export function textOf(el) {
+  return truncate(normalizeSpace(el.textContent || ''), 200);
 }
 
 // sameName: the name at press time still says what the name at arm time
