@@ -274,6 +274,12 @@ func TestScrollElement(t *testing.T) {
 	if !res.Scrolled || js(t, p, "document.getElementById('inner').scrollTop") != "0" {
 		t.Fatalf("inner absolute: %+v", res)
 	}
+	// The list inside the scroll container (a virtualised list's content
+	// element): the container scrolls, as under a mouse wheel.
+	res = scrollOK(t, p, ScrollOptions{Target: Target{Selector: "#inner .tall"}, Delta: &Point{Y: 80}})
+	if !res.Scrolled || res.Container != "div#inner" || js(t, p, "[document.getElementById('inner').scrollTop, scrollY]") != "[80,0]" {
+		t.Fatalf("content of a scroller: %+v", res)
+	}
 	res = scrollOK(t, p, ScrollOptions{Target: Target{Selector: "#fits"}, Delta: &Point{Y: 50}})
 	if res.Scrolled || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "not scrollable") || js(t, p, "scrollY") != "0" {
 		t.Fatalf("not scrollable: %+v", res)

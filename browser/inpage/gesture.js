@@ -513,11 +513,19 @@ export function scrollPage(op) {
 
 // scrollElement scrolls el itself (a scrollable container) per op.
 export function scrollElement(el, op) {
-  const ax = scrollableAxes(el);
   const given = (v) => v !== undefined && v !== null;
   const needY = op.kind === 'top' || op.kind === 'bottom' || (op.kind === 'delta' && !!op.dy) || (op.kind === 'abs' && given(op.y));
   const needX = (op.kind === 'delta' && !!op.dx) || (op.kind === 'abs' && given(op.x));
-  if ((needX || needY) && !(needY && ax.y) && !(needX && ax.x)) {
+  const can = (e) => {
+    const ax = scrollableAxes(e);
+    return (needY && ax.y) || (needX && ax.x);
+  };
+  if ((needX || needY) && !can(el)) {
+    // A list inside its scroll container (a virtualised list's content
+    // element): the container scrolls, as under a user's mouse wheel.
+    for (let e = parentElementComposed(el); e && e !== document.body && e !== document.documentElement; e = parentElementComposed(e)) {
+      if (can(e)) return scrollElement(e, op);
+    }
     const near = nearestScroller(el);
     return scrollResult(el, false, { reason: 'not-scrollable', nearest: near ? shortSelector(near) : '' });
   }

@@ -19,16 +19,16 @@ func TestClusterizeScrollToRow(t *testing.T) {
 	}
 }
 
-// TestClusterizeRowByRef scrolls the list by its ref and clicks a row it
-// rendered by the row's ref in a new snapshot (the list, not the row,
+// TestClusterizeRowByRef scrolls the list by its ref and clicks rows it
+// rendered by their refs in a new snapshot (the list, not the row,
 // handles the click).
 func TestClusterizeRowByRef(t *testing.T) {
 	t.Parallel()
 	a := openPage(t, "clusterize.html", "[data-ready=clusterize]")
-	// The list's scroll container is scrolled until Row 180 shows.
-	// (Known gap, not yet fixed: a scroll by the list's own ref does not
-	// scroll its scroll container.)
-	a.do(`{"scroll":{"selector":"#scrollArea","deltaY":5100}}`)
+	// Scrolled by the list's own ref: its scroll container moves, as
+	// under a mouse wheel over the list.
+	list := refIn(t, a.snapshot(), `list "Entries"`)
+	a.do(`{"scroll":{"ref":` + q(list) + `,"deltaY":5100}}`)
 	a.waitFor(`() => !!document.querySelector('#contentArea li[data-n="180"]')`)
 	// Rows up to 2000 are listed in order: Row 180 comes before Row 1800.
 	snap := a.snapshot()
