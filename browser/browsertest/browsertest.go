@@ -41,6 +41,7 @@ func Main(m *testing.M) {
 	}
 	// In this process through state; the cdp-skill processes tests start
 	// inherit the variable.
+	reapAfter(dir)
 	state.SetDir(dir)
 	os.Setenv(state.EnvDir, dir)
 	shared = &Chrome{StateDir: dir}

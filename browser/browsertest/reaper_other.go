@@ -1,0 +1,6 @@
+//go:build !unix
+
+package browsertest
+
+// reapAfter does nothing where there is no /bin/sh.
+func reapAfter(string) {}
