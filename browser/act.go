@@ -146,6 +146,12 @@ func (p *Page) performOnce(ctx context.Context, t Target, ac action) (*acting, e
 			return nil, fmt.Errorf("%s: locate the frame: %w", ac.kind, err)
 		}
 		s.at, s.hasPoint = at, true
+		if p.Frames().InChild() && !ac.opts.Force && ac.kind != "jsclick" {
+			if err := p.waitUncovered(ctx, s, ac); err != nil {
+				p.stopPendingWatch(a)
+				return nil, err
+			}
+		}
 	}
 	return p.actOn(ctx, s, ac)
 }
