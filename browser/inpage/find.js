@@ -48,7 +48,14 @@ export function selectorQuery(sel) {
 export function isShown(el) {
   if (!el.isConnected || hiddenForAT(el)) return false;
   const r = el.getBoundingClientRect();
-  return r.width > 0 && r.height > 0;
+  if (r.width > 0 && r.height > 0) return true;
+  // display: contents has no box of its own (a layout wrapper, a custom
+  // element's host): what it holds shows it.
+  if (el.nodeType !== 1 || getComputedStyle(el).display !== 'contents') return false;
+  const range = document.createRange();
+  range.selectNodeContents(el);
+  const c = range.getBoundingClientRect();
+  return c.width > 0 && c.height > 0;
 }
 
 // textOf is what text search matches: the accessible name, else the
