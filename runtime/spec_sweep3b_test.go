@@ -1,0 +1,76 @@
+package runtime
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+)
+
+// readRefsFile reads a snapshot's refs map file.
+func readRefsFile(t *testing.T, path string) map[string]struct{ Role, Name string } {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("refs map %q: %v", path, err)
+	}
+	var refs map[string]struct{ Role, Name string }
+	if err := json.Unmarshal(data, &refs); err != nil {
+		t.Fatalf("refs map %s: %v", path, err)
+	}
+	return refs
+}
+
+// TestSpecRefsFileHoldsFoldedElements: §7.6/§11.1 — the refs file of a
+// snapshot above 1000 refs holds every ref the snapshot counts, those of
+// elements folded onto their list item's line and those inside an iframe
+// included; a ref taken from it acts on its element once.
+func TestSpecRefsFileHoldsFoldedElements(t *testing.T) {
+	base := pagesURL(t)
+	out := runJSON(t, `{"steps":[{"openTab":"`+base+`spec-folded.html"},{"snapshot":true}]}`)
+	mustOK(t, out)
+	closeTabAfter(t, out)
+	snap := stepOutput(t, out, 1)
+	if y, _ := snap["yaml"].(string); !strings.Contains(y, `- listitem: link "Item 0"`) {
+		t.Fatalf("the items are not folded onto their lines: %.300s", y)
+	}
+	arts, _ := snap["artifacts"].(map[string]any)
+	path, _ := arts["refs"].(string)
+	refs := readRefsFile(t, path)
+	n, _ := snap["refs"].(float64)
+	if n < 1400 || float64(len(refs)) != n {
+		t.Fatalf("the refs file has %d refs, the snapshot counts %v", len(refs), snap["refs"])
+	}
+	buy, item, pay := "", "", ""
+	for r, e := range refs {
+		switch {
+		case e.Role == "button" && e.Name == "Buy 500":
+			buy = r
+		case e.Role == "link" && e.Name == "Item 699":
+			item = r
+		case e.Role == "button" && e.Name == "Pay now":
+			pay = r
+		}
+	}
+	if buy == "" || item == "" || pay == "" {
+		t.Fatalf("refs file misses Buy 500 (%q), Item 699 (%q) or the frame's Pay now (%q)", buy, item, pay)
+	}
+	click := runJSON(t, `{"tab":"`+out.Tab+`","steps":[{"click":"`+buy+`"},{"pageFunction":"JSON.stringify(bought)"}]}`)
+	mustOK(t, click)
+	if got := jsonString(click.Steps[1].Output); got != `"{\"500\":1}"` {
+		t.Errorf("clicking %s from the refs file: bought %s", buy, got)
+	}
+
+	// The same from a recipe.
+	rec := runRecipe(t, Program{Tab: out.Tab, Source: []byte(`s = snapshot()
+result = [s.refs, s.artifacts["refs"]]`)})
+	mustOK(t, rec)
+	var got []any
+	if err := json.Unmarshal([]byte(jsonString(rec.Result)), &got); err != nil || len(got) != 2 {
+		t.Fatalf("recipe result %s", rec.JSON())
+	}
+	p, _ := got[1].(string)
+	if refs := readRefsFile(t, p); float64(len(refs)) != got[0] {
+		t.Errorf("recipe: the refs file has %d refs, the snapshot counts %v", len(refs), got[0])
+	}
+}
