@@ -74,3 +74,54 @@ result = [s.refs, s.artifacts["refs"]]`)})
 		t.Errorf("recipe: the refs file has %d refs, the snapshot counts %v", len(refs), got[0])
 	}
 }
+
+// TestSpecQueryUnknownRole: §6.5 — a role the engine does not know falls
+// back to [role="…"]: query finds the elements (shadow DOM included) by
+// it, alone or with a known role, with name filters; its refs act on the
+// element; a known role keeps ARIA's meaning (an unnamed region is no
+// region); snapshot's root "role=…" takes it too.
+func TestSpecQueryUnknownRole(t *testing.T) {
+	base := pagesURL(t)
+	out := runJSON(t, `{"steps":[{"openTab":"`+base+`spec-names.html"},
+		{"query":{"role":"foo-widget"}},
+		{"query":{"role":"foo-widget","name":"Second"}},
+		{"query":{"role":["button","foo-widget"],"countOnly":true}},
+		{"query":{"role":"region","countOnly":true}},
+		{"snapshot":{"root":"role=foo-widget"}}]}`)
+	mustOK(t, out)
+	closeTabAfter(t, out)
+	all := stepOutput(t, out, 1)
+	res, _ := all["results"].([]any)
+	if all["total"] != float64(3) || len(res) != 3 {
+		t.Fatalf("query role foo-widget: %s", jsonString(all))
+	}
+	first, _ := res[0].(map[string]any)
+	if first["role"] != "foo-widget" || first["name"] != "Widget one" {
+		t.Errorf("first foo-widget: %v", first)
+	}
+	if got := stepOutput(t, out, 2); got["total"] != float64(1) {
+		t.Errorf("query foo-widget named Second: %s", jsonString(got))
+	}
+	if got := stepOutput(t, out, 3); got["total"] != float64(7) {
+		t.Errorf("buttons and foo-widgets: %s, want 7", jsonString(got))
+	}
+	if got := stepOutput(t, out, 4); got["total"] != float64(0) {
+		t.Errorf("an unnamed region counted as a region: %s", jsonString(got))
+	}
+	if y, _ := stepOutput(t, out, 5)["yaml"].(string); !strings.Contains(y, "Widget one") || strings.Contains(y, "Roles and names") {
+		t.Errorf("snapshot rooted at role=foo-widget: %s", y)
+	}
+	ref, _ := first["ref"].(string)
+	click := runJSON(t, `{"tab":"`+out.Tab+`","steps":[{"click":"`+ref+`"},{"pageFunction":"window.widgetClicks"}]}`)
+	mustOK(t, click)
+	if got := jsonString(click.Steps[1].Output); got != "1" {
+		t.Errorf("clicking the foo-widget's ref %s: widget %s", ref, got)
+	}
+
+	rec := runRecipe(t, Program{Tab: out.Tab, Source: []byte(`q = query(role = "foo-widget", name_exact = True, name = "Shadow widget")
+result = [q.total, q.results[0].role]`)})
+	mustOK(t, rec)
+	if got := jsonString(rec.Result); got != `[1,"foo-widget"]` {
+		t.Errorf("recipe query of the shadow foo-widget: %s", rec.JSON())
+	}
+}

@@ -6,7 +6,7 @@ import {
   cache, clip, cssSelector, fail, forEachChildComposed, hiddenForAT, inClosedDetails, inViewport,
   normalizeSpace, parentElementComposed, shadowHostPath, styleOf, truncate, withCaches
 } from './dom.js';
-import { INTERACTIVE, LANDMARKS, LEAF, NAME_FROM_CONTENT, SKIP_TAGS, TEXT_LEVEL, roleOf } from './roles.js';
+import { INTERACTIVE, LANDMARKS, LEAF, NAME_FROM_CONTENT, SKIP_TAGS, TEXT_LEVEL, roleOf, unknownRoleOf } from './roles.js';
 import { accessibleName, deepActiveElement, linkURL, stateOf, valueOf } from './names.js';
 import { effectiveRole, refName } from './refs.js';
 import { selectorQuery } from './find.js';
@@ -570,7 +570,7 @@ export function findRoot(spec) {
   if (spec.startsWith('role=')) {
     const want = spec.slice(5).trim();
     const all = document.querySelectorAll('*');
-    for (const el of all) if (roleOf(el) === want && !hiddenForAT(el)) return el;
+    for (const el of all) if ((roleOf(el) === want || unknownRoleOf(el, want)) && !hiddenForAT(el)) return el;
     fail('not-found', 'no element with role ' + want + ' in the page');
   }
   const el = selectorQuery(spec);
