@@ -125,3 +125,39 @@ result = [q.total, q.results[0].role]`)})
 		t.Errorf("recipe query of the shadow foo-widget: %s", rec.JSON())
 	}
 }
+
+// TestSpecTextTargetsMatchVisibleText: §6.4 — a text target matches an
+// element's visible text as well as its accessible name: a button named
+// "Submit" that shows "Click here" is clicked by either (exact too), as
+// are a link and a button in shadow DOM; two buttons showing the same
+// words stay ambiguous and neither is clicked.
+func TestSpecTextTargetsMatchVisibleText(t *testing.T) {
+	base := pagesURL(t)
+	out := runJSON(t, `{"steps":[{"openTab":"`+base+`spec-names.html"},
+		{"click":{"text":"Click here"}},
+		{"click":{"text":"Click here","exact":true}},
+		{"click":{"text":"Submit"}},
+		{"click":{"text":"Read on"}},
+		{"click":{"text":"press inside"}},
+		{"pageFunction":"JSON.stringify([window.submits, window.more, window.shadowPress])"}]}`)
+	mustOK(t, out)
+	closeTabAfter(t, out)
+	if got := jsonString(out.Steps[6].Output); got != `"[3,1,1]"` {
+		t.Errorf("submits, more, shadow presses = %s, want [3,1,1]: %s", got, out.JSON())
+	}
+	amb := runJSON(t, `{"tab":"`+out.Tab+`","steps":[{"click":{"text":"Remove"}}]}`)
+	if amb.OK() || len(amb.Errors) == 0 || amb.Errors[0].ErrorType != "AmbiguousTargetError" {
+		t.Errorf("text Remove, shown by two buttons: %s", amb.JSON())
+	}
+	left := runJSON(t, `{"tab":"`+out.Tab+`","steps":[{"pageFunction":"JSON.stringify(window.removed || [])"}]}`)
+	if got := jsonString(left.Steps[0].Output); got != `"[]"` {
+		t.Errorf("an ambiguous text clicked %s", got)
+	}
+
+	rec := runRecipe(t, Program{Tab: out.Tab, Source: []byte(`click(text = "Click here")
+result = page_function("window.submits")`)})
+	mustOK(t, rec)
+	if got := jsonString(rec.Result); got != "4" {
+		t.Errorf("recipe click(text = \"Click here\"): submits %s: %s", got, rec.JSON())
+	}
+}
