@@ -161,3 +161,58 @@ result = page_function("window.submits")`)})
 		t.Errorf("recipe click(text = \"Click here\"): submits %s: %s", got, rec.JSON())
 	}
 }
+
+// TestSpecActiveElementAfterVisualCommands: §14.4 — after a visual
+// command context.activeElement has the spec's fields (tag, selector,
+// box, editable, and for a field its type, value and placeholder) even
+// though the viewport snapshot shows its line; a password's value is
+// masked and never in the answer.
+func TestSpecActiveElementAfterVisualCommands(t *testing.T) {
+	base := pagesURL(t)
+	out := runJSON(t, `{"steps":[{"openTab":"`+base+`spec-names.html"},{"fill":{"selector":"#email","value":"ann@example.com"}}]}`)
+	mustOK(t, out)
+	closeTabAfter(t, out)
+	a := activeOf(t, out)
+	if a["tag"] != "input" || a["selector"] == nil || a["box"] == nil || a["type"] != "email" ||
+		a["value"] != "ann@example.com" || a["placeholder"] != "you@example.com" || a["editable"] != true || a["ref"] == nil {
+		t.Errorf("after fill, activeElement = %v", a)
+	}
+	if out.ViewportSnap == "" || !strings.Contains(out.ViewportSnap, "[focused]") {
+		t.Errorf("the viewport snapshot does not show the focused field: %q", out.ViewportSnap)
+	}
+	const secret = "hunter2-Secret"
+	out = runJSON(t, `{"tab":"`+out.Tab+`","steps":[{"click":"#pw"},{"type":{"selector":"#pw","text":"`+secret+`"}}]}`)
+	mustOK(t, out)
+	a = activeOf(t, out)
+	if a["tag"] != "input" || a["type"] != "password" || a["value"] != "••••••••" || a["placeholder"] != "Your password" || a["box"] == nil {
+		t.Errorf("after typing a password, activeElement = %v", a)
+	}
+	if strings.Contains(string(out.JSON()), secret) {
+		t.Errorf("the password is in the answer: %s", out.JSON())
+	}
+	check := runJSON(t, `{"tab":"`+out.Tab+`","steps":[{"pageFunction":"document.getElementById('pw').value === '`+secret+`'"}]}`)
+	if got := jsonString(check.Steps[0].Output); got != "true" {
+		t.Errorf("the password field holds the wrong value: %s", got)
+	}
+
+	rec := runRecipe(t, Program{Tab: out.Tab, Source: []byte(`click("#email")`)})
+	mustOK(t, rec)
+	a = activeOf(t, rec)
+	if a["tag"] != "input" || a["type"] != "email" || a["value"] != "ann@example.com" || a["selector"] == nil {
+		t.Errorf("after a recipe's click, activeElement = %v", a)
+	}
+}
+
+// activeOf is an answer's context.activeElement.
+func activeOf(t *testing.T, out *Output) map[string]any {
+	t.Helper()
+	var o struct {
+		Context struct {
+			ActiveElement map[string]any `json:"activeElement"`
+		} `json:"context"`
+	}
+	if err := json.Unmarshal(out.JSON(), &o); err != nil || o.Context.ActiveElement == nil {
+		t.Fatalf("no context.activeElement (%v): %s", err, out.JSON())
+	}
+	return o.Context.ActiveElement
+}
