@@ -216,3 +216,21 @@ func activeOf(t *testing.T, out *Output) map[string]any {
 	}
 	return o.Context.ActiveElement
 }
+
+// TestSpecSnapshotShowsFieldNamesAndShownText: §7.1/§7.2 — a snapshot
+// shows a form field's name attribute, and inlines the text of a control
+// named otherwise (button "Submit": Click here).
+func TestSpecSnapshotShowsFieldNamesAndShownText(t *testing.T) {
+	base := pagesURL(t)
+	out := runJSON(t, `{"steps":[{"openTab":"`+base+`spec-names.html"},{"snapshot":true}]}`)
+	mustOK(t, out)
+	closeTabAfter(t, out)
+	y, _ := stepOutput(t, out, 1)["yaml"].(string)
+	mustContain(t, y, `button "Submit" [ref=`, `]: Click here`, `link "More about us" [ref=`, `[url=#more]: Read on`,
+		`textbox "Email" [name=login_email] [ref=`, `button "Remove item 1" [ref=`, `]: Remove`)
+	rec := runRecipe(t, Program{Tab: out.Tab, Source: []byte(`result = snapshot().yaml`)})
+	mustOK(t, rec)
+	var ry string
+	json.Unmarshal([]byte(jsonString(rec.Result)), &ry)
+	mustContain(t, ry, `]: Click here`, `[name=login_email]`)
+}
