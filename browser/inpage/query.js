@@ -48,8 +48,10 @@ export function queryAllComposed(sel, root) {
 function outputOf(el, mode, clean) {
   switch (mode) {
     case 'text': {
-      const t = el.innerText !== undefined ? el.innerText : el.textContent;
-      return clean === false ? t : normalizeSpace(t || '');
+      // clean: false is the text as the document has it (textContent,
+      // spec §11.3); innerText would collapse its white space already.
+      if (clean === false) return el.textContent;
+      return normalizeSpace((el.innerText !== undefined ? el.innerText : el.textContent) || '');
     }
     case 'html': return el.outerHTML;
     case 'href': return el.href !== undefined ? String(el.href) : el.getAttribute('href');
