@@ -3,8 +3,11 @@ package runtime
 import (
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/cdp-skill/cdp-skill/browser/state"
 )
 
 // readRefsFile reads a snapshot's refs map file.
@@ -233,4 +236,106 @@ func TestSpecSnapshotShowsFieldNamesAndShownText(t *testing.T) {
 	var ry string
 	json.Unmarshal([]byte(jsonString(rec.Result)), &ry)
 	mustContain(t, ry, `]: Click here`, `[name=login_email]`)
+}
+
+// TestSpecQueryCleanFalseKeepsWhitespace: §11.3 — query's text output is
+// the text with its white space normalised, and clean: false keeps it as
+// the document has it (textContent).
+func TestSpecQueryCleanFalseKeepsWhitespace(t *testing.T) {
+	base := pagesURL(t)
+	out := runJSON(t, `{"steps":[{"openTab":"`+base+`spec-names.html"},
+		{"query":{"selector":"#ws","clean":false}},
+		{"query":{"selector":"#ws"}},
+		{"pageFunction":"document.getElementById('ws').textContent"}]}`)
+	mustOK(t, out)
+	closeTabAfter(t, out)
+	raw := jsonString(out.Steps[3].Output)
+	if got := jsonString(stepOutput(t, out, 1)["results"].([]any)[0].(map[string]any)["value"]); got != raw || !strings.Contains(got, `Two   spaces\n`) {
+		t.Errorf("clean: false gives %s, the document has %s", got, raw)
+	}
+	if got := stepOutput(t, out, 2)["results"].([]any)[0].(map[string]any)["value"]; got != "Two spaces and a new line" {
+		t.Errorf("the default gives %q", got)
+	}
+	rec := runRecipe(t, Program{Tab: out.Tab, Source: []byte(`result = query("#ws", clean = False).results[0].value`)})
+	mustOK(t, rec)
+	if got := jsonString(rec.Result); got != raw {
+		t.Errorf("recipe clean = False gives %s, want %s", got, raw)
+	}
+}
+
+// TestSpecWriteSiteProfileSanitisesDomain: §15.2 — writeSiteProfile names
+// the profile by the domain with every character but letters, digits, "."
+// and "-" made "_": my_site!.com is my_site_.com, localhost:8080 is
+// localhost_8080; readSiteProfile finds it by the same spelling; a domain
+// that would leave the sites directory is still refused.
+func TestSpecWriteSiteProfileSanitisesDomain(t *testing.T) {
+	sites := t.TempDir()
+	prev := state.SetSitesDir(sites)
+	t.Cleanup(func() { state.SetSitesDir(prev) })
+	out := runJSON(t, `{"steps":[
+		{"writeSiteProfile":{"domain":"my_site!.com","content":"# mine"}},
+		{"writeSiteProfile":{"domain":"localhost:8080","content":"# dev server"}},
+		{"readSiteProfile":"MY_SITE!.com"}]}`)
+	mustOK(t, out)
+	for i, want := range []string{"my_site_.com", "localhost_8080"} {
+		o := stepOutput(t, out, i)
+		if o["domain"] != want || o["path"] != filepath.Join(sites, want+".md") {
+			t.Errorf("step %d wrote %v, want domain %s", i, o, want)
+		}
+		if _, err := os.Stat(filepath.Join(sites, want+".md")); err != nil {
+			t.Errorf("no profile file %s: %v", want, err)
+		}
+	}
+	if o := stepOutput(t, out, 2); o["found"] != true || o["content"] != "# mine" {
+		t.Errorf("readSiteProfile MY_SITE!.com: %v", o)
+	}
+	bad := runJSON(t, `{"steps":[{"writeSiteProfile":{"domain":"../../etc","content":"x"}}]}`)
+	if bad.OK() || len(bad.Errors) == 0 || !strings.Contains(bad.Errors[0].Error, "give a host name such as github.com") {
+		t.Errorf("../../etc: %s", bad.JSON())
+	}
+	if md, _ := filepath.Glob(filepath.Join(sites, "*.md")); len(md) != 2 {
+		t.Errorf("sites dir holds profiles %s, want the two", md)
+	}
+	rec := runRecipe(t, Program{Source: []byte(`w = write_site_profile(domain = "shop name.example", content = "# shop")
+result = [w["domain"], read_site_profile("shop name.example")["found"]]`)})
+	mustOK(t, rec)
+	if got := jsonString(rec.Result); got != `["shop_name.example",true]` {
+		t.Errorf("recipe: %s", rec.JSON())
+	}
+}
+
+// TestSpecSelectorOnlyInFrameNamesTheFrame: §13.3 — a CSS selector that
+// matches nothing in the document but matches inside an iframe fails with
+// a hint naming the frame, and following it works.
+func TestSpecSelectorOnlyInFrameNamesTheFrame(t *testing.T) {
+	base := pagesURL(t)
+	out := runJSON(t, `{"steps":[{"openTab":"`+base+`spec-frame.html"},{"wait":{"selector":"iframe#pay"}}]}`)
+	mustOK(t, out)
+	closeTabAfter(t, out)
+	miss := runJSON(t, `{"tab":"`+out.Tab+`","timeout":1500,"steps":[{"click":"#pay-now"}]}`)
+	if miss.OK() || len(miss.Errors) == 0 {
+		t.Fatalf("#pay-now outside its frame: %s", miss.JSON())
+	}
+	if e := miss.Errors[0].Error; !strings.Contains(e, "It matches inside frame #pay") || !strings.Contains(e, `{"frame": "#pay"}`) {
+		t.Errorf("no hint naming the frame: %s", e)
+	}
+	if !strings.Contains(jsonString(miss.Steps[0].Context), `"inFrames":[{"frame":"#pay"`) {
+		t.Errorf("no inFrames in the failure context: %s", jsonString(miss.Steps[0].Context))
+	}
+	ok := runJSON(t, `{"tab":"`+out.Tab+`","steps":[{"frame":"#pay"},{"click":"#pay-now"},{"pageFunction":"window.paid"}]}`)
+	mustOK(t, ok)
+	if got := jsonString(ok.Steps[2].Output); got != "1" {
+		t.Errorf("after following the hint, paid = %s", got)
+	}
+	// A selector that matches nowhere gets no such hint.
+	none := runJSON(t, `{"tab":"`+out.Tab+`","timeout":1000,"steps":[{"click":"#nowhere"}]}`)
+	if none.OK() || strings.Contains(none.Errors[0].Error, "inside frame") {
+		t.Errorf("#nowhere: %s", none.JSON())
+	}
+
+	rec := runRecipe(t, Program{Tab: out.Tab, Source: []byte(`configure(timeout = 1500)
+click("#pay-now")`)})
+	if rec.OK() || len(rec.Errors) == 0 || !strings.Contains(rec.Errors[0].Error, "It matches inside frame #pay") {
+		t.Errorf("recipe: %s", rec.JSON())
+	}
 }
