@@ -290,7 +290,7 @@ func TestSpecWriteSiteProfileSanitisesDomain(t *testing.T) {
 		t.Errorf("readSiteProfile MY_SITE!.com: %v", o)
 	}
 	bad := runJSON(t, `{"steps":[{"writeSiteProfile":{"domain":"../../etc","content":"x"}}]}`)
-	if bad.OK() || len(bad.Errors) == 0 || !strings.Contains(bad.Errors[0].Error, "give a host name such as github.com") {
+	if bad.OK() || len(bad.Errors) == 0 || !strings.Contains(bad.Errors[0].Error, "give the host name alone") {
 		t.Errorf("../../etc: %s", bad.JSON())
 	}
 	if md, _ := filepath.Glob(filepath.Join(sites, "*.md")); len(md) != 2 {
