@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"hash/fnv"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -96,6 +97,12 @@ func (p *Page) spliceFrames(ctx context.Context, s *Snapshot, key string, sub Sn
 		}
 		s.Refs += fs.Refs
 		s.Elements = append(s.Elements, fs.Elements...)
+		if len(fs.RefsMap) > 0 {
+			if s.RefsMap == nil {
+				s.RefsMap = make(map[string]RefInfo, len(fs.RefsMap))
+			}
+			maps.Copy(s.RefsMap, fs.RefsMap)
+		}
 		s.News = s.News.add(fs.News)
 		s.Truncated = s.Truncated || fs.Truncated
 	}

@@ -45,6 +45,9 @@ type SnapshotOptions struct {
 	// log, "take" (the capture after the command) ends it and returns its
 	// news (Snapshot.News).
 	ChangeLog string `json:"changeLog,omitempty"`
+	// RefsMapAbove, when positive, asks for Snapshot.RefsMap if the
+	// snapshot (frames included) has more refs than this.
+	RefsMapAbove int `json:"refsMapAbove,omitempty"`
 }
 
 // Snapshot is a rendered snapshot.
@@ -71,7 +74,20 @@ type Snapshot struct {
 	// News is what the command changed in the frames spliced in, read
 	// from their change logs (SnapshotOptions.ChangeLog "take").
 	News *FrameNews `json:"news,omitempty"`
+	// RefsMap is every ref of the snapshot with its role and name, when
+	// SnapshotOptions.RefsMapAbove asked for it and the refs are more.
+	RefsMap map[string]RefInfo `json:"refsMap,omitempty"`
 }
+
+// RefInfo is a ref's role and accessible name, as the engine sends it:
+// [role, name].
+type RefInfo [2]string
+
+// Role is the ref's role.
+func (r RefInfo) Role() string { return r[0] }
+
+// Name is the ref's accessible name ("" when it has none).
+func (r RefInfo) Name() string { return r[1] }
 
 // FrameNews is what a command changed in frames: text news as in
 // Capture.Text and Capture.Transient, and the frames' refs inside what
@@ -142,6 +158,9 @@ func (p *Page) Snapshot(ctx context.Context, opts SnapshotOptions) (*Snapshot, e
 		}
 	}
 	s.URL, s.Hash, s.Unloaded = "", "", nil
+	if opts.RefsMapAbove <= 0 || s.Refs <= opts.RefsMapAbove {
+		s.RefsMap = nil
+	}
 	return s, nil
 }
 

@@ -29,7 +29,8 @@ func snapshot(c *Call) (any, error) {
 	o := options[lang.SnapshotOptions](c)
 	opts := browser.SnapshotOptions{Root: o.Root, Detail: o.Detail, ViewportOnly: o.ViewportOnly,
 		PierceShadow: o.PierceShadow, NoFrames: !o.IncludeFrames, NoText: !o.IncludeText,
-		MaxDepth: o.MaxDepth, MaxElements: o.MaxElements, ResetRefs: !o.PreserveRefs, Since: o.Since}
+		MaxDepth: o.MaxDepth, MaxElements: o.MaxElements, ResetRefs: !o.PreserveRefs, Since: o.Since,
+		RefsMapAbove: RefsFileAbove}
 	if c.Args.Pos != nil {
 		if opts.Root, err = posString(c, "a root CSS selector"); err != nil {
 			return nil, err

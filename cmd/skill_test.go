@@ -215,3 +215,44 @@ func TestSkillListsDifferencesFromSpec(t *testing.T) {
 		}
 	}
 }
+
+// TestExamplesListRefusalsWithTheSpecsWay: EXAMPLES.md's differences
+// section covers each refusal the spec does not make (a covering layer,
+// an ambiguous text, a path outside the output dir, the screenshot after
+// the answer, the snapshot's shorter lines), each with the way to the
+// spec's behaviour, and every example says what its answer holds (checked
+// by TestInstallSkillExamplesRun).
+func TestExamplesListRefusalsWithTheSpecsWay(t *testing.T) {
+	data, err := os.ReadFile("skill/EXAMPLES.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(data), "\n## Differences from the spec\n")
+	if !ok {
+		t.Fatal("EXAMPLES.md has no \"Differences from the spec\" section")
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	for _, topic := range []string{"ElementInterceptedError", `"jsClick": true`, "AmbiguousTargetError", "withinSelector",
+		"CDP_SKILL_OUTPUT_DIR", "CDP_SKILL_RESIDENT=0", "[name=…]"} {
+		if !strings.Contains(section, topic) {
+			t.Errorf("the differences section does not cover %s", topic)
+		}
+	}
+	flat := strings.Join(strings.Fields(section), " ")
+	if n := strings.Count(flat, "The spec's behaviour") + strings.Count(flat, "The spec's `name`"); n < 5 {
+		t.Errorf("%d differences say how to get the spec's behaviour, want 5", n)
+	}
+	blocks := docBlocks(section)
+	if len(blocks) < 4 {
+		t.Fatalf("%d examples in the differences section", len(blocks))
+	}
+	for _, b := range blocks {
+		if len(parseClaims(t, b)) == 0 {
+			t.Errorf("example at section line %d says nothing about its answer", b.line)
+		}
+	}
+	skill, _ := os.ReadFile("skill/SKILL.md")
+	if !strings.Contains(string(skill), "EXAMPLES.md.\n") || strings.Contains(string(skill), "No `actionRequired`") {
+		t.Error("SKILL.md's differences do not point at EXAMPLES.md, or still deny actionRequired")
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"go.starlark.net/starlark"
@@ -206,12 +205,8 @@ func (h *host) capture(out *Output) {
 			out.Truncated = true
 		}
 	}
-	shown := out.ViewportSnap
-	if t := h.tree; t != nil && strings.HasPrefix(shown, "# nothing changed after") {
-		shown = t.yaml
-	}
-	out.Context.ActiveElement = briefActive(pc.ActiveElement, shown, set.Brief)
 	if set.Brief {
+		out.Context.ActiveElement = briefActive(pc.ActiveElement)
 		out.Context.Viewport = nil
 	}
 	// A diff compares one page with itself: not across a navigation or a
@@ -436,16 +431,17 @@ func refSet(refs []string, unknown bool) map[string]bool {
 	return m
 }
 
-// briefActive shortens the focused element's description when the
-// viewport snapshot shows its line (role, name, value, [focused]), or
-// always (a brief capture): the answer names it by ref and says whether it
-// takes typing, once.
-func briefActive(a map[string]any, snap string, always bool) any {
+// briefActive shortens the focused element's description in a brief
+// capture (the compact and minimal presets): the answer names it by ref
+// and says whether it takes typing. The default capture keeps the spec's
+// fields (§14.4: tag, selector, box, and a field's type, value and
+// placeholder) even when the viewport snapshot shows its line.
+func briefActive(a map[string]any) any {
 	if a == nil {
 		return nil
 	}
 	ref, _ := a["ref"].(string)
-	if ref == "" || (!always && !strings.Contains(snap, "[ref="+ref+"]")) {
+	if ref == "" {
 		return a
 	}
 	out := map[string]any{"ref": ref}

@@ -395,11 +395,38 @@ func (h *host) failureContext(res *StepResult, call *builtins.Call, err error) a
 		for k, v := range p.Diagnose(ctx, query) {
 			ctxMap[k] = v
 		}
+		if sel := selectorTarget(call); sel != "" && browser.KindOf(err) == browser.KindElementNotFound {
+			if in := p.FramesWithSelector(ctx, sel); len(in) > 0 {
+				ctxMap["inFrames"] = in
+				res.Error += fmt.Sprintf(" It matches inside frame %s: switch into it first with {\"frame\": %q} (or frame(%q) in a recipe), or use a ref from a snapshot.", in[0].Frame, in[0].Frame, in[0].Frame)
+			}
+		}
 	}
 	if len(ctxMap) == 0 {
 		return nil
 	}
 	return ctxMap
+}
+
+// selectorTarget is the CSS selector a step targeted ("" for any other
+// target): spec §13.3 — a selector that matches only inside an iframe is
+// said to.
+func selectorTarget(call *builtins.Call) string {
+	if call == nil || call.Args == nil {
+		return ""
+	}
+	if s, err := call.Args.String("selector"); err == nil && s != "" {
+		return s
+	}
+	for _, k := range []string{"text", "label", "ref"} {
+		if s, err := call.Args.String(k); err == nil && s != "" {
+			return ""
+		}
+	}
+	if s, ok := starlark.AsString(call.Args.Pos); ok && call.Args.Pos != nil && !browser.IsRef(strings.TrimSpace(s)) {
+		return s
+	}
+	return ""
 }
 
 // targetQuery is the text a failed target was looking for.

@@ -120,6 +120,16 @@ export function snapshot(opts) {
     out.hash = hash;
   }
   if (opts.internal) out.url = location.href;
+  // The refs map (ref → role, name) of a snapshot with many refs: the
+  // YAML folds list items and rows onto one line, where an element cannot
+  // be told from text, so the map comes from the build (§7.6). A frame's
+  // part, and a document with frames, give theirs whatever their count:
+  // only the total decides.
+  const rm = opts.refsMapAbove;
+  if (rm > 0 && (b.flat.length > rm || b.slots.length || opts.internal)) {
+    out.refsMap = {};
+    for (const n of b.flat) out.refsMap[n.ref] = [n.role, n.name || ''];
+  }
   if (opts.elements) {
     out.elements = b.flat.map((n) => ({ ref: n.ref, role: n.role, name: n.name || n.inline || '', st: n.st, value: n.value }));
   }

@@ -3,7 +3,7 @@
 
 import { S } from './state.js';
 import { hiddenForAT, normalizeSpace, truncate, withCaches } from './dom.js';
-import { accessibleName, byIdInRoot, deepActiveElement } from './names.js';
+import { MASK, accessibleName, byIdInRoot, deepActiveElement } from './names.js';
 import { refFor } from './snapshot.js';
 import { allShadowRoots, effectiveRole, refName } from './refs.js';
 import { snapshot } from './api.js';
@@ -24,9 +24,10 @@ function activeElementInfo() {
   const ref = S.byEl.get(a);
   if (ref) out.ref = ref;
   out.editable = !editProblem(a);
-  if (a.tagName === 'INPUT' || a.tagName === 'TEXTAREA') {
+  if (a.tagName === 'INPUT' || a.tagName === 'TEXTAREA' || a.tagName === 'SELECT') {
     out.type = a.type;
-    if (a.type !== 'password') out.value = truncate(a.value, 100);
+    // A password's value is masked (it is never sent), an empty one shown.
+    out.value = a.type === 'password' ? (a.value ? MASK : '') : truncate(a.value, 100);
     if (a.placeholder) out.placeholder = a.placeholder;
   }
   return out;

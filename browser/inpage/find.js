@@ -126,6 +126,20 @@ function pickCandidate(cands, plainGroup) {
   return { el: kept[0].el, rank: best, ambiguous: first.length > 1 ? first : null, others: kept.filter((c) => c.group !== kept[0].group) };
 }
 
+// textRank grades el's match of want (matchRank) on its accessible name
+// and on its visible text, the better of the two (spec §6.4): a button
+// named "Submit" that shows "Click here" is found by either. The visible
+// text (layout) is asked only when the raw text holds the words.
+function textRank(el, want, exact, key) {
+  const name = textOf(el);
+  let rank = matchRank(name, want, exact);
+  if (rank === 0 || !squash(el.textContent || '').includes(key)) return rank;
+  const shown = normalizeSpace(el.innerText || el.textContent || '');
+  if (shown === name) return rank;
+  const r = matchRank(shown, want, exact);
+  return r >= 0 && (rank < 0 || r < rank) ? r : rank;
+}
+
 // textCandidates lists the visible elements whose text matches want, with
 // their rank and group.
 function textCandidates(want, exact, within) {
@@ -139,7 +153,7 @@ function textCandidates(want, exact, within) {
         if (seen.has(el)) continue;
         seen.add(el);
         if (!mayBeNamed(el, key)) continue;
-        const rank = matchRank(textOf(el), want, exact);
+        const rank = textRank(el, want, exact, key);
         if (rank >= 0 && isShown(el)) out.push({ el, rank, group: g });
       }
     }

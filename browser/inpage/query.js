@@ -7,6 +7,7 @@ import { MASK, accessibleName, stateOf, valueOf } from './names.js';
 import { refFor, stateText } from './snapshot.js';
 import { allShadowRoots, effectiveRole, normName, refName } from './refs.js';
 import { syncSeq } from './api.js';
+import { unknownRoleOf } from './roles.js';
 
 // Known roles map to the elements that can carry them implicitly, so role
 // queries do not scan the whole document.
@@ -47,8 +48,10 @@ export function queryAllComposed(sel, root) {
 function outputOf(el, mode, clean) {
   switch (mode) {
     case 'text': {
-      const t = el.innerText !== undefined ? el.innerText : el.textContent;
-      return clean === false ? t : normalizeSpace(t || '');
+      // clean: false is the text as the document has it (textContent,
+      // spec §11.3); innerText would collapse its white space already.
+      if (clean === false) return el.textContent;
+      return normalizeSpace((el.innerText !== undefined ? el.innerText : el.textContent) || '');
     }
     case 'html': return el.outerHTML;
     case 'href': return el.href !== undefined ? String(el.href) : el.getAttribute('href');
@@ -86,6 +89,23 @@ function metadataOf(el) {
     visible: isVisibleBox(el) && !hiddenForAT(el) };
 }
 
+// matchedRole is the role of roles that el has: its own role, or an
+// unknown role its role attribute names; null when none.
+function matchedRole(el, roles, wanted) {
+  const own = effectiveRole(el);
+  if (wanted.has(own)) return own;
+  for (const r of roles) if (unknownRoleOf(el, r)) return r;
+  return null;
+}
+
+// roleName is the name a role query matches el on: its accessible name,
+// or, for an element found by an unknown role (a generic to ARIA, which
+// names it from nothing), the name its ref is matched on (its text).
+function roleName(el, roles, wanted) {
+  const own = effectiveRole(el);
+  return wanted.has(own) ? accessibleName(el) : refName(el, own);
+}
+
 export function query(opts) {
   syncSeq(opts.seq);
   const limit = opts.limit > 0 ? opts.limit : 10;
@@ -94,12 +114,12 @@ export function query(opts) {
   if (opts.roles && opts.roles.length) {
     const wanted = new Set(opts.roles);
     const sel = opts.roles.map((r) => ROLE_SELECTORS[r] || '[role~=' + CSS.escape(r) + ']').join(',');
-    els = queryAllComposed(sel, document).filter((el) => wanted.has(effectiveRole(el)) && !hiddenForAT(el));
+    els = queryAllComposed(sel, document).filter((el) => matchedRole(el, opts.roles, wanted) && !hiddenForAT(el));
     let re = null;
     if (opts.nameRegex) re = new RegExp(opts.nameRegex, 'i');
     const want = normName(opts.name || '');
     els = els.filter((el) => {
-      const n = accessibleName(el);
+      const n = roleName(el, opts.roles, wanted);
       if (opts.name && (opts.nameExact ? normName(n) !== want : !normName(n).includes(want))) return false;
       if (re && !re.test(n)) return false;
       const st = stateOf(el, effectiveRole(el), false);
@@ -122,8 +142,8 @@ export function query(opts) {
       const role = effectiveRole(el);
       const r = { index: i };
       if (opts.roles && opts.roles.length) {
-        r.role = role;
-        r.name = accessibleName(el);
+        r.role = matchedRole(el, opts.roles, new Set(opts.roles)) || role;
+        r.name = roleName(el, opts.roles, new Set(opts.roles));
         const st = stateText(stateOf(el, role, false)).trim();
         if (st) r.states = st;
         const v = valueOf(el, role);

@@ -41,6 +41,16 @@ const TEXT_INPUT_TYPES = new Set(['', 'text', 'email', 'tel', 'url', 'password',
 
 const ROLE_SYNONYMS = { image: 'img', presentation: 'none', directory: 'list' };
 
+// unknownRoleOf returns want when it is no ARIA role the engine knows and
+// el's role attribute names it (spec §6.5: unknown roles fall back to
+// [role="…"]), and null otherwise.
+export function unknownRoleOf(el, want) {
+  want = want.toLowerCase();
+  if (VALID_ROLES.has(want) || want === 'sectionheader' || want === 'sectionfooter') return null;
+  const attr = el.getAttribute('role');
+  return attr && attr.trim().toLowerCase().split(/\s+/).includes(want) ? want : null;
+}
+
 export function explicitRole(el) {
   const attr = el.getAttribute('role');
   if (!attr) return null;

@@ -6,7 +6,7 @@ import {
   cache, clip, cssSelector, fail, forEachChildComposed, hiddenForAT, inClosedDetails, inViewport,
   normalizeSpace, parentElementComposed, shadowHostPath, styleOf, truncate, withCaches
 } from './dom.js';
-import { INTERACTIVE, LANDMARKS, LEAF, NAME_FROM_CONTENT, SKIP_TAGS, TEXT_LEVEL, roleOf } from './roles.js';
+import { INTERACTIVE, LANDMARKS, LEAF, NAME_FROM_CONTENT, SKIP_TAGS, TEXT_LEVEL, roleOf, unknownRoleOf } from './roles.js';
 import { accessibleName, deepActiveElement, linkURL, stateOf, valueOf } from './names.js';
 import { effectiveRole, refName } from './refs.js';
 import { selectorQuery } from './find.js';
@@ -203,8 +203,10 @@ export function walkElement(el, depth, out, b) {
   if (draggable) node.st.draggable = true;
   const v = valueOf(el, role);
   if (v !== null) node.value = truncate(v, b.textLimit);
-  // An unlabelled field is known by its name attribute.
-  if (!node.name && el.getAttribute('name') && (el.tagName === 'INPUT' || el.tagName === 'SELECT' || el.tagName === 'TEXTAREA')) node.st.fieldName = el.getAttribute('name');
+  // A form field shows its name attribute (spec §7.1), what a selector or
+  // a form post knows it by, unless it only repeats the accessible name.
+  const fieldName = (el.tagName === 'INPUT' || el.tagName === 'SELECT' || el.tagName === 'TEXTAREA') && el.getAttribute('name');
+  if (fieldName && squash(fieldName) !== squash(node.name || '')) node.st.fieldName = fieldName;
   if (role === 'link') {
     const u = linkURL(el);
     if (u) node.url = u;
@@ -278,6 +280,13 @@ function isFocusableWidget(el, role) {
   return ti !== null && +ti >= 0 && !TEXT_LEVEL.has(role) && role !== 'dialog' && role !== 'document' && role !== 'main';
 }
 
+// squash is text without white space, in lower case: a name that differs
+// from the shown text only so (an icon font's ligature, spacing) is the
+// same.
+function squash(t) {
+  return t.replace(/\s+/g, '').toLowerCase();
+}
+
 // finishNode merges text runs, trims and inlines single text children.
 export function finishNode(node, b) {
   const kids = [];
@@ -312,9 +321,20 @@ export function finishNode(node, b) {
   }
   if (!kids.length) return;
   const allText = kids.every((k) => k.text !== undefined || (k.role === 'img' && !k.ref && !k.children.length));
-  if (node.name && allText && (NAME_FROM_CONTENT.has(node.role) || normalizeSpace(kids.map((k) => k.text !== undefined ? k.text : k.name).join(' ')) === normalizeSpace(node.name))) {
-    node.children = [];
-    return;
+  if (node.name && allText) {
+    const shown = normalizeSpace(kids.map((k) => k.text !== undefined ? k.text : k.name).join(' '));
+    if (shown === normalizeSpace(node.name)) {
+      node.children = [];
+      return;
+    }
+    if (NAME_FROM_CONTENT.has(node.role)) {
+      // Named by aria-label(ledby) other than what it shows, the text is
+      // inlined (spec §7.2: button "Submit": Click here): a text target
+      // finds it by either. A name from its content is the text already.
+      if (node.el && (node.el.hasAttribute('aria-label') || node.el.hasAttribute('aria-labelledby')) && squash(shown) !== squash(node.name)) node.inline = clip(shown, b.textLimit);
+      node.children = [];
+      return;
+    }
   }
   if (onlyText && kids[0].text !== node.name) {
     node.inline = kids[0].text;
@@ -570,7 +590,7 @@ export function findRoot(spec) {
   if (spec.startsWith('role=')) {
     const want = spec.slice(5).trim();
     const all = document.querySelectorAll('*');
-    for (const el of all) if (roleOf(el) === want && !hiddenForAT(el)) return el;
+    for (const el of all) if ((roleOf(el) === want || unknownRoleOf(el, want)) && !hiddenForAT(el)) return el;
     fail('not-found', 'no element with role ' + want + ' in the page');
   }
   const el = selectorQuery(spec);

@@ -43,11 +43,15 @@ func SitesDir() string {
 	return filepath.Join(home, ".cdp-skill", "sites")
 }
 
-var hostPattern = lazyRegexp(`^[a-z0-9]([a-z0-9_-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9_-]*[a-z0-9])?)*$`)
+var hostPattern = lazyRegexp(`^[a-z0-9_-]+(\.[a-z0-9_-]+)*$`)
 
-// NormalizeDomain turns a domain or URL into the profile's name: lower
-// case, no scheme, port, path or leading "www.". Anything that is not a
-// host name (path separators, "..", NUL, spaces…) is refused, so a profile
+// NormalizeDomain turns a domain or URL into the profile's name (spec
+// §15.2): lower case, no leading "www.", and every character but letters,
+// digits, "." and "-" replaced by "_" (my_site!.com is my_site_.com,
+// localhost:8080 is localhost_8080). A URL gives its host name without
+// the port, as a navigation's lookup does. Paths (a slash or backslash
+// outside a URL) and NUL are refused, and what is left must be
+// dot-separated labels, none empty (no "..", no leading dot), so a profile
 // can never be written outside the sites directory.
 func NormalizeDomain(s string) (string, error) {
 	raw := s
@@ -57,16 +61,21 @@ func NormalizeDomain(s string) (string, error) {
 	}
 	if strings.Contains(s, "://") {
 		u, err := url.Parse(s)
-		if err != nil || u.Host == "" {
+		if err != nil || u.Hostname() == "" {
 			return "", fmt.Errorf("%w: %q is not a URL with a host", ErrBadDomain, raw)
 		}
-		s = u.Host
-	}
-	if i := strings.LastIndexByte(s, ':'); i >= 0 && !strings.Contains(s, "]") {
-		s = s[:i]
+		s = u.Hostname()
+	} else if strings.Contains(s, "/") {
+		return "", fmt.Errorf("%w: %q is a path: give the host name alone, such as github.com", ErrBadDomain, raw)
 	}
 	s = strings.TrimSuffix(strings.ToLower(s), ".")
 	s = strings.TrimPrefix(s, "www.")
+	s = strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '.' || r == '-' {
+			return r
+		}
+		return '_'
+	}, s)
 	if s == "" || len(s) > 253 || !hostPattern().MatchString(s) {
 		return "", fmt.Errorf("%w: %q: give a host name such as github.com", ErrBadDomain, raw)
 	}

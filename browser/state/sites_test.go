@@ -13,8 +13,11 @@ import (
 func TestNormalizeDomain(t *testing.T) {
 	good := map[string]string{
 		"GitHub.com": "github.com", "www.github.com": "github.com", "https://www.GitHub.com/a?b": "github.com",
-		"localhost:8080": "localhost", "127.0.0.1": "127.0.0.1", "http://127.0.0.1:9222/x": "127.0.0.1",
+		"localhost:8080": "localhost_8080", "127.0.0.1": "127.0.0.1", "http://127.0.0.1:9222/x": "127.0.0.1",
+		"http://localhost:8080/": "localhost", "http://[::1]:9222/": "__1",
 		"shop.example.co.uk.": "shop.example.co.uk", "my_host-1.test": "my_host-1.test",
+		// Spec §15.2: anything but letters, digits, "." and "-" is "_".
+		"my_site!.com": "my_site_.com", "has space.com": "has_space.com", "Bücher.de": "b_cher.de",
 	}
 	for in, want := range good {
 		got, err := NormalizeDomain(in)
@@ -22,7 +25,7 @@ func TestNormalizeDomain(t *testing.T) {
 			t.Errorf("NormalizeDomain(%q) = %q, %v; want %q", in, got, err, want)
 		}
 	}
-	for _, bad := range []string{"", "../../etc", "..", "a/b", "a\x00b", `a\b`, "a..b", ".hidden", "has space.com", "ftp://", strings.Repeat("a", 300)} {
+	for _, bad := range []string{"", "../../etc", "..", "a..b", ".hidden", "/etc/passwd", "a/b", "github.com/login", "a\x00b", `a\b`, "ftp://", strings.Repeat("a", 300)} {
 		if got, err := NormalizeDomain(bad); !errors.Is(err, ErrBadDomain) {
 			t.Errorf("NormalizeDomain(%q) = %q, %v; want ErrBadDomain", bad, got, err)
 		}
