@@ -161,6 +161,7 @@ func (h *host) capture(out *Output) {
 		return
 	}
 	out.Warnings = append(out.Warnings, p.Warnings...)
+	out.Warnings = append(out.Warnings, p.TakeRefusedLoads()...)
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(h.ctx), 10*time.Second)
 	defer cancel()
 	out.Downloads = p.Downloads().List(ctx, h.downloadsFrom, h.env.OutputDir)

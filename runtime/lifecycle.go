@@ -182,6 +182,7 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 	out, err := h.lifecycle(ctx, call, impl, la, res)
 	// No key, button or drag outlives its step, whatever failed.
 	call.Warnings = append(call.Warnings, stepPage.EndStep(h.ctx)...)
+	call.Warnings = append(call.Warnings, stepPage.TakeRefusedLoads()...)
 	h.endBeforeSent()
 	h.noteStepNavigated(a, under, out)
 	call.Finish()
