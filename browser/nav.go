@@ -348,12 +348,26 @@ func navError(u string, err error) error {
 	return err
 }
 
+// navResult reads where the navigation ended. A page that navigates
+// again at once (a redirect by script, a page that reloads itself in a
+// loop) can take the document away before it is read: the tab's history
+// entry, which needs no document, says it then.
 func (p *Page) navResult(ctx context.Context) (*NavResult, error) {
 	info, err := p.Info(ctx)
-	if err != nil {
+	if err == nil {
+		return &NavResult{URL: info.URL, Title: info.Title}, nil
+	}
+	if ctx.Err() != nil {
 		return nil, err
 	}
-	return &NavResult{URL: info.URL, Title: info.Title}, nil
+	h, herr := cdp.Call(ctx, p.sess, page.GetNavigationHistory, cdp.Empty{})
+	if herr != nil {
+		return nil, err
+	}
+	if i := int(h.CurrentIndex); i >= 0 && i < len(h.Entries) {
+		return &NavResult{URL: h.Entries[i].URL, Title: h.Entries[i].Title}, nil
+	}
+	return nil, err
 }
 
 // Reload reloads the page and waits for wait.
