@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 
 	"github.com/cdp-skill/cdp-skill/browser/chrome"
@@ -137,6 +139,21 @@ func (b *Browser) CloseTab(ctx context.Context, id target.ID) error {
 		return fmt.Errorf("close tab %s: %w", id, err)
 	}
 	return nil
+}
+
+// StopAndCloseTab closes a tab whose page keeps it open (one that
+// navigates in a loop cancels Chrome's close with each new document): it
+// attaches to the tab, stops its scripts and its load, and asks Chrome
+// again to close it.
+func (b *Browser) StopAndCloseTab(ctx context.Context, id target.ID) error {
+	res, err := cdp.Call(ctx, b.Session(), target.AttachToTarget, target.AttachToTargetParams{TargetID: id, Flatten: ptr(true)})
+	if err != nil {
+		return fmt.Errorf("attach %s: %w", id, err)
+	}
+	s := b.conn.Session(res.SessionID)
+	cdp.Call(ctx, s, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true})
+	cdp.Call(ctx, s, page.StopLoading, cdp.Empty{})
+	return b.CloseTab(ctx, id)
 }
 
 // ErrTabNotFound is wrapped when a target id does not name an open tab.

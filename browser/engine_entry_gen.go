@@ -4,7 +4,7 @@ package browser
 
 // The installed scripts (browser/inpage/bundle) and their versions.
 var (
-	engineBundleSpec = bundle{global: "__cdpSkill", source: engineBundleJS, version: "f0065bea6e79"}
+	engineBundleSpec = bundle{global: "__cdpSkill", source: engineBundleJS, version: "24533b235255"}
 	pageBundleSpec   = bundle{global: "__cdpSkillPage", source: pageBundleJS, version: "d186319db1e5"}
 	watchBundleSpec  = bundle{global: "__cdpSkillWatch", source: watchBundleJS, version: "982db1701441"}
 )

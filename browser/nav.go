@@ -104,6 +104,9 @@ func (p *Page) Navigate(ctx context.Context, u string, wait WaitUntil) (*NavResu
 	if err != nil {
 		return nil, err
 	}
+	if err := p.GuardFiles(ctx, u); err != nil {
+		return nil, err
+	}
 	return p.navigateAndWait(ctx, "navigation to "+u, wait, func() (string, error) {
 		res, err := cdp.Call(ctx, p.sess, page.Navigate, page.NavigateParams{URL: u})
 		if err != nil {
@@ -345,12 +348,26 @@ func navError(u string, err error) error {
 	return err
 }
 
+// navResult reads where the navigation ended. A page that navigates
+// again at once (a redirect by script, a page that reloads itself in a
+// loop) can take the document away before it is read: the tab's history
+// entry, which needs no document, says it then.
 func (p *Page) navResult(ctx context.Context) (*NavResult, error) {
 	info, err := p.Info(ctx)
-	if err != nil {
+	if err == nil {
+		return &NavResult{URL: info.URL, Title: info.Title}, nil
+	}
+	if ctx.Err() != nil {
 		return nil, err
 	}
-	return &NavResult{URL: info.URL, Title: info.Title}, nil
+	h, herr := cdp.Call(ctx, p.sess, page.GetNavigationHistory, cdp.Empty{})
+	if herr != nil {
+		return nil, err
+	}
+	if i := int(h.CurrentIndex); i >= 0 && i < len(h.Entries) {
+		return &NavResult{URL: h.Entries[i].URL, Title: h.Entries[i].Title}, nil
+	}
+	return nil, err
 }
 
 // Reload reloads the page and waits for wait.
@@ -360,7 +377,7 @@ func (p *Page) Reload(ctx context.Context, wait WaitUntil, ignoreCache bool) (*N
 		return nil, err
 	}
 	if i := int(h.CurrentIndex); i >= 0 && i < len(h.Entries) {
-		if err := p.checkHistoryURL("reload", h.Entries[i].URL); err != nil {
+		if err := p.checkHistoryURL(ctx, "reload", h.Entries[i].URL); err != nil {
 			return nil, err
 		}
 	}
@@ -394,7 +411,7 @@ func (p *Page) goHistory(ctx context.Context, delta int, wait WaitUntil) (*NavRe
 		return nil, Errorf(KindNavigation, "cannot go %s: no history entry", dir)
 	}
 	entry := h.Entries[i]
-	if err := p.checkHistoryURL("go "+dir, entry.URL); err != nil {
+	if err := p.checkHistoryURL(ctx, "go "+dir, entry.URL); err != nil {
 		return nil, err
 	}
 	return p.navigateAndWait(ctx, "going "+dir+" to "+entry.URL, wait, func() (string, error) {
@@ -405,8 +422,9 @@ func (p *Page) goHistory(ctx context.Context, delta int, wait WaitUntil) (*NavRe
 
 // checkHistoryURL applies the page's URL policy to a document a history
 // move or a reload would load: a file: page an earlier, opted-in command
-// opened is not reopened by one without the opt-in.
-func (p *Page) checkHistoryURL(what, raw string) error {
+// opened is not reopened by one without the opt-in, and one it may reopen
+// is guarded (fileguard.go).
+func (p *Page) checkHistoryURL(ctx context.Context, what, raw string) error {
 	p.mu.Lock()
 	pol := p.urls
 	p.mu.Unlock()
@@ -417,7 +435,7 @@ func (p *Page) checkHistoryURL(what, raw string) error {
 	if err := checkLocalURL(raw, u, pol); err != nil {
 		return fmt.Errorf("cannot %s: %w", what, err)
 	}
-	return nil
+	return p.GuardFiles(ctx, raw)
 }
 
 // Sleep waits d or until ctx ends.

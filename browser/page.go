@@ -102,6 +102,7 @@ type Page struct {
 func newPage(b *Browser, id target.ID, s *Session) *Page {
 	p := &Page{Browser: b, TargetID: id, sess: s}
 	p.net.sess = s
+	p.net.routes.fetch.policy = p.urlPolicy
 	p.dlg.sess, p.dlg.parked = s, &p.parked
 	p.console.sess = s
 	p.dls = Downloads{all: &b.dl, sess: s, top: cdp.FrameID(id), outOfProcess: p.outOfProcessFrames}

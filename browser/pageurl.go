@@ -35,7 +35,15 @@ func (p *Page) SendStartURL(ctx context.Context) func(context.Context) (string, 
 	if r == nil {
 		r = p.sendURLRead(ctx)
 	}
-	return r
+	return func(ctx context.Context) (string, error) {
+		u, err := r(ctx)
+		if err == nil {
+			// A tab that shows a local file keeps its loads under the
+			// URL policy for the program too.
+			p.GuardFiles(ctx, u)
+		}
+		return u, err
+	}
 }
 
 // readAheadURL sends the URL read StartURL takes, unless one was sent

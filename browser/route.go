@@ -71,7 +71,8 @@ type Route struct {
 type routes struct {
 	mu   sync.Mutex
 	list []*Route
-	stop func()
+	// fetch is the session's use of the Fetch domain (fileguard.go).
+	fetch fetchState
 	// errs are failures of Decide callables, reported as warnings.
 	errs []string
 }
@@ -126,51 +127,38 @@ func ReadRouteFile(path string, dirs []string) ([]byte, string, error) {
 // domain, enabled on the first route). Later routes take precedence.
 func (n *Network) AddRoute(ctx context.Context, r *Route) error {
 	n.routes.mu.Lock()
-	first := n.routes.stop == nil
+	first := len(n.routes.list) == 0
 	n.routes.list = append(n.routes.list, r)
 	n.routes.mu.Unlock()
 	if !first {
 		return nil
 	}
-	paused, stop := n.sess.Subscribe("Fetch.requestPaused")
-	n.routes.mu.Lock()
-	n.routes.stop = stop
-	n.routes.mu.Unlock()
-	if _, err := cdp.Call(ctx, n.sess, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*"}}}); err != nil {
+	if err := n.syncFetch(ctx); err != nil {
 		n.ClearRoutes(ctx)
 		return fmt.Errorf("route: Fetch.enable: %w", err)
 	}
-	go func() {
-		for raw := range paused {
-			var ev fetch.EventRequestPaused
-			if decode(raw, &ev) == nil && ev.Request != nil {
-				go n.handlePaused(&ev)
-			}
-		}
-	}()
 	return nil
 }
 
-// ClearRoutes stops intercepting: requests go to the network again.
+// ClearRoutes stops intercepting: requests go to the network again (the
+// file guard, when on, goes on intercepting file: requests).
 func (n *Network) ClearRoutes(ctx context.Context) {
 	n.routes.mu.Lock()
-	stop := n.routes.stop
-	n.routes.list, n.routes.stop = nil, nil
+	had := len(n.routes.list) > 0
+	n.routes.list = nil
 	n.routes.mu.Unlock()
-	if stop == nil {
-		return
+	if had {
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+		defer cancel()
+		n.syncFetch(cctx)
 	}
-	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
-	defer cancel()
-	cdp.Call(cctx, n.sess, fetch.Disable, cdp.Empty{})
-	stop()
 }
 
 // HasRoutes reports whether routes are active.
 func (n *Network) HasRoutes() bool {
 	n.routes.mu.Lock()
 	defer n.routes.mu.Unlock()
-	return n.routes.stop != nil
+	return len(n.routes.list) > 0
 }
 
 // TakeRouteErrors returns the failures of route callables so far.
@@ -212,10 +200,15 @@ func routeTypeMatch(types []string, t string) bool {
 }
 
 // handlePaused answers one paused request: every paused request gets an
-// answer, whatever a callable does, or the page would wait forever.
+// answer, whatever a callable does, or the page would wait forever. A
+// local file the URL policy does not allow is refused before any route
+// sees it.
 func (n *Network) handlePaused(ev *fetch.EventRequestPaused) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
+	if n.refuseLocal(ctx, ev) {
+		return
+	}
 	req := RouteRequest{URL: ev.Request.URL, Method: ev.Request.Method, Type: strings.ToLower(string(ev.ResourceType)), Headers: map[string]string{}}
 	for k, v := range ev.Request.Headers {
 		req.Headers[k] = fmt.Sprint(v)

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/chromedp/cdproto/target"
 
@@ -301,8 +302,8 @@ func closeTab(c *Call) (any, error) {
 	// The HTTP endpoint needs no WebSocket; fall back to the protocol for
 	// remote ws:// endpoints.
 	err = chrome.Close(c.Ctx, ep, entry.TargetID)
+	var b *browser.Browser
 	if err != nil && ep.WebSocketURL() != "" {
-		var b *browser.Browser
 		if b, err = c.Env.Browser(c.Ctx, ep); err == nil {
 			err = b.CloseTab(c.Ctx, target.ID(entry.TargetID))
 		}
@@ -310,6 +311,24 @@ func closeTab(c *Call) (any, error) {
 	alias := entry.Alias
 	if alias == "" {
 		alias = c.Env.Registry.AliasOf(entry.TargetID)
+	}
+	if err == nil {
+		// Chrome closes a tab after it answers (its page unloads first):
+		// the answer says closed only once the tab is gone, and a tab
+		// still open keeps its alias for another try.
+		force := func(ctx context.Context) {
+			if b == nil {
+				b, _ = c.Env.Browser(ctx, ep)
+			}
+			if b != nil {
+				b.StopAndCloseTab(ctx, target.ID(entry.TargetID))
+			}
+		}
+		if err := waitTabGone(c.Ctx, ep, b, entry.TargetID, force); err != nil {
+			return map[string]any{"closed": false, "tab": alias, "targetId": entry.TargetID},
+				browser.Errorf(browser.KindExecution, "close tab %s: %v", ref, err).
+					WithHint("try closeTab again; listTabs shows the open tabs")
+		}
 	}
 	if alias != "" {
 		c.Env.Registry.Remove(context.WithoutCancel(c.Ctx), alias)
@@ -319,6 +338,47 @@ func closeTab(c *Call) (any, error) {
 			WithHint("it may already be closed; listTabs shows the open tabs")
 	}
 	return map[string]any{"closed": true, "tab": alias, "targetId": entry.TargetID}, nil
+}
+
+// tabGoneWait bounds how long closeTab waits for Chrome to close a tab.
+const tabGoneWait = 5 * time.Second
+
+// waitTabGone waits until Chrome no longer lists the tab id (through the
+// HTTP endpoint, or b when the endpoint has none), at most tabGoneWait;
+// a tab still open after a second is closed again with force (its page
+// may cancel the close by navigating).
+func waitTabGone(ctx context.Context, ep chrome.Endpoint, b *browser.Browser, id string, force func(context.Context)) error {
+	ctx, cancel := context.WithTimeout(ctx, tabGoneWait)
+	defer cancel()
+	open := func() (bool, error) {
+		lctx, cancel := context.WithTimeout(ctx, time.Second)
+		defer cancel()
+		if b != nil {
+			pages, err := b.Pages(lctx)
+			return slices.ContainsFunc(pages, func(p *target.Info) bool { return string(p.TargetID) == id }), err
+		}
+		list, err := chrome.List(lctx, ep)
+		return slices.ContainsFunc(list, func(t chrome.TargetInfo) bool { return t.ID == id }), err
+	}
+	forceAt := time.Now().Add(time.Second)
+	for {
+		still, err := open()
+		if err == nil && !still {
+			return nil
+		}
+		if force != nil && time.Now().After(forceAt) {
+			force(ctx)
+			force = nil
+		}
+		select {
+		case <-ctx.Done():
+			if err != nil {
+				return fmt.Errorf("Chrome was asked to close it but could not be asked whether it did: %w", err)
+			}
+			return fmt.Errorf("Chrome was asked to close it, but it is still open after %s (its page may be busy unloading)", tabGoneWait)
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
 }
 
 func listTabs(c *Call) (any, error) {

@@ -99,11 +99,36 @@ func writeLine(w io.Writer, v any) error {
 	return err
 }
 
+// maxRequestLine bounds the request line the resident reads: the largest
+// command (maxInput, base64 in the line) and its settings fit well; a
+// client sending more is refused before it can grow the shared process.
+const maxRequestLine = 32 << 20
+
+// errLineTooLong is readLineMax's error for a line over its bound.
+var errLineTooLong = fmt.Errorf("resident protocol: the request line is longer than %d MiB", maxRequestLine>>20)
+
 // readLine reads one JSON line into v.
 func readLine(r *bufio.Reader, v any) error {
-	line, err := r.ReadBytes('\n')
-	if err != nil {
-		return err
+	return readLineMax(r, v, 0)
+}
+
+// readLineMax reads one JSON line of at most max bytes (0: no bound) into
+// v; a longer line fails with errLineTooLong once max bytes were read.
+func readLineMax(r *bufio.Reader, v any, max int) error {
+	var line []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if max > 0 && len(line)+len(chunk) > max {
+			return errLineTooLong
+		}
+		line = append(line, chunk...)
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		break
 	}
 	if err := json.Unmarshal(line, v); err != nil {
 		return fmt.Errorf("resident protocol: %w", err)

@@ -161,7 +161,10 @@ func (s *residentServer) handle(conn *net.UnixConn) {
 	r := bufio.NewReader(conn)
 	conn.SetReadDeadline(time.Now().Add(residentRequestWait))
 	var req residentRequest
-	if readLine(r, &req) != nil {
+	if readLineMax(r, &req, maxRequestLine) != nil {
+		// Too long (errLineTooLong), cut short or not JSON: the client
+		// hears no acceptance and runs the command itself, where its
+		// input has its own bound (maxInput).
 		return
 	}
 	conn.SetReadDeadline(time.Time{})

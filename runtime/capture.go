@@ -160,6 +160,7 @@ func (h *host) capture(out *Output) {
 		return
 	}
 	out.Warnings = append(out.Warnings, p.Warnings...)
+	out.Warnings = append(out.Warnings, p.TakeRefusedLoads()...)
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(h.ctx), 10*time.Second)
 	defer cancel()
 	out.Downloads = p.Downloads().List(ctx, h.downloadsFrom, h.env.OutputDir)
@@ -188,7 +189,7 @@ func (h *host) capture(out *Output) {
 		return
 	}
 	pc := c.Context
-	out.Context = &PageContext{URL: pc.URL, Title: pc.Title, Scroll: pc.Scroll, Viewport: pc.Viewport}
+	out.Context = &PageContext{URL: clipContext(pc.URL, maxContextURL, "URL", "location.href"), Title: clipContext(pc.Title, maxContextTitle, "title", "document.title"), Scroll: pc.Scroll, Viewport: pc.Viewport}
 	if pc.ActiveElement != nil {
 		out.Context.ActiveElement = pc.ActiveElement
 	}
@@ -224,8 +225,12 @@ func (h *host) capture(out *Output) {
 		out.Changes = &Changes{Summary: reloadedSummary(h.verb)}
 	}
 	if c.Full != nil {
-		if path, err := h.spill("snapshots", "after.yaml", []byte(c.Full.YAML)); err == nil {
+		full, cut := capSpill([]byte(c.Full.YAML))
+		if path, err := h.spill("snapshots", "after.yaml", full); err == nil {
 			out.FullSnapshot = path
+			if cut != "" {
+				out.Warnings = append(out.Warnings, "full snapshot: "+cut)
+			}
 		}
 	}
 	if set.Console {

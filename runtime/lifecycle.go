@@ -182,6 +182,7 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 	out, err := h.lifecycle(ctx, call, impl, la, res)
 	// No key, button or drag outlives its step, whatever failed.
 	call.Warnings = append(call.Warnings, stepPage.EndStep(h.ctx)...)
+	call.Warnings = append(call.Warnings, stepPage.TakeRefusedLoads()...)
 	h.endBeforeSent()
 	h.noteStepNavigated(a, under, out)
 	call.Finish()
@@ -289,7 +290,7 @@ func (h *host) fail(res *StepResult, call *builtins.Call, la lifecycleArgs, err 
 		res.ErrorType = string(browser.KindOf(err))
 	}
 	if call != nil && call.Args != nil {
-		res.Params = call.Args.Params()
+		res.Params = maskTypedParams(res.Action, call.Args.Params())
 		res.Warning = append(res.Warning, call.Warnings...)
 	}
 	if la.optional {

@@ -173,6 +173,8 @@ type SpilledValue struct {
 	File      string `json:"file"`
 	Bytes     int    `json:"bytes"`
 	Preview   string `json:"preview"`
+	// Cut says the file keeps only the first part of the value.
+	Cut string `json:"cut,omitempty"`
 }
 
 // spillValue writes v to outputs/<time>-<name>.json under the state dir
@@ -185,7 +187,8 @@ func spillValue(v any, name string) any {
 	if err != nil || len(data) <= maxInlineValue {
 		return v
 	}
-	path, err := state.WriteFile(data, "outputs", time.Now().Format("20060102-150405.000000")+"-"+name+".json")
+	kept, cut := capSpill(data)
+	path, err := state.WriteFile(kept, "outputs", time.Now().Format("20060102-150405.000000")+"-"+name+".json")
 	if err != nil {
 		return v
 	}
@@ -193,7 +196,7 @@ func spillValue(v any, name string) any {
 	for len(preview) > 0 && !utf8.Valid(preview) {
 		preview = preview[:len(preview)-1]
 	}
-	return &SpilledValue{Truncated: true, File: path, Bytes: len(data), Preview: string(preview)}
+	return &SpilledValue{Truncated: true, File: path, Bytes: len(data), Preview: string(preview), Cut: cut}
 }
 
 // ErrorOutput builds the output of a command that failed before running.

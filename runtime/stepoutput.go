@@ -60,11 +60,14 @@ func (h *host) stepOutput(action string, out any, target *browser.OutputTarget) 
 	if len(data) <= StepSpillLimit {
 		return out, nil
 	}
-	path, err := state.WriteFile(data, "outputs", fmt.Sprintf("%s.step%d-%s%s", h.tabName(), len(h.steps), action, outputExt(out)))
+	kept, cut := capSpill(data)
+	path, err := state.WriteFile(kept, "outputs", fmt.Sprintf("%s.step%d-%s%s", h.tabName(), len(h.steps), action, outputExt(out)))
 	if err != nil {
 		return out, nil
 	}
-	return preview(data, path), nil
+	v := preview(data, path)
+	v.Cut = cut
+	return v, nil
 }
 
 // outputBytes is the file form of an output: a string as itself, the HTML

@@ -7,7 +7,7 @@ import {
   styleOf, truncate
 } from './dom.js';
 import { INTERACTIVE, SKIP_TAGS, explicitRole } from './roles.js';
-import { MASK, accessibleName, safeMatches } from './names.js';
+import { MASK, accessibleName, isSecretField, safeMatches } from './names.js';
 import { flushLocators, refFor } from './snapshot.js';
 import { allShadowRoots, effectiveRole, refName, resolve } from './refs.js';
 import { syncSeq } from './api.js';
@@ -447,7 +447,7 @@ function fieldIsValid(f) {
 }
 
 function fieldValueOf(f) {
-  if (f.type === 'password') return f.value ? MASK : '';
+  if (isSecretField(f)) return f.value ? MASK : '';
   if (f.tagName === 'SELECT' && f.multiple) return [...f.selectedOptions].map((o) => o.value);
   if (f.type === 'file') return [...(f.files || [])].map((x) => x.name);
   return f.value;

@@ -645,12 +645,24 @@ export function safeMatches(el, sel) {
 
 export const MASK = '••••••••';
 
+// SECRET_NAME matches a name, id or autocomplete that says a field holds a
+// secret (as browser/domredact.go's secretInput does for getDom).
+const SECRET_NAME = /(passw|passwd|secret|token|api[_-]?key|apikey|private[_-]?key|one-time-code|cvv|cvc)/i;
+
+// isSecretField reports whether a field's value is masked wherever it is
+// read: a password, or a field named like a key or a token.
+export function isSecretField(el) {
+  if (el.type === 'password') return true;
+  return SECRET_NAME.test(el.getAttribute('name') || '') || SECRET_NAME.test(el.id || '') ||
+    SECRET_NAME.test(el.getAttribute('autocomplete') || '');
+}
+
 // valueOf returns the value shown after the colon, or null.
 export function valueOf(el, role) {
   switch (role) {
     case 'textbox': case 'searchbox': case 'spinbutton': case 'combobox':
       if (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA') {
-        if (el.type === 'password') return el.value ? MASK : '';
+        if (isSecretField(el)) return el.value ? MASK : '';
         return el.value;
       }
       if (el.tagName === 'SELECT') return [...el.selectedOptions].map((o) => o.label || o.text).join(', ');

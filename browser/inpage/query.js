@@ -3,7 +3,7 @@
 
 import { S } from './state.js';
 import { fail, hiddenForAT, isVisibleBox, normalizeSpace, truncate } from './dom.js';
-import { MASK, accessibleName, stateOf, valueOf } from './names.js';
+import { MASK, accessibleName, isSecretField, stateOf, valueOf } from './names.js';
 import { refFor, stateText } from './snapshot.js';
 import { allShadowRoots, effectiveRole, normName, refName } from './refs.js';
 import { syncSeq } from './api.js';
@@ -55,7 +55,7 @@ function outputOf(el, mode, clean) {
     }
     case 'html': return el.outerHTML;
     case 'href': return el.href !== undefined ? String(el.href) : el.getAttribute('href');
-    case 'value': return 'value' in el ? (el.type === 'password' ? (el.value ? MASK : '') : el.value) : null;
+    case 'value': return 'value' in el ? (isSecretField(el) ? (el.value ? MASK : '') : el.value) : null;
     case 'tag': return el.tagName.toLowerCase();
     case 'name': return accessibleName(el);
     case 'role': return effectiveRole(el);
