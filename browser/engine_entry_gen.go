@@ -6,7 +6,7 @@ package browser
 var (
 	engineBundleSpec = bundle{global: "__cdpSkill", source: engineBundleJS, version: "d1e7e1b2fe7f"}
 	pageBundleSpec   = bundle{global: "__cdpSkillPage", source: pageBundleJS, version: "d186319db1e5"}
-	watchBundleSpec  = bundle{global: "__cdpSkillWatch", source: watchBundleJS, version: "982db1701441"}
+	watchBundleSpec  = bundle{global: "__cdpSkillWatch", source: watchBundleJS, version: "a0bda6afe4ae"}
 )
 
 // Entry points of engine (window.__cdpSkill), exported by inpage/engine.js.
@@ -111,8 +111,9 @@ var (
 
 // Entry points of watch (window.__cdpSkillWatch), exported by inpage/watch.js.
 var (
-	wpWatchArm    = watchEntry{"watchArm"}
-	wpWatchDisarm = watchEntry{"watchDisarm"}
-	wpWatchLinger = watchEntry{"watchLinger"}
-	wpWatchSettle = watchEntry{"watchSettle"}
+	wpWatchArm     = watchEntry{"watchArm"}
+	wpWatchArmBoot = watchEntry{"watchArmBoot"}
+	wpWatchDisarm  = watchEntry{"watchDisarm"}
+	wpWatchLinger  = watchEntry{"watchLinger"}
+	wpWatchSettle  = watchEntry{"watchSettle"}
 )
