@@ -4,9 +4,9 @@ package browser
 
 // The installed scripts (browser/inpage/bundle) and their versions.
 var (
-	engineBundleSpec = bundle{global: "__cdpSkill", source: engineBundleJS, version: "24533b235255"}
+	engineBundleSpec = bundle{global: "__cdpSkill", source: engineBundleJS, version: "84d81f4d739e"}
 	pageBundleSpec   = bundle{global: "__cdpSkillPage", source: pageBundleJS, version: "d186319db1e5"}
-	watchBundleSpec  = bundle{global: "__cdpSkillWatch", source: watchBundleJS, version: "982db1701441"}
+	watchBundleSpec  = bundle{global: "__cdpSkillWatch", source: watchBundleJS, version: "a0bda6afe4ae"}
 )
 
 // Entry points of engine (window.__cdpSkill), exported by inpage/engine.js.
@@ -111,8 +111,9 @@ var (
 
 // Entry points of watch (window.__cdpSkillWatch), exported by inpage/watch.js.
 var (
-	wpWatchArm    = watchEntry{"watchArm"}
-	wpWatchDisarm = watchEntry{"watchDisarm"}
-	wpWatchLinger = watchEntry{"watchLinger"}
-	wpWatchSettle = watchEntry{"watchSettle"}
+	wpWatchArm     = watchEntry{"watchArm"}
+	wpWatchArmBoot = watchEntry{"watchArmBoot"}
+	wpWatchDisarm  = watchEntry{"watchDisarm"}
+	wpWatchLinger  = watchEntry{"watchLinger"}
+	wpWatchSettle  = watchEntry{"watchSettle"}
 )

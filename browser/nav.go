@@ -182,6 +182,8 @@ func (p *Page) navigateAndWait(ctx context.Context, what string, wait WaitUntil,
 	defer stopS()
 	navigated, stopN := p.sess.Subscribe(page.FrameNavigated.Method)
 	defer stopN()
+	boot := p.armBoot(ctx, wait)
+	defer boot.remove(ctx)
 	loader, err := start()
 	if errors.Is(err, errNothingToWait) {
 		return p.navResult(ctx)
@@ -240,6 +242,7 @@ func (p *Page) navigateAndWait(ctx context.Context, what string, wait WaitUntil,
 			}
 			var ev page.EventLifecycleEvent
 			if decode(raw, &ev) == nil && load.see(ev) {
+				boot.settle(ctx)
 				return p.navResult(ctx)
 			}
 		}

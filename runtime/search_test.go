@@ -7,8 +7,8 @@ import (
 )
 
 type searchMatch struct {
-	Role, Name, Ref, Text, Within string
-	Controls                      []string
+	Role, Name, Ref, Text, Within, Row string
+	Controls                           []string
 }
 
 func searchMatches(t *testing.T, out *Output, i int) []searchMatch {
@@ -55,5 +55,25 @@ func TestSnapshotSearchFindsWhatSnapshotShows(t *testing.T) {
 	mustOK(t, runJSON(t, `{"tab":"`+tab+`","steps":[{"click":"`+like+`"}]}`))
 	if got := pageValue(t, tab, "() => [window.likes, [...document.querySelectorAll('article button')].map((b) => b.textContent)]"); got != `[1,["Like","Liked"]]` {
 		t.Errorf("page state after clicking the Like ref search gave: %s", got)
+	}
+}
+
+// TestSnapshotSearchReadsTheMatchedRow: a cell found in a 200-row table
+// (far below the viewport) comes with its row's cells, so the agent reads
+// the order's total from the search, and the row's Open link by ref acts
+// on that row.
+func TestSnapshotSearchReadsTheMatchedRow(t *testing.T) {
+	tab, _ := openShop(t, "orders.html")
+	out := runJSON(t, `{"tab":"`+tab+`","capture":"none","steps":[{"snapshotSearch":{"text":"Order 150"}}]}`)
+	mustOK(t, out)
+	m := searchMatches(t, out, 0)
+	if len(m) != 1 || m[0].Row != "Order 150 | €450.00 | Open" || len(m[0].Controls) != 1 {
+		t.Fatalf("matches: %+v", m)
+	}
+	ref := strings.TrimSuffix(strings.SplitN(m[0].Controls[0], "[ref=", 2)[1], "]")
+	click := runJSON(t, `{"tab":"`+tab+`","capture":"none","steps":[{"click":"`+ref+`"},{"pageFunction":"location.hash"}]}`)
+	mustOK(t, click)
+	if got := jsonString(click.Steps[1].Output); got != `"#o150"` {
+		t.Errorf("the row's Open link led to %s", got)
 	}
 }

@@ -192,6 +192,13 @@ export function search(opts) {
     if (item) {
       controls = controlsIn(item, m.ref);
       if (controls.length) m.within = item.role + (item.name ? ' ' + quote(truncate(item.name, 40)) : '');
+      // A cell's row reads as the snapshot's row line: the match's
+      // neighbours (an order's total next to its number).
+      if (item.role === 'row' && item.el && item !== n) {
+        const cells = item.el.cells ? [...item.el.cells] : [...item.el.children];
+        const row = cells.map((c) => normalizeSpace(c.innerText || c.textContent || '')).join(' | ');
+        if (row) m.row = truncate(row, 200);
+      }
     }
     if (!controls.length) controls = controlsIn(n, m.ref);
     if (controls.length) m.controls = controls;

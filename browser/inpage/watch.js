@@ -22,6 +22,9 @@ const WATCH_TIMERS_MAX = 1500; // bound on waiting for counted timers
 const WATCH_DOM_MAX = 150; // bound on waiting for DOM mutations to stop
 const WATCH_EXPIRE = 60000; // a watch nobody settles undoes itself
 const WATCH_FRAME_DEPTH = 3; // frame callbacks scheduled from frame callbacks
+const WATCH_BOOT_DEPTH = 2; // start-up timers set from start-up timers (a polling loop is not waited for)
+const WATCH_BOOT_MAX = 1000; // bound on a start-up settle (a long poll, a chat socket's fetch)
+const WATCH_BOOT_IDLE = 100; // its network idle window: what a response sets off starts at once
 // WATCH_EVENTS are the events an action dispatches; while one is handled
 // (until its task ends), the page's timers are the action's.
 // WATCH_QUICK_EVENTS are the events after which an action that scheduled
@@ -50,12 +53,30 @@ function listenOnce() {
   for (const type of WATCH_EVENTS) window.addEventListener(type, onWatchedEvent, { capture: true, passive: true });
 }
 
+// watchArmBoot arms the watch for a document's start-up: it runs first in
+// each new top document of a navigation the agent asked for (an init
+// script), so the settle after the load waits for the page's own start-up
+// work — a consent manager that fetches its configuration and then builds
+// its dialog, a modal a load handler opens on a short timer. Counted are
+// timers (up to WATCH_TIMER_MAX) set while the document loads, in its
+// DOMContentLoaded and load handlers, within the idle window after a
+// counted request, or from counted timers to a depth of WATCH_BOOT_DEPTH
+// (a polling loop is not waited for), and requests started then.
+export function watchArmBoot() {
+  if (window.top !== window) return false;
+  return watchArm(true);
+}
+
 // watchArm runs in the page's own world (it must wrap the page's own
 // functions); the change log (changes.js) is kept in the engine's world.
-export function watchArm() {
+// boot arms it for a document's start-up (watchArmBoot).
+export function watchArm(boot) {
   if (watchState) disarmWatch(watchState);
   const w = window;
   const st = {
+    boot: boot === true,
+    startup: boot === true,
+    timerDepth: 0,
     nativeSetTimeout: w.setTimeout,
     nativeClearTimeout: w.clearTimeout,
     nativeFetch: w.fetch,
@@ -80,7 +101,8 @@ export function watchArm() {
     observer: null,
     wake: null,
   };
-  const inAction = () => st.inEvent || st.lingering || w.event !== undefined || st.inTimer > 0;
+  const inAction = () => st.inEvent || st.lingering || w.event !== undefined || st.inTimer > 0 ||
+    st.startup || st.boot && st.requested > 0 && performance.now() - st.lastRequest < WATCH_NET_IDLE;
   const endOfTask = new MessageChannel();
   const portProto = w.MessagePort && w.MessagePort.prototype;
   st.nativePortPost = portProto && portProto.postMessage;
@@ -100,12 +122,16 @@ export function watchArm() {
   const nudge = () => { if (st.wake) { const f = st.wake; st.wake = null; f(); } };
   const setT = function setTimeout(fn, ms, ...rest) {
     const delay = Number(ms) || 0;
-    const counted = typeof fn === 'function' && delay <= WATCH_TIMER_MAX && (inAction() || st.frameDepth > 0);
+    const depth = st.inTimer > 0 ? st.timerDepth + 1 : 1;
+    const counted = typeof fn === 'function' && delay <= WATCH_TIMER_MAX && (inAction() || st.frameDepth > 0) &&
+      !(st.boot && depth > WATCH_BOOT_DEPTH);
     if (!counted) return st.nativeSetTimeout.call(w, fn, ms, ...rest);
     const id = st.nativeSetTimeout.call(w, function () {
       st.timers.delete(id);
       st.inTimer++;
-      try { return fn.apply(this, arguments); } finally { st.inTimer--; nudge(); }
+      const outer = st.timerDepth;
+      st.timerDepth = depth;
+      try { return fn.apply(this, arguments); } finally { st.inTimer--; st.timerDepth = outer; nudge(); }
     }, ms, ...rest);
     st.timers.add(id);
     return id;
@@ -165,6 +191,7 @@ export function watchArm() {
   }
   if (typeof st.nativeFetch === 'function') {
     st.fetch = function fetch() {
+      if (st.boot && !inAction()) return st.nativeFetch.apply(this, arguments);
       began();
       let p;
       try { p = st.nativeFetch.apply(this, arguments); } catch (e) { ended(); throw e; }
@@ -175,27 +202,72 @@ export function watchArm() {
   }
   if (st.nativeSend) {
     st.send = function send() {
+      if (st.boot && !inAction()) return st.nativeSend.apply(this, arguments);
       began();
       this.addEventListener('loadend', ended, { once: true });
       try { return st.nativeSend.apply(this, arguments); } catch (e) { this.removeEventListener('loadend', ended); ended(); throw e; }
     };
     w.XMLHttpRequest.prototype.send = st.send;
   }
-  if (typeof MutationObserver === 'function' && document.documentElement) {
+  if (st.boot) gateAll(st);
+  const root = document.documentElement || (boot === true ? document : null);
+  if (typeof MutationObserver === 'function' && root) {
     st.observer = new MutationObserver(() => {
       st.mutations++;
       nudge();
     });
-    st.observer.observe(document.documentElement, { subtree: true, childList: true, attributes: true, characterData: true });
+    st.observer.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
   }
   st.expiry = st.nativeSetTimeout.call(w, () => disarmWatch(st), WATCH_EXPIRE);
+  if (st.boot) {
+    // Start-up ends a task after the load event's handlers ran.
+    w.addEventListener('load', () => st.nativeSetTimeout.call(w, () => { st.startup = false; }, 0), { once: true });
+  }
   watchState = st;
   return true;
 }
 
+// gateAll puts a gate in front of each function a start-up watch wraps:
+// the page's scripts keep references to what they find (a library's saved
+// setTimeout or fetch), so the wrappers stay, and once the watch is
+// disarmed each gate calls the page's own function straight away. A gate
+// reads as the function it stands for (name, length, source text).
+function gateAll(st) {
+  const w = window;
+  const toStr = Function.prototype.toString;
+  const gate = (obj, key, field, native) => {
+    const wrapper = st[field];
+    if (!wrapper || obj[key] !== wrapper) return;
+    const g = { [key]: function () { return (st.off ? native : wrapper).apply(this === undefined ? w : this, arguments); } }[key];
+    Object.defineProperty(g, 'length', { value: native.length });
+    Object.defineProperty(g, 'toString', { value: function toString() { return toStr.call(native); }, writable: true, configurable: true });
+    obj[key] = st[field] = g;
+  };
+  gate(w, 'setTimeout', 'setT', st.nativeSetTimeout);
+  gate(w, 'clearTimeout', 'clearT', st.nativeClearTimeout);
+  gate(w, 'requestAnimationFrame', 'raf', st.nativeRAF);
+  gate(w, 'cancelAnimationFrame', 'caf', st.nativeCAF);
+  gate(w, 'fetch', 'fetch', st.nativeFetch);
+  gate(w, 'postMessage', 'winPost', st.nativeWinPost);
+  if (w.XMLHttpRequest) gate(w.XMLHttpRequest.prototype, 'send', 'send', st.nativeSend);
+  if (w.MessagePort) gate(w.MessagePort.prototype, 'postMessage', 'portPost', st.nativePortPost);
+  if (w.HTMLFormElement) gate(w.HTMLFormElement.prototype, 'submit', 'submit', st.nativeSubmit);
+}
+
 // disarmWatch puts back the page's functions (unless the page replaced
-// them meanwhile).
+// them meanwhile); a start-up watch opens its gates instead (gateAll).
 function disarmWatch(st) {
+  const w = window;
+  if (st.boot) st.off = true;
+  else unwrap(st);
+  if (st.observer) st.observer.disconnect();
+  st.endOfTask.port1.close();
+  st.nativeClearTimeout.call(w, st.expiry);
+  if (watchState === st) watchState = null;
+}
+
+// unwrap puts the page's own functions back where the watch's still are.
+function unwrap(st) {
   const w = window;
   if (w.setTimeout === st.setT) w.setTimeout = st.nativeSetTimeout;
   if (w.clearTimeout === st.clearT) w.clearTimeout = st.nativeClearTimeout;
@@ -206,10 +278,6 @@ function disarmWatch(st) {
   if (st.portPost && w.MessagePort.prototype.postMessage === st.portPost) w.MessagePort.prototype.postMessage = st.nativePortPost;
   if (st.winPost && w.postMessage === st.winPost) w.postMessage = st.nativeWinPost;
   if (st.submit && w.HTMLFormElement.prototype.submit === st.submit) w.HTMLFormElement.prototype.submit = st.nativeSubmit;
-  if (st.observer) st.observer.disconnect();
-  st.endOfTask.port1.close();
-  st.nativeClearTimeout.call(w, st.expiry);
-  if (watchState === st) watchState = null;
 }
 
 // watchDisarm ends a watch whose action failed: nothing to settle.
@@ -289,16 +357,19 @@ async function settleWatch() {
   const scheduled = st.posted > 0 || st.submitted || st.otherEvents || st.timers.size > 0 || st.frames.size > 0 || st.requested > 0;
   try {
     if (scheduled) await task();
+    const timersMax = st.boot ? WATCH_BOOT_MAX : WATCH_TIMERS_MAX;
+    const netMax = st.boot ? WATCH_BOOT_MAX : WATCH_NET_MAX;
+    const netIdle = st.boot ? WATCH_BOOT_IDLE : WATCH_NET_IDLE;
     for (;;) {
       const now = performance.now() - t0;
-      if ((st.timers.size > 0 || st.frames.size > 0) && now < WATCH_TIMERS_MAX) {
-        await sleep(Math.min(50, WATCH_TIMERS_MAX - now));
+      if ((st.timers.size > 0 || st.frames.size > 0) && now < timersMax) {
+        await sleep(Math.min(50, timersMax - now));
         continue;
       }
-      if (st.requested > 0 && now < WATCH_NET_MAX) {
+      if (st.requested > 0 && now < netMax) {
         const idleFor = performance.now() - st.lastRequest;
-        if (st.requests > 0 || idleFor < WATCH_NET_IDLE) {
-          await sleep(Math.min(st.requests > 0 ? 50 : WATCH_NET_IDLE - idleFor, WATCH_NET_MAX - now));
+        if (st.requests > 0 || idleFor < netIdle) {
+          await sleep(Math.min(st.requests > 0 ? 50 : netIdle - idleFor, netMax - now));
           continue;
         }
       }

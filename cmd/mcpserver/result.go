@@ -14,24 +14,48 @@ import (
 // one (a long full-page capture) is only named by its path in the JSON.
 const maxImageBytes = 4 << 20
 
-// commandResult is a command's answer as a tool result: the JSON object as
-// structuredContent and, for clients that read only content, as text;
-// isError when the command failed; the screenshots it was asked to take
-// as images.
+// commandResult is a command's answer as a tool result: the JSON object,
+// lean (leanAnswer), as text, which is what a host shows its agent; its
+// envelope (status, tab, navigated, error) as structuredContent, so the
+// answer is not sent twice; isError when the command failed; the
+// screenshots it was asked to take as images.
 func commandResult(out *runtime.Output) *mcp.CallToolResult {
 	dropProfileNudge(out)
+	shots := screenshots(out)
+	leanAnswer(out)
 	data := []byte(strings.TrimSuffix(string(out.JSON()), "\n"))
 	res := &mcp.CallToolResult{
 		Content:           []mcp.Content{&mcp.TextContent{Text: string(data)}},
-		StructuredContent: json.RawMessage(data),
+		StructuredContent: envelope(out),
 		IsError:           !out.OK(),
 	}
-	for _, shot := range screenshots(out) {
+	for _, shot := range shots {
 		if img := readImage(shot.path, shot.format); img != nil {
 			res.Content = append(res.Content, img)
 		}
 	}
 	return res
+}
+
+// answerEnvelope is a tool's structuredContent (outputSchema): what a host
+// branches on; the answer itself is the text content.
+type answerEnvelope struct {
+	Status    string `json:"status"`
+	Tab       string `json:"tab,omitempty"`
+	Navigated bool   `json:"navigated,omitempty"`
+	Error     string `json:"error,omitempty"`
+}
+
+func envelope(out *runtime.Output) json.RawMessage {
+	e := answerEnvelope{Status: out.Status, Tab: out.Tab, Navigated: out.Navigated}
+	switch {
+	case out.Error != nil:
+		e.Error = out.Error.Message
+	case len(out.Errors) > 0:
+		e.Error = out.Errors[0].Error
+	}
+	data, _ := json.Marshal(e)
+	return data
 }
 
 // recipeResult is compile's answer: the recipe as text and structured.

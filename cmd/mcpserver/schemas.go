@@ -1,6 +1,8 @@
 package mcpserver
 
-// outputSchema is every tool's output: the command's JSON answer.
+// outputSchema is every tool's structuredContent: the answer's envelope
+// (answerEnvelope: status, tab, navigated, error); the answer itself is the
+// text content.
 func outputSchema() map[string]any {
 	return map[string]any{
 		"type":       "object",

@@ -15,8 +15,9 @@ const calls = [];
 async function tool(name, args) {
   const res = await client.callTool({ name, arguments: args });
   calls.push({ name, bytes: JSON.stringify(res).length, isError: !!res.isError });
-  if (res.isError) throw new Error(`${name}: ${JSON.stringify(res.structuredContent)}`);
-  return res.structuredContent;
+  if (res.isError) throw new Error(`${name}: ${res.content[0].text}`);
+  // structuredContent is the envelope (status, tab); the answer is the text.
+  return { ...JSON.parse(res.content[0].text), ...res.structuredContent };
 }
 
 const { tools } = await client.listTools();
