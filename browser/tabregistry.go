@@ -16,19 +16,24 @@ import (
 // locks: how an invocation finds a tab and makes sure no other process
 // drives it at the same time.
 
-// EndpointOf returns the Chrome endpoint a registry entry lives on.
+// EndpointOf returns the Chrome endpoint a registry entry lives on. The
+// registry keeps a remote endpoint with its credentials redacted: the full
+// URL is the one this process was given (chrome.Remember).
 func EndpointOf(t state.Tab) chrome.Endpoint {
 	if t.Endpoint != "" {
-		return chrome.Endpoint{URL: t.Endpoint}
+		return chrome.Endpoint{URL: chrome.Unredact(t.Endpoint)}
 	}
 	return chrome.Endpoint{Host: t.Host, Port: t.Port}.Normalize()
 }
 
-// TabEntry is the registry entry of target id on ep (no alias yet).
+// TabEntry is the registry entry of target id on ep (no alias yet); a
+// remote endpoint is recorded with its credentials redacted (the state dir
+// never holds a token).
 func TabEntry(ep chrome.Endpoint, id target.ID) state.Tab {
 	ep = ep.Normalize()
 	if ep.Remote() {
-		return state.Tab{TargetID: string(id), Endpoint: ep.URL}
+		chrome.Remember(ep)
+		return state.Tab{TargetID: string(id), Endpoint: ep.String()}
 	}
 	return state.Tab{TargetID: string(id), Host: ep.Host, Port: ep.Port}
 }
@@ -36,6 +41,7 @@ func TabEntry(ep chrome.Endpoint, id target.ID) state.Tab {
 // ResolveTab finds the registry entry of a tab alias (t1) or a target id on
 // ep; an unknown alias is a ConnectionError naming the known ones.
 func ResolveTab(reg *state.Registry, ep chrome.Endpoint, ref string) (state.Tab, error) {
+	chrome.Remember(ep)
 	if err := state.CheckTabRef(ref); err != nil {
 		return state.Tab{}, Errorf(KindStepValidation, "%v", err).WithHint("run listTabs to see the open tabs")
 	}

@@ -100,6 +100,16 @@ func (a *app) runResident(ctx context.Context, req residentRequest, input []byte
 		return false, after
 	}
 	res, handled, spawn := a.viaResident(ctx, sock, req)
+	if !handled && spawn && a.endpointOption().Remote() {
+		// A pool session must outlive this command: the resident process
+		// opens it first, then runs the command.
+		if err := a.startResidentWait(ctx, sock); err != nil {
+			res = residentResult{answer: runtime.ErrorOutput(runtime.TypeConnection, err.Error()).JSON()}
+			handled, spawn = true, false
+		} else {
+			res, handled, spawn = a.viaResident(ctx, sock, req)
+		}
+	}
 	if handled {
 		a.printResident(res)
 		a.writeMetrics(input, res.answer, res.steps, start)
