@@ -86,7 +86,7 @@ func (a *app) residentSocket() (string, bool) {
 	h := sha256.New()
 	// The full endpoint (a pool's token included: two tokens are two
 	// sessions) goes into the hash only, never into the path.
-	ep := a.endpointOption()
+	ep := a.served()
 	fmt.Fprintf(h, "%s\x00%d\x00%d\x00%s\x00%s\x00%t\x00", exe, st.Size(), st.ModTime().UnixNano(), ep, ep.URL, a.headless)
 	for _, kv := range residentEnv() {
 		fmt.Fprintf(h, "%s\x00", kv)
@@ -148,14 +148,19 @@ func (a *app) residentCmd(sock string) (*exec.Cmd, error) {
 	if err != nil {
 		return nil, err
 	}
-	args := []string{"resident", "--socket", sock, "--port", strconv.Itoa(a.port)}
+	ep := a.served()
+	port := a.port
+	if !ep.Remote() {
+		port = ep.Port
+	}
+	args := []string{"resident", "--socket", sock, "--port", strconv.Itoa(port)}
 	if a.headless {
 		args = append(args, "--headless")
 	}
 	c := exec.Command(exe, args...)
 	env := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, EnvEndpoint+"=") })
-	if a.endpoint != "" {
-		env = append(env, EnvEndpoint+"="+a.endpoint)
+	if ep.Remote() {
+		env = append(env, EnvEndpoint+"="+ep.URL)
 	}
 	c.Env = env
 	chrome.Detach(c)

@@ -95,12 +95,15 @@ func (a *app) viaResident(ctx context.Context, sock string, req residentRequest)
 // process when none was there.
 func (a *app) runResident(ctx context.Context, req residentRequest, input []byte, start time.Time) (handled bool, after func()) {
 	after = func() {}
+	// The request carries this invocation's default endpoint: the
+	// process may serve another (the tab's, see routeFor).
+	req.Port, req.Endpoint = a.port, a.endpoint
 	sock, ok := a.residentSocket()
 	if !ok {
 		return false, after
 	}
 	res, handled, spawn := a.viaResident(ctx, sock, req)
-	if !handled && spawn && a.endpointOption().Remote() {
+	if !handled && spawn && a.served().Remote() {
 		// A pool session must outlive this command: the resident process
 		// opens it first, then runs the command.
 		if err := a.startResidentWait(ctx, sock); err != nil {

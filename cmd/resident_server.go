@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cdp-skill/cdp-skill/browser/chrome"
 	"github.com/cdp-skill/cdp-skill/runtime"
 )
 
@@ -309,6 +310,11 @@ func (s *residentServer) run(ctx context.Context, req residentRequest) (out *run
 		}
 	}()
 	opts := s.app.runtimeOptions()
+	if req.Endpoint != "" {
+		opts.Endpoint = chrome.Endpoint{URL: req.Endpoint}
+	} else if req.Port != 0 {
+		opts.Endpoint = chrome.Endpoint{Port: req.Port}.Normalize()
+	}
 	opts.Pool = s.pool
 	opts.DeferScreenshot = true
 	if req.Env != nil {

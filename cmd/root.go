@@ -37,6 +37,9 @@ type app struct {
 	headless       bool
 	exitCode       int
 	log            hclog.Logger
+	// route is the endpoint the command's tab lives on when it is not the
+	// default one (see routeFor): its resident process and keeper serve it.
+	route *chrome.Endpoint
 }
 
 // Execute runs the command line and returns the process exit code.
