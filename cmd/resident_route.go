@@ -3,6 +3,7 @@ package cmd
 import (
 	"encoding/json"
 	"strconv"
+	"time"
 
 	"github.com/cdp-skill/cdp-skill/browser"
 	"github.com/cdp-skill/cdp-skill/browser/chrome"
@@ -22,13 +23,17 @@ import (
 func (a *app) routeFor(input []byte, tab string) {
 	a.route = nil
 	var peek struct {
-		Tab   string `json:"tab"`
-		Steps []struct {
+		Tab     string `json:"tab"`
+		Timeout any    `json:"timeout"`
+		Steps   []struct {
 			OpenTab json.RawMessage `json:"openTab"`
 		} `json:"steps"`
 	}
 	if input != nil && json.Unmarshal(input, &peek) == nil && tab == "" {
 		tab = peek.Tab
+	}
+	if ms, ok := peek.Timeout.(float64); ok && ms > 0 {
+		a.cmdTimeout = time.Duration(ms) * time.Millisecond
 	}
 	ep, ok := a.tabEndpoint(tab)
 	if !ok && tab == "" && len(peek.Steps) > 0 {
