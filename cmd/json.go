@@ -28,6 +28,7 @@ func (a *app) runJSON(ctx context.Context, args []string) error {
 	} else {
 		a.ensureKeeper()
 		req, out = runtime.RunJSON(ctx, input, a.runtimeOptions())
+		a.notePoolDirect(out)
 	}
 	a.print(out)
 	a.afterCommand(input, req, out, start)

@@ -146,6 +146,11 @@ func TestPoolSessionOutlivesCommands(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(a.dir, "chrome-9222")); err == nil {
 		t.Errorf("a local Chrome was started for an agent that only used a pool")
 	}
+	// Without the resident process the answer says the session ended.
+	off := runEnv(t, append(a.env[:len(a.env):len(a.env)], EnvResident+"=0"), t.TempDir(), `{"steps":[{"listTabs":true}]}`)
+	if !strings.Contains(string(off.stdout), "ends its session") || strings.Contains(string(off.stdout), pool.Token) {
+		t.Fatalf("a command on a pool without the resident process: %s", off.stdout)
+	}
 	stop := a.run("chrome", "stop")
 	if n, _ := stop.field("sessionsEnded").(float64); n != 1 {
 		t.Fatalf("chrome stop did not end the session: %s", stop.stdout)

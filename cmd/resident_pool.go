@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"os"
 	"time"
+
+	"github.com/cdp-skill/cdp-skill/runtime"
 )
 
 // On a browser pool (a remote endpoint such as browserless) every
@@ -97,4 +99,15 @@ func reportReady(err error) {
 func isPoolSessionError(err error) bool {
 	var pe *errPoolSession
 	return errors.As(err, &pe)
+}
+
+// notePoolDirect warns, in the answer of a command on a remote endpoint
+// that ran without the resident process (CDP_SKILL_RESIDENT=0, --debug, a
+// state dir path too long for a socket), that on a pool its session, and
+// so its tabs, ended with the command.
+func (a *app) notePoolDirect(out *runtime.Output) {
+	if out == nil || !a.served().Remote() {
+		return
+	}
+	out.Warnings = append(out.Warnings, "this command ran on a connection of its own, not in the resident process (CDP_SKILL_RESIDENT=0, --debug, a state dir path too long for a socket, or the process was busy in another working directory), and the connection ended with it: on a browser pool that ends its session, so tabs it opened are gone; keep the resident process on (and run an agent's commands from one directory) to keep a pool session across commands")
 }

@@ -49,6 +49,7 @@ func (a *app) runCommand() *cobra.Command {
 			}
 			a.ensureKeeper()
 			out := runtime.Run(cmd.Context(), prog, a.runtimeOptions())
+			a.notePoolDirect(out)
 			a.print(out)
 			a.afterCommand(src, nil, out, start)
 			return nil
