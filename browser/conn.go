@@ -65,7 +65,7 @@ type subKey struct {
 func Dial(ctx context.Context, wsURL string) (*Conn, error) {
 	tr, err := remote.DialContext(ctx, wsURL)
 	if err != nil {
-		return nil, fmt.Errorf("dial %s: %w", wsURL, err)
+		return nil, dialError(wsURL, err)
 	}
 	c := &Conn{
 		tr:       tr,

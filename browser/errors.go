@@ -92,6 +92,14 @@ func (e *ConnectionError) Error() string {
 		return e.Err.Error()
 	case errors.Is(e.Err, chrome.ErrLaunch):
 		return msg + ". Check that the port is free, or run `cdp-skill chrome status` to see what runs there"
+	case poolAdvice(e.Err) != "":
+		return fmt.Sprintf("cannot connect to %s: %s", e.Endpoint, poolAdvice(e.Err))
+	case errors.As(e.Err, new(*TabGoneError)) && strings.Contains(e.Endpoint, "://"):
+		// A remote endpoint: on a browser pool each session (connection)
+		// has a browser of its own, which ends with the session.
+		var g *TabGoneError
+		errors.As(e.Err, &g)
+		return fmt.Sprintf("tab %s (%s) is gone, so its alias is removed. On a browser pool (%s) this means the session that held it ended: the pool's session timeout passed (browserless: add &timeout=<ms> to the endpoint URL, or raise TIMEOUT), the pool restarted, or `cdp-skill chrome stop` ended it; the pool gives every session its own browser, so that session's tabs, aliases and refs are lost. Start again: openTab a new tab (on a plain remote Chrome, the tab was closed)", g.Alias, g.TargetID, e.Endpoint)
 	case errors.Is(e.Err, ErrTabNotFound):
 		// Chrome answered: the tab is what is missing.
 		return e.Err.Error() + ": run listTabs to see the open tabs, or openTab a new one"

@@ -55,6 +55,9 @@ func (pl *Pool) Warm(ctx context.Context, ep chrome.Endpoint) error {
 // connect returns the kept connection to ep or makes one with opts.
 func (pl *Pool) connect(ctx context.Context, ep chrome.Endpoint, opts ConnectOptions) (*Browser, error) {
 	key := ep.String()
+	if ep.Remote() {
+		key = ep.URL // two tokens of one pool are two sessions
+	}
 	pl.mu.Lock()
 	defer pl.mu.Unlock()
 	if c, ok := pl.conns[key]; ok {

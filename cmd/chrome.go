@@ -25,7 +25,7 @@ func (a *app) chromeCommand() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			step := fmt.Sprintf(`{"steps":[{"chromeStatus":{"port":%d,"autoLaunch":%t}}]}`, a.port, !noLaunch)
 			if a.endpoint != "" {
-				step = fmt.Sprintf(`{"steps":[{"chromeStatus":{"endpoint":%q}}]}`, a.endpoint)
+				return a.poolStatus(cmd.Context())
 			}
 			_, out := runtime.RunJSON(cmd.Context(), []byte(step), a.runtimeOptions())
 			a.printWithResidents(out, residents(a.endpointOption().String(), false))
@@ -39,6 +39,10 @@ func (a *app) chromeCommand() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ended := residents(a.endpointOption().String(), true)
+			if a.endpoint != "" {
+				a.poolStop(ended)
+				return nil
+			}
 			stopped, err := chrome.Stop(cmd.Context(), a.port)
 			if err != nil {
 				a.print(runtime.ErrorOutput(runtime.TypeExecution, err.Error()))

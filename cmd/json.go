@@ -13,6 +13,7 @@ func (a *app) runJSON(ctx context.Context, args []string) error {
 	start := time.Now()
 	input, err := readCommand(args, a.stdin)
 	if err == nil {
+		a.routeFor(input, "")
 		handled, after := a.runResident(ctx, residentRequest{Kind: residentJSON, Input: input}, input, start)
 		defer after()
 		if handled {
@@ -27,6 +28,7 @@ func (a *app) runJSON(ctx context.Context, args []string) error {
 	} else {
 		a.ensureKeeper()
 		req, out = runtime.RunJSON(ctx, input, a.runtimeOptions())
+		a.notePoolDirect(out)
 	}
 	a.print(out)
 	a.afterCommand(input, req, out, start)

@@ -29,12 +29,13 @@ func (a *app) keeperCommand() *cobra.Command {
 
 // ensureKeeper starts the dialog keeper for a local Chrome unless one runs.
 func (a *app) ensureKeeper() {
-	if a.endpoint != "" || envBool(EnvNoDialogKeeper) {
+	ep := a.served()
+	if ep.Remote() || envBool(EnvNoDialogKeeper) {
 		return
 	}
 	exe, err := os.Executable()
 	if err != nil {
 		return
 	}
-	keeper.Ensure(a.endpointOption(), exe, "keep-dialogs", "--port", strconv.Itoa(a.port))
+	keeper.Ensure(ep, exe, "keep-dialogs", "--port", strconv.Itoa(ep.Port))
 }

@@ -84,7 +84,10 @@ func (a *app) residentSocket() (string, bool) {
 		return "", false
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%d\x00%d\x00%s\x00%t\x00", exe, st.Size(), st.ModTime().UnixNano(), a.endpointOption(), a.headless)
+	// The full endpoint (a pool's token included: two tokens are two
+	// sessions) goes into the hash only, never into the path.
+	ep := a.served()
+	fmt.Fprintf(h, "%s\x00%d\x00%d\x00%s\x00%s\x00%t\x00", exe, st.Size(), st.ModTime().UnixNano(), ep, ep.URL, a.headless)
 	for _, kv := range residentEnv() {
 		fmt.Fprintf(h, "%s\x00", kv)
 	}
@@ -100,12 +103,14 @@ func (a *app) residentSocket() (string, bool) {
 // depend on, sorted: the CDP_SKILL_* variables read by the process (state
 // dir, sites dir, downloads…) and those a Chrome it might launch reads.
 // Not among them: the variables each request carries (perRequestEnv),
-// CDP_SKILL_LOG (a resident process logs nowhere) and CDP_SKILL_RESIDENT.
+// CDP_SKILL_LOG (a resident process logs nowhere), CDP_SKILL_RESIDENT and
+// CDP_SKILL_ENDPOINT (the socket's name covers the endpoint; a pool's
+// token must not show in `chrome status`).
 func residentEnv() []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(name, "CDP_SKILL_") && name != EnvResident && name != EnvLog && !perRequestEnv(name) ||
+		if strings.HasPrefix(name, "CDP_SKILL_") && name != EnvResident && name != EnvLog && name != EnvEndpoint && !perRequestEnv(name) ||
 			name == "PATH" || name == "HOME" || name == "TMPDIR" || name == chrome.EnvChromePath {
 			env = append(env, kv)
 		}
@@ -126,22 +131,40 @@ func perRequestEnv(name string) bool {
 // spawnResident starts a detached resident process on sock. It never fails
 // a command: without one, commands run directly.
 func (a *app) spawnResident(sock string) {
-	exe, err := os.Executable()
+	c, err := a.residentCmd(sock)
 	if err != nil {
 		return
 	}
-	args := []string{"resident", "--socket", sock, "--port", strconv.Itoa(a.port)}
-	if a.endpoint != "" {
-		args = append(args, "--endpoint", a.endpoint)
+	if c.Start() == nil {
+		c.Process.Release()
 	}
+}
+
+// residentCmd is the command that starts a detached resident process on
+// sock. The endpoint goes in its environment (CDP_SKILL_ENDPOINT), never
+// on its command line, where `ps` would show a pool's token to every user.
+func (a *app) residentCmd(sock string) (*exec.Cmd, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	ep := a.served()
+	port := a.port
+	if !ep.Remote() {
+		port = ep.Port
+	}
+	args := []string{"resident", "--socket", sock, "--port", strconv.Itoa(port)}
 	if a.headless {
 		args = append(args, "--headless")
 	}
 	c := exec.Command(exe, args...)
-	chrome.Detach(c)
-	if c.Start() == nil {
-		c.Process.Release()
+	env := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, EnvEndpoint+"=") })
+	if ep.Remote() {
+		env = append(env, EnvEndpoint+"="+ep.URL)
 	}
+	c.Env = env
+	chrome.Detach(c)
+	return c, nil
 }
 
 // residentCommand is the hidden resident process (started by commands).

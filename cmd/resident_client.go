@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cdp-skill/cdp-skill/browser/state"
 	"github.com/cdp-skill/cdp-skill/runtime"
 )
 
@@ -59,11 +60,16 @@ func (a *app) viaResident(ctx context.Context, sock string, req residentRequest)
 	if checkPeer(conn.(*net.UnixConn)) != nil {
 		return res, false, false // not this user's process: never hand it a command
 	}
+	if pid := peerPID(conn.(*net.UnixConn)); pid > 0 && state.ProcessStopped(pid) {
+		// A stopped process accepts nothing until resumed: run directly
+		// (the tab lock then says who holds the tab) rather than wait.
+		return res, false, false
+	}
 	if err := writeLine(conn, req); err != nil {
 		return res, false, false
 	}
 	r := bufio.NewReader(conn)
-	conn.SetReadDeadline(time.Now().Add(residentAckWait))
+	conn.SetReadDeadline(time.Now().Add(a.ackWait()))
 	var ack residentAck
 	if err := readLine(r, &ack); err != nil || !ack.Accepted {
 		return res, false, false
@@ -95,11 +101,24 @@ func (a *app) viaResident(ctx context.Context, sock string, req residentRequest)
 // process when none was there.
 func (a *app) runResident(ctx context.Context, req residentRequest, input []byte, start time.Time) (handled bool, after func()) {
 	after = func() {}
+	// The request carries this invocation's default endpoint: the
+	// process may serve another (the tab's, see routeFor).
+	req.Port, req.Endpoint = a.port, a.endpoint
 	sock, ok := a.residentSocket()
 	if !ok {
 		return false, after
 	}
 	res, handled, spawn := a.viaResident(ctx, sock, req)
+	if !handled && spawn && a.served().Remote() {
+		// A pool session must outlive this command: the resident process
+		// opens it first, then runs the command.
+		if err := a.startResidentWait(ctx, sock); err != nil {
+			res = residentResult{answer: runtime.ErrorOutput(runtime.TypeConnection, err.Error()).JSON()}
+			handled, spawn = true, false
+		} else {
+			res, handled, spawn = a.viaResident(ctx, sock, req)
+		}
+	}
 	if handled {
 		a.printResident(res)
 		a.writeMetrics(input, res.answer, res.steps, start)
@@ -191,4 +210,15 @@ func pingResident(sock, kind string) (residentStatus, bool) {
 		return residentStatus{}, false
 	}
 	return *head.Status, true
+}
+
+// ackWait bounds the wait for the resident process to accept this
+// command: residentAckWait, or half the command's own timeout when that is
+// shorter (the command must answer within its timeout even when the
+// process is wedged).
+func (a *app) ackWait() time.Duration {
+	if a.cmdTimeout > 0 && a.cmdTimeout/2 < residentAckWait {
+		return max(a.cmdTimeout/2, 100*time.Millisecond)
+	}
+	return residentAckWait
 }

@@ -31,3 +31,19 @@ func checkPeer(c *net.UnixConn) error {
 	}
 	return nil
 }
+
+// peerPID is the process id of the peer (the resident process that
+// listens on the socket), or 0.
+func peerPID(c *net.UnixConn) int {
+	raw, err := c.SyscallConn()
+	if err != nil {
+		return 0
+	}
+	pid := 0
+	raw.Control(func(fd uintptr) {
+		if cred, err := syscall.GetsockoptUcred(int(fd), syscall.SOL_SOCKET, syscall.SO_PEERCRED); err == nil {
+			pid = int(cred.Pid)
+		}
+	})
+	return pid
+}

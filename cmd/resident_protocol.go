@@ -43,6 +43,10 @@ type residentRequest struct {
 	// Env is what the client's environment configures for the program
 	// (read in the client, in Cwd); required with kinds json and recipe.
 	Env *runtime.Environment `json:"env,omitempty"`
+	// Port and Endpoint are the client's default endpoint (--port,
+	// --endpoint), where tabs the command opens without naming one go.
+	Port     int    `json:"port,omitempty"`
+	Endpoint string `json:"endpoint,omitempty"`
 }
 
 // residentRecipeRun is a `cdp-skill run` invocation.

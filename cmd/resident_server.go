@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cdp-skill/cdp-skill/browser/chrome"
 	"github.com/cdp-skill/cdp-skill/runtime"
 )
 
@@ -63,33 +64,44 @@ func (a *app) serveResident(ctx context.Context, sock string, idle time.Duration
 	}
 	lock, ok := lockSocket(sock)
 	if !ok {
-		return nil // another resident process serves this socket
+		reportReady(nil) // another resident process serves this socket
+		return nil
 	}
 	defer lock.release()
 	os.Remove(sock)
 	ln, err := net.Listen("unix", sock)
 	if err != nil {
+		reportReady(err)
 		return fmt.Errorf("resident: %w", err)
 	}
 	if err := os.Chmod(sock, 0o600); err != nil {
 		ln.Close()
+		reportReady(err)
 		return fmt.Errorf("resident: %w", err)
 	}
 	id, err := os.Stat(sock)
 	if err != nil {
 		ln.Close()
+		reportReady(err)
 		return fmt.Errorf("resident: %w", err)
 	}
 	now := time.Now()
 	s := &residentServer{app: a, sock: sock, idle: idle, pool: runtime.NewPool(), ln: ln, sockID: id, started: now, last: now, lastKeeper: now}
 	defer s.pool.Close()
-	wctx, cancel := context.WithTimeout(ctx, residentRequestWait)
-	err = s.pool.Warm(wctx, a.endpointOption())
+	ep := a.endpointOption()
+	warm := residentRequestWait
+	if ep.Remote() {
+		warm = poolSessionWait // a pool queues the connection while it is full
+	}
+	wctx, cancel := context.WithTimeout(ctx, warm)
+	err = s.pool.Warm(wctx, ep)
 	cancel()
 	if err != nil {
 		ln.Close()
+		reportReady(err)
 		return nil // no Chrome to keep warm: commands run directly
 	}
+	reportReady(nil)
 	go s.watch(ctx)
 	for {
 		conn, err := ln.Accept()
@@ -301,6 +313,11 @@ func (s *residentServer) run(ctx context.Context, req residentRequest) (out *run
 		}
 	}()
 	opts := s.app.runtimeOptions()
+	if req.Endpoint != "" {
+		opts.Endpoint = chrome.Endpoint{URL: req.Endpoint}
+	} else if req.Port != 0 {
+		opts.Endpoint = chrome.Endpoint{Port: req.Port}.Normalize()
+	}
 	opts.Pool = s.pool
 	opts.DeferScreenshot = true
 	if req.Env != nil {

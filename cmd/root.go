@@ -10,6 +10,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/spf13/cobra"
@@ -37,6 +38,11 @@ type app struct {
 	headless       bool
 	exitCode       int
 	log            hclog.Logger
+	// route is the endpoint the command's tab lives on when it is not the
+	// default one (see routeFor): its resident process and keeper serve it.
+	route *chrome.Endpoint
+	// cmdTimeout is the JSON command's own timeout ("timeout"), or 0.
+	cmdTimeout time.Duration
 }
 
 // Execute runs the command line and returns the process exit code.

@@ -41,6 +41,7 @@ func (a *app) runCommand() *cobra.Command {
 			dir, _ := filepath.Abs(filepath.Dir(path))
 			prog := runtime.Program{Name: path, Source: src, Dir: dir, Tab: tab, Args: recipeArgs, Timeout: timeout, MaxSteps: maxSteps}
 			run := &residentRecipeRun{Name: path, Source: src, Dir: dir, Tab: tab, Args: recipeArgs, Timeout: timeout, MaxSteps: maxSteps}
+			a.routeFor(nil, tab)
 			handled, after := a.runResident(cmd.Context(), residentRequest{Kind: residentRecipe, Recipe: run}, src, start)
 			defer after()
 			if handled {
@@ -48,6 +49,7 @@ func (a *app) runCommand() *cobra.Command {
 			}
 			a.ensureKeeper()
 			out := runtime.Run(cmd.Context(), prog, a.runtimeOptions())
+			a.notePoolDirect(out)
 			a.print(out)
 			a.afterCommand(src, nil, out, start)
 			return nil

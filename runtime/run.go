@@ -280,9 +280,17 @@ func Run(ctx context.Context, prog Program, opts Options) *Output {
 // phase under the watchdog.
 func (h *host) run(ctx context.Context) *Output {
 	if h.prog.Tab != "" {
-		h.dog.arm(max(attachBudget, h.stepTimeout), "attaching tab "+h.prog.Tab, 0, "")
+		budget := max(attachBudget, h.stepTimeout)
+		actx := ctx
+		if h.prog.StepTimeout > 0 {
+			// The command set its timeout: waiting for another process's
+			// command on the tab takes no longer than that.
+			budget = h.stepTimeout
+			actx = browser.WithLockWait(ctx, h.stepTimeout)
+		}
+		h.dog.arm(budget, "attaching tab "+h.prog.Tab, 0, "")
 		attached := h.sendBaselineWithAttach()
-		err := h.env.AttachTab(ctx, h.prog.Tab)
+		err := h.env.AttachTab(actx, h.prog.Tab)
 		attached()
 		if err != nil {
 			out := ErrorOutput(TypeConnection, err.Error())

@@ -115,6 +115,12 @@ func run(c config) error {
 		tabs = append(tabs, tab)
 	}
 	tab := tabs[0]
+	// A tab opened with openTab's port, driven with no --port and no
+	// CDP_SKILL_PORT: its commands must take the same warm path.
+	portTab, err := openWithPort(ours, url)
+	if err != nil {
+		return err
+	}
 	click := func(tab string) string { return `{"tab":"` + tab + `","steps":[{"click":"#a"}]}` }
 	variants := []variant{
 		{name: "cdp-skill click (default capture)", argv: ours.argv(click(tabs[0])), env: ours.env},
@@ -122,6 +128,7 @@ func run(c config) error {
 		{name: "cdp-skill click (none)", argv: ours.argv(click(tabs[2])), env: append(ours.env, "CDP_SKILL_CAPTURE=none")},
 		{name: "cdp-skill no-op step (whole process)", argv: ours.argv(`{"tab":"` + tabs[3] + `","steps":[{"sleep":0}]}`), env: ours.env},
 		{name: "cdp-skill click (default, no resident process)", argv: ours.argv(click(tabs[4])), env: append(ours.env, "CDP_SKILL_RESIDENT=0")},
+		{name: "cdp-skill click (tab of openTab's port, no --port)", argv: []string{ours.bin, click(portTab)}, env: ours.env},
 		{name: "cdp-skill help (the process alone)", argv: ours.argv("help"), env: ours.env},
 	}
 	if c.vs != "" {
@@ -153,11 +160,12 @@ func run(c config) error {
 	if err := interleave(variants, c.n, c.gap); err != nil {
 		return err
 	}
+	fmt.Printf("tab of openTab's port / port on the command line, pairwise median click: %.2f×\n", pairRatio(variants[5], variants[0]))
 	if c.vs != "" {
 		// variants 0 and 3 are this build's default click and no-op
-		// step; 6 and 7 the baseline's.
+		// step; 7 and 8 the baseline's.
 		fmt.Printf("this build / baseline, pairwise median: click (default) %.2f×, no-op step %.2f×\n",
-			pairRatio(variants[0], variants[6]), pairRatio(variants[3], variants[7]))
+			pairRatio(variants[0], variants[7]), pairRatio(variants[3], variants[8]))
 	}
 	if c.breakdown {
 		return breakdown(ours, tab, c.n)
@@ -221,6 +229,21 @@ func interleave(vs []variant, n int, gap time.Duration) error {
 		fmt.Println(line)
 	}
 	return nil
+}
+
+// openWithPort opens url in a tab with openTab's port (the command line
+// and environment name no port) and returns its alias.
+func openWithPort(c *cli, url string) (string, error) {
+	cmd := exec.Command(c.bin, `{"steps":[{"openTab":{"url":"`+url+`","port":`+strconv.Itoa(c.port)+`}}]}`)
+	cmd.Env = c.env
+	out, err := cmd.Output()
+	var res map[string]any
+	json.Unmarshal(out, &res)
+	tab, _ := res["tab"].(string)
+	if tab == "" {
+		return "", fmt.Errorf("openTab with a port: %v: %s", err, out)
+	}
+	return tab, nil
 }
 
 // pairRatio is the median of a's time over b's, round by round.

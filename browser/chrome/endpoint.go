@@ -52,11 +52,12 @@ func (e Endpoint) Local() bool {
 	return !e.Remote() && (e.Host == "127.0.0.1" || e.Host == "::1")
 }
 
-// String returns a short description such as 127.0.0.1:9222.
+// String returns a short description such as 127.0.0.1:9222; a remote
+// URL is shown with its credentials (?token=…) redacted.
 func (e Endpoint) String() string {
 	e = e.Normalize()
 	if e.URL != "" {
-		return e.URL
+		return RedactURL(e.URL)
 	}
 	return net.JoinHostPort(e.Host, strconv.Itoa(e.Port))
 }
@@ -146,7 +147,7 @@ func Version(ctx context.Context, e Endpoint) (*VersionInfo, error) {
 	defer cancel()
 	var v VersionInfo
 	if err := getJSON(ctx, http.MethodGet, base+"/json/version", &v); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s", e.Scrub(err.Error()))
 	}
 	if v.WebSocketDebuggerURL == "" {
 		return nil, fmt.Errorf("%s/json/version has no webSocketDebuggerUrl", base)

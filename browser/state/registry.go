@@ -30,6 +30,41 @@ type Tab struct {
 type registryFile struct {
 	NextID int            `json:"nextId"`
 	Tabs   map[string]Tab `json:"tabs"`
+	// unreadable are the aliases whose entries did not decode (reading
+	// only): they are dropped, the others kept.
+	unreadable []string
+}
+
+// UnmarshalJSON reads the registry entry by entry: an entry that is a
+// plain string is a target id on the default host and port (the spec's
+// older form, "t77": "<targetId>"), and one that decodes as neither is
+// left out (recorded in unreadable) without losing the others.
+func (f *registryFile) UnmarshalJSON(data []byte) error {
+	var raw struct {
+		NextID json.RawMessage            `json:"nextId"`
+		Tabs   map[string]json.RawMessage `json:"tabs"`
+	}
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return err
+	}
+	if len(raw.NextID) > 0 && json.Unmarshal(raw.NextID, &f.NextID) != nil {
+		f.unreadable = append(f.unreadable, "nextId")
+	}
+	f.Tabs = make(map[string]Tab, len(raw.Tabs))
+	for alias, entry := range raw.Tabs {
+		var id string
+		if json.Unmarshal(entry, &id) == nil {
+			f.Tabs[alias] = Tab{TargetID: id}
+			continue
+		}
+		var t Tab
+		if err := json.Unmarshal(entry, &t); err != nil {
+			f.unreadable = append(f.unreadable, alias)
+			continue
+		}
+		f.Tabs[alias] = t
+	}
+	return nil
 }
 
 // ErrUnknownTab is returned by Resolve for an alias that is not registered.
@@ -103,6 +138,12 @@ func (r *Registry) read() (registryFile, error) {
 		f.Tabs = map[string]Tab{}
 	}
 	var dropped []string
+	for _, a := range f.unreadable {
+		if a != "nextId" {
+			dropped = append(dropped, fmt.Sprintf("%.20q", a))
+		}
+	}
+	f.unreadable = nil
 	for a, t := range f.Tabs {
 		if !IsAlias(a) || !IsTargetID(t.TargetID) || !validWhere(t) {
 			dropped = append(dropped, fmt.Sprintf("%.20q", a))

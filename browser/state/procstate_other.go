@@ -1,0 +1,6 @@
+//go:build !linux
+
+package state
+
+// ProcessStopped cannot tell here: false.
+func ProcessStopped(pid int) bool { return false }
