@@ -17,8 +17,8 @@ import (
 	"time"
 
 	"github.com/cdp-skill/cdp-skill/browser/browsertest"
-	"github.com/cdp-skill/cdp-skill/internal/pooltest"
 	"github.com/cdp-skill/cdp-skill/browser/state"
+	"github.com/cdp-skill/cdp-skill/internal/pooltest"
 )
 
 // The pool tests run agents (each its own state dir, as separate agents
