@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -105,7 +106,7 @@ func (e *TabBusyError) Error() string {
 	case e.Holder > 0 && e.Stopped:
 		return fmt.Sprintf("tab %s is busy: cdp-skill process %d holds it and is stopped (suspended: SIGSTOP, Ctrl-Z or a debugger), so it will not let go until resumed; resume it with `kill -CONT %d` or end it with `kill %d`, then run the command again (waited %s)", e.TargetID, e.Holder, e.Holder, e.Holder, waited)
 	case e.Holder > 0:
-		return fmt.Sprintf("tab %s is busy with another cdp-skill command (process %d): run this one when it ends, or give it a longer timeout (waited %s)", e.TargetID, e.Holder, waited)
+		return fmt.Sprintf("tab %s is busy with another cdp-skill process (%d, running a command on it): run this one when it ends, or give it a longer timeout (waited %s)", e.TargetID, e.Holder, waited)
 	}
 	return fmt.Sprintf("tab %s is busy with another cdp-skill process: run this command when it ends, or give it a longer timeout (waited %s)", e.TargetID, waited)
 }
@@ -131,7 +132,7 @@ func LockTab(ctx context.Context, targetID string) (func(), error) {
 	start := time.Now()
 	unlock, err := state.Lock(lctx, p)
 	if err != nil {
-		if ctx.Err() != nil {
+		if errors.Is(ctx.Err(), context.Canceled) {
 			return nil, fmt.Errorf("tab %s: %w", targetID, ctx.Err())
 		}
 		holder := lockHolder(p)
