@@ -66,6 +66,13 @@ func ResolveTab(reg *state.Registry, ep chrome.Endpoint, ref string) (state.Tab,
 			return state.Tab{}, &ConnectionError{Endpoint: ep.String(),
 				Err: fmt.Errorf("%w %q (it was closed, or never opened here): %s", state.ErrUnknownTab, ref, hint)}
 		}
+		if entry.Endpoint == "" && entry.Host == "" && entry.Port == 0 {
+			// An entry that names only its target (the spec's older
+			// form, "t77": "<targetId>") lives on the command's
+			// default endpoint.
+			where := TabEntry(ep, target.ID(entry.TargetID))
+			entry.Host, entry.Port, entry.Endpoint = where.Host, where.Port, where.Endpoint
+		}
 		return entry, nil
 	}
 	entry := TabEntry(ep, target.ID(ref))
