@@ -56,7 +56,9 @@ cross:
 
 # test runs vet, the gofmt check, the cross builds and every test against a
 # real headless Chromium (tests fail, never skip, when CI=true and Chromium
-# or npm is missing).
+# or npm is missing). The browser-pool tests install browserless (pinned in
+# internal/pooltest/testdata) with npm ci into ~/.cache/cdp-skill/browserless
+# once (about 580 MB, a minute or two); later runs reuse it.
 test: deps npm vet cross
 	$(GO) test -count=1 -timeout 30m ./...
 

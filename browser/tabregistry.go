@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -65,6 +66,13 @@ func ResolveTab(reg *state.Registry, ep chrome.Endpoint, ref string) (state.Tab,
 			return state.Tab{}, &ConnectionError{Endpoint: ep.String(),
 				Err: fmt.Errorf("%w %q (it was closed, or never opened here): %s", state.ErrUnknownTab, ref, hint)}
 		}
+		if entry.Endpoint == "" && entry.Host == "" && entry.Port == 0 {
+			// An entry that names only its target (the spec's older
+			// form, "t77": "<targetId>") lives on the command's
+			// default endpoint.
+			where := TabEntry(ep, target.ID(entry.TargetID))
+			entry.Host, entry.Port, entry.Endpoint = where.Host, where.Port, where.Endpoint
+		}
 		return entry, nil
 	}
 	entry := TabEntry(ep, target.ID(ref))
@@ -105,7 +113,7 @@ func (e *TabBusyError) Error() string {
 	case e.Holder > 0 && e.Stopped:
 		return fmt.Sprintf("tab %s is busy: cdp-skill process %d holds it and is stopped (suspended: SIGSTOP, Ctrl-Z or a debugger), so it will not let go until resumed; resume it with `kill -CONT %d` or end it with `kill %d`, then run the command again (waited %s)", e.TargetID, e.Holder, e.Holder, e.Holder, waited)
 	case e.Holder > 0:
-		return fmt.Sprintf("tab %s is busy with another cdp-skill command (process %d): run this one when it ends, or give it a longer timeout (waited %s)", e.TargetID, e.Holder, waited)
+		return fmt.Sprintf("tab %s is busy with another cdp-skill process (%d, running a command on it): run this one when it ends, or give it a longer timeout (waited %s)", e.TargetID, e.Holder, waited)
 	}
 	return fmt.Sprintf("tab %s is busy with another cdp-skill process: run this command when it ends, or give it a longer timeout (waited %s)", e.TargetID, waited)
 }
@@ -131,7 +139,7 @@ func LockTab(ctx context.Context, targetID string) (func(), error) {
 	start := time.Now()
 	unlock, err := state.Lock(lctx, p)
 	if err != nil {
-		if ctx.Err() != nil {
+		if errors.Is(ctx.Err(), context.Canceled) {
 			return nil, fmt.Errorf("tab %s: %w", targetID, ctx.Err())
 		}
 		holder := lockHolder(p)

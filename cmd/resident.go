@@ -149,11 +149,10 @@ func (a *app) residentCmd(sock string) (*exec.Cmd, error) {
 		return nil, err
 	}
 	ep := a.served()
-	port := a.port
+	args := []string{"resident", "--socket", sock}
 	if !ep.Remote() {
-		port = ep.Port
+		args = append(args, "--port", strconv.Itoa(ep.Port)) // a pool's process names no local port
 	}
-	args := []string{"resident", "--socket", sock, "--port", strconv.Itoa(port)}
 	if a.headless {
 		args = append(args, "--headless")
 	}

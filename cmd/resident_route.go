@@ -55,8 +55,8 @@ func (a *app) tabEndpoint(tab string) (chrome.Endpoint, bool) {
 		return chrome.Endpoint{}, false
 	}
 	entry, err := reg.Lookup(tab)
-	if err != nil {
-		return chrome.Endpoint{}, false
+	if err != nil || entry.Endpoint == "" && entry.Host == "" && entry.Port == 0 {
+		return chrome.Endpoint{}, false // unknown, or on the default endpoint
 	}
 	chrome.Remember(a.endpointOption())
 	return browser.EndpointOf(entry).Normalize(), true
