@@ -5,7 +5,7 @@ SUDO    := $(if $(filter 0,$(shell id -u)),,sudo)
 CHROME  := $(shell command -v chromium || command -v chromium-browser || command -v google-chrome || command -v google-chrome-stable)
 NPM     := $(shell command -v npm)
 
-.PHONY: demo test build deps npm vet cross bench fuzz
+.PHONY: demo test build deps npm vet cross bench fuzz fuzz-ci
 
 # deps installs Chromium with apt-get when no Chrome/Chromium is on PATH
 # (elsewhere: install Chrome or Chromium yourself, or set CHROME_PATH).
@@ -59,7 +59,7 @@ cross:
 # or npm is missing). The browser-pool tests install browserless (pinned in
 # internal/pooltest/testdata) with npm ci into ~/.cache/cdp-skill/browserless
 # once (about 580 MB, a minute or two); later runs reuse it.
-test: deps npm vet cross
+test: deps npm vet cross fuzz-ci
 	$(GO) test -count=1 -timeout 30m ./...
 
 bench: deps build
@@ -70,3 +70,13 @@ bench: deps build
 FUZZTIME ?= 5s
 fuzz:
 	for f in FuzzParseRequest FuzzDecodeJSON FuzzCheck; do $(GO) test ./lang -run '^$$' -fuzz "^$$f\$$" -fuzztime $(FUZZTIME) || exit 1; done
+	$(GO) test ./runtime -run '^$$' -fuzz '^FuzzRunRecipe$$' -fuzztime $(FUZZTIME) -parallel 2
+
+# fuzz-ci, part of make test, fuzzes the JSON frontend (FuzzParseRequest)
+# and whole recipe runs without Chrome (FuzzRunRecipe) for CI_FUZZTIME
+# each (plus an instrumented build of each package, cached after the first
+# run).
+CI_FUZZTIME ?= 20s
+fuzz-ci:
+	$(GO) test ./lang -run '^$$' -fuzz '^FuzzParseRequest$$' -fuzztime $(CI_FUZZTIME) -parallel 2
+	$(GO) test ./runtime -run '^$$' -fuzz '^FuzzRunRecipe$$' -fuzztime $(CI_FUZZTIME) -parallel 2

@@ -179,8 +179,36 @@ func (p *Page) frameSnapshot(ctx context.Context, parent *frameRef, probe frameP
 	p.noteFrameRefs(ref, fs.YAML)
 	if depth < maxFrameDepth {
 		p.spliceFrames(ctx, fs, "snapshot", sub, depth+1)
+	} else {
+		fs.YAML = markDeepFrames(fs.YAML)
 	}
 	return fs, nil
+}
+
+// markDeepFrames replaces the engine's frame markers in a snapshot of a
+// frame at the deepest level read by a note on the iframe's line: the
+// frames under it are not read, and the agent is told how to read them.
+func markDeepFrames(yaml string) string {
+	if !strings.Contains(yaml, frameMark) {
+		return yaml
+	}
+	lines := strings.Split(yaml, "\n")
+	out := lines[:0]
+	for _, line := range lines {
+		if !strings.Contains(line, frameMark) {
+			out = append(out, line)
+			continue
+		}
+		if n := len(out); n > 0 {
+			head := strings.TrimSuffix(out[n-1], ":")
+			note := " [not read: nested more than " + strconv.Itoa(maxFrameDepth) + " frames deep"
+			if m := refInYAML().FindStringSubmatch(head); m != nil {
+				note += `; read it with {"frame": "` + m[1] + `"} then a snapshot`
+			}
+			out[n-1] = head + note + "]"
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 // frameProbe is where a frame's JavaScript runs, or why it cannot.

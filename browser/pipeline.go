@@ -102,6 +102,14 @@ func compileOp(i int, op PipelineOp) (string, error) {
 			if !has {
 				continue
 			}
+			switch v.(type) {
+			case string, float64, bool:
+			default:
+				if a != "click" {
+					return "", Errorf(KindStepValidation, "pipeline step %d: %s takes a string or a number, not %s", i, a, jsonKind(v)).
+						WithHint(`write {"find": %s, "%s": "text"}`, js(sel), a)
+				}
+			}
 			switch a {
 			case "fill", "select":
 				return fmt.Sprintf("{ const el = find(%s); const got = E.setValue(el, String(%s)); results.push({step: %d, %s: true, value: el.type === 'password' ? undefined : got}); }", js(sel), js(v), i, a), nil
@@ -141,6 +149,25 @@ func compileOp(i int, op PipelineOp) (string, error) {
 		keys = append(keys, k)
 	}
 	return "", Errorf(KindStepValidation, "pipeline step %d (%s) is not an operation: use {find, fill|click|type|check|select}, {waitFor}, {sleep} or {return}", i, strings.Join(keys, ", "))
+}
+
+// jsonKind names the JSON kind of a decoded value for errors.
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case map[string]any:
+		return "an object"
+	case []any:
+		return "a list"
+	case string:
+		return "a string"
+	case float64:
+		return "a number"
+	case bool:
+		return "a boolean"
+	}
+	return fmt.Sprintf("%T", v)
 }
 
 // Pipeline runs the operations in one evaluation in the current frame.

@@ -181,23 +181,28 @@ func (p *Page) snapshotHere(ctx context.Context, opts SnapshotOptions, slotKey s
 	if err := p.engineCall(ctx, &s, entry, engineSnapshotOptions{opts, p.snapshotSeq(ctx, opts), slotKey}); err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)
 	}
-	if s.ClosedCandidates > 0 {
-		// Some custom elements may hide closed shadow roots: register them
-		// through CDP and render again (the first render took no refs that
-		// the second does not keep, and no snapshot id when internal).
-		if n, err := p.registerClosedShadowRoots(ctx); err == nil && n > 0 {
-			again := opts
-			if s.SnapshotID != "" {
-				// Keep the snapshot id the first render took.
-				again.Internal = true
-			}
-			var s2 Snapshot
-			if err := p.engineCall(ctx, &s2, epSnapshot, engineSnapshotOptions{again, p.snapshotSeq(ctx, again), slotKey}); err == nil {
-				// The first render took the frame's change log.
-				s2.SnapshotID, s2.News = s.SnapshotID, s.News
-				s = s2
-			}
+	// Some custom elements may hide closed shadow roots: register them
+	// through CDP and render again (the first render took no refs that
+	// the second does not keep, and no snapshot id when internal). A
+	// closed root inside a closed root is found by the render after its
+	// host's root was registered: go on while renders find more.
+	for round := 0; s.ClosedCandidates > 0 && round < maxClosedRootRounds; round++ {
+		n, err := p.registerClosedShadowRoots(ctx)
+		if err != nil || n == 0 {
+			break
 		}
+		again := opts
+		if s.SnapshotID != "" {
+			// Keep the snapshot id the first render took.
+			again.Internal = true
+		}
+		var s2 Snapshot
+		if err := p.engineCall(ctx, &s2, epSnapshot, engineSnapshotOptions{again, p.snapshotSeq(ctx, again), slotKey}); err != nil {
+			break
+		}
+		// The first render took the frame's change log.
+		s2.SnapshotID, s2.News = s.SnapshotID, s.News
+		s = s2
 	}
 	p.storeSeq(s.Seq)
 	s.Seq = nil
@@ -206,6 +211,10 @@ func (p *Page) snapshotHere(ctx context.Context, opts SnapshotOptions, slotKey s
 	}
 	return &s, nil
 }
+
+// maxClosedRootRounds bounds the renders that look for closed shadow
+// roots nested in closed shadow roots.
+const maxClosedRootRounds = 8
 
 func dropTextLines(yaml string) string {
 	lines := strings.Split(yaml, "\n")

@@ -32,6 +32,16 @@ func pipeline(c *Call) (any, error) {
 	if err != nil {
 		return nil, invalid("pipeline: %v", err)
 	}
+	if list, ok := data.([]any); ok {
+		for i, op := range list {
+			switch op.(type) {
+			case *lang.Object, map[string]any:
+			default:
+				raw, _ := json.Marshal(op)
+				return nil, invalid(`pipeline operation %d is %s, not an operation object such as {"find": "#email", "fill": "a@b.c"}`, i, raw)
+			}
+		}
+	}
 	raw, _ := json.Marshal(data)
 	var ops []browser.PipelineOp
 	if err := json.Unmarshal(raw, &ops); err != nil {

@@ -284,6 +284,11 @@ func closeTab(c *Call) (any, error) {
 		if ref, err = posString(c, "a tab alias or target id"); err != nil {
 			return nil, err
 		}
+		if strings.TrimSpace(ref) == "" {
+			// An empty name is a mistake, not "this tab": closing the
+			// command's own tab by accident loses the agent's work.
+			return nil, invalid(`closeTab needs a tab alias ("t1") or target id, not an empty string; to close the command's own tab, give its alias (listTabs shows them)`)
+		}
 	}
 	if ref == "" {
 		if !c.Env.HasPage() {

@@ -130,7 +130,9 @@ func TestJSONCommandsWithFlagsThroughResident(t *testing.T) {
 		{[]string{click, "--endpoint"}, "flag needs an argument"},
 	} {
 		r := runEnv(t, env, t.TempDir(), bad.args...)
-		if r.code != 2 || len(r.stdout) != 0 || !strings.Contains(string(r.stderr), bad.says) {
+		// A usage error answers on stdout as every command does (issue
+		// 31, Low), and names the problem on stderr too.
+		if r.code != 2 || !strings.Contains(string(r.stdout), `"type":"VALIDATION"`) || !strings.Contains(string(r.stderr), bad.says) {
 			t.Errorf("%q: exit %d, stdout %s, stderr %s", bad.args, r.code, r.stdout, r.stderr)
 		}
 	}

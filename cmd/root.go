@@ -54,18 +54,43 @@ func Execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		a.runJSON(ctx, positional) // as the cobra tree's root command would
 		return a.exitCode
 	}
+	out := &countingWriter{w: stdout}
+	a.stdout = out
 	root := a.rootCommand()
 	root.SetArgs(args)
 	root.SetIn(stdin)
-	root.SetOut(stdout)
+	root.SetOut(out)
 	root.SetErr(stderr)
 	if err := root.ExecuteContext(ctx); err != nil {
 		fmt.Fprintln(stderr, "cdp-skill:", err)
+		if out.n == 0 {
+			// A usage error (an unknown flag, a bad flag value, a
+			// missing argument): the agent reads stdout, so it gets the
+			// answer's form too.
+			writeJSON(stdout, runtime.ErrorOutput(runtime.TypeValidation, usageMessage(err)))
+		}
 		if a.exitCode == 0 {
 			a.exitCode = 2
 		}
 	}
 	return a.exitCode
+}
+
+// usageMessage is the answer's message for a command line cobra refused.
+func usageMessage(err error) string {
+	return "the command line is not valid: " + err.Error() + "; see cdp-skill help (a JSON command is one argument: cdp-skill '{\"steps\":[...]}')"
+}
+
+// countingWriter counts the bytes written through it.
+type countingWriter struct {
+	w io.Writer
+	n int
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += n
+	return n, err
 }
 
 // stripDebug removes --debug wherever it appears (spec §18.6).

@@ -78,8 +78,35 @@ func (a *Action) checkJSONOptions(key string, o *Object) error {
 	return err
 }
 
+// nonNegative are the parameters that count (limit, times, offset) or
+// place a point in the viewport (x, y, radius): none is below 0. A
+// negative limit read as "no limit", a negative x clicked off the page.
+var nonNegative = map[string]bool{"limit": true, "times": true, "offset": true, "x": true, "y": true, "radius": true}
+
+// checkNonNegative refuses a negative number for a parameter of
+// nonNegative.
+func checkNonNegative(f optField, v starlark.Value, name string, n naming) error {
+	if !nonNegative[f.param.Name] {
+		return nil
+	}
+	neg := false
+	switch x := v.(type) {
+	case starlark.Int:
+		neg = x.Sign() < 0
+	case starlark.Float:
+		neg = x < 0 // NaN is refused as not finite
+	}
+	if neg {
+		return n.fail("%s must be 0 or more, not %s", name, v.String())
+	}
+	return nil
+}
+
 // decodeInto sets one field from a Starlark value.
 func decodeInto(dst reflect.Value, f optField, v starlark.Value, name string, n naming) error {
+	if err := checkNonNegative(f, v, name, n); err != nil {
+		return err
+	}
 	if dst.Type() == starValueType {
 		if !starAccepts(f.param.Type, v) {
 			return n.fail("%s must be %s, not %s", name, withArticle(describeType(f.param.Type)), v.Type())
