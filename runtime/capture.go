@@ -211,6 +211,7 @@ func (h *host) capture(out *Output) {
 		shown = t.yaml
 	}
 	out.Context.ActiveElement = briefActive(pc.ActiveElement, shown, set.Brief)
+	dropEchoedNavigation(out)
 	if set.Brief {
 		out.Context.Viewport = nil
 	}
@@ -445,6 +446,9 @@ func briefActive(a map[string]any, snap string, always bool) any {
 		return nil
 	}
 	ref, _ := a["ref"].(string)
+	if ref != "" && focusedOnLine(snap, ref) {
+		return nil // the snapshot marks it: [focused] on its line
+	}
 	if ref == "" || (!always && !strings.Contains(snap, "[ref="+ref+"]")) {
 		return a
 	}
@@ -455,4 +459,33 @@ func briefActive(a map[string]any, snap string, always bool) any {
 		}
 	}
 	return out
+}
+
+// focusedOnLine reports whether the snapshot's line of ref marks it
+// [focused].
+func focusedOnLine(snap, ref string) bool {
+	i := strings.Index(snap, "[ref="+ref+"]")
+	if i < 0 {
+		return false
+	}
+	start := strings.LastIndexByte(snap[:i], '\n') + 1
+	return strings.Contains(snap[start:i], "[focused]")
+}
+
+// navSteps are the steps whose output is where the navigation went.
+var navSteps = map[string]bool{"goto": true, "reload": true, "back": true, "forward": true}
+
+// dropEchoedNavigation leaves out a navigation step's output (url and
+// title) when the answer's context says the same: the page is there.
+func dropEchoedNavigation(out *Output) {
+	c := out.Context
+	if c == nil {
+		return
+	}
+	for _, st := range out.Steps {
+		nav, ok := st.Output.(*browser.NavResult)
+		if navSteps[st.Action] && st.Status == StatusOK && ok && nav != nil && nav.URL == c.URL && nav.Title == c.Title {
+			st.Output = nil
+		}
+	}
 }
