@@ -162,33 +162,92 @@ func TestMCPSessionTabsCloseWithTheClient(t *testing.T) {
 
 var servingLine = regexp.MustCompile(`serving Streamable HTTP on (http://\S+)`)
 
+// startHTTP starts `cdp-skill mcp --http addr` and returns the URL it
+// serves (or, when it did not start, what it printed).
+func startHTTP(t *testing.T, addr string, env ...string) (string, *exec.Cmd) {
+	t.Helper()
+	cmd := exec.Command(mcpBinary(t), "mcp", "--http", addr)
+	cmd.Env = append(append(os.Environ(), EnvPort+"="+strconv.Itoa(browsertest.Require(t).Port), EnvHeadless+"=1"), env...)
+	cmd.Dir = t.TempDir()
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	buf := make([]byte, 4096)
+	var seen string
+	for {
+		n, err := stderr.Read(buf)
+		seen += string(buf[:n])
+		if m := servingLine.FindStringSubmatch(seen); m != nil {
+			go io.Copy(io.Discard, stderr)
+			return m[1], cmd
+		}
+		if err != nil {
+			return seen, cmd
+		}
+	}
+}
+
+// TestMCPHTTPSessionEndClosesItsTabs: when an HTTP client deletes its
+// session, the tabs it opened close while the server goes on serving;
+// a tab opened with keep stays.
+func TestMCPHTTPSessionEndClosesItsTabs(t *testing.T) {
+	url, _ := startHTTP(t, "127.0.0.1:0")
+	if !strings.HasPrefix(url, "http://127.0.0.1:") {
+		t.Fatalf("server did not start: %s", url)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	connect := func() *mcp.ClientSession {
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "http-test", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cs
+	}
+	cs := connect()
+	open := func(keep bool) string {
+		a := call(t, cs, "tabs", map[string]any{"action": "open", "url": "about:blank", "keep": keep})
+		tab, _ := a.out["tab"].(string)
+		if tab == "" {
+			t.Fatalf("tabs open: %s", a.text)
+		}
+		return tab
+	}
+	gone, kept := open(false), open(true)
+	t.Cleanup(func() { cli(t, t.TempDir(), nil, `{"steps":[{"closeTab":"`+kept+`"}]}`) })
+	if err := cs.Close(); err != nil {
+		t.Logf("close: %v", err)
+	}
+	// The server still serves; the session's tab is gone, the kept one
+	// is there. (Closing runs after the session ends: wait for it.)
+	other := connect()
+	defer other.Close()
+	var listed string
+	for ctx.Err() == nil {
+		a := call(t, other, "tabs", map[string]any{"action": "list"})
+		listed = a.text
+		if !strings.Contains(listed, `"`+gone+`"`) {
+			break
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	if strings.Contains(listed, `"`+gone+`"`) || !strings.Contains(listed, `"`+kept+`"`) {
+		t.Errorf("after the session ended, %s should be closed and %s open: %s", gone, kept, listed)
+	}
+}
+
 // TestMCPStreamableHTTP: --http serves the same tools over Streamable
 // HTTP on loopback; another address needs the bearer token, which every
 // request must then carry.
 func TestMCPStreamableHTTP(t *testing.T) {
 	start := func(addr string, env ...string) (string, *exec.Cmd) {
 		t.Helper()
-		cmd := exec.Command(mcpBinary(t), "mcp", "--http", addr)
-		cmd.Env = append(append(os.Environ(), EnvPort+"="+strconv.Itoa(browsertest.Require(t).Port), EnvHeadless+"=1"), env...)
-		cmd.Dir = t.TempDir()
-		stderr, _ := cmd.StderrPipe()
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-		buf := make([]byte, 4096)
-		var seen string
-		for {
-			n, err := stderr.Read(buf)
-			seen += string(buf[:n])
-			if m := servingLine.FindStringSubmatch(seen); m != nil {
-				go io.Copy(io.Discard, stderr)
-				return m[1], cmd
-			}
-			if err != nil {
-				return seen, cmd
-			}
-		}
+		return startHTTP(t, addr, env...)
 	}
 	url, _ := start("127.0.0.1:0")
 	if !strings.HasPrefix(url, "http://127.0.0.1:") {

@@ -24,8 +24,11 @@ func (s *server) serveHTTP(ctx context.Context) error {
 	if err := checkHTTPAddr(addr, s.host.Token); err != nil {
 		return err
 	}
-	srv := s.newServer()
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{DisableLocalhostProtection: !isLoopbackAddr(addr)})
+	// A session ends when its client deletes it or stays silent for
+	// sessionIdle: the tabs it opened (and did not keep) close then.
+	srv := s.newServer(func(session string) { s.tabs.closeSession(context.WithoutCancel(ctx), s, session) })
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
+		DisableLocalhostProtection: !isLoopbackAddr(addr), SessionTimeout: sessionIdle})
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("mcp: listen on %s: %w", addr, err)
@@ -49,6 +52,10 @@ func (s *server) serveHTTP(ctx context.Context) error {
 	}
 	return err
 }
+
+// sessionIdle is how long an HTTP session may send nothing before it
+// ends (a client that went away without deleting its session).
+const sessionIdle = 30 * time.Minute
 
 // checkHTTPAddr refuses a non-loopback address without a token.
 func checkHTTPAddr(addr, token string) error {
