@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -299,4 +300,71 @@ func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	r.Header.Set("Authorization", "Bearer "+b.token)
 	return http.DefaultTransport.RoundTrip(r)
+}
+
+var structuredTab = regexp.MustCompile(`"structuredContent":\{"status":"ok","tab":"(t\d+)"`)
+
+// TestMCPHTTPCancelledCallGetsNoResponse: over Streamable HTTP, a call the
+// client cancels while it waits on the page stops and its stream ends
+// without a response (the spec: no answer to a cancelled request); the
+// tab's next call is served.
+func TestMCPHTTPCancelledCallGetsNoResponse(t *testing.T) {
+	url, _ := startHTTP(t, "127.0.0.1:0")
+	if !strings.HasPrefix(url, "http://127.0.0.1:") {
+		t.Fatalf("server did not start: %s", url)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	session := ""
+	post := func(body string) *http.Response {
+		t.Helper()
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if session != "" {
+			req.Header.Set("Mcp-Session-Id", session)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	read := func(resp *http.Response) string {
+		data, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		return string(data)
+	}
+	init := post(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	session = init.Header.Get("Mcp-Session-Id")
+	read(init)
+	read(post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`))
+	opened := read(post(`{"jsonrpc":"2.0","id":"open","method":"tools/call","params":{"name":"tabs","arguments":{"action":"open","url":"about:blank"}}}`))
+	m := structuredTab.FindStringSubmatch(opened)
+	if m == nil {
+		t.Fatalf("open: %s", opened)
+	}
+	wait := post(`{"jsonrpc":"2.0","id":"wait","method":"tools/call","params":{"name":"interact","_meta":{"progressToken":"pt"},"arguments":{"tab":"` + m[1] + `","steps":[{"wait":{"selector":"#never","timeout":300000}}]}}}`)
+	stream := bufio.NewReader(wait.Body)
+	var seen strings.Builder
+	for !strings.Contains(seen.String(), "notifications/progress") {
+		line, err := stream.ReadString('\n')
+		seen.WriteString(line)
+		if err != nil {
+			t.Fatalf("no progress before the stream ended: %v %s", err, seen.String())
+		}
+	}
+	read(post(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"wait"}}`))
+	rest, _ := io.ReadAll(stream)
+	wait.Body.Close()
+	if strings.Contains(string(rest), `"id":"wait"`) {
+		t.Errorf("the cancelled call was answered: %s", rest)
+	}
+	if ctx.Err() != nil {
+		t.Fatalf("the cancelled call's stream did not end")
+	}
+	closed := read(post(`{"jsonrpc":"2.0","id":"close","method":"tools/call","params":{"name":"tabs","arguments":{"action":"close","tab":"` + m[1] + `"}}}`))
+	if !strings.Contains(closed, `"id":"close"`) || !strings.Contains(closed, `"structuredContent":{"status":"ok"`) {
+		t.Errorf("the tab's next call: %s", closed)
+	}
 }

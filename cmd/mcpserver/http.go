@@ -111,7 +111,21 @@ func (s *server) ordered(next http.Handler) http.Handler {
 			return
 		}
 		var msg map[string]json.RawMessage
+		session := r.Header.Get("Mcp-Session-Id")
+		if json.Unmarshal(body, &msg) == nil && strings.Contains(string(msg["method"]), "notifications/cancelled") {
+			var p struct {
+				RequestID json.RawMessage `json:"requestId"`
+			}
+			if json.Unmarshal(msg["params"], &p) == nil && len(p.RequestID) > 0 {
+				s.cancels.cancel(httpCallKey(session, p.RequestID))
+			}
+		}
 		if json.Unmarshal(body, &msg) == nil && strings.Contains(string(msg["method"]), "tools/call") && len(msg["id"]) > 0 {
+			key := httpCallKey(session, msg["id"])
+			f := &cancelFilter{ResponseWriter: w, c: &s.cancels, key: key, id: msg["id"]}
+			w = f
+			defer s.cancels.forget(key)
+			defer f.end()
 			var params map[string]json.RawMessage
 			if json.Unmarshal(msg["params"], &params) == nil && params != nil {
 				seq := s.seq.arrive(tabKey(params["arguments"]))

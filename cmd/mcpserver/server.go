@@ -26,6 +26,8 @@ type server struct {
 	pool *runtime.Pool
 	seq  *sequencer
 	tabs *sessionTabs
+	// cancels are the HTTP calls cancelled (stdio: orderedConn).
+	cancels httpCancels
 }
 
 // Serve serves MCP for host: on stdio, or Streamable HTTP with host.HTTP.
