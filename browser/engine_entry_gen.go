@@ -6,7 +6,7 @@ package browser
 var (
 	engineBundleSpec = bundle{global: "__cdpSkill", source: engineBundleJS, version: "84d81f4d739e"}
 	pageBundleSpec   = bundle{global: "__cdpSkillPage", source: pageBundleJS, version: "d186319db1e5"}
-	watchBundleSpec  = bundle{global: "__cdpSkillWatch", source: watchBundleJS, version: "a0bda6afe4ae"}
+	watchBundleSpec  = bundle{global: "__cdpSkillWatch", source: watchBundleJS, version: "c1999cc6f123"}
 )
 
 // Entry points of engine (window.__cdpSkill), exported by inpage/engine.js.

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -162,33 +163,92 @@ func TestMCPSessionTabsCloseWithTheClient(t *testing.T) {
 
 var servingLine = regexp.MustCompile(`serving Streamable HTTP on (http://\S+)`)
 
+// startHTTP starts `cdp-skill mcp --http addr` and returns the URL it
+// serves (or, when it did not start, what it printed).
+func startHTTP(t *testing.T, addr string, env ...string) (string, *exec.Cmd) {
+	t.Helper()
+	cmd := exec.Command(mcpBinary(t), "mcp", "--http", addr)
+	cmd.Env = append(append(os.Environ(), EnvPort+"="+strconv.Itoa(browsertest.Require(t).Port), EnvHeadless+"=1"), env...)
+	cmd.Dir = t.TempDir()
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	buf := make([]byte, 4096)
+	var seen string
+	for {
+		n, err := stderr.Read(buf)
+		seen += string(buf[:n])
+		if m := servingLine.FindStringSubmatch(seen); m != nil {
+			go io.Copy(io.Discard, stderr)
+			return m[1], cmd
+		}
+		if err != nil {
+			return seen, cmd
+		}
+	}
+}
+
+// TestMCPHTTPSessionEndClosesItsTabs: when an HTTP client deletes its
+// session, the tabs it opened close while the server goes on serving;
+// a tab opened with keep stays.
+func TestMCPHTTPSessionEndClosesItsTabs(t *testing.T) {
+	url, _ := startHTTP(t, "127.0.0.1:0")
+	if !strings.HasPrefix(url, "http://127.0.0.1:") {
+		t.Fatalf("server did not start: %s", url)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	connect := func() *mcp.ClientSession {
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "http-test", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cs
+	}
+	cs := connect()
+	open := func(keep bool) string {
+		a := call(t, cs, "tabs", map[string]any{"action": "open", "url": "about:blank", "keep": keep})
+		tab, _ := a.out["tab"].(string)
+		if tab == "" {
+			t.Fatalf("tabs open: %s", a.text)
+		}
+		return tab
+	}
+	gone, kept := open(false), open(true)
+	t.Cleanup(func() { cli(t, t.TempDir(), nil, `{"steps":[{"closeTab":"`+kept+`"}]}`) })
+	if err := cs.Close(); err != nil {
+		t.Logf("close: %v", err)
+	}
+	// The server still serves; the session's tab is gone, the kept one
+	// is there. (Closing runs after the session ends: wait for it.)
+	other := connect()
+	defer other.Close()
+	var listed string
+	for ctx.Err() == nil {
+		a := call(t, other, "tabs", map[string]any{"action": "list"})
+		listed = a.text
+		if !strings.Contains(listed, `"`+gone+`"`) {
+			break
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	if strings.Contains(listed, `"`+gone+`"`) || !strings.Contains(listed, `"`+kept+`"`) {
+		t.Errorf("after the session ended, %s should be closed and %s open: %s", gone, kept, listed)
+	}
+}
+
 // TestMCPStreamableHTTP: --http serves the same tools over Streamable
 // HTTP on loopback; another address needs the bearer token, which every
 // request must then carry.
 func TestMCPStreamableHTTP(t *testing.T) {
 	start := func(addr string, env ...string) (string, *exec.Cmd) {
 		t.Helper()
-		cmd := exec.Command(mcpBinary(t), "mcp", "--http", addr)
-		cmd.Env = append(append(os.Environ(), EnvPort+"="+strconv.Itoa(browsertest.Require(t).Port), EnvHeadless+"=1"), env...)
-		cmd.Dir = t.TempDir()
-		stderr, _ := cmd.StderrPipe()
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-		buf := make([]byte, 4096)
-		var seen string
-		for {
-			n, err := stderr.Read(buf)
-			seen += string(buf[:n])
-			if m := servingLine.FindStringSubmatch(seen); m != nil {
-				go io.Copy(io.Discard, stderr)
-				return m[1], cmd
-			}
-			if err != nil {
-				return seen, cmd
-			}
-		}
+		return startHTTP(t, addr, env...)
 	}
 	url, _ := start("127.0.0.1:0")
 	if !strings.HasPrefix(url, "http://127.0.0.1:") {
@@ -240,4 +300,71 @@ func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	r.Header.Set("Authorization", "Bearer "+b.token)
 	return http.DefaultTransport.RoundTrip(r)
+}
+
+var structuredTab = regexp.MustCompile(`"structuredContent":\{"status":"ok","tab":"(t\d+)"`)
+
+// TestMCPHTTPCancelledCallGetsNoResponse: over Streamable HTTP, a call the
+// client cancels while it waits on the page stops and its stream ends
+// without a response (the spec: no answer to a cancelled request); the
+// tab's next call is served.
+func TestMCPHTTPCancelledCallGetsNoResponse(t *testing.T) {
+	url, _ := startHTTP(t, "127.0.0.1:0")
+	if !strings.HasPrefix(url, "http://127.0.0.1:") {
+		t.Fatalf("server did not start: %s", url)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	session := ""
+	post := func(body string) *http.Response {
+		t.Helper()
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if session != "" {
+			req.Header.Set("Mcp-Session-Id", session)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	read := func(resp *http.Response) string {
+		data, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		return string(data)
+	}
+	init := post(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	session = init.Header.Get("Mcp-Session-Id")
+	read(init)
+	read(post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`))
+	opened := read(post(`{"jsonrpc":"2.0","id":"open","method":"tools/call","params":{"name":"tabs","arguments":{"action":"open","url":"about:blank"}}}`))
+	m := structuredTab.FindStringSubmatch(opened)
+	if m == nil {
+		t.Fatalf("open: %s", opened)
+	}
+	wait := post(`{"jsonrpc":"2.0","id":"wait","method":"tools/call","params":{"name":"interact","_meta":{"progressToken":"pt"},"arguments":{"tab":"` + m[1] + `","steps":[{"wait":{"selector":"#never","timeout":300000}}]}}}`)
+	stream := bufio.NewReader(wait.Body)
+	var seen strings.Builder
+	for !strings.Contains(seen.String(), "notifications/progress") {
+		line, err := stream.ReadString('\n')
+		seen.WriteString(line)
+		if err != nil {
+			t.Fatalf("no progress before the stream ended: %v %s", err, seen.String())
+		}
+	}
+	read(post(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"wait"}}`))
+	rest, _ := io.ReadAll(stream)
+	wait.Body.Close()
+	if strings.Contains(string(rest), `"id":"wait"`) {
+		t.Errorf("the cancelled call was answered: %s", rest)
+	}
+	if ctx.Err() != nil {
+		t.Fatalf("the cancelled call's stream did not end")
+	}
+	closed := read(post(`{"jsonrpc":"2.0","id":"close","method":"tools/call","params":{"name":"tabs","arguments":{"action":"close","tab":"` + m[1] + `"}}}`))
+	if !strings.Contains(closed, `"id":"close"`) || !strings.Contains(closed, `"structuredContent":{"status":"ok"`) {
+		t.Errorf("the tab's next call: %s", closed)
+	}
 }

@@ -206,6 +206,7 @@ func (h *host) capture(out *Output) {
 			out.Truncated = true
 		}
 	}
+	dropEchoedNavigation(out)
 	if set.Brief {
 		out.Context.ActiveElement = briefActive(pc.ActiveElement)
 		out.Context.Viewport = nil
@@ -456,4 +457,22 @@ func briefActive(a map[string]any) any {
 		}
 	}
 	return out
+}
+
+// navSteps are the steps whose output is where the navigation went.
+var navSteps = map[string]bool{"goto": true, "reload": true, "back": true, "forward": true}
+
+// dropEchoedNavigation leaves out a navigation step's output (url and
+// title) when the answer's context says the same: the page is there.
+func dropEchoedNavigation(out *Output) {
+	c := out.Context
+	if c == nil {
+		return
+	}
+	for _, st := range out.Steps {
+		nav, ok := st.Output.(*browser.NavResult)
+		if navSteps[st.Action] && st.Status == StatusOK && ok && nav != nil && nav.URL == c.URL && nav.Title == c.Title {
+			st.Output = nil
+		}
+	}
 }

@@ -8,6 +8,7 @@
 //
 //	go run ./bench/bytes            # needs agent-browser (0.41.2) on PATH
 //	go run ./bench/bytes -ab ''     # cdp-skill only
+//	go run ./bench/bytes -tasks     # eleven tasks on the fixture shop (tasks.go)
 //
 // Needs /usr/bin/chromium (or -chrome). Byte counts do not depend on the
 // machine's load. BENCH_BYTES_DUMP=dir writes each cdp-skill answer there;
@@ -34,6 +35,8 @@ import (
 
 type config struct {
 	bin, ab, chrome string
+	tasks           bool
+	pages           string
 }
 
 func main() {
@@ -41,6 +44,8 @@ func main() {
 	flag.StringVar(&c.bin, "bin", "", "cdp-skill binary (default: build ./cmd/cdp-skill)")
 	flag.StringVar(&c.ab, "ab", "agent-browser", "agent-browser command (empty: skip it)")
 	flag.StringVar(&c.chrome, "chrome", "/usr/bin/chromium", "Chromium for agent-browser")
+	flag.BoolVar(&c.tasks, "tasks", false, "do the tasks of tasks.go on the fixture shop instead of single steps")
+	flag.StringVar(&c.pages, "pages", "runtime/testdata/pages", "the fixture shop's directory (-tasks)")
 	flag.Parse()
 	log.SetFlags(0)
 	if err := run(c); err != nil {
@@ -95,6 +100,9 @@ func run(c config) error {
 		ab = &abCLI{cmd: c.ab, env: append(os.Environ(), "HOME="+filepath.Join(tmp, "abhome"), "AGENT_BROWSER_SESSION=benchbytes",
 			"AGENT_BROWSER_EXECUTABLE_PATH="+c.chrome, "AGENT_BROWSER_ARGS=--no-sandbox")}
 		defer ab.run("close")
+	}
+	if c.tasks {
+		return runTasks(ours, ab, c.pages)
 	}
 	var rows []row
 	for _, p := range pages() {

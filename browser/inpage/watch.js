@@ -234,7 +234,7 @@ export function watchArm(boot) {
 // reads as the function it stands for (name, length, source text).
 function gateAll(st) {
   const w = window;
-  const toStr = Function.prototype.toString;
+  const toStr = w.Function.prototype.toString;
   const gate = (obj, key, field, native) => {
     const wrapper = st[field];
     if (!wrapper || obj[key] !== wrapper) return;

@@ -24,8 +24,11 @@ func (s *server) serveHTTP(ctx context.Context) error {
 	if err := checkHTTPAddr(addr, s.host.Token); err != nil {
 		return err
 	}
-	srv := s.newServer()
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{DisableLocalhostProtection: !isLoopbackAddr(addr)})
+	// A session ends when its client deletes it or stays silent for
+	// sessionIdle: the tabs it opened (and did not keep) close then.
+	srv := s.newServer(func(session string) { s.tabs.closeSession(context.WithoutCancel(ctx), s, session) })
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
+		DisableLocalhostProtection: !isLoopbackAddr(addr), SessionTimeout: sessionIdle})
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("mcp: listen on %s: %w", addr, err)
@@ -49,6 +52,10 @@ func (s *server) serveHTTP(ctx context.Context) error {
 	}
 	return err
 }
+
+// sessionIdle is how long an HTTP session may send nothing before it
+// ends (a client that went away without deleting its session).
+const sessionIdle = 30 * time.Minute
 
 // checkHTTPAddr refuses a non-loopback address without a token.
 func checkHTTPAddr(addr, token string) error {
@@ -104,7 +111,21 @@ func (s *server) ordered(next http.Handler) http.Handler {
 			return
 		}
 		var msg map[string]json.RawMessage
+		session := r.Header.Get("Mcp-Session-Id")
+		if json.Unmarshal(body, &msg) == nil && strings.Contains(string(msg["method"]), "notifications/cancelled") {
+			var p struct {
+				RequestID json.RawMessage `json:"requestId"`
+			}
+			if json.Unmarshal(msg["params"], &p) == nil && len(p.RequestID) > 0 {
+				s.cancels.cancel(httpCallKey(session, p.RequestID))
+			}
+		}
 		if json.Unmarshal(body, &msg) == nil && strings.Contains(string(msg["method"]), "tools/call") && len(msg["id"]) > 0 {
+			key := httpCallKey(session, msg["id"])
+			f := &cancelFilter{ResponseWriter: w, c: &s.cancels, key: key, id: msg["id"]}
+			w = f
+			defer s.cancels.forget(key)
+			defer f.end()
 			var params map[string]json.RawMessage
 			if json.Unmarshal(msg["params"], &params) == nil && params != nil {
 				seq := s.seq.arrive(tabKey(params["arguments"]))

@@ -26,6 +26,8 @@ type server struct {
 	pool *runtime.Pool
 	seq  *sequencer
 	tabs *sessionTabs
+	// cancels are the HTTP calls cancelled (stdio: orderedConn).
+	cancels httpCancels
 }
 
 // Serve serves MCP for host: on stdio, or Streamable HTTP with host.HTTP.
@@ -37,7 +39,7 @@ func Serve(ctx context.Context, host *cmd.MCPHost) error {
 	if host.HTTP != "" {
 		return s.serveHTTP(ctx)
 	}
-	srv := s.newServer()
+	srv := s.newServer(nil)
 	in, ok := host.Stdin().(io.ReadCloser) // closing stdin ends a blocked read
 	if !ok {
 		in = io.NopCloser(host.Stdin())
@@ -63,12 +65,23 @@ func Serve(ctx context.Context, host *cmd.MCPHost) error {
 }
 
 // newServer makes the SDK server with the tools and exactly the
-// capabilities served: tools, no logging, prompts or resources.
-func (s *server) newServer() *mcp.Server {
-	srv := mcp.NewServer(&mcp.Implementation{Name: "cdp-skill", Title: "cdp-skill: Chrome for agents", Version: s.host.Version}, &mcp.ServerOptions{
+// capabilities served: tools, no logging, prompts or resources. ended,
+// when given, runs with each session's id once the session has ended.
+func (s *server) newServer(ended func(session string)) *mcp.Server {
+	opts := &mcp.ServerOptions{
 		Instructions: instructions,
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
-	})
+	}
+	if ended != nil {
+		opts.InitializedHandler = func(_ context.Context, req *mcp.InitializedRequest) {
+			ss := req.Session
+			go func() {
+				ss.Wait()
+				ended(ss.ID())
+			}()
+		}
+	}
+	srv := mcp.NewServer(&mcp.Implementation{Name: "cdp-skill", Title: "cdp-skill: Chrome for agents", Version: s.host.Version}, opts)
 	for _, t := range s.tools() {
 		srv.AddTool(t.tool, t.handler)
 	}
