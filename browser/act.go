@@ -45,6 +45,11 @@ type action struct {
 	verify func(ctx context.Context, s *acting) error
 	// grace is the settle window (SettleWindow when zero).
 	grace time.Duration
+	// frontAfterNewTab brings the tab back to the front when the action
+	// opened another tab that hid it. Not for actions whose target keeps
+	// focus: the window's focus coming back fires the element's focus
+	// handlers again (a focus that opens a tab would open it twice).
+	frontAfterNewTab bool
 }
 
 // acting is one action under way: what the template resolved, and what
@@ -194,7 +199,7 @@ func (p *Page) actOn(ctx context.Context, s *acting, ac action) (*acting, error)
 		grace = SettleWindow
 	}
 	s.effect = s.w.finish(ctx, grace)
-	if len(s.effect.NewTabs) > 0 {
+	if len(s.effect.NewTabs) > 0 && ac.frontAfterNewTab {
 		// The new tab opened in this tab's window and hid it; the agent is
 		// still working here until it switches.
 		p.BringToFront(ctx)

@@ -120,7 +120,7 @@ func (p *Page) click(ctx context.Context, t Target, o ClickOptions) (*ClickResul
 		before *checkedInfo
 		armed  bool
 	)
-	ac := action{kind: kind, opts: ao, pointer: true, pointOptional: true}
+	ac := action{kind: kind, opts: ao, pointer: true, pointOptional: true, frontAfterNewTab: true}
 	ac.prepare = func(ctx context.Context, s *acting) error {
 		a := s.ready
 		if a == nil {

@@ -138,6 +138,9 @@ func (p *Page) Drag(ctx context.Context, source, target DragEnd, o DragOptions) 
 		if err := p.revealInFrames(ctx, dragRect(src.pt, dst.pt)); err != nil {
 			return nil, fmt.Errorf("drag: %w", err)
 		}
+		if err := p.dragUncovered(ctx, o, [2]DragEnd{source, target}, [2]Point{src.pt, dst.pt}); err != nil {
+			return nil, err
+		}
 	}
 	res.Source, res.Target, res.Steps = src.pt, dst.pt, o.Steps
 	w, err := p.watch(ctx)
@@ -153,6 +156,29 @@ func (p *Page) Drag(ctx context.Context, source, target DragEnd, o DragOptions) 
 		res.Warnings = append(res.Warnings, res.Effect.Warning)
 	}
 	return res, nil
+}
+
+// dragUncovered fails a drag in a frame when the page around the frame
+// covers either end (framecover.go): the press or the drop would reach
+// the cover.
+func (p *Page) dragUncovered(ctx context.Context, o DragOptions, ends [2]DragEnd, pts [2]Point) error {
+	if o.Force {
+		return nil
+	}
+	for i, end := range ends {
+		at, err := p.toTop(ctx, pts[i])
+		if err != nil {
+			return fmt.Errorf("drag: %w", err)
+		}
+		t := end.Target
+		if end.Point != nil {
+			t = Target{Point: &pts[i]}
+		}
+		if err := p.waitUncovered(ctx, &acting{t: t, at: at}, action{kind: "drag", opts: o.ActionOptions}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 const dragEndForms = "a selector, a ref, {selector|ref, offsetX, offsetY} or {x, y}"

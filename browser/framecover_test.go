@@ -71,6 +71,13 @@ func TestClickUnderACoverInTheParentPage(t *testing.T) {
 			p.Frames().Switch(ctx, FrameSpec{Selector: "#pay"})
 			_, err = p.Hover(ctx, Target{Selector: "#buy"}, HoverOptions{ActionOptions: ActionOptions{Timeout: 600 * 1e6}})
 			wantKind(t, err, KindElementIntercepted)
+			// So would a drag's press.
+			_, err = p.Drag(ctx, DragEnd{Target: Target{Selector: "#buy"}}, DragEnd{Target: Target{Point: &Point{X: 20, Y: 20}}}, DragOptions{ActionOptions: ActionOptions{Timeout: 600 * 1e6}})
+			wantKind(t, err, KindElementIntercepted)
+			p.Frames().Switch(ctx, FrameSpec{Top: true})
+			if got := js(t, p, "window.promos || 0"); got != "0" {
+				t.Fatalf("the drag pressed the bubble: promos = %s", got)
+			}
 			// With the bubble gone, the same click goes into the frame,
 			// once.
 			p.Frames().Switch(ctx, FrameSpec{Top: true})

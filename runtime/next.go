@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+
+	"github.com/cdp-skill/cdp-skill/lang"
 )
 
 // NextAction is a ready-to-run step the answer suggests, with the reason:
@@ -97,9 +99,6 @@ func failureActions(res *StepResult) []NextAction {
 	return out
 }
 
-// targetKeys are the parameters that say which element a step is for.
-var targetKeys = []string{"ref", "selector", "selectors", "text", "label", "exact", "within"}
-
 // retarget is the failed step aimed at ref instead: the same action and
 // options, the target replaced. Nil when the step had no target to
 // replace.
@@ -117,7 +116,7 @@ func retarget(action string, params any, ref string) map[string]any {
 		opts := map[string]any{}
 		found := false
 		for k, v := range p {
-			if slices.Contains(targetKeys, k) {
+			if slices.Contains(lang.TargetKeys, k) {
 				found = true
 				continue
 			}
