@@ -3,7 +3,7 @@
 
 import { S } from './state.js';
 import { hiddenForAT, normalizeSpace, truncate, withCaches } from './dom.js';
-import { MASK, accessibleName, byIdInRoot, deepActiveElement } from './names.js';
+import { MASK, accessibleName, byIdInRoot, deepActiveElement, isSecretField } from './names.js';
 import { refFor } from './snapshot.js';
 import { allShadowRoots, effectiveRole, refName } from './refs.js';
 import { snapshot } from './api.js';
@@ -27,7 +27,7 @@ function activeElementInfo() {
   if (a.tagName === 'INPUT' || a.tagName === 'TEXTAREA' || a.tagName === 'SELECT') {
     out.type = a.type;
     // A password's value is masked (it is never sent), an empty one shown.
-    out.value = a.type === 'password' ? (a.value ? MASK : '') : truncate(a.value, 100);
+    out.value = isSecretField(a) ? (a.value ? MASK : '') : truncate(a.value, 100);
     if (a.placeholder) out.placeholder = a.placeholder;
   }
   return out;
