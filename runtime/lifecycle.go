@@ -290,7 +290,8 @@ func (h *host) fail(res *StepResult, call *builtins.Call, la lifecycleArgs, err 
 		res.ErrorType = string(browser.KindOf(err))
 	}
 	if call != nil && call.Args != nil {
-		res.Params = maskTypedParams(res.Action, call.Args.Params())
+		res.typed = call.Args.Params()
+		res.Params = maskTypedParams(res.Action, res.typed)
 		res.Warning = append(res.Warning, call.Warnings...)
 	}
 	if la.optional {

@@ -3,6 +3,7 @@ package runtime
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 
 	"github.com/cdp-skill/cdp-skill/lang"
@@ -76,7 +77,7 @@ func failureActions(res *StepResult) []NextAction {
 	}
 	out := hiddenActions(res)
 	for _, c := range d.Candidates {
-		if step := retarget(res.Action, res.Params, c.Ref); step != nil {
+		if step := retarget(res.Action, suggestParams(res, c.Name), c.Ref); step != nil {
 			out = append(out, NextAction{Why: fmt.Sprintf("%s the %s %q (%s)", res.Action, c.Role, c.Name, c.Ref), Step: step})
 		}
 	}
@@ -92,11 +93,32 @@ func failureActions(res *StepResult) []NextAction {
 		if m.Ref == "" || m.Score < 60 {
 			continue
 		}
-		if step := retarget(res.Action, res.Params, m.Ref); step != nil {
+		if step := retarget(res.Action, suggestParams(res, m.Text), m.Ref); step != nil {
 			out = append(out, NextAction{Why: fmt.Sprintf("the near match %q (score %.0f)", m.Text, m.Score), Step: step})
 		}
 	}
 	return out
+}
+
+// secretTarget matches names and targets of fields for secrets.
+var secretTarget = regexp.MustCompile(`(?i)passw|passcode|secret|token|api[_-]?key|apikey|private[_-]?key|one-time|\bpin\b|cvv|cvc|credential`)
+
+// suggestParams are the params a suggestion that repeats the failed step
+// on the element named name starts from: the step's own, with the text it
+// was to type (masked in the echo), unless the step or that element is
+// about a secret; then nil, and no such suggestion is made (a step that
+// types "••••••" would do harm).
+func suggestParams(res *StepResult, name string) any {
+	if res.typed == nil {
+		return res.Params
+	}
+	if secretTarget.MatchString(name) {
+		return nil
+	}
+	if data, err := json.Marshal(res.typed); err != nil || secretTarget.Match(data) {
+		return nil
+	}
+	return res.typed
 }
 
 // retarget is the failed step aimed at ref instead: the same action and

@@ -99,6 +99,10 @@ type StepResult struct {
 	ErrorType   string   `json:"errorType,omitempty"`
 	Context     any      `json:"context,omitempty"`
 	Download    any      `json:"download,omitempty"`
+	// typed are the params before their typed text was masked (a failed
+	// fill or type): a suggestion that repeats the step on another field
+	// needs the text, unless the field is one for secrets.
+	typed any
 }
 
 // Step statuses.

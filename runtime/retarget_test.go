@@ -3,6 +3,8 @@ package runtime
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/cdp-skill/cdp-skill/lang"
 )
 
 // TestRetargetDropsEveryTargetKey: a suggestion that aims a failed step
@@ -23,6 +25,37 @@ func TestRetargetDropsEveryTargetKey(t *testing.T) {
 		got, _ := json.Marshal(retarget("click", c.params, "s1e5"))
 		if string(got) != c.want {
 			t.Errorf("retarget(%v) = %s, want %s", c.params, got, c.want)
+		}
+	}
+}
+
+// TestSuggestParamsKeepsTextButNotSecrets: a suggestion that repeats a
+// failed fill on a near match carries the text to type (the echo masks
+// it, and a suggested step that types "••••••" would do harm), except
+// when the step or the near match is about a secret: then no suggestion.
+func TestSuggestParamsKeepsTextButNotSecrets(t *testing.T) {
+	obj := func(kv ...string) *lang.Object {
+		o := &lang.Object{Values: map[string]any{}}
+		for i := 0; i < len(kv); i += 2 {
+			o.Keys = append(o.Keys, kv[i])
+			o.Values[kv[i]] = kv[i+1]
+		}
+		return o
+	}
+	for _, c := range []struct {
+		typed any
+		name  string
+		want  string
+	}{
+		{obj("label", "Notes", "value", "Hello"), "Note", `{"fill":{"ref":"s1e5","value":"Hello"}}`},
+		{obj("label", "Password", "value", "hunter2"), "Password", `null`},
+		{obj("label", "Pass word", "value", "hunter2"), "Passcode", `null`},
+		{obj("selector", "#api_key", "value", "k-123"), "Key", `null`},
+	} {
+		res := &StepResult{Action: "fill", typed: c.typed, Params: maskTypedParams("fill", c.typed)}
+		got, _ := json.Marshal(retarget("fill", suggestParams(res, c.name), "s1e5"))
+		if string(got) != c.want {
+			t.Errorf("%v near %q: %s, want %s", c.typed, c.name, got, c.want)
 		}
 	}
 }
