@@ -83,7 +83,7 @@ func failureActions(res *StepResult) []NextAction {
 	}
 	if d.InterceptedBy != nil {
 		for _, b := range d.InterceptedBy.Buttons {
-			if b.Ref != "" {
+			if b.Ref != "" && dismissive(b.Name) {
 				out = append(out, NextAction{Why: fmt.Sprintf("dismiss the %s that covers the target: %q, then repeat the step", d.InterceptedBy.Kind, b.Name),
 					Step: map[string]any{"click": b.Ref}})
 			}
@@ -98,6 +98,17 @@ func failureActions(res *StepResult) []NextAction {
 		}
 	}
 	return out
+}
+
+// dismissiveName matches the buttons that close a layer without doing
+// what it asks: a modal's "Save changes" or "Delete" commits, and is no
+// way to get it out of the way.
+var dismissiveName = regexp.MustCompile(`(?i)^\s*(×|✕|✖|x|close|cancel|dismiss|no(,? thanks)?|not now|maybe later|later|skip|got it|ok(ay)?|accept( all)?|reject( all)?|decline|deny|allow( all)?|agree|i agree|continue without.*|only necessary.*|necessary only|essential only)\s*[.!]?\s*$|\bclose\b|\bdismiss\b`)
+
+// dismissive says a covering layer's button of that name gets it out of
+// the way (an unnamed button is its close icon).
+func dismissive(name string) bool {
+	return name == "" || dismissiveName.MatchString(name)
 }
 
 // secretTarget matches names and targets of fields for secrets.

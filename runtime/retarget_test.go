@@ -59,3 +59,17 @@ func TestSuggestParamsKeepsTextButNotSecrets(t *testing.T) {
 		}
 	}
 }
+
+// TestDismissiveButtons: the suggestions that clear a covering layer name
+// only the buttons that close it, never the modal's own action.
+func TestDismissiveButtons(t *testing.T) {
+	for name, want := range map[string]bool{
+		"Close": true, "×": true, "": true, "Cancel": true, "No thanks": true, "Accept all": true,
+		"Reject all": true, "Close dialog": true, "Got it!": true,
+		"Save changes": false, "Delete": false, "Submit": false, "Confirm purchase": false, "Subscribe": false,
+	} {
+		if got := dismissive(name); got != want {
+			t.Errorf("dismissive(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
