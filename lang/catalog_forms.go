@@ -29,7 +29,7 @@ func init() {
 	register(
 		&Action{Name: "selectOption", Verb: "Selected", Positional: "string", Visual: true, LooksUpFirst: true, Options: SelectOptionOptions{},
 			Example: `{"selectOption": {"selector": "#plan", "value": "pro"}}`,
-			Doc:     "select options of a native <select> (fires input and change, verifies the selection); custom dropdowns are clicked open instead"},
+			Doc:     "select options of a native <select> (fires input and change, verifies the selection); custom: click it open, then its option"},
 		&Action{Name: "check", Verb: "Checked", Positional: "string", Visual: true, LooksUpFirst: true, Options: ControlOptions{},
 			Example: `{"check": {"label": "I agree"}}`,
 			Doc:     "make a checkbox, radio or switch checked, or an ARIA control carrying aria-checked (menu item, option, tree item) (clicks it, or its label, only when it is not; verifies the state)"},
