@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/cdp-skill/cdp-skill/browser"
 	"github.com/cdp-skill/cdp-skill/browser/browsertest"
+	"github.com/cdp-skill/cdp-skill/browser/chrome"
 )
 
 // lostTabSite is a shop's account page that opens its help in a popup;
@@ -122,11 +124,8 @@ func TestAnswerSaysTheTabClosedDuringTheCommand(t *testing.T) {
 		other := run(`{"steps":[{"openTab":"` + base + `help.html"}]}`)
 		mustOK(t, other)
 		id, _ := stepOutput(t, other, 0)["targetId"].(string)
-		go func() {
-			time.Sleep(300 * time.Millisecond)
-			c.CloseTab(t, id)
-		}()
-		slept := run(`{"tab":"` + other.Tab + `","steps":[{"sleep":1500}]}`)
+		go closeWhenTitled(t, c, id, "armed")
+		slept := run(`{"tab":"` + other.Tab + `","steps":[{"pageFunction":"document.title = 'armed'"},{"sleep":1500}]}`)
 		if !slept.OK() || slept.Context != nil || !strings.Contains(strings.Join(slept.Warnings, " "), "tab "+other.Tab+" closed during this command") {
 			t.Errorf("pooled %t: a sleep on a tab closed meanwhile: %s", pooled, slept.JSON())
 		}
@@ -136,16 +135,29 @@ func TestAnswerSaysTheTabClosedDuringTheCommand(t *testing.T) {
 		waiter := run(`{"steps":[{"openTab":"` + base + `help.html"}]}`)
 		mustOK(t, waiter)
 		id, _ = stepOutput(t, waiter, 0)["targetId"].(string)
-		go func() {
-			time.Sleep(300 * time.Millisecond)
-			c.CloseTab(t, id)
-		}()
-		waited := run(`{"tab":"` + waiter.Tab + `","steps":[{"wait":{"selector":"#never","timeout":20000}}]}`)
+		go closeWhenTitled(t, c, id, "armed")
+		waited := run(`{"tab":"` + waiter.Tab + `","steps":[{"pageFunction":"document.title = 'armed'"},{"wait":{"selector":"#never","timeout":20000}}]}`)
 		all := waited.JSON()
-		if waited.OK() || len(waited.Steps) != 1 || !strings.HasPrefix(waited.Steps[0].Error, "the tab was closed during this step") || strings.Contains(string(all), "waited") || len(waited.Warnings) > 0 {
+		if waited.OK() || len(waited.Steps) != 2 || !strings.HasPrefix(waited.Steps[1].Error, "the tab was closed during this step") || strings.Contains(string(all), "waited") || len(waited.Warnings) > 0 {
 			t.Errorf("pooled %t: a wait on a tab closed meanwhile: %s", pooled, all)
 		}
 	}
+}
+
+// closeWhenTitled closes tab id, as a person would, once its title is
+// title: the command set it, so it holds the tab and runs its next step
+// (a fixed delay lost that race on a loaded machine, closing the tab
+// before the command attached).
+func closeWhenTitled(t *testing.T, c *browsertest.Chrome, id, title string) {
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		list, err := chrome.List(context.Background(), c.Endpoint)
+		if err == nil && slices.ContainsFunc(list, func(x chrome.TargetInfo) bool { return x.ID == id && x.Title == title }) {
+			time.Sleep(100 * time.Millisecond) // into the step that waits
+			c.CloseTab(t, id)
+			return
+		}
+	}
+	t.Errorf("tab %s never showed the title %q", id, title)
 }
 
 // TestAnswerSaysThePageCrashedDuringTheCommand: a page whose renderer dies
