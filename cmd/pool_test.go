@@ -4,7 +4,6 @@ package cmd
 
 import (
 	"bytes"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -157,44 +156,6 @@ func TestPoolSessionOutlivesCommands(t *testing.T) {
 	}
 	if !pool.Answers() {
 		t.Fatalf("chrome stop stopped the pool")
-	}
-}
-
-// TestPoolAgentsInParallel: two agents on one pool, in parallel, each in
-// its own session: every click lands in its own agent's page, once.
-func TestPoolAgentsInParallel(t *testing.T) {
-	pool := pooltest.Start(t, pooltest.Options{})
-	page := counterSite(t)
-	const agents, clicks = 2, 5
-	var wg sync.WaitGroup
-	results := make([]string, agents)
-	for i := range agents {
-		a := newPoolAgent(t, pool.URL())
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r := a.run(`{"steps":[{"openTab":"` + page + `"}]}`)
-			tab, _ := r.field("tab").(string)
-			if tab == "" {
-				t.Errorf("agent %d: openTab: %s", i, r.stdout)
-				return
-			}
-			for range clicks + i {
-				if r := a.run(`{"tab":"` + tab + `","steps":[{"click":"#add"}]}`); r.field("status") != "ok" {
-					t.Errorf("agent %d: click: %s", i, r.stdout)
-					return
-				}
-			}
-			r = a.run(`{"tab":"` + tab + `","steps":[{"pageFunction":"String(window.clicks)"}]}`)
-			results[i], _ = r.field("steps", "0", "output").(string)
-			a.noToken(pool.Token)
-		}()
-	}
-	wg.Wait()
-	for i, got := range results {
-		if want := fmt.Sprint(clicks + i); got != want {
-			t.Errorf("agent %d counted %q clicks, want %s (crossed or lost)", i, got, want)
-		}
 	}
 }
 
