@@ -27,6 +27,7 @@ import (
 
 func main() {
 	list := flag.Bool("list", false, "list the files of the largest knot")
+	from := flag.String("from", "", "print the files this file references (and why)")
 	flag.Parse()
 	if flag.NArg() != 1 {
 		fmt.Fprintln(os.Stderr, "usage: fileknot [-list] <package pattern>")
@@ -36,6 +37,12 @@ func main() {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "fileknot:", err)
 		os.Exit(1)
+	}
+	if *from != "" {
+		for _, r := range g.why[*from] {
+			fmt.Println(r)
+		}
+		return
 	}
 	knot := g.largestKnot()
 	fmt.Printf("files %d, file references %d, mutual pairs %d, largest knot %d files with %d references inside\n",
@@ -50,6 +57,7 @@ func main() {
 type graph struct {
 	files []string
 	edges map[string]map[string]bool
+	why   map[string][]string // file → "other.go: name" lines
 }
 
 // load builds the graph of the package the pattern names.
@@ -66,7 +74,7 @@ func load(pattern string) (*graph, error) {
 	if len(p.Errors) > 0 {
 		return nil, fmt.Errorf("%s: %v", pattern, p.Errors[0])
 	}
-	g := &graph{edges: map[string]map[string]bool{}}
+	g := &graph{edges: map[string]map[string]bool{}, why: map[string][]string{}}
 	own := map[string]bool{}
 	for _, f := range p.Syntax {
 		name := filepath.Base(p.Fset.File(f.Pos()).Name())
@@ -88,6 +96,7 @@ func load(pattern string) (*graph, error) {
 		from, to := fileOf(id.Pos()), fileOf(obj.Pos())
 		if from != to && own[from] && own[to] {
 			g.edges[from][to] = true
+			g.why[from] = append(g.why[from], to+": "+obj.Name())
 		}
 	}
 	return g, nil
