@@ -28,6 +28,7 @@ import (
 func main() {
 	list := flag.Bool("list", false, "list the files of the largest knot")
 	from := flag.String("from", "", "print the files this file references (and why)")
+	cuts := flag.Int("cuts", 0, "print the N references whose removal alone shrinks the knot most")
 	flag.Parse()
 	if flag.NArg() != 1 {
 		fmt.Fprintln(os.Stderr, "usage: fileknot [-list] <package pattern>")
@@ -47,6 +48,9 @@ func main() {
 	knot := g.largestKnot()
 	fmt.Printf("files %d, file references %d, mutual pairs %d, largest knot %d files with %d references inside\n",
 		len(g.files), g.edgeCount(), g.mutualPairs(), len(knot), g.edgesWithin(knot))
+	if *cuts > 0 {
+		g.printCuts(knot, *cuts)
+	}
 	if *list {
 		sort.Strings(knot)
 		fmt.Println(strings.Join(knot, "\n"))
@@ -180,4 +184,31 @@ func (g *graph) largestKnot() []string {
 		}
 	}
 	return best
+}
+
+// printCuts tries removing each reference inside the knot and prints the n
+// whose removal alone leaves the smallest knot, with the names it uses.
+func (g *graph) printCuts(knot []string, n int) {
+	type cut struct {
+		from, to string
+		left     int
+	}
+	var all []cut
+	for _, a := range knot {
+		for b := range g.edges[a] {
+			delete(g.edges[a], b)
+			all = append(all, cut{a, b, len(g.largestKnot())})
+			g.edges[a][b] = true
+		}
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].left < all[j].left })
+	for _, c := range all[:min(n, len(all))] {
+		var names []string
+		for _, w := range g.why[c.from] {
+			if name, ok := strings.CutPrefix(w, c.to+": "); ok {
+				names = append(names, name)
+			}
+		}
+		fmt.Printf("%s -> %s (%s): knot %d\n", c.from, c.to, strings.Join(names, ", "), c.left)
+	}
 }
