@@ -138,7 +138,7 @@ func (p *Pool) layout() error {
 			return err
 		}
 	}
-	exe, err := chrome.FindExecutable(chrome.Host{Path: os.Getenv(chrome.EnvChromePath)})
+	exe, _, err := chrome.Find(chrome.Host{Path: os.Getenv(chrome.EnvChromePath)})
 	if err != nil {
 		return err
 	}
