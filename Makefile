@@ -5,7 +5,7 @@ SUDO    := $(if $(filter 0,$(shell id -u)),,sudo)
 CHROME  := $(shell command -v chromium || command -v chromium-browser || command -v google-chrome || command -v google-chrome-stable)
 NPM     := $(shell command -v npm)
 
-.PHONY: demo test build deps npm vet cross bench fuzz fuzz-ci
+.PHONY: demo test build deps npm vet deadcode cross bench fuzz fuzz-ci
 
 # deps installs Chromium with apt-get when no Chrome/Chromium is on PATH
 # (elsewhere: install Chrome or Chromium yourself, or set CHROME_PATH).
@@ -48,18 +48,30 @@ vet:
 	$(GO) vet ./...
 	@test -z "$$(gofmt -l .)" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
 
+# deadcode fails on a production function that no command reaches
+# (golang.org/x/tools' deadcode from the module proxy, built once and
+# cached by go run): delete it, or move a helper only tests use into a
+# _test.go file. The test-support packages are reached from tests only, so
+# their findings are left out.
+DEADCODE    := golang.org/x/tools/cmd/deadcode@v0.52.0
+TESTSUPPORT := browser/browsertest|internal/pooltest|internal/npmcache
+deadcode:
+	@out=$$($(GO) run $(DEADCODE) -test=false ./...) || exit 1; \
+	out=$$(printf '%s\n' "$$out" | grep -Ev '^($(TESTSUPPORT))/' | grep . || true); \
+	test -z "$$out" || { echo "unreachable production functions (delete them, or move a helper only tests use into a _test.go file):"; echo "$$out"; exit 1; }
+
 # cross builds the binaries for Windows and macOS (amd64 and arm64): the
 # platform-specific files sit behind build tags, and this keeps them so.
 CROSS := windows/amd64 windows/arm64 darwin/amd64 darwin/arm64
 cross:
 	for p in $(CROSS); do for m in cdp-skill cdp-skill-mcp; do GOOS=$${p%/*} GOARCH=$${p#*/} CGO_ENABLED=0 $(GO) build -o /dev/null ./cmd/$$m || { echo "cross build of $$m for $$p failed"; exit 1; }; done; done
 
-# test runs vet, the gofmt check, the cross builds and every test against a
+# test runs vet, the gofmt check, deadcode, the cross builds and every test against a
 # real headless Chromium (tests fail, never skip, when CI=true and Chromium
 # or npm is missing). The browser-pool tests install browserless (pinned in
 # internal/pooltest/testdata) with npm ci into ~/.cache/cdp-skill/browserless
 # once (about 580 MB, a minute or two); later runs reuse it.
-test: deps npm vet cross fuzz-ci
+test: deps npm vet deadcode cross fuzz-ci
 	$(GO) test -count=1 -timeout 30m ./...
 
 bench: deps build

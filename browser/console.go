@@ -46,6 +46,8 @@ type Console struct {
 	sess *Session
 	mu   sync.Mutex
 	msgs []ConsoleMessage
+	// gate counts the events received and buffered (barrier).
+	gate feedGate
 }
 
 func (l *Console) add(m ConsoleMessage) {
@@ -67,10 +69,11 @@ func (l *Console) add(m ConsoleMessage) {
 // track subscribes to console calls, exceptions and log entries
 // before the domains are enabled.
 func (c *Console) track(onClose func(...func())) {
-	calls, stopC := c.sess.Subscribe("Runtime.consoleAPICalled")
-	exceptions, stopE := c.sess.Subscribe("Runtime.exceptionThrown")
-	entries, stopL := c.sess.Subscribe("Log.entryAdded")
+	calls, inC, stopC := c.sess.SubscribeCounted("Runtime.consoleAPICalled")
+	exceptions, inE, stopE := c.sess.SubscribeCounted("Runtime.exceptionThrown")
+	entries, inL, stopL := c.sess.SubscribeCounted("Log.entryAdded")
 	onClose(stopC, stopE, stopL)
+	feedC, feedE, feedL := c.gate.add(inC), c.gate.add(inE), c.gate.add(inL)
 	go func() {
 		for {
 			select {
@@ -82,6 +85,7 @@ func (c *Console) track(onClose func(...func())) {
 				if decode(raw, &ev) == nil {
 					c.add(consoleCall(&ev))
 				}
+				c.gate.handled(feedC)
 			case raw, ok := <-exceptions:
 				if !ok {
 					return
@@ -90,6 +94,7 @@ func (c *Console) track(onClose func(...func())) {
 				if decode(raw, &ev) == nil && ev.ExceptionDetails != nil {
 					c.add(consoleException(&ev))
 				}
+				c.gate.handled(feedE)
 			case raw, ok := <-entries:
 				if !ok {
 					return
@@ -98,6 +103,7 @@ func (c *Console) track(onClose func(...func())) {
 				if decode(raw, &ev) == nil && ev.Entry != nil && !faviconMiss(ev.Entry) {
 					c.add(consoleEntry(ev.Entry))
 				}
+				c.gate.handled(feedL)
 			}
 		}
 	}()

@@ -80,18 +80,19 @@ func filterConsole(all []ConsoleMessage, level string, o ConsoleOptions) []Conso
 	return msgs
 }
 
+// consoleBarrierBound bounds barrier's wait for the buffer to take in
+// the events counted (milliseconds, even for thousands): a session whose
+// subscriptions ended with events unread is read as it stands then.
+const consoleBarrierBound = time.Second
+
 // barrier lets console events the page sent before now reach the
-// buffer: a round trip on the page's session (events are read before the
-// answer), then a moment for the buffering goroutine to catch up.
+// buffer: a round trip on the page's session (Chrome sends the events
+// ahead of the answer, and the connection counts them as they arrive),
+// then a wait until the buffering goroutine has handled every event
+// counted.
 func (c *Console) barrier(ctx context.Context) {
 	cdp.Call(ctx, c.sess, runtime.Evaluate, runtime.EvaluateParams{Expression: "0"})
-	n := len(c.Since(time.Time{}))
-	for range 3 {
-		time.Sleep(time.Millisecond)
-		m := len(c.Since(time.Time{}))
-		if m == n {
-			return
-		}
-		n = m
-	}
+	ctx, cancel := context.WithTimeout(ctx, consoleBarrierBound)
+	defer cancel()
+	c.gate.wait(ctx)
 }

@@ -8,6 +8,7 @@ import (
 
 	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
+	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/page"
 
 	"github.com/cdp-skill/cdp-skill/browser/state"
@@ -131,27 +132,23 @@ func (b *Browser) watchDownloads(ctx context.Context) {
 		b.dl.mu.Lock()
 		b.dl.feeds = feeds
 		b.dl.mu.Unlock()
-		go func() {
-			for raw := range begins {
-				var ev cdpbrowser.EventDownloadWillBegin
-				if decode(raw, &ev) == nil {
-					b.dl.begin(ev)
-				}
-				feeds[0].read.Add(1)
-				b.dl.poke()
-			}
-		}()
-		go func() {
-			for raw := range progress {
-				var ev cdpbrowser.EventDownloadProgress
-				if decode(raw, &ev) == nil {
-					b.dl.progress(ev)
-				}
-				feeds[1].read.Add(1)
-				b.dl.poke()
-			}
-		}()
+		go pumpDownloadEvents(begins, feeds[0], &b.dl, (*downloads).begin)
+		go pumpDownloadEvents(progress, feeds[1], &b.dl, (*downloads).progress)
 	})
+}
+
+// pumpDownloadEvents decodes each download event of one subscription,
+// records it with handle, counts it read on feed and wakes the waiters,
+// until the subscription ends.
+func pumpDownloadEvents[E any](events <-chan jsonv2.Value, feed *netFeed, d *downloads, handle func(*downloads, E)) {
+	for raw := range events {
+		var ev E
+		if decode(raw, &ev) == nil {
+			handle(d, ev)
+		}
+		feed.read.Add(1)
+		d.poke()
+	}
 }
 
 func downloadDir() (string, error) {

@@ -159,9 +159,16 @@ func (s *Session) markUnresponsive(err *Error) {
 // waitRecovered waits until the session's crash fault is cleared by
 // Inspector.targetReloadedAfterCrash.
 func (s *Session) waitRecovered(ctx context.Context) bool {
+	return s.waitCrashed(ctx, false, nil)
+}
+
+// waitCrashed waits until the session's renderer is reported crashed
+// (crashed true) or no longer is (false). It returns false when deadline
+// fires (nil: never), ctx ends or the connection closes.
+func (s *Session) waitCrashed(ctx context.Context, crashed bool, deadline <-chan time.Time) bool {
 	for {
 		s.conn.mu.Lock()
-		if f := s.conn.broken[s.id]; f == nil || f.err.Kind != KindPageCrashed {
+		if f := s.conn.broken[s.id]; (f != nil && f.err.Kind == KindPageCrashed) == crashed {
 			s.conn.mu.Unlock()
 			return true
 		}
@@ -169,6 +176,8 @@ func (s *Session) waitRecovered(ctx context.Context) bool {
 		s.conn.mu.Unlock()
 		select {
 		case <-ch:
+		case <-deadline:
+			return false
 		case <-ctx.Done():
 			return false
 		case <-s.conn.closed:
@@ -191,24 +200,7 @@ func (c *Conn) faultWaiter() chan struct{} {
 func (s *Session) waitCrash(ctx context.Context, d time.Duration) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
-	for {
-		s.conn.mu.Lock()
-		if f := s.conn.broken[s.id]; f != nil && f.err.Kind == KindPageCrashed {
-			s.conn.mu.Unlock()
-			return true
-		}
-		ch := s.conn.faultWaiter()
-		s.conn.mu.Unlock()
-		select {
-		case <-ch:
-		case <-t.C:
-			return false
-		case <-ctx.Done():
-			return false
-		case <-s.conn.closed:
-			return false
-		}
-	}
+	return s.waitCrashed(ctx, true, t.C)
 }
 
 // unresponsiveError is the error of a command on a page whose main thread

@@ -13,7 +13,7 @@ import (
 	"image/png"
 	"io"
 	"math"
-	"os"
+
 	"path/filepath"
 	"strings"
 	"time"
@@ -361,17 +361,6 @@ func (c *Camera) elementBox(ctx context.Context, t Target, timeout time.Duration
 type imageInfo struct {
 	Format        string
 	Width, Height int
-}
-
-// readImageInfo reads the format and pixel size from an image file's
-// header (png, jpeg, webp).
-func readImageInfo(path string) (imageInfo, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return imageInfo{}, err
-	}
-	defer f.Close()
-	return decodeImageInfo(bufio.NewReader(f))
 }
 
 // decodeImageInfo reads an image header from r.

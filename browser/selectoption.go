@@ -18,9 +18,6 @@ type SelectWant struct {
 	Any   *string `json:"any,omitempty"`
 }
 
-// OptionValue selects the option whose value is v.
-func OptionValue(v string) SelectWant { return SelectWant{Value: &v} }
-
 // OptionLabel selects the option whose label is l (case-insensitive).
 func OptionLabel(l string) SelectWant { return SelectWant{Label: &l} }
 

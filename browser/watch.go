@@ -274,14 +274,10 @@ type settleReport struct {
 // a page too busy to answer.
 const settleBound = 3 * time.Second
 
-// settlePage waits in the page for the action's timers, requests and DOM
-// mutations (watch.js). It returns at once when the watch is not armed.
-func (w *actionWatch) settlePage(ctx context.Context) <-chan settleReport {
-	return w.settlePageSignal(ctx, "")
-}
-
-// settlePageSignal is settlePage that, once settled, signals the capture
-// sent ahead (sendCaptureAhead) under signal, when not "".
+// settlePageSignal waits in the page for the action's timers, requests and
+// DOM mutations (watch.js) and, once settled, signals the capture sent
+// ahead (sendCaptureAhead) under signal, when not "". It returns at once
+// when the watch is not armed.
 func (w *actionWatch) settlePageSignal(ctx context.Context, signal string) <-chan settleReport {
 	done := make(chan settleReport, 1)
 	w.settling = true

@@ -1,7 +1,6 @@
 package builtins
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"strings"
@@ -205,12 +204,6 @@ func (a *Args) Params() any {
 		o.Values[k] = v
 	}
 	return o
-}
-
-// rawJSON marshals v for logging.
-func rawJSON(v any) string {
-	data, _ := json.Marshal(v)
-	return string(data)
 }
 
 // posString reads the positional argument as a string.

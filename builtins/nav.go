@@ -77,15 +77,10 @@ func history(c *Call, move func(*browser.Page, context.Context, browser.WaitUnti
 }
 
 func reload(c *Call) (any, error) {
-	p, err := c.Env.Page()
-	if err != nil {
-		return nil, err
-	}
-	wait, err := waitUntilArg(c)
-	if err != nil {
-		return nil, err
-	}
-	return p.Reload(c.Ctx, wait, options[lang.ReloadOptions](c).IgnoreCache)
+	ignoreCache := options[lang.ReloadOptions](c).IgnoreCache
+	return history(c, func(p *browser.Page, ctx context.Context, wait browser.WaitUntil) (*browser.NavResult, error) {
+		return p.Reload(ctx, wait, ignoreCache)
+	})
 }
 
 // wait handles the forms: a number of ms, a selector string, or keywords

@@ -35,11 +35,6 @@ var (
 	_ starlark.Comparable = (*Record)(nil)
 )
 
-// NewRecord builds a record from ordered keys and values.
-func NewRecord(keys []string, values map[string]starlark.Value) *Record {
-	return &Record{keys: keys, values: values}
-}
-
 func (r *Record) String() string {
 	var b strings.Builder
 	b.WriteString("record(")

@@ -262,7 +262,7 @@ func TestChromeStatusAndStop(t *testing.T) {
 
 func TestChromeStopLeavesOtherChromeAlone(t *testing.T) {
 	browsertest.Require(t)
-	exe, _ := chrome.FindExecutable(chrome.Host{Path: os.Getenv(chrome.EnvChromePath)})
+	exe, _, _ := chrome.Find(chrome.Host{Path: os.Getenv(chrome.EnvChromePath)})
 	port, _ := browsertest.FreePort()
 	// Not t.TempDir: Chrome's helper processes may still write to the
 	// profile while it is removed, which would fail the test's cleanup.

@@ -13,18 +13,15 @@ import (
 )
 
 func (a *app) recipeCommand() *cobra.Command {
-	var tab string
-	var argList []string
-	var timeout time.Duration
+	var f recipeFlags
 	c := &cobra.Command{
 		Use:   "recipe DOMAIN NAME",
 		Short: "Run a recipe stored in a site profile (same answer as a command)",
 		Args:  cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			start := time.Now()
-			recipeArgs, err := parseArgs(argList)
-			if err != nil {
-				a.print(runtime.ErrorOutput(runtime.TypeValidation, err.Error()))
+			recipeArgs, ok := a.recipeArgs(f.args)
+			if !ok {
 				return nil
 			}
 			domain, err := state.NormalizeDomain(args[0])
@@ -33,16 +30,14 @@ func (a *app) recipeCommand() *cobra.Command {
 				return nil
 			}
 			src := recipeProgram(domain, args[1], recipeArgs)
-			prog := runtime.Program{Name: "recipe " + domain + "/" + args[1], Source: []byte(src), Tab: tab, Timeout: timeout}
+			prog := runtime.Program{Name: "recipe " + domain + "/" + args[1], Source: []byte(src), Tab: f.tab, Timeout: f.timeout}
 			out := runtime.Run(cmd.Context(), prog, a.runtimeOptions())
 			a.print(out)
 			a.afterCommand([]byte(src), nil, out, start)
 			return nil
 		},
 	}
-	c.Flags().StringVar(&tab, "tab", "", "tab alias (t1) or target id to run in")
-	c.Flags().StringArrayVar(&argList, "arg", nil, "recipe argument key=value (repeatable)")
-	c.Flags().DurationVar(&timeout, "timeout", 5*time.Minute, "wall-clock limit")
+	f.register(c, "recipe argument key=value (repeatable)", "wall-clock limit")
 	return c
 }
 

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"time"
@@ -92,13 +91,6 @@ func reportReady(err error) {
 	}
 	writeLine(os.Stdout, st)
 	os.Stdout.Close()
-}
-
-// isPoolSessionError reports whether err is a pool session that could not
-// be opened.
-func isPoolSessionError(err error) bool {
-	var pe *errPoolSession
-	return errors.As(err, &pe)
 }
 
 // notePoolDirect warns, in the answer of a command on a remote endpoint

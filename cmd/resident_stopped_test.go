@@ -30,12 +30,7 @@ func TestCommandTimeoutBoundsWaitOnStoppedResident(t *testing.T) {
 		w.Header().Set("Content-Type", "text/html")
 		w.Write([]byte(page))
 	}))
-	r := runEnv(t, env, t.TempDir(), `{"steps":[{"openTab":"`+base+`counter.html"}]}`)
-	tab, _ := r.field("tab").(string)
-	if tab == "" {
-		t.Fatalf("openTab: %s", r.stdout)
-	}
-	defer runEnv(t, env, t.TempDir(), `{"steps":[{"closeTab":"`+tab+`"}]}`)
+	tab := openResidentTab(t, env, base+"counter.html")
 	res := residentOf(t, env)
 	long := make(chan result, 1)
 	go func() {
@@ -59,7 +54,7 @@ func TestCommandTimeoutBoundsWaitOnStoppedResident(t *testing.T) {
 	defer resume()
 
 	start := time.Now()
-	r = runEnv(t, env, t.TempDir(), `{"tab":"`+tab+`","timeout":2000,"steps":[{"click":"#add"}]}`)
+	r := runEnv(t, env, t.TempDir(), `{"tab":"`+tab+`","timeout":2000,"steps":[{"click":"#add"}]}`)
 	took := time.Since(start)
 	t.Logf("a timeout:2000 command on the tab of a stopped resident answered in %v", took.Round(time.Millisecond))
 	msg, _ := r.field("error", "message").(string)

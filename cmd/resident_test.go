@@ -497,8 +497,14 @@ func TestResidentTakesProgramSettingsPerCommand(t *testing.T) {
 // test ends) and returns its alias.
 func openResidentCounter(t *testing.T, env []string) string {
 	t.Helper()
-	base := browsertest.Serve(t, fstest.MapFS{"counter.html": {Data: []byte(residentCounterPage)}})
-	r := runEnv(t, env, t.TempDir(), `{"steps":[{"openTab":"`+base+`counter.html"}]}`)
+	return openResidentTab(t, env, browsertest.Serve(t, fstest.MapFS{"counter.html": {Data: []byte(residentCounterPage)}})+"counter.html")
+}
+
+// openResidentTab opens url in a new tab (closed when the test ends) and
+// returns its alias.
+func openResidentTab(t *testing.T, env []string, url string) string {
+	t.Helper()
+	r := runEnv(t, env, t.TempDir(), `{"steps":[{"openTab":"`+url+`"}]}`)
 	tab, _ := r.field("tab").(string)
 	if r.code != 0 || tab == "" {
 		t.Fatalf("openTab: %s", r.stdout)

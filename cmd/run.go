@@ -13,9 +13,7 @@ import (
 )
 
 func (a *app) runCommand() *cobra.Command {
-	var tab string
-	var argList []string
-	var timeout time.Duration
+	var f recipeFlags
 	var maxSteps uint64
 	c := &cobra.Command{
 		Use:   "run FILE.star",
@@ -23,11 +21,11 @@ func (a *app) runCommand() *cobra.Command {
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			start := time.Now()
-			recipeArgs, err := parseArgs(argList)
-			if err != nil {
-				a.print(runtime.ErrorOutput(runtime.TypeValidation, err.Error()))
+			recipeArgs, ok := a.recipeArgs(f.args)
+			if !ok {
 				return nil
 			}
+			tab, timeout := f.tab, f.timeout
 			if err := checkRunTimeout(timeout); err != nil {
 				a.print(runtime.ErrorOutput(runtime.TypeValidation, err.Error()))
 				return nil
@@ -55,9 +53,7 @@ func (a *app) runCommand() *cobra.Command {
 			return nil
 		},
 	}
-	c.Flags().StringVar(&tab, "tab", "", "tab alias (t1) or target id to run in")
-	c.Flags().StringArrayVar(&argList, "arg", nil, "recipe argument key=value, available as args[\"key\"] (repeatable)")
-	c.Flags().DurationVar(&timeout, "timeout", 5*time.Minute, "wall-clock limit for the whole recipe")
+	f.register(c, "recipe argument key=value, available as args[\"key\"] (repeatable)", "wall-clock limit for the whole recipe")
 	c.Flags().Uint64Var(&maxSteps, "max-steps", runtime.DefaultMaxSteps, "Starlark execution step limit")
 	return c
 }
@@ -72,6 +68,33 @@ func checkRunTimeout(d time.Duration) error {
 		return fmt.Errorf("--timeout %s is out of range: give a positive duration up to %s, such as --timeout 2m", d, maxRunTimeout)
 	}
 	return nil
+}
+
+// recipeFlags are the flags run and recipe share: the tab to run in, the
+// recipe's --arg pairs and the wall-clock limit.
+type recipeFlags struct {
+	tab     string
+	args    []string
+	timeout time.Duration
+}
+
+// register adds the flags to c, with the command's own help for --arg and
+// --timeout.
+func (f *recipeFlags) register(c *cobra.Command, argHelp, timeoutHelp string) {
+	c.Flags().StringVar(&f.tab, "tab", "", "tab alias (t1) or target id to run in")
+	c.Flags().StringArrayVar(&f.args, "arg", nil, argHelp)
+	c.Flags().DurationVar(&f.timeout, "timeout", 5*time.Minute, timeoutHelp)
+}
+
+// recipeArgs parses the --arg pairs; on a malformed one it prints the
+// validation error as the command's answer and returns false.
+func (a *app) recipeArgs(list []string) (map[string]string, bool) {
+	args, err := parseArgs(list)
+	if err != nil {
+		a.print(runtime.ErrorOutput(runtime.TypeValidation, err.Error()))
+		return nil, false
+	}
+	return args, true
 }
 
 // parseArgs turns key=value pairs into a map.

@@ -93,11 +93,11 @@ type Action struct {
 	MapForm bool
 	// Options is the action's typed options struct (a zero value, such as
 	// ClickOptions{}): its tagged fields declare the parameters, and the
-	// builtin receives the decoded struct. An action without one lists its
-	// Params by hand (the older style, still accepted).
+	// builtin receives the decoded struct. An action without one takes no
+	// keyword parameters besides the common ones.
 	Options any
-	// Params are the keyword parameters, besides the common ones; derived
-	// from Options when it is set.
+	// Params are the keyword parameters, besides the common ones, derived
+	// from Options by the catalog (never listed by hand).
 	Params []Param
 	// Verb starts the changes summary when the action is the command's
 	// first visual step ("Clicked").
@@ -205,13 +205,13 @@ func buildCatalog() {
 		if _, dup := catalog[a.Name]; dup {
 			panic("lang: duplicate action " + a.Name)
 		}
+		if len(a.Params) > 0 {
+			panic("lang: action " + a.Name + " lists Params by hand: declare every parameter in its Options struct")
+		}
 		if a.Options != nil {
 			spec, err := parseOptions(reflect.TypeOf(a.Options))
 			if err != nil {
 				panic("lang: action " + a.Name + ": " + err.Error())
-			}
-			if len(a.Params) > 0 {
-				panic("lang: action " + a.Name + " declares both Options and Params: put every parameter in the options struct")
 			}
 			a.opts, a.Params = spec, spec.params()
 		}

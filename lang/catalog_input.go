@@ -1,46 +1,10 @@
 package lang
 
 import (
-	"slices"
 	"time"
 
 	"go.starlark.net/starlark"
 )
-
-// targetParams are the ways an action names its element (spec §6), for
-// actions that list their Params by hand.
-var targetParams = []Param{
-	{Name: "selector", Type: "string", Doc: "CSS selector (open shadow roots are searched too)", Target: true},
-	{Name: "ref", Type: "string", Doc: "ref from a snapshot, e.g. s1e4", Target: true},
-	{Name: "text", Type: "string", Doc: "visible text or accessible name (buttons first, then links, then other clickables)", Target: true},
-	{Name: "exact", Type: "bool", Doc: "text/label must match the whole string", Target: true},
-}
-
-// targetsExcept is targetParams without the named keys, for an action
-// that gives one of those names another meaning.
-func targetsExcept(names ...string) []Param {
-	var out []Param
-	for _, p := range targetParams {
-		if !slices.Contains(names, p.Name) {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-var actionParams = []Param{
-	{Name: "force", Type: "bool", Doc: "skip the actionability checks"},
-	{Name: "stable", Type: "bool", Doc: "also wait until the element stops moving"},
-	{Name: "dialog", Type: "string|dict", Doc: "how to answer a dialog the action opens: accept | dismiss | {accept, promptText}"},
-}
-
-func withParams(groups ...[]Param) []Param {
-	var out []Param
-	for _, g := range groups {
-		out = append(out, g...)
-	}
-	return out
-}
 
 // ClickOptions are click's parameters.
 type ClickOptions struct {

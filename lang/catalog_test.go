@@ -36,11 +36,11 @@ func TestCheckParamsRefusesClashes(t *testing.T) {
 		params []Param
 		want   string
 	}{
-		{"target key reused", withParams(targetParams, []Param{{Name: "text", Type: "string", Doc: "what to type"}}), `declares "text" twice`},
+		{"target key reused", []Param{{Name: "selector", Type: "string", Target: true}, {Name: "text", Type: "string", Target: true}, {Name: "text", Type: "string", Doc: "what to type"}}, `declares "text" twice`},
 		{"common param redeclared", []Param{{Name: "timeout", Type: "int"}}, `declares "timeout" twice`},
 		{"keyword spelling collides", []Param{{Name: "fooBar", Type: "int"}, {Name: "foo_bar", Type: "int"}}, `declares "foo_bar" twice`},
 		{"non-key marked target", []Param{{Name: "key", Type: "string", Target: true}}, "not a target key"},
-		{"clean", withParams(targetsExcept("text"), []Param{{Name: "text", Type: "string"}}), ""},
+		{"clean", []Param{{Name: "selector", Type: "string", Target: true}, {Name: "text", Type: "string"}}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

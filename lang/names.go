@@ -34,22 +34,6 @@ func SnakeCase(name string) string {
 	return b.String()
 }
 
-// CamelCase turns a Starlark keyword back into the JSON spelling.
-func CamelCase(name string) string {
-	for k, v := range renamed {
-		if v == name {
-			return k
-		}
-	}
-	parts := strings.Split(name, "_")
-	for i := 1; i < len(parts); i++ {
-		if parts[i] != "" {
-			parts[i] = strings.ToUpper(parts[i][:1]) + parts[i][1:]
-		}
-	}
-	return strings.Join(parts, "")
-}
-
 // levenshtein is the edit distance between a and b, for "did you mean".
 func levenshtein(a, b string) int {
 	ra, rb := []rune(a), []rune(b)

@@ -115,7 +115,7 @@ func TestCheckTabNeeds(t *testing.T) {
 	}
 }
 
-func TestSnakeCamelCase(t *testing.T) {
+func TestSnakeCase(t *testing.T) {
 	for camel, snake := range map[string]string{
 		"settledWhen": "settled_when", "targetId": "target_id", "waitUntil": "wait_until",
 		"offsetX": "offset_x", "pageFunction": "page_function", "selectOption": "select_option",
@@ -123,9 +123,6 @@ func TestSnakeCamelCase(t *testing.T) {
 	} {
 		if got := SnakeCase(camel); got != snake {
 			t.Errorf("SnakeCase(%q) = %q, want %q", camel, got, snake)
-		}
-		if got := CamelCase(snake); got != camel {
-			t.Errorf("CamelCase(%q) = %q, want %q", snake, got, camel)
 		}
 	}
 }

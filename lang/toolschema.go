@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 )
@@ -401,26 +400,4 @@ func ClosedSet(p Param) []string {
 	}
 	closedCache.Store(p.Doc, values)
 	return values
-}
-
-// SortedKeys lists a map's keys in order (for stable output in tests).
-func SortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-// jsonDefault is a declared default as a JSON value, when it is one.
-func jsonDefault(def string) (any, bool) {
-	var v any
-	if json.Unmarshal([]byte(def), &v) == nil {
-		return v, true
-	}
-	if closedWord().MatchString(def) {
-		return def, true
-	}
-	return nil, false
 }

@@ -30,7 +30,6 @@ import (
 	"strings"
 
 	"github.com/cdp-skill/cdp-skill/bench/internal/benchcli"
-	"github.com/cdp-skill/cdp-skill/browser/browsertest"
 )
 
 type config struct {
@@ -63,30 +62,18 @@ type row struct {
 }
 
 func run(c config) error {
-	tmp, err := os.MkdirTemp("", "bench-bytes-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(tmp)
-	if c.bin == "" {
-		if c.bin, err = benchcli.Build(tmp); err != nil {
-			return err
-		}
-	}
 	if d := os.Getenv("BENCH_BYTES_PAGES"); d != "" {
 		for _, p := range pages() {
 			os.WriteFile(filepath.Join(d, p.name+".html"), []byte(chrome(p)), 0o644)
 		}
 	}
-	base, stop, err := serve()
+	setup, err := benchcli.Start("bench-bytes-", c.bin, serve)
 	if err != nil {
 		return err
 	}
-	defer stop()
-	port, err := browsertest.FreePort()
-	if err != nil {
-		return err
-	}
+	defer setup.Close()
+	tmp, base, port := setup.Dir, setup.URL, setup.Port
+	c.bin = setup.Bin
 	ours := &cli{bin: c.bin, port: port, env: append(os.Environ(),
 		"CDP_SKILL_STATE_DIR="+filepath.Join(tmp, "state"), "CDP_SKILL_HEADLESS=1", "CDP_SKILL_OUTPUT_DIR="+tmp)}
 	defer ours.run(`chrome`, `stop`)

@@ -20,7 +20,6 @@ import (
 	"flag"
 	"fmt"
 	"log"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -31,12 +30,7 @@ import (
 	"time"
 
 	"github.com/cdp-skill/cdp-skill/bench/internal/benchcli"
-	"github.com/cdp-skill/cdp-skill/browser/browsertest"
 )
-
-const pageHTML = `<!doctype html><html><head><title>Bench</title></head><body><main><h1>Bench</h1>
-<button id="a" onclick="document.getElementById('n').textContent = ++window.c">Add</button>
-<p>Count: <span id="n">0</span></p></main><script>window.c = 0</script></body></html>`
 
 type config struct {
 	agents []int
@@ -78,29 +72,13 @@ type target struct {
 }
 
 func run(c config) error {
-	tmp, err := os.MkdirTemp("", "bench-pool-")
+	setup, err := benchcli.Start("bench-pool-", c.bin, benchcli.ServeCounter)
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(tmp)
-	if c.bin == "" {
-		if c.bin, err = benchcli.Build(tmp); err != nil {
-			return err
-		}
-	}
-	base, stop, err := benchcli.Serve(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Write([]byte(pageHTML))
-	}))
-	if err != nil {
-		return err
-	}
-	defer stop()
-	url := base + "index.html"
-	port, err := browsertest.FreePort()
-	if err != nil {
-		return err
-	}
+	defer setup.Close()
+	tmp, url, port := setup.Dir, setup.URL, setup.Port
+	c.bin = setup.Bin
 	chromeEnv := append(os.Environ(), "CDP_SKILL_STATE_DIR="+filepath.Join(tmp, "chrome"), "CDP_SKILL_HEADLESS=1")
 	if _, err := benchcli.Run(c.bin, port, chromeEnv, "chrome", "status"); err != nil {
 		return fmt.Errorf("launch Chrome: %w", err)

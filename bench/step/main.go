@@ -22,7 +22,6 @@ import (
 	"flag"
 	"fmt"
 	"log"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -33,12 +32,7 @@ import (
 	"time"
 
 	"github.com/cdp-skill/cdp-skill/bench/internal/benchcli"
-	"github.com/cdp-skill/cdp-skill/browser/browsertest"
 )
-
-const pageHTML = `<!doctype html><html><head><title>Bench</title></head><body><main><h1>Bench</h1>
-<button id="a" onclick="document.getElementById('n').textContent = ++window.c">Add</button>
-<p>Count: <span id="n">0</span></p></main><script>window.c = 0</script></body></html>`
 
 type config struct {
 	n         int
@@ -68,25 +62,13 @@ func main() {
 }
 
 func run(c config) error {
-	tmp, err := os.MkdirTemp("", "bench-step-")
+	setup, err := benchcli.Start("bench-step-", c.bin, benchcli.ServeCounter)
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(tmp)
-	if c.bin == "" {
-		if c.bin, err = benchcli.Build(tmp); err != nil {
-			return err
-		}
-	}
-	url, stopServer, err := serve()
-	if err != nil {
-		return err
-	}
-	defer stopServer()
-	port, err := browsertest.FreePort()
-	if err != nil {
-		return err
-	}
+	defer setup.Close()
+	tmp, url, port := setup.Dir, setup.URL, setup.Port
+	c.bin = setup.Bin
 	// Clipped, so each variant's append below gets its own copy (appending
 	// in place would give every variant the last variant's setting).
 	ours := &cli{bin: c.bin, port: port, env: slices.Clip(append(os.Environ(),
@@ -281,14 +263,6 @@ func (c *cli) json(command string) (map[string]any, error) {
 		return nil, fmt.Errorf("cdp-skill %s: %s", command, out)
 	}
 	return res, nil
-}
-
-func serve() (string, func(), error) {
-	base, stop, err := benchcli.Serve(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Write([]byte(pageHTML))
-	}))
-	return base + "index.html", stop, err
 }
 
 func median(ds []time.Duration) time.Duration { s := sorted(ds); return s[len(s)/2] }

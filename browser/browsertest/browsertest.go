@@ -56,7 +56,7 @@ func Main(m *testing.M) {
 
 func (c *Chrome) start() error {
 	host := chrome.Host{Path: os.Getenv(chrome.EnvChromePath)}
-	if _, err := chrome.FindExecutable(host); err != nil {
+	if _, _, err := chrome.Find(host); err != nil {
 		return err
 	}
 	port, err := FreePort()

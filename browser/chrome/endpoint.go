@@ -201,16 +201,3 @@ func Close(ctx context.Context, e Endpoint, targetID string) error {
 	}
 	return getJSON(ctx, http.MethodGet, base+"/json/close/"+url.PathEscape(targetID), nil)
 }
-
-// NewTab opens a blank tab through the HTTP endpoint /json/new.
-func NewTab(ctx context.Context, e Endpoint) (*TargetInfo, error) {
-	base := e.httpBase()
-	if base == "" {
-		return nil, fmt.Errorf("endpoint %s has no HTTP discovery", e)
-	}
-	var t TargetInfo
-	if err := getJSON(ctx, http.MethodPut, base+"/json/new?about:blank", &t); err != nil {
-		return nil, err
-	}
-	return &t, nil
-}

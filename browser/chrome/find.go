@@ -15,16 +15,10 @@ var ErrNotInstalled = errors.New("chrome not found")
 // (read by the command into Host.Path).
 const EnvChromePath = "CHROME_PATH"
 
-// FindExecutable returns the Chrome executable: h.Path ($CHROME_PATH) when
-// it exists, then chromium, chromium-browser, google-chrome (and friends)
-// on PATH and in the usual install locations.
-func FindExecutable(h Host) (string, error) {
-	exe, _, err := Find(h)
-	return exe, err
-}
-
-// Find is FindExecutable that also says when CHROME_PATH names no file: the
-// normal search is used instead (spec §4) and warning tells why.
+// Find returns the Chrome executable: h.Path ($CHROME_PATH) when it
+// exists, then chromium, chromium-browser, google-chrome (and friends) on
+// PATH and in the usual install locations. When CHROME_PATH names no file
+// the normal search is used instead (spec §4) and warning tells why.
 func Find(h Host) (exe, warning string, err error) {
 	if p := h.Path; p != "" {
 		if st, err := os.Stat(p); err == nil && !st.IsDir() {

@@ -122,6 +122,3 @@ func Unredact(raw string) string {
 	}
 	return raw
 }
-
-// Redacted reports whether raw has a credential replaced by REDACTED.
-func Redacted(raw string) bool { return strings.Contains(raw, redactedValue) && RedactURL(raw) == raw }

@@ -22,7 +22,6 @@ package pooltest
 import (
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"net/http"
@@ -39,6 +38,7 @@ import (
 
 	"github.com/cdp-skill/cdp-skill/browser/browsertest"
 	"github.com/cdp-skill/cdp-skill/browser/chrome"
+	"github.com/cdp-skill/cdp-skill/internal/npmcache"
 )
 
 // EnvCache names the directory browserless is installed under (one
@@ -138,7 +138,7 @@ func (p *Pool) layout() error {
 			return err
 		}
 	}
-	exe, err := chrome.FindExecutable(chrome.Host{Path: os.Getenv(chrome.EnvChromePath)})
+	exe, _, err := chrome.Find(chrome.Host{Path: os.Getenv(chrome.EnvChromePath)})
 	if err != nil {
 		return err
 	}
@@ -262,65 +262,16 @@ func (p *Pool) Log() string {
 }
 
 // install installs testdata/browserless's lockfile with `npm ci` into
-// <cache>/<hash>, unless an earlier run did (into a temporary sibling,
-// renamed into place, as runtime/corpus does).
+// <cache>/<hash>, unless an earlier run did.
 func install() (string, error) {
 	_, file, _, _ := runtime.Caller(0)
-	src := filepath.Join(filepath.Dir(file), "testdata", "browserless")
-	manifest, err := os.ReadFile(filepath.Join(src, "package.json"))
-	if err != nil {
-		return "", fmt.Errorf("read the pool manifest: %w", err)
-	}
-	lock, err := os.ReadFile(filepath.Join(src, "package-lock.json"))
-	if err != nil {
-		return "", fmt.Errorf("read the pool lockfile: %w", err)
-	}
 	if _, err := exec.LookPath("node"); err != nil {
 		return "", fmt.Errorf("node is not installed (install Node.js and npm): %w", err)
 	}
-	root := os.Getenv(EnvCache)
-	if root == "" {
-		cache, err := os.UserCacheDir()
-		if err != nil {
-			return "", fmt.Errorf("no user cache dir (set %s): %w", EnvCache, err)
-		}
-		root = filepath.Join(cache, "cdp-skill", "browserless")
-	}
-	sum := sha256.Sum256(append(append([]byte{}, manifest...), lock...))
-	final := filepath.Join(root, hex.EncodeToString(sum[:8]))
-	if _, err := os.Stat(filepath.Join(final, "node_modules", "@browserless.io", "browserless", "build", "index.js")); err == nil {
-		return final, nil
-	}
-	npm, err := exec.LookPath("npm")
+	root, err := npmcache.CacheRoot(EnvCache, "browserless")
 	if err != nil {
-		return "", fmt.Errorf("npm is not installed (install Node.js and npm, e.g. apt-get install nodejs npm): %w", err)
+		return "", err
 	}
-	if err := os.MkdirAll(root, 0o755); err != nil {
-		return "", fmt.Errorf("create the pool cache: %w", err)
-	}
-	tmp, err := os.MkdirTemp(root, ".install-")
-	if err != nil {
-		return "", fmt.Errorf("create the pool install dir: %w", err)
-	}
-	defer os.RemoveAll(tmp) // a no-op once renamed
-	for name, data := range map[string][]byte{"package.json": manifest, "package-lock.json": lock} {
-		if err := os.WriteFile(filepath.Join(tmp, name), data, 0o644); err != nil {
-			return "", fmt.Errorf("write %s: %w", name, err)
-		}
-	}
-	cmd := exec.Command(npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error")
-	cmd.Dir = tmp
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("npm ci in %s: %w\n%s", tmp, err, out)
-	}
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		return "", fmt.Errorf("open up the pool install: %w", err)
-	}
-	if err := os.Rename(tmp, final); err != nil {
-		if _, statErr := os.Stat(filepath.Join(final, "node_modules")); statErr == nil {
-			return final, nil
-		}
-		return "", fmt.Errorf("move the pool install into place: %w", err)
-	}
-	return final, nil
+	return npmcache.Install(npmcache.Set{What: "pool", Dir: filepath.Join(filepath.Dir(file), "testdata", "browserless"), Root: root,
+		Probe: filepath.Join("node_modules", "@browserless.io", "browserless", "build", "index.js")})
 }
