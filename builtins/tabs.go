@@ -105,26 +105,41 @@ func chromeStatus(c *Call) (any, error) {
 	}
 	if !autoLaunch && !ep.Remote() {
 		if _, err := chrome.Version(c.Ctx, ep); err != nil {
+			if silentPort(err) {
+				return nil, &browser.ConnectionError{Endpoint: ep.String(), Err: err}
+			}
 			out["note"] = fmt.Sprintf("no Chrome answers on %s; chromeStatus without autoLaunch:false launches one", ep)
+			if errors.As(err, new(*chrome.NotDevToolsError)) {
+				out["note"] = err.Error()
+			}
 			return out, nil
 		}
 	}
 	c.Env.Headless = c.Env.Headless || headless
 	b, err := c.Env.Browser(c.Ctx, ep)
 	if err != nil {
+		if silentPort(err) {
+			// Something took the connection and never answered: whether
+			// a Chrome runs there (frozen, overloaded) is not known, so
+			// there is no status to give.
+			return nil, err
+		}
 		// A status, not a failure: Chrome could not be reached or
-		// launched, and the answer says why (spec §4).
+		// launched (the port answers as something else), and the answer
+		// says why (spec §4).
 		out["error"] = err.Error()
 		return out, nil
 	}
+	v, err := b.Version(c.Ctx)
+	if err != nil {
+		return nil, silentDevTools(ep, "Browser.getVersion", err)
+	}
 	out["running"] = true
 	out["launched"] = b.Launched
-	if v, err := b.Version(c.Ctx); err == nil {
-		out["version"] = v
-	}
+	out["version"] = v
 	pages, err := b.Pages(c.Ctx)
 	if err != nil {
-		return nil, err
+		return nil, silentDevTools(ep, "Target.getTargets", err)
 	}
 	if len(pages) == 0 {
 		if _, err := b.NewTab(c.Ctx); err != nil {
@@ -402,9 +417,17 @@ func listTabs(c *Call) (any, error) {
 		}
 	} else {
 		list, err := chrome.List(c.Ctx, ep)
+		if silentPort(err) {
+			// Something took the connection and never answered: "no
+			// tabs" would be a guess (a frozen Chrome has tabs).
+			return nil, &browser.ConnectionError{Endpoint: ep.String(), Err: err}
+		}
 		if err != nil {
-			return map[string]any{"tabs": []TabInfo{}, "count": 0,
-				"note": fmt.Sprintf("no Chrome answers on %s; openTab launches one", ep)}, nil
+			note := fmt.Sprintf("no Chrome answers on %s; openTab launches one", ep)
+			if errors.As(err, new(*chrome.NotDevToolsError)) {
+				note = err.Error()
+			}
+			return map[string]any{"tabs": []TabInfo{}, "count": 0, "note": note}, nil
 		}
 		for _, t := range list {
 			pages = append(pages, &target.Info{TargetID: target.ID(t.ID), URL: t.URL, Title: t.Title})
@@ -416,4 +439,26 @@ func listTabs(c *Call) (any, error) {
 		out["note"] = note
 	}
 	return out, nil
+}
+
+// silentPort reports an error of a port that took the connection and
+// never answered: not knowing what runs there, a command cannot say
+// "no Chrome" or "no tabs".
+func silentPort(err error) bool {
+	var nd *chrome.NotDevToolsError
+	return errors.As(err, &nd) && nd.Silent
+}
+
+// silentDevTools is the error of a browser connection whose first calls
+// fail: a WebSocket that took the connection and does not answer CDP (or
+// went away) is a CONNECTION error that says so.
+func silentDevTools(ep chrome.Endpoint, method string, err error) error {
+	if errors.Is(err, context.Canceled) {
+		return err
+	}
+	return &browser.ConnectionError{Endpoint: ep.String(), Err: &chrome.NotDevToolsError{
+		Endpoint: ep.String(),
+		What:     fmt.Sprintf("its WebSocket took the connection but did not answer %s (%v)", method, err),
+		Silent:   true,
+	}}
 }
