@@ -188,30 +188,48 @@ func openTab(c *Call) (any, error) {
 	if u != "" {
 		p, _ := c.Env.Page()
 		nav, err := p.Navigate(c.Ctx, u, wait)
+		if err == nil && p.TabClosed() {
+			err = &browser.ConnectionError{Endpoint: ep.String(), Err: &browser.TabGoneError{Alias: tab.Alias, TargetID: tab.TargetID}}
+		}
 		if err != nil {
-			c.Env.DiscardTab(c.Ctx)
-			return nil, openTabFailed(tab.Alias, err)
+			return nil, openTabFailed(tab, c.Env.DiscardTab(c.Ctx), err)
 		}
 		out.URL, out.Title = nav.URL, nav.Title
 	}
 	return out, nil
 }
 
-// openTabFailed is the error of an openTab whose page did not load: the
-// tab is gone, so the navigation's own advice about the tab (usable,
-// stopped) no longer holds.
-func openTabFailed(alias string, err error) error {
+// openTabFailed is the error of an openTab whose page did not load, saying
+// what became of the tab it opened (d): the navigation's own advice about
+// the tab (usable, stopped) no longer holds.
+func openTabFailed(tab state.Tab, d Discarded, err error) error {
+	var what, hint string
+	switch d {
+	case TabWasGone:
+		what = fmt.Sprintf("the tab openTab opened (%s) was closed while its page loaded (by the page, the user or another agent), so its alias is removed", tab.Alias)
+		hint = "openTab again; if the page closes its own tab, open it in a tab you keep"
+	case TabStillOpen:
+		what = fmt.Sprintf("openTab could not close the tab it opened (%s, targetId %s): it is still open and keeps its alias", tab.Alias, tab.TargetID)
+		hint = fmt.Sprintf(`close it with {"closeTab":%q}; listTabs shows the open tabs`, tab.Alias)
+	default:
+		what = fmt.Sprintf("openTab closed the tab it opened (%s)", tab.Alias)
+		hint = "check that the server answers; a page that is slow to finish loading opens sooner with waitUntil \"domcontentloaded\""
+	}
 	var be *browser.Error
-	if !errors.As(err, &be) {
-		return fmt.Errorf("openTab closed the tab it opened (%s), because %w", alias, err)
+	var ce *browser.ConnectionError
+	switch {
+	case errors.As(err, &ce):
+		return &browser.ConnectionError{Endpoint: ce.Endpoint, Err: fmt.Errorf("%s, because %w", what, ce.Err)}
+	case !errors.As(err, &be):
+		return browser.Errorf(browser.KindExecution, "%s, because %v", what, err).WithHint("%s", hint)
 	}
 	msg := be.Message
 	if msg == "" && be.Err != nil {
 		msg = be.Err.Error()
 	}
 	e := *be
-	e.Message = fmt.Sprintf("openTab closed the tab it opened (%s), because %s", alias, msg)
-	e.Hint = "check that the server answers; a page that is slow to finish loading opens sooner with waitUntil \"domcontentloaded\""
+	e.Message = fmt.Sprintf("%s, because %s", what, msg)
+	e.Hint = hint
 	return &e
 }
 
