@@ -27,6 +27,8 @@ var marshalOptions = jsonv2.JoinOptions(jsonv2.DefaultOptionsV2(), jsonv2.AllowI
 type Conn struct {
 	tr   *remote.Conn
 	next atomic.Int64
+	// heard says the peer sent at least one message.
+	heard atomic.Bool
 
 	mu      sync.Mutex
 	pending map[int64]*pendingCall
@@ -79,8 +81,14 @@ func Dial(ctx context.Context, wsURL string) (*Conn, error) {
 	return c, nil
 }
 
-// Close closes the WebSocket.
+// Close closes the WebSocket. A peer that never sent a message (it took
+// the connection and does not speak CDP) is not waited for: the close
+// handshake would wait for its close frame in vain.
 func (c *Conn) Close() error {
+	if !c.heard.Load() {
+		go c.tr.Close()
+		return nil
+	}
 	err := c.tr.Close()
 	<-c.closed
 	return err
@@ -99,6 +107,7 @@ func (c *Conn) readLoop() {
 		if err = c.tr.Read(context.Background(), msg); err != nil {
 			break
 		}
+		c.heard.Store(true)
 		if msg.ID != 0 {
 			c.mu.Lock()
 			pc := c.pending[msg.ID]

@@ -90,6 +90,8 @@ func (e *ConnectionError) Error() string {
 	switch {
 	case errors.Is(e.Err, chrome.ErrNotInstalled):
 		return e.Err.Error()
+	case errors.As(e.Err, new(*chrome.NotDevToolsError)):
+		return "cannot connect to Chrome: " + e.Err.Error()
 	case errors.Is(e.Err, chrome.ErrLaunch):
 		return msg + ". Check that the port is free, or run `cdp-skill chrome status` to see what runs there"
 	case poolAdvice(e.Err) != "":

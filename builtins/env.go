@@ -243,31 +243,66 @@ func (e *Env) OpenTab(ctx context.Context, ep chrome.Endpoint) (state.Tab, error
 	return e.tab, nil
 }
 
+// Discarded says what became of a tab a failed openTab created.
+type Discarded int
+
+const (
+	// TabClosed: openTab closed the tab, and it is gone.
+	TabClosed Discarded = iota
+	// TabWasGone: the tab was closed already (by its page, the user or
+	// another agent) when openTab came to close it.
+	TabWasGone
+	// TabStillOpen: the tab did not close; its alias is kept so that
+	// closeTab can try again.
+	TabStillOpen
+)
+
 // DiscardTab closes the current tab, which a failed openTab created, and
-// removes its alias: a failed openTab leaves no tab behind.
-func (e *Env) DiscardTab(ctx context.Context) {
+// removes its alias once it is gone: a failed openTab leaves no tab
+// behind, or says that it did.
+func (e *Env) DiscardTab(ctx context.Context) Discarded {
 	if e.page == nil {
-		return
+		return TabWasGone
 	}
 	entry := e.tab
+	gone := e.page.TabClosed()
 	b, err := e.Browser(ctx, browser.EndpointOf(entry))
 	e.Detach()
-	if err == nil {
-		e.discardTab(ctx, b, entry)
-	}
 	e.opened = slices.DeleteFunc(e.opened, func(id target.ID) bool { return string(id) == entry.TargetID })
+	if err != nil {
+		return TabStillOpen
+	}
+	d := e.discardTab(ctx, b, entry)
+	if gone && d == TabClosed {
+		d = TabWasGone
+	}
+	return d
 }
 
-func (e *Env) discardTab(ctx context.Context, b *browser.Browser, entry state.Tab) {
-	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+// discardTab closes the tab of entry and waits until Chrome no longer
+// lists it (closing it again with force when its page holds on); the
+// alias goes only with the tab.
+func (e *Env) discardTab(ctx context.Context, b *browser.Browser, entry state.Tab) Discarded {
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), tabGoneWait+time.Second)
 	defer cancel()
-	b.CloseTab(cctx, target.ID(entry.TargetID))
+	id := target.ID(entry.TargetID)
+	d := TabClosed
+	if pages, err := b.Pages(cctx); err == nil && !slices.ContainsFunc(pages, func(p *target.Info) bool { return p.TargetID == id }) {
+		d = TabWasGone
+	} else {
+		b.CloseTab(cctx, id)
+		force := func(ctx context.Context) { b.StopAndCloseTab(ctx, id) }
+		if waitTabGone(cctx, b.Endpoint, b, entry.TargetID, force) != nil {
+			return TabStillOpen
+		}
+	}
 	if entry.Alias == "" {
 		entry.Alias = e.Registry.AliasOf(entry.TargetID)
 	}
 	if entry.Alias != "" {
 		e.Registry.Remove(cctx, entry.Alias)
 	}
+	return d
 }
 
 // Detach forgets the current tab without closing it.

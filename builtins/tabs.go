@@ -105,26 +105,41 @@ func chromeStatus(c *Call) (any, error) {
 	}
 	if !autoLaunch && !ep.Remote() {
 		if _, err := chrome.Version(c.Ctx, ep); err != nil {
+			if silentPort(err) {
+				return nil, &browser.ConnectionError{Endpoint: ep.String(), Err: err}
+			}
 			out["note"] = fmt.Sprintf("no Chrome answers on %s; chromeStatus without autoLaunch:false launches one", ep)
+			if errors.As(err, new(*chrome.NotDevToolsError)) {
+				out["note"] = err.Error()
+			}
 			return out, nil
 		}
 	}
 	c.Env.Headless = c.Env.Headless || headless
 	b, err := c.Env.Browser(c.Ctx, ep)
 	if err != nil {
+		if silentPort(err) {
+			// Something took the connection and never answered: whether
+			// a Chrome runs there (frozen, overloaded) is not known, so
+			// there is no status to give.
+			return nil, err
+		}
 		// A status, not a failure: Chrome could not be reached or
-		// launched, and the answer says why (spec §4).
+		// launched (the port answers as something else), and the answer
+		// says why (spec §4).
 		out["error"] = err.Error()
 		return out, nil
 	}
+	v, err := b.Version(c.Ctx)
+	if err != nil {
+		return nil, silentDevTools(ep, "Browser.getVersion", err)
+	}
 	out["running"] = true
 	out["launched"] = b.Launched
-	if v, err := b.Version(c.Ctx); err == nil {
-		out["version"] = v
-	}
+	out["version"] = v
 	pages, err := b.Pages(c.Ctx)
 	if err != nil {
-		return nil, err
+		return nil, silentDevTools(ep, "Target.getTargets", err)
 	}
 	if len(pages) == 0 {
 		if _, err := b.NewTab(c.Ctx); err != nil {
@@ -173,30 +188,48 @@ func openTab(c *Call) (any, error) {
 	if u != "" {
 		p, _ := c.Env.Page()
 		nav, err := p.Navigate(c.Ctx, u, wait)
+		if err == nil && p.TabClosed() {
+			err = &browser.ConnectionError{Endpoint: ep.String(), Err: &browser.TabGoneError{Alias: tab.Alias, TargetID: tab.TargetID}}
+		}
 		if err != nil {
-			c.Env.DiscardTab(c.Ctx)
-			return nil, openTabFailed(tab.Alias, err)
+			return nil, openTabFailed(tab, c.Env.DiscardTab(c.Ctx), err)
 		}
 		out.URL, out.Title = nav.URL, nav.Title
 	}
 	return out, nil
 }
 
-// openTabFailed is the error of an openTab whose page did not load: the
-// tab is gone, so the navigation's own advice about the tab (usable,
-// stopped) no longer holds.
-func openTabFailed(alias string, err error) error {
+// openTabFailed is the error of an openTab whose page did not load, saying
+// what became of the tab it opened (d): the navigation's own advice about
+// the tab (usable, stopped) no longer holds.
+func openTabFailed(tab state.Tab, d Discarded, err error) error {
+	var what, hint string
+	switch d {
+	case TabWasGone:
+		what = fmt.Sprintf("the tab openTab opened (%s) was closed while its page loaded (by the page, the user or another agent), so its alias is removed", tab.Alias)
+		hint = "openTab again; if the page closes its own tab, open it in a tab you keep"
+	case TabStillOpen:
+		what = fmt.Sprintf("openTab could not close the tab it opened (%s, targetId %s): it is still open and keeps its alias", tab.Alias, tab.TargetID)
+		hint = fmt.Sprintf(`close it with {"closeTab":%q}; listTabs shows the open tabs`, tab.Alias)
+	default:
+		what = fmt.Sprintf("openTab closed the tab it opened (%s)", tab.Alias)
+		hint = "check that the server answers; a page that is slow to finish loading opens sooner with waitUntil \"domcontentloaded\""
+	}
 	var be *browser.Error
-	if !errors.As(err, &be) {
-		return fmt.Errorf("openTab closed the tab it opened (%s), because %w", alias, err)
+	var ce *browser.ConnectionError
+	switch {
+	case errors.As(err, &ce):
+		return &browser.ConnectionError{Endpoint: ce.Endpoint, Err: fmt.Errorf("%s, because %w", what, ce.Err)}
+	case !errors.As(err, &be):
+		return browser.Errorf(browser.KindExecution, "%s, because %v", what, err).WithHint("%s", hint)
 	}
 	msg := be.Message
 	if msg == "" && be.Err != nil {
 		msg = be.Err.Error()
 	}
 	e := *be
-	e.Message = fmt.Sprintf("openTab closed the tab it opened (%s), because %s", alias, msg)
-	e.Hint = "check that the server answers; a page that is slow to finish loading opens sooner with waitUntil \"domcontentloaded\""
+	e.Message = fmt.Sprintf("%s, because %s", what, msg)
+	e.Hint = hint
 	return &e
 }
 
@@ -402,9 +435,17 @@ func listTabs(c *Call) (any, error) {
 		}
 	} else {
 		list, err := chrome.List(c.Ctx, ep)
+		if silentPort(err) {
+			// Something took the connection and never answered: "no
+			// tabs" would be a guess (a frozen Chrome has tabs).
+			return nil, &browser.ConnectionError{Endpoint: ep.String(), Err: err}
+		}
 		if err != nil {
-			return map[string]any{"tabs": []TabInfo{}, "count": 0,
-				"note": fmt.Sprintf("no Chrome answers on %s; openTab launches one", ep)}, nil
+			note := fmt.Sprintf("no Chrome answers on %s; openTab launches one", ep)
+			if errors.As(err, new(*chrome.NotDevToolsError)) {
+				note = err.Error()
+			}
+			return map[string]any{"tabs": []TabInfo{}, "count": 0, "note": note}, nil
 		}
 		for _, t := range list {
 			pages = append(pages, &target.Info{TargetID: target.ID(t.ID), URL: t.URL, Title: t.Title})
@@ -416,4 +457,26 @@ func listTabs(c *Call) (any, error) {
 		out["note"] = note
 	}
 	return out, nil
+}
+
+// silentPort reports an error of a port that took the connection and
+// never answered: not knowing what runs there, a command cannot say
+// "no Chrome" or "no tabs".
+func silentPort(err error) bool {
+	var nd *chrome.NotDevToolsError
+	return errors.As(err, &nd) && nd.Silent
+}
+
+// silentDevTools is the error of a browser connection whose first calls
+// fail: a WebSocket that took the connection and does not answer CDP (or
+// went away) is a CONNECTION error that says so.
+func silentDevTools(ep chrome.Endpoint, method string, err error) error {
+	if errors.Is(err, context.Canceled) {
+		return err
+	}
+	return &browser.ConnectionError{Endpoint: ep.String(), Err: &chrome.NotDevToolsError{
+		Endpoint: ep.String(),
+		What:     fmt.Sprintf("its WebSocket took the connection but did not answer %s (%v)", method, err),
+		Silent:   true,
+	}}
 }

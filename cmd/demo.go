@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cdp-skill/cdp-skill/examples"
+	"github.com/cdp-skill/cdp-skill/lang"
 	"github.com/cdp-skill/cdp-skill/runtime"
 )
 
@@ -39,7 +40,7 @@ func (a *app) demoCommand() *cobra.Command {
 			name, src, dir := "examples/demo.star", []byte(nil), ""
 			if len(args) == 1 {
 				name = args[0]
-				if src, err = os.ReadFile(name); err != nil {
+				if src, err = lang.ReadSource(name); err != nil {
 					a.print(runtime.ErrorOutput(runtime.TypeParse, fmt.Sprintf("cannot read recipe: %v", err)))
 					return nil
 				}

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -390,15 +391,23 @@ func TestLargeAnswersSpill(t *testing.T) {
 	}
 }
 
-// TestEndlessRecipeFileIsRefused (issue 31, item 8): `run /dev/zero` reads
-// at most the recipe limit and answers a PARSE error saying so, instead of
-// reading forever; so does `check`.
+// TestEndlessRecipeFileIsRefused (issue 31, item 8): `run /dev/zero` is
+// refused as a device instead of reading forever, and a recipe file over
+// the limit is read at most to the limit and answers a PARSE error saying
+// so; the same for `check`.
 func TestEndlessRecipeFileIsRefused(t *testing.T) {
-	for _, args := range [][]string{{"run", "/dev/zero", "--timeout", "3s"}, {"check", "/dev/zero"}} {
-		r := cli(t, t.TempDir(), nil, args...)
-		mustAnswerJSON(t, args[0]+" /dev/zero", r)
-		if !strings.Contains(string(r.stdout), "more than 4 MiB") {
-			t.Fatalf("%s /dev/zero: exit %d %.400s", args[0], r.code, r.stdout)
+	dir := t.TempDir()
+	big := filepath.Join(dir, "big.star")
+	if err := os.WriteFile(big, bytes.Repeat([]byte("x = 1\n"), 1<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ file, want string }{{"/dev/zero", "is a device"}, {big, "more than 4 MiB"}} {
+		for _, args := range [][]string{{"run", tc.file, "--timeout", "3s"}, {"check", tc.file}} {
+			r := cli(t, dir, nil, args...)
+			mustAnswerJSON(t, args[0]+" "+tc.file, r)
+			if !strings.Contains(string(r.stdout), tc.want) {
+				t.Fatalf("%s %s: exit %d %.400s", args[0], tc.file, r.code, r.stdout)
+			}
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"go.starlark.net/starlark"
 
 	"github.com/cdp-skill/cdp-skill/browser"
+	"github.com/cdp-skill/cdp-skill/browser/chrome"
 	"github.com/cdp-skill/cdp-skill/builtins"
 	"github.com/cdp-skill/cdp-skill/lang"
 )
@@ -488,6 +489,10 @@ func brief(v any) string {
 // not finish in time". An error that only carries the expired context is
 // not.
 func answeredInTime(err error) bool {
+	if errors.As(err, new(*chrome.NotDevToolsError)) {
+		// It says what held the port; the step's timeout is not the cause.
+		return true
+	}
 	var typed *browser.Error
 	if !errors.As(err, &typed) {
 		return false

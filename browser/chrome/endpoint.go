@@ -6,6 +6,7 @@ package chrome
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -128,7 +129,7 @@ func getJSON(ctx context.Context, method, u string, out any) error {
 		return err
 	}
 	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("%s %s: HTTP %d: %s", method, u, resp.StatusCode, strings.TrimSpace(string(body)))
+		return &httpStatusError{method: method, url: u, code: resp.StatusCode, body: strings.TrimSpace(string(body))}
 	}
 	if out == nil {
 		return nil
@@ -146,11 +147,15 @@ func Version(ctx context.Context, e Endpoint) (*VersionInfo, error) {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	var v VersionInfo
-	if err := getJSON(ctx, http.MethodGet, base+"/json/version", &v); err != nil {
-		return nil, fmt.Errorf("%s", e.Scrub(err.Error()))
+	err := getJSON(ctx, http.MethodGet, base+"/json/version", &v)
+	if err == nil && v.WebSocketDebuggerURL == "" {
+		err = fmt.Errorf("%s/json/version has %w", base, errNoWebSocketURL)
 	}
-	if v.WebSocketDebuggerURL == "" {
-		return nil, fmt.Errorf("%s/json/version has no webSocketDebuggerUrl", base)
+	if err != nil {
+		if nd := (*NotDevToolsError)(nil); errors.As(discoveryError(e, "/json/version", err), &nd) {
+			return nil, nd
+		}
+		return nil, fmt.Errorf("%s", e.Scrub(err.Error()))
 	}
 	v.WebSocketDebuggerURL = fixWebSocketHost(v.WebSocketDebuggerURL, base)
 	return &v, nil
@@ -182,7 +187,7 @@ func List(ctx context.Context, e Endpoint) ([]TargetInfo, error) {
 	}
 	var all []TargetInfo
 	if err := getJSON(ctx, http.MethodGet, base+"/json/list", &all); err != nil {
-		return nil, err
+		return nil, discoveryError(e, "/json/list", err)
 	}
 	pages := all[:0]
 	for _, t := range all {

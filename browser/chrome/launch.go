@@ -204,15 +204,24 @@ func Ensure(ctx context.Context, e Endpoint, autoLaunch bool, opts LaunchOptions
 	if ws := e.WebSocketURL(); ws != "" {
 		return ws, false, nil
 	}
-	if v, err := Version(ctx, e); err == nil {
+	v, verr := Version(ctx, e)
+	var nd *NotDevToolsError
+	switch {
+	case verr == nil:
 		return v.WebSocketDebuggerURL, false, nil
-	} else if errors.Is(ctx.Err(), context.Canceled) {
+	case errors.Is(ctx.Err(), context.Canceled):
 		// The caller gave up (its client went away, an interrupt): that
 		// says nothing about Chrome. (A deadline that passed does: it did
 		// not answer in time.)
 		return "", false, fmt.Errorf("cancelled before Chrome answered: %w", ctx.Err())
-	} else if !autoLaunch || !e.Local() {
-		return "", false, fmt.Errorf("no Chrome answers at %s (%v)", e, err)
+	case errors.As(verr, &nd) && !nd.Silent:
+		// Something answered, and not as Chrome: waiting changes nothing.
+		return "", false, nd
+	case !autoLaunch || !e.Local():
+		if nd != nil {
+			return "", false, nd
+		}
+		return "", false, fmt.Errorf("no Chrome answers at %s (%v)", e, verr)
 	}
 	if err := portFree(e.Port); err != nil {
 		// Something holds the port: an overloaded Chrome answers late, a
@@ -220,6 +229,9 @@ func Ensure(ctx context.Context, e Endpoint, autoLaunch bool, opts LaunchOptions
 		ws, werr := awaitAnswer(ctx, e)
 		if werr != nil && errors.Is(ctx.Err(), context.Canceled) {
 			return "", false, fmt.Errorf("cancelled before Chrome answered: %w", ctx.Err())
+		}
+		if errors.As(werr, &nd) {
+			return "", false, nd
 		}
 		if werr != nil {
 			return "", false, err
@@ -248,7 +260,7 @@ func Ensure(ctx context.Context, e Endpoint, autoLaunch bool, opts LaunchOptions
 	if _, err := Launch(ctx, e.Port, opts); err != nil {
 		return "", false, err
 	}
-	v, err := Version(ctx, e)
+	v, err = Version(ctx, e)
 	if err != nil {
 		return "", true, fmt.Errorf("%w: launched but discovery failed: %v", ErrLaunch, err)
 	}
@@ -268,7 +280,8 @@ func awaitAnswer(ctx context.Context, e Endpoint) (string, error) {
 		if err == nil {
 			return v.WebSocketDebuggerURL, nil
 		}
-		if time.Now().After(deadline) || ctx.Err() != nil {
+		var nd *NotDevToolsError
+		if time.Now().After(deadline) || ctx.Err() != nil || errors.As(err, &nd) && !nd.Silent {
 			return "", err
 		}
 		select {

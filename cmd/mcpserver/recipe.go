@@ -70,7 +70,7 @@ func recipeProgram(args map[string]any) (runtime.Program, error) {
 			prog.Dir = wd
 		}
 	case path != "":
-		src, err := os.ReadFile(path)
+		src, err := lang.ReadSource(path)
 		if err != nil {
 			return prog, fmt.Errorf("run_recipe: cannot read %s: %v", path, err)
 		}
