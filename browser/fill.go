@@ -21,7 +21,8 @@ type FillOptions struct {
 type FillResult struct {
 	Filled bool `json:"filled"`
 	// Method is insertText (typed as by an IME), setter (value setter +
-	// input/change events) or select.
+	// input/change events), select, or for a code or rich-text editor
+	// paste (the editor's own paste) or keys (cleared with its keys).
 	Method string `json:"method"`
 	// Verified says the field holds the value afterwards.
 	Verified *bool `json:"verified,omitempty"`
@@ -59,6 +60,7 @@ func (p *Page) fillElement(ctx context.Context, el *Element, value string, o Fil
 	// a value to be typed the field focused and selected (fillStart).
 	var start struct {
 		Kind    string    `json:"kind"`
+		Editor  string    `json:"editor"`
 		Focused *bool     `json:"focused"`
 		Active  *pressHit `json:"active"`
 	}
@@ -78,6 +80,9 @@ func (p *Page) fillElement(ctx context.Context, el *Element, value string, o Fil
 		}()
 	}
 	kind := start.Kind
+	if kind == "editor" {
+		return p.fillEditor(ctx, el, start.Editor, start.Focused != nil && *start.Focused, value, o, res)
+	}
 	if n, ok := strings.CutPrefix(kind, "too-long:"); ok {
 		return Errorf(KindElementNotEditable, "the field accepts at most %s characters; the value has %d", n, len([]rune(value))).
 			WithHint("shorten the value (the page sets maxlength)")

@@ -14,6 +14,7 @@ import { describe } from './api.js';
 import { isShown } from './find.js';
 import { hitOf, widgetPart, pressVerdict, textOf } from './hittarget.js';
 import { guardFocus, readGuard } from './focusguard.js';
+import { editorOf } from './editors.js';
 
 const VALUE_TYPES = new Set(['date', 'datetime-local', 'month', 'time', 'week', 'color', 'range']);
 // Input types that take no text; every other type, unknown ones included
@@ -421,6 +422,17 @@ export function fillKind(el, value) {
 // A value to be typed is guarded (focusguard.js): it goes into el or
 // nowhere; when focus does not stay on el, active names where it went.
 export function fillStart(el, value, clear, react) {
+  const ed = editorOf(el);
+  if (ed) {
+    // An editor's surface: focused only; the editor's own keys select
+    // (editors.js).
+    guardFocus(el);
+    el.focus({ preventScroll: true });
+    const a = deepActiveElement();
+    if (a === el || composedContains(el, a)) return { kind: 'editor', editor: ed.name, focused: true };
+    readGuard();
+    return { kind: 'editor', editor: ed.name, focused: false, active: activeOther() };
+  }
   const kind = fillKind(el, value);
   if (kind === 'type' || kind === 'set') watchValue(el);
   if (kind !== 'type' || react) return { kind, focused: null };
