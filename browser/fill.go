@@ -44,7 +44,7 @@ func (p *Page) Fill(ctx context.Context, t Target, value string, o FillOptions) 
 	ao.prep, ao.watch = "read", true
 	res := &FillResult{}
 	s, err := p.perform(ctx, t, action{kind: "fill", opts: ao, act: func(ctx context.Context, s *acting) error {
-		return p.fillElement(ctx, s.el(), value, o, res)
+		return p.fillElement(ctx, t, s.el(), value, o, res)
 	}})
 	if err != nil {
 		return nil, err
@@ -54,7 +54,7 @@ func (p *Page) Fill(ctx context.Context, t Target, value string, o FillOptions) 
 	return res, nil
 }
 
-func (p *Page) fillElement(ctx context.Context, el *Element, value string, o FillOptions, res *FillResult) (err error) {
+func (p *Page) fillElement(ctx context.Context, t Target, el *Element, value string, o FillOptions, res *FillResult) (err error) {
 	// One round trip: the kind, for a typed or set value the watch that
 	// tells a consumed value from a rejected one (see watchValue), and for
 	// a value to be typed the field focused and selected (fillStart).
@@ -88,11 +88,12 @@ func (p *Page) fillElement(ctx context.Context, el *Element, value string, o Fil
 			WithHint("shorten the value (the page sets maxlength)")
 	}
 	if kind == "select" {
-		var r selectResult
-		if err := el.Call(ctx, &r, `(el, v) => `+epSelectOptions.js()+`(el, [{any: v}])`, value); err != nil {
+		var r selectAnswer
+		want := []SelectWant{OptionAny(value)}
+		if err := el.Call(ctx, &r, `(el, want) => `+epSelectOption.js()+`(el, want)`, want); err != nil {
 			return err
 		}
-		if err := r.err(value); err != nil {
+		if err := r.check(t, want); err != nil {
 			return err
 		}
 		res.Method, res.Filled, res.Verified = "select", true, ptr(true)

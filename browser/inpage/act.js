@@ -15,6 +15,7 @@ import { isShown } from './find.js';
 import { hitOf, widgetPart, pressVerdict, textOf } from './hittarget.js';
 import { guardFocus, readGuard } from './focusguard.js';
 import { editorOf } from './editors.js';
+import { replacingWidget } from './replaced.js';
 
 const VALUE_TYPES = new Set(['date', 'datetime-local', 'month', 'time', 'week', 'color', 'range']);
 // Input types that take no text; every other type, unknown ones included
@@ -214,6 +215,12 @@ function checkReady(el, kind, opts) {
     }
   }
   if (kind === 'click-direct') kind = 'click';
+  if ((kind === 'select' || kind === 'fill') && el.tagName === 'SELECT') {
+    // A <select> a library hides behind its own widget: the user acts
+    // through the widget, and selectOption checks that it follows.
+    const rep = replacingWidget(el);
+    if (rep) return { ok: true, box: boxOf(rep.control.getBoundingClientRect()), via: 'widget' };
+  }
   if (hiddenForAT(el) && !(kind === 'fill' && el.isContentEditable)) return { ok: false, reason: 'hidden', detail: hiddenWhy(el) };
   if (kind === 'fill' || kind === 'type') {
     let p = editProblem(el);
