@@ -21,7 +21,8 @@ type FillOptions struct {
 type FillResult struct {
 	Filled bool `json:"filled"`
 	// Method is insertText (typed as by an IME), setter (value setter +
-	// input/change events) or select.
+	// input/change events), select, or for a code or rich-text editor
+	// paste (the editor's own paste) or keys (cleared with its keys).
 	Method string `json:"method"`
 	// Verified says the field holds the value afterwards.
 	Verified *bool `json:"verified,omitempty"`
@@ -43,7 +44,7 @@ func (p *Page) Fill(ctx context.Context, t Target, value string, o FillOptions) 
 	ao.prep, ao.watch = "read", true
 	res := &FillResult{}
 	s, err := p.perform(ctx, t, action{kind: "fill", opts: ao, act: func(ctx context.Context, s *acting) error {
-		return p.fillElement(ctx, s.el(), value, o, res)
+		return p.fillElement(ctx, t, s.el(), value, o, res)
 	}})
 	if err != nil {
 		return nil, err
@@ -53,12 +54,13 @@ func (p *Page) Fill(ctx context.Context, t Target, value string, o FillOptions) 
 	return res, nil
 }
 
-func (p *Page) fillElement(ctx context.Context, el *Element, value string, o FillOptions, res *FillResult) (err error) {
+func (p *Page) fillElement(ctx context.Context, t Target, el *Element, value string, o FillOptions, res *FillResult) (err error) {
 	// One round trip: the kind, for a typed or set value the watch that
 	// tells a consumed value from a rejected one (see watchValue), and for
 	// a value to be typed the field focused and selected (fillStart).
 	var start struct {
 		Kind    string    `json:"kind"`
+		Editor  string    `json:"editor"`
 		Focused *bool     `json:"focused"`
 		Active  *pressHit `json:"active"`
 	}
@@ -78,16 +80,20 @@ func (p *Page) fillElement(ctx context.Context, el *Element, value string, o Fil
 		}()
 	}
 	kind := start.Kind
+	if kind == "editor" {
+		return p.fillEditor(ctx, el, start.Editor, start.Focused != nil && *start.Focused, value, o, res)
+	}
 	if n, ok := strings.CutPrefix(kind, "too-long:"); ok {
 		return Errorf(KindElementNotEditable, "the field accepts at most %s characters; the value has %d", n, len([]rune(value))).
 			WithHint("shorten the value (the page sets maxlength)")
 	}
 	if kind == "select" {
-		var r selectResult
-		if err := el.Call(ctx, &r, `(el, v) => `+epSelectOptions.js()+`(el, [{any: v}])`, value); err != nil {
+		var r selectAnswer
+		want := []SelectWant{OptionAny(value)}
+		if err := el.Call(ctx, &r, `(el, want) => `+epSelectOption.js()+`(el, want)`, want); err != nil {
 			return err
 		}
-		if err := r.err(value); err != nil {
+		if err := r.check(t, want); err != nil {
 			return err
 		}
 		res.Method, res.Filled, res.Verified = "select", true, ptr(true)

@@ -69,6 +69,20 @@ type selectAnswer struct {
 	Selector string       `json:"selector"`
 	Options  []string     `json:"options"`
 	Missing  []SelectWant `json:"missing"`
+	// Widget is the control of the widget a library shows in place of
+	// the hidden <select> (inpage/replaced.js); Shows is what it shows
+	// and Wanted the labels asked for, when it did not follow.
+	Widget *widgetControl `json:"widget"`
+	Shows  string         `json:"shows"`
+	Wanted []string       `json:"wantedLabels"`
+}
+
+// widgetControl is the control a user operates of a widget that stands in
+// for a hidden <select>.
+type widgetControl struct {
+	Ref  string `json:"ref"`
+	Role string `json:"role"`
+	Name string `json:"name"`
 }
 
 // SelectOption selects options of a native <select>: the wanted ones are
@@ -76,7 +90,9 @@ type selectAnswer struct {
 // is read back after the page's handlers ran. An option that is not there
 // yet or still disabled (options loaded or enabled by the page) is waited
 // for up to the actionability timeout. A custom (ARIA) dropdown is refused
-// with a hint to click it open and click the option.
+// with a hint to click it open and click the option; so is a <select> a
+// library hides behind a widget that does not follow it (after the
+// selection is put back).
 func (p *Page) SelectOption(ctx context.Context, t Target, wants []SelectWant, o ActionOptions) (*SelectResult, error) {
 	if len(wants) == 0 {
 		return nil, Errorf(KindStepValidation, "no option given").WithHint("give value, label, index or values")
@@ -181,6 +197,8 @@ func (a selectAnswer) check(t Target, wants []SelectWant) error {
 	switch {
 	case a.Error == "custom":
 		return a.customError(t)
+	case a.Error == "replaced":
+		return a.replacedError(t)
 	case a.Error != "":
 		return a.err(describeWants(wants))
 	case len(a.Missing) > 0:
@@ -212,6 +230,21 @@ func (a selectAnswer) customError(t Target) error {
 		return e.WithHint("it is a custom dropdown: click it to open it, then click the option (click with text of the option, or its ref from a new snapshot)")
 	}
 	return e.WithHint("target the <select> element by selector, ref or label; for a custom dropdown click it open, then click the option")
+}
+
+// replacedError explains that the <select> is hidden behind a library's
+// widget that did not follow the selection, which was put back.
+func (a selectAnswer) replacedError(t Target) error {
+	w := a.Widget
+	if w == nil {
+		w = &widgetControl{}
+	}
+	ctl := fmt.Sprintf("%s %q [ref=%s]", w.Role, w.Name, w.Ref)
+	e := Errorf(KindElementNotEditable, "%s is a <select> (%s) that the page hides behind its own widget, %s, which did not follow the selection (it shows %q); the <select> was put back as it was",
+		t, a.Selector, ctl, a.Shows)
+	e.Details = map[string]any{"widget": w}
+	opt := strings.Join(a.Wanted, ", ")
+	return e.WithHint("pick it as a user does: click %s to open it (type to filter if it has a search box), then click the option %q by its ref from the click's answer", w.Ref, opt)
 }
 
 func describeWants(wants []SelectWant) string {

@@ -14,6 +14,8 @@ import { describe } from './api.js';
 import { isShown } from './find.js';
 import { hitOf, widgetPart, pressVerdict, textOf } from './hittarget.js';
 import { guardFocus, readGuard } from './focusguard.js';
+import { editorOf } from './editors.js';
+import { replacingWidget } from './replaced.js';
 
 const VALUE_TYPES = new Set(['date', 'datetime-local', 'month', 'time', 'week', 'color', 'range']);
 // Input types that take no text; every other type, unknown ones included
@@ -213,6 +215,12 @@ function checkReady(el, kind, opts) {
     }
   }
   if (kind === 'click-direct') kind = 'click';
+  if ((kind === 'select' || kind === 'fill') && el.tagName === 'SELECT') {
+    // A <select> a library hides behind its own widget: the user acts
+    // through the widget, and selectOption checks that it follows.
+    const rep = replacingWidget(el);
+    if (rep) return { ok: true, box: boxOf(rep.control.getBoundingClientRect()), via: 'widget' };
+  }
   if (hiddenForAT(el) && !(kind === 'fill' && el.isContentEditable)) return { ok: false, reason: 'hidden', detail: hiddenWhy(el) };
   if (kind === 'fill' || kind === 'type') {
     let p = editProblem(el);
@@ -421,6 +429,17 @@ export function fillKind(el, value) {
 // A value to be typed is guarded (focusguard.js): it goes into el or
 // nowhere; when focus does not stay on el, active names where it went.
 export function fillStart(el, value, clear, react) {
+  const ed = editorOf(el);
+  if (ed) {
+    // An editor's surface: focused only; the editor's own keys select
+    // (editors.js).
+    guardFocus(el);
+    el.focus({ preventScroll: true });
+    const a = deepActiveElement();
+    if (a === el || composedContains(el, a)) return { kind: 'editor', editor: ed.name, focused: true };
+    readGuard();
+    return { kind: 'editor', editor: ed.name, focused: false, active: activeOther() };
+  }
   const kind = fillKind(el, value);
   if (kind === 'type' || kind === 'set') watchValue(el);
   if (kind !== 'type' || react) return { kind, focused: null };

@@ -37,6 +37,7 @@ export {
   readFill
 } from './act.js';
 export { readGuard } from './focusguard.js';
+export { editorShows, editorPaste } from './editors.js';
 export {
   hoverPrepare, hoverCapture, dragSource, setRange, dragWatch, dragStarted, dragReport,
   dragMark, dragVerify, syntheticDrag, scrollPage, scrollElement, scrollIntoCenter

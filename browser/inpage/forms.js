@@ -5,6 +5,7 @@ import { normalizeSpace, truncate } from './dom.js';
 import { accessibleName, byIdInRoot, deepActiveElement } from './names.js';
 import { allShadowRoots, effectiveRole } from './refs.js';
 import { checkedState, composedContains, selectOptions, shortSelector } from './act.js';
+import { describeControl, replacingWidget, widgetFollowed, widgetShows } from './replaced.js';
 
 // ---- select ----
 
@@ -59,10 +60,16 @@ function wantSelected(sel, w) {
 
 // selectOption selects options of a native <select> (see selectOptions)
 // and reports, after the page's input and change handlers ran, which of the
-// wanted options are not selected (missing).
-export function selectOption(el, want) {
+// wanted options are not selected (missing). A <select> that a library
+// hides behind a widget of its own (replaced.js) must be followed by the
+// widget: else the selection is put back and the answer names the
+// widget's control (error 'replaced').
+export async function selectOption(el, want) {
   const sel = selectTarget(el);
   if (sel.tagName !== 'SELECT') return notNativeSelect(sel);
+  const rep = replacingWidget(sel);
+  const before = [...sel.options].map((o) => o.selected);
+  const shownBefore = rep ? widgetShows(rep) : '';
   const r = selectOptions(sel, want);
   if (r.error === 'disabled-option') {
     const enabled = [...sel.options].filter((o) => !o.disabled);
@@ -73,7 +80,26 @@ export function selectOption(el, want) {
   const missing = want.filter((w) => !wantSelected(sel, w));
   if (missing.length) r.missing = missing;
   r.selected = [...sel.selectedOptions].map((o) => ({ value: o.value, label: normalizeSpace(o.label || o.text) }));
-  return r;
+  if (!rep) return r;
+  const changed = [...sel.options].some((o, i) => o.selected !== before[i]);
+  // The widget renders the change on its next frame, if at all.
+  await new Promise((res) => {
+    requestAnimationFrame(() => res());
+    setTimeout(res, 100);
+  });
+  if (widgetFollowed(rep, r.selected.map((o) => o.label), shownBefore, changed)) {
+    r.widget = describeControl(rep);
+    return r;
+  }
+  [...sel.options].forEach((o, i) => { o.selected = before[i]; });
+  if (changed) {
+    sel.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+    sel.dispatchEvent(new Event('change', { bubbles: true }));
+  }
+  return {
+    error: 'replaced', widget: describeControl(rep), shows: truncate(widgetShows(rep), 80), selector: shortSelector(sel),
+    wantedLabels: r.selected.map((o) => o.label),
+  };
 }
 
 // ---- check ----

@@ -10,6 +10,7 @@ import { INTERACTIVE, LANDMARKS, LEAF, NAME_FROM_CONTENT, SKIP_TAGS, TEXT_LEVEL,
 import { accessibleName, deepActiveElement, linkURL, stateOf, valueOf } from './names.js';
 import { effectiveRole, refName } from './refs.js';
 import { selectorQuery } from './find.js';
+import { replacingWidget } from './replaced.js';
 
 // Build context for one snapshot.
 export function newBuild(opts, snapId) {
@@ -194,6 +195,9 @@ export function walkElement(el, depth, out, b) {
     return;
   }
   if (el.tagName === 'OPTION' && el.closest('select')) return;
+  // A <select> a library hides behind its own widget: the widget is what
+  // the user sees and operates (replaced.js).
+  if (el.tagName === 'SELECT' && replacingWidget(el)) return;
 
   const node = { el, role: clickable ? 'generic' : role, children: [] };
   b.count++;

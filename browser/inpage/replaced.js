@@ -1,0 +1,70 @@
+// replaced.js — native <select>s that a UI library hides and replaces
+// with a widget of its own (Tom Select, Choices.js, select2, Chosen,
+// bootstrap-select). The user operates the widget; the hidden <select> is
+// only its form value, and most such libraries do not follow changes made
+// to it. So the snapshot leaves it out, and selectOption on it (by selector
+// or label) is verified on the widget, else undone and refused with the
+// widget's ref. Module of the in-page engine.
+
+import { normalizeSpace, truncate } from './dom.js';
+import { accessibleName } from './names.js';
+import { isShown } from './find.js';
+import { effectiveRole, refName } from './refs.js';
+import { refFor } from './snapshot.js';
+import { S } from './state.js';
+
+// SIBLING_ROLES are the roles of a widget's control that follows the
+// <select> (the library inserts its widget right after it); an ancestor
+// (the library wrapped the <select>) must itself be, or hold, a combobox
+// or listbox.
+const SIBLING_ROLES = new Set(['combobox', 'listbox', 'button', 'textbox', 'searchbox']);
+const WRAPPER_ROLES = new Set(['combobox', 'listbox']);
+const CONTROLS = '[role=combobox],[role=listbox],[role=button],button,input,[tabindex]';
+
+// hiddenVisually: display: none, or the screen-reader-only pattern
+// (clipped to nothing, a pixel wide, or transparent).
+function hiddenVisually(el) {
+  const s = getComputedStyle(el);
+  if (s.display === 'none' || el.hidden) return true;
+  const r = el.getBoundingClientRect();
+  if (r.width <= 1 || r.height <= 1 || Number(s.opacity) === 0) return true;
+  return s.clipPath === 'inset(50%)' || /^rect\(0(px)?,? 0(px)?,? 0(px)?,? 0(px)?\)$/.test(s.clip);
+}
+
+// replacingWidget returns the shown widget that stands in for sel, a
+// <select> hidden from sight, and the control of it a user operates;
+// null when sel shows or nothing stands in for it.
+export function replacingWidget(sel) {
+  if (!sel || sel.tagName !== 'SELECT' || !hiddenVisually(sel)) return null;
+  const cands = [];
+  for (let n = sel.nextElementSibling, i = 0; n && i < 2; n = n.nextElementSibling, i++) cands.push([n, SIBLING_ROLES]);
+  for (let a = sel.parentElement, i = 0; a && i < 2 && a !== document.body; a = a.parentElement, i++) cands.push([a, WRAPPER_ROLES]);
+  for (const [c, roles] of cands) {
+    if (c.tagName === 'SELECT' || c.tagName === 'FORM' || c.querySelectorAll('select').length > (c.contains(sel) ? 1 : 0)) continue;
+    const control = [c, ...c.querySelectorAll(CONTROLS)].find((e) => e !== sel && !sel.contains(e) && roles.has(effectiveRole(e)) && isShown(e));
+    if (control) return { widget: c, control };
+  }
+  return null;
+}
+
+// widgetShows is the text a user sees in the widget.
+export function widgetShows(rep) {
+  return normalizeSpace(rep.widget.innerText || '');
+}
+
+// describeControl names the widget's control for an answer: its ref, role
+// and name.
+export function describeControl(rep) {
+  const el = rep.control;
+  const role = effectiveRole(el);
+  return { ref: refFor(el, role, refName(el, role), Math.max(S.snapSeq, 1)), role, name: truncate(accessibleName(el), 60) };
+}
+
+// widgetFollowed says whether the widget shows the options now selected
+// (labels), having shown before what it shows now only when they were
+// selected already.
+export function widgetFollowed(rep, labels, shownBefore, changed) {
+  const now = widgetShows(rep);
+  if (!labels.every((l) => !l || now.includes(l))) return false;
+  return !changed || now !== shownBefore;
+}

@@ -1,0 +1,87 @@
+package corpus
+
+import (
+	"strings"
+	"testing"
+)
+
+// A native <select> that a library hides behind its own widget is not a
+// control of its own in the snapshot (the widget is what the user sees),
+// and selectOption on it (by selector or label) is verified on the widget:
+// one that follows the change is set; one that does not is refused at
+// once, the <select> put back, with the widget's ref to click.
+
+// TestHiddenSelectNotInSnapshot: Tom Select and Choices.js hide their
+// <select>s; the snapshot shows only their widgets.
+func TestHiddenSelectNotInSnapshot(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ page, ready, hidden, widget string }{
+		{"tomselect.html", "[data-ready=tomselect]", `combobox "Pick a country`, `combobox "Country"`},
+		{"choices.html", "[data-ready=choices]", `option "Urgent"`, `listbox "Priority"`},
+	} {
+		a := openPage(t, c.page, c.ready)
+		yaml := a.snapshot()
+		if strings.Contains(yaml, c.hidden) || !strings.Contains(yaml, c.widget) {
+			t.Errorf("%s: want %s and no %s in:\n%s", c.page, c.widget, c.hidden, yaml)
+		}
+	}
+}
+
+// TestSelectOptionOnHiddenSelectRefused: selectOption on the <select>
+// behind Tom Select (which does not follow it) and behind Choices.js
+// answers an error naming the widget's ref, at once, and leaves the
+// library's value and the <select>'s as they were, with no change heard.
+func TestSelectOptionOnHiddenSelectRefused(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ page, ready, step, widget, state, want string }{
+		{"tomselect.html", "[data-ready=tomselect]", `{"selectOption":{"selector":"#country","value":"jp"}}`, `combobox "Country"`,
+			`() => [country.getValue(), document.getElementById('country').value, countryChanges]`, `["","",0]`},
+		{"choices.html", "[data-ready=choices]", `{"selectOption":{"selector":"#priority","label":"Urgent"}}`, `listbox "Priority"`,
+			`() => [priority.getValue(true), document.getElementById('priority').value]`, `["normal","normal"]`},
+	} {
+		a := openPage(t, c.page, c.ready)
+		ref := refIn(t, a.snapshot(), c.widget)
+		out := a.runSteps(c.step)
+		if out.OK() || len(out.Steps) == 0 {
+			t.Fatalf("%s: selectOption on the hidden <select> answered %s", c.page, out.JSON())
+		}
+		msg := out.Steps[0].Error
+		if !strings.Contains(msg, "did not follow the selection") || !strings.Contains(msg, "click "+ref) {
+			t.Errorf("%s: the error does not name the widget's ref %s: %s", c.page, ref, msg)
+		}
+		if got := a.evalJSON(c.state); got != c.want {
+			t.Errorf("%s: state after the refused selectOption = %s, want %s", c.page, got, c.want)
+		}
+		if a.took > stepBudget/2 {
+			t.Errorf("%s: the refusal took %v: it waited instead of answering", c.page, a.took)
+		}
+	}
+}
+
+// TestSelectOptionOnFollowingHiddenSelect: Tom Select with its
+// change_listener plugin follows its <select>: selectOption by label sets
+// it, and the widget shows the new value.
+func TestSelectOptionOnFollowingHiddenSelect(t *testing.T) {
+	t.Parallel()
+	a := openPage(t, "tomselect.html", "[data-ready=tomselect]")
+	a.do(`{"selectOption":{"selector":"#carrier","label":"DHL"}}`)
+	if got := a.evalJSON(`() => [carrier.getValue(), document.getElementById('carrier').value, carrier.control.innerText.trim()]`); got != `["dhl","dhl","DHL"]` {
+		t.Fatalf("[value, select's value, shown] = %s", got)
+	}
+}
+
+// TestFillOnHiddenSelect: fill on a hidden <select> is a selectOption:
+// refused behind Tom Select's widget that does not follow it, done behind
+// the one that does.
+func TestFillOnHiddenSelect(t *testing.T) {
+	t.Parallel()
+	a := openPage(t, "tomselect.html", "[data-ready=tomselect]")
+	out := a.runSteps(`{"fill":{"selector":"#country","value":"Japan"}}`)
+	if out.OK() || !strings.Contains(out.Steps[0].Error, "did not follow the selection") {
+		t.Errorf("fill on the <select> behind Tom Select answered %s", out.JSON())
+	}
+	a.do(`{"fill":{"selector":"#carrier","value":"UPS"}}`)
+	if got := a.evalJSON(`() => [country.getValue(), countryChanges, carrier.getValue(), carrier.control.innerText.trim()]`); got != `["",0,"ups","UPS"]` {
+		t.Fatalf("[country, changes, carrier, carrier shows] = %s", got)
+	}
+}
