@@ -4,7 +4,7 @@ package browser
 
 // The installed scripts (browser/inpage/bundle) and their versions.
 var (
-	engineBundleSpec = bundle{global: "__cdpSkill", source: engineBundleJS, version: "cb63feadc9ad"}
+	engineBundleSpec = bundle{global: "__cdpSkill", source: engineBundleJS, version: "e7b3e2023c98"}
 	pageBundleSpec   = bundle{global: "__cdpSkillPage", source: pageBundleJS, version: "d186319db1e5"}
 	watchBundleSpec  = bundle{global: "__cdpSkillWatch", source: watchBundleJS, version: "c1999cc6f123"}
 )
@@ -75,6 +75,7 @@ var (
 	epResetRefs            = engineEntry{"resetRefs"}
 	epResolve              = engineEntry{"resolve"}
 	epScrollElement        = engineEntry{"scrollElement"}
+	epScrollFlush          = engineEntry{"scrollFlush"}
 	epScrollIntoCenter     = engineEntry{"scrollIntoCenter"}
 	epScrollPage           = engineEntry{"scrollPage"}
 	epSearch               = engineEntry{"search"}

@@ -2,6 +2,7 @@
 // fill/select/scroll. Module of the in-page engine.
 
 import { S } from './state.js';
+import { noteScroll } from './scrollpending.js';
 import { changeWatch } from './changes.js';
 import {
   hiddenForAT, normalizeSpace, parentElementComposed, shadowRootOf, styleOf, truncate
@@ -234,9 +235,15 @@ function checkReady(el, kind, opts) {
   const align = opts.attempt ? SCROLL_ALIGN[opts.attempt % SCROLL_ALIGN.length] : 'center';
   if (r.bottom <= 0 || r.right <= 0 || r.top >= innerHeight || r.left >= innerWidth || r.top < 0 || r.bottom > innerHeight || opts.attempt) {
     el.scrollIntoView({ block: align, inline: 'center', behavior: 'instant' });
+    const was = r;
     r = el.getBoundingClientRect();
+    if (Math.abs(r.x - was.x) >= 0.5 || Math.abs(r.y - was.y) >= 0.5) noteScroll();
   }
   const res = { ok: true, box: boxOf(r) };
+  // A scroll of the engine's (this one, or the step's before it) whose
+  // listeners have not run yet: a virtualised list re-renders its rows
+  // then, maybe between a press and its release.
+  if (S.scrollPending) res.scrolling = true;
   if (kind === 'fill' || kind === 'type' || kind === 'focus' || kind === 'select') return res;
   if (styleOf(el).pointerEvents === 'none') return { ok: false, reason: 'pointer-events', detail: 'pointer-events: none', box: res.box };
   const pts = candidatePoints(el);
