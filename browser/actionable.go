@@ -91,6 +91,10 @@ type checkResult struct {
 	// read in the top frame.
 	Changes bool   `json:"changes"`
 	URL     string `json:"url"`
+	// Scrolling: a scroll of the engine's (the check's own scroll into
+	// view, or the step's before) has not yet run the page's scroll
+	// listeners (scrollpending.js).
+	Scrolling bool `json:"scrolling"`
 }
 
 func (c checkResult) describe() string {
@@ -167,6 +171,7 @@ func (p *Page) WaitActionable(ctx context.Context, t Target, kind string, o Acti
 		attempt     int
 		covered     int
 		lastLocated bool
+		flushes     int
 	)
 	// The first lookup also arms the action's watch when asked: handed to
 	// the action when the element is ready at once, stopped otherwise.
@@ -210,6 +215,17 @@ func (p *Page) WaitActionable(ctx context.Context, t Target, kind string, o Acti
 			last, err = p.checkFound(ctx, el, f, kind, covered, o.prep)
 			if err != nil && !p.navigationGone(err) {
 				return nil, err
+			}
+			if last.OK && last.Scrolling && flushes < maxScrollFlushes {
+				// The page's scroll listeners run now (a virtualised list
+				// renders its rows again), not between the press and the
+				// release; then the element and its point are found again
+				// (they may have run already, and replaced it).
+				p.flushScroll(ctx, el)
+				flushes++
+				pending.abandon()
+				pending = nil
+				continue
 			}
 			if last.OK {
 				if o.Stable && kind != "fill" && kind != "type" {
@@ -283,6 +299,17 @@ func (p *Page) WaitActionable(ctx context.Context, t Target, kind string, o Acti
 		return nil, notActionable(t, kind, last, waited)
 	}
 	return p.autoForce(el, matched, last), nil
+}
+
+// maxScrollFlushes bounds how often one actionability wait lets the
+// page's scroll listeners run before it checks again.
+const maxScrollFlushes = 2
+
+// flushScroll waits until the page's scroll listeners have run for the
+// engine's last scroll and the scrollers around el stopped moving (a few
+// frames at most). A failure leaves it to the check that follows.
+func (p *Page) flushScroll(ctx context.Context, el *Element) {
+	el.Call(ctx, nil, `(el) => `+epScrollFlush.js()+`(el)`)
 }
 
 // actionReport is the target report of a: what its check read (the prep

@@ -49,6 +49,16 @@ type probeResult struct {
 	// Detached: the element left the DOM during the click (the page
 	// re-rendered it), so the press went to its replacement.
 	Detached bool `json:"detached"`
+	// Lookalike, for a detached element, says where the release went: to
+	// a look-alike of it in the same ARIA state (true: the page re-rendered
+	// the same thing under the pointer), to something else or a look-alike
+	// in another state (false: the press's own handlers acted, as a menu
+	// that picks its item on mousedown does), or nowhere the probe saw
+	// (nil).
+	Lookalike *bool `json:"lookalike"`
+	// PressTaken: a handler of the press prevented its default, taking
+	// it for its own (a widget that acts on mousedown).
+	PressTaken bool `json:"pressTaken"`
 	// ClickHit is where the click event went when it fired at all ("" for
 	// a target without a selector, nil when none fired).
 	ClickHit *string `json:"clickHit"`
@@ -209,10 +219,19 @@ func (p *Page) clickElement(ctx context.Context, s *acting, o ClickOptions, butt
 // pressWithoutClick is the warning for a press that reached the element
 // while its click did not: it moved away under the pointer, or the page
 // re-rendered it when pressed (the click then went to its replacement, or
-// fired nowhere). "" when the click reached it or the page went away.
+// fired nowhere). "" when the click reached it, the page went away, or
+// the press's own handlers acted on it (the element is gone and the
+// release found something else where it stood).
 func pressWithoutClick(probe probeResult) string {
 	switch {
 	case probe.Clicked || probe.Gone:
+		return ""
+	case probe.Detached && (probe.PressTaken || probe.Lookalike != nil && !*probe.Lookalike):
+		// The element the press reached is gone, and the page took the
+		// press for its own or left something else (or the same thing in
+		// another state) where it stood: the press's handlers acted
+		// (picked the item, closed the menu). Saying "click again" would
+		// make the agent act twice.
 		return ""
 	case probe.Detached && probe.ClickHit != nil:
 		return fmt.Sprintf("the page re-rendered the element when it was pressed; the click event went to %s (its replacement or container), not to the element pressed: take a snapshot to see whether the page acted, before clicking again", orUnnamed(*probe.ClickHit))

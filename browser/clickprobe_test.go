@@ -99,3 +99,52 @@ render(document.getElementById('root'));
 		t.Fatalf("a press that re-rendered the button, with no click: warnings %q", res.Warnings)
 	}
 }
+
+// TestPressThatActsIsNotDoubted: a menu that picks its item on mousedown
+// (Choices.js does) removes or re-renders the pressed item, so no click
+// event fires; the press did the page's work, and the answer must not
+// send the agent to click again. The pick ran once. The press's handler
+// takes it for its own (prevents its default), or leaves something else
+// under the pointer (the menu closed), or re-renders the item in another
+// state (now selected). Its neighbours keep their warnings
+// (TestPressThatReRendersIsSaid, TestPressWithoutAClickIsSaid).
+func TestPressThatActsIsNotDoubted(t *testing.T) {
+	for name, onPress := range map[string]string{
+		"prevented": `e.preventDefault(); menu.remove();`,
+		"closed":    `menu.remove();`,
+		"selected":  `render(item.textContent);`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			p := loadHTML(t, `<main><h1>Ticket</h1>
+<div id="box">Priority: <span id="value">Normal</span></div>
+<ul id="menu" role="listbox"></ul>
+</main>
+<script>
+window.picks = [];
+const menu = document.getElementById('menu');
+function render(selected) {
+  menu.innerHTML = ['Low', 'Urgent'].map((v) => '<li role="option" aria-selected="' + (v === selected) + '">' + v + '</li>').join('');
+}
+render('');
+menu.addEventListener('mousedown', (e) => {
+  const item = e.target.closest('[role=option]');
+  if (!item) return;
+  window.picks.push(item.textContent);
+  document.getElementById('value').textContent = item.textContent;
+  `+onPress+`
+});
+</script>`)
+			ctx := testCtx(t)
+			res, err := p.Click(ctx, Target{Text: "Urgent"}, ClickOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := js(t, p, "[window.picks, document.getElementById('value').textContent]"); got != `[["Urgent"],"Urgent"]` || res.Method != "cdp" {
+				t.Fatalf("[picks, value] = %s, method %s", got, res.Method)
+			}
+			if len(res.Warnings) > 0 {
+				t.Fatalf("a press that picked the item is doubted: %q", res.Warnings)
+			}
+		})
+	}
+}

@@ -4,7 +4,7 @@ package browser
 
 // The installed scripts (browser/inpage/bundle) and their versions.
 var (
-	engineBundleSpec = bundle{global: "__cdpSkill", source: engineBundleJS, version: "3d7612a10dd8"}
+	engineBundleSpec = bundle{global: "__cdpSkill", source: engineBundleJS, version: "5a5a322b3e0a"}
 	pageBundleSpec   = bundle{global: "__cdpSkillPage", source: pageBundleJS, version: "d186319db1e5"}
 	watchBundleSpec  = bundle{global: "__cdpSkillWatch", source: watchBundleJS, version: "c1999cc6f123"}
 )
@@ -77,6 +77,7 @@ var (
 	epResetRefs            = engineEntry{"resetRefs"}
 	epResolve              = engineEntry{"resolve"}
 	epScrollElement        = engineEntry{"scrollElement"}
+	epScrollFlush          = engineEntry{"scrollFlush"}
 	epScrollIntoCenter     = engineEntry{"scrollIntoCenter"}
 	epScrollPage           = engineEntry{"scrollPage"}
 	epSearch               = engineEntry{"search"}

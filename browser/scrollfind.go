@@ -176,7 +176,9 @@ func (f *feedFind) lookFor(ctx context.Context) (bool, error) {
 	if err != nil || el == nil {
 		return false, err
 	}
-	el.Call(ctx, nil, `(el) => el.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'})`)
+	// The scroll waits for the page's scroll listeners (a virtualised
+	// list renders its rows), so the action that follows does not.
+	el.Call(ctx, nil, `(el) => `+epScrollIntoCenter.js()+`(el)`)
 	el.release()
 	return true, nil
 }

@@ -2,6 +2,7 @@
 // fill/select/scroll. Module of the in-page engine.
 
 import { S } from './state.js';
+import { noteScroll } from './scrollpending.js';
 import { changeWatch } from './changes.js';
 import {
   hiddenForAT, normalizeSpace, parentElementComposed, shadowRootOf, styleOf, truncate
@@ -12,7 +13,7 @@ import { refFor } from './snapshot.js';
 import { effectiveRole, refName } from './refs.js';
 import { describe } from './api.js';
 import { isShown } from './find.js';
-import { hitOf, widgetPart, pressVerdict, textOf } from './hittarget.js';
+import { hitOf, widgetPart, pressVerdict, lookalikeOnPath, statesOf, textOf } from './hittarget.js';
 import { guardFocus, readGuard } from './focusguard.js';
 import { editorOf } from './editors.js';
 import { replacingWidget } from './replaced.js';
@@ -242,9 +243,15 @@ function checkReady(el, kind, opts) {
   const align = opts.attempt ? SCROLL_ALIGN[opts.attempt % SCROLL_ALIGN.length] : 'center';
   if (r.bottom <= 0 || r.right <= 0 || r.top >= innerHeight || r.left >= innerWidth || r.top < 0 || r.bottom > innerHeight || opts.attempt) {
     el.scrollIntoView({ block: align, inline: 'center', behavior: 'instant' });
+    const was = r;
     r = el.getBoundingClientRect();
+    if (Math.abs(r.x - was.x) >= 0.5 || Math.abs(r.y - was.y) >= 0.5) noteScroll();
   }
   const res = { ok: true, box: boxOf(r) };
+  // A scroll of the engine's (this one, or the step's before it) whose
+  // listeners have not run yet: a virtualised list re-renders its rows
+  // then, maybe between a press and its release.
+  if (S.scrollPending) res.scrolling = true;
   if (kind === 'fill' || kind === 'type' || kind === 'focus' || kind === 'select') return res;
   if (styleOf(el).pointerEvents === 'none') return { ok: false, reason: 'pointer-events', detail: 'pointer-events: none', box: res.box };
   const pts = candidatePoints(el);
@@ -331,11 +338,13 @@ export function clickPrep(el, arm) {
 // elsewhere (el moved or changed under the pointer) fired no click.
 const PROBE_EVENTS = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'dblclick', 'auxclick', 'contextmenu'];
 const PROBE_CLICKS = new Set(['click', 'dblclick', 'auxclick', 'contextmenu']);
+const RELEASES = new Set(['pointerup', 'mouseup']);
+const PRESSES = new Set(['pointerdown', 'mousedown']);
 
 export function armProbe(el) {
   if (S.probe) S.probe.remove();
   const probe = {
-    received: false, clicked: false, hit: null, clickHit: null, el,
+    received: false, clicked: false, hit: null, clickHit: null, lookalike: null, presses: [], states: statesOf(el), el,
     // What the press must reach (pressVerdict): el as it is now.
     role: roleOf(el), name: accessibleName(el), text: textOf(el), judged: false, blocked: null, renamed: null, part: false
   };
@@ -362,6 +371,16 @@ export function armProbe(el) {
       return;
     }
     if (probe.hit === null) probe.hit = path[0] && path[0].nodeType === 1 ? shortSelector(path[0]) : null;
+    if (PRESSES.has(ev.type) && ev.isTrusted) probe.presses.push(ev);
+    // The release of a press that removed el: on a look-alike of el in
+    // the same state (the page re-rendered the same thing under the
+    // pointer, and its click handlers wait for a click that will not
+    // come), or on something else or a look-alike in another state (the
+    // press's own handlers acted: a menu picked its item on mousedown).
+    if (probe.lookalike === null && RELEASES.has(ev.type) && ev.isTrusted && !el.isConnected) {
+      const n = lookalikeOnPath(path, probe);
+      probe.lookalike = !!n && statesOf(n) === probe.states;
+    }
     // Where the click event itself went, wherever that is (el re-rendered
     // while pressed: its replacement, or an ancestor).
     if (probe.clickHit === null && PROBE_CLICKS.has(ev.type)) probe.clickHit = path[0] && path[0].nodeType === 1 ? shortSelector(path[0]) : '';
@@ -396,7 +415,10 @@ export function readProbe() {
   const p = S.probe;
   if (!p) return { received: true, clicked: true, gone: true };
   p.remove();
-  const out = { received: p.received, clicked: p.clicked, hit: p.hit, clickHit: p.clickHit, detached: !p.el.isConnected };
+  const out = { received: p.received, clicked: p.clicked, hit: p.hit, clickHit: p.clickHit, detached: !p.el.isConnected, lookalike: p.lookalike };
+  // A handler that prevented the press's default took the press for its
+  // own (a widget that acts on mousedown and keeps the focus where it is).
+  if (p.presses.some((e) => e.defaultPrevented)) out.pressTaken = true;
   if (p.blocked) {
     out.blocked = p.blocked;
     if (p.renamed) out.renamed = p.renamed;

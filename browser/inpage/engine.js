@@ -43,6 +43,7 @@ export {
   dragMark, dragVerify, syntheticDrag, scrollPage, scrollElement, scrollIntoCenter
 } from './gesture.js';
 export { feedWatch, feedStatus, feedStep, feedNudge, feedReport } from './feed.js';
+export { scrollFlush } from './scrollpending.js';
 export {
   selectOption, checkTarget, focusElement, fileInput, fileState, watchFiles
 } from './forms.js';

@@ -11,7 +11,8 @@
 import { S } from './state.js';
 import { shadowRootOf, styleOf } from './dom.js';
 import { shortSelector } from './act.js';
-import { afterFrame, pageScroller, samePos, scrollMax, scrollOp, scrollPos } from './gesture.js';
+import { pageScroller, samePos, scrollMax, scrollOp, scrollPos } from './gesture.js';
+import { afterFrame } from './scrollpending.js';
 
 // SCAN_LIMIT bounds the elements looked at for scroll containers.
 const SCAN_LIMIT = 5000;

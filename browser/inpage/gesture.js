@@ -2,6 +2,7 @@
 // in-page engine.
 
 import { S } from './state.js';
+import { afterFrame, noteScroll } from './scrollpending.js';
 import { normalizeSpace, parentElementComposed, styleOf, truncate, withCaches } from './dom.js';
 import { accessibleName } from './names.js';
 import { refFor } from './snapshot.js';
@@ -436,6 +437,12 @@ export function scrollMax(box) {
 // scrollOp moves box (the window when null) per op; instant, whatever
 // scroll-behavior the page sets.
 export function scrollOp(box, op) {
+  const before = scrollPos(box);
+  scrollOpNow(box, op);
+  if (!samePos(before, scrollPos(box))) noteScroll();
+}
+
+function scrollOpNow(box, op) {
   const target = box || window;
   const o = { behavior: 'instant' };
   switch (op.kind) {
@@ -471,16 +478,6 @@ function nearestScroller(el) {
     if (ax.x || ax.y) return e;
   }
   return null;
-}
-
-// afterFrame resolves once scroll listeners have had a frame to run.
-export function afterFrame(value) {
-  return new Promise((resolve) => {
-    let done = false;
-    const fin = () => { if (!done) { done = true; resolve(value); } };
-    requestAnimationFrame(() => setTimeout(fin, 0));
-    setTimeout(fin, 100);
-  });
 }
 
 function scrollResult(box, moved, extra) {
@@ -545,5 +542,6 @@ export function scrollIntoCenter(el) {
   el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
   let moved = !samePos(win, scrollPos(null));
   for (const [e, p] of boxes) if (!samePos(p, scrollPos(e))) moved = true;
+  if (moved) noteScroll();
   return scrollResult(null, moved, moved ? null : { reason: 'in-view' });
 }

@@ -137,12 +137,25 @@ export function pressVerdict(path, probe) {
 // framework's button replaced): on the press's path, before any control
 // of its own, an element of the target's role, name and text.
 function replacementOnPath(path, probe) {
+  return !!lookalikeOnPath(path, probe);
+}
+
+// lookalikeOnPath is the element replacementOnPath finds (null when none).
+export function lookalikeOnPath(path, probe) {
   for (const n of path) {
     if (!n || n.nodeType !== 1) continue;
-    if (roleOf(n) === probe.role && sameName(accessibleName(n), probe.name) && (probe.name || textOf(n) === probe.text)) return true;
-    if (isControl(n)) return false;
+    if (roleOf(n) === probe.role && sameName(accessibleName(n), probe.name) && (probe.name || textOf(n) === probe.text)) return n;
+    if (isControl(n)) return null;
   }
-  return false;
+  return null;
+}
+
+const STATE_ATTRS = ['aria-selected', 'aria-checked', 'aria-pressed', 'aria-expanded', 'aria-current'];
+
+// statesOf is the ARIA states of el a press can change (selected,
+// checked, pressed, expanded, current), as one string to compare.
+export function statesOf(el) {
+  return STATE_ATTRS.map((a) => el.getAttribute(a) || '').join('|');
 }
 
 // textOf is the text a replacement of an element without a name must show

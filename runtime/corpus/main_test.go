@@ -266,3 +266,14 @@ func dragOK(t *testing.T, out *runtime.Output, i int) {
 		t.Errorf("the drag worked but its answer doubts it: %s (warnings %q)", jsonString(res), out.Steps[i].Warning)
 	}
 }
+
+// noWarning fails the test when a step of out carries a warning: an
+// action that worked must not send the agent to act again.
+func noWarning(t *testing.T, out *runtime.Output) {
+	t.Helper()
+	for i, s := range out.Steps {
+		if len(s.Warning) > 0 {
+			t.Errorf("step %d worked but its answer warns %q: %s", i, s.Warning, out.JSON())
+		}
+	}
+}
