@@ -28,7 +28,7 @@ func TestFailedLoginReportsAlertAndToast(t *testing.T) {
 	if ch == nil {
 		t.Fatalf("no changes: %s", out.JSON())
 	}
-	text := strings.Join(ch.Text, "\n")
+	text := newsLines(ch)
 	for _, want := range []string{"+ alert: Please fix the errors below.", "Password must be at least 6 characters."} {
 		if !strings.Contains(text, want) {
 			t.Errorf("changes.text lacks %q:\n%s", want, text)
@@ -46,7 +46,7 @@ func TestFailedLoginReportsAlertAndToast(t *testing.T) {
 	// The next submit fixes the error: the alert's text goes away.
 	out = runJSON(t, `{"tab":"`+tab+`","steps":[{"fill":{"selector":"#email","value":"bad"}},{"fill":{"selector":"#password","value":"longenough"}},{"click":{"text":"Sign in","exact":true}}]}`)
 	mustOK(t, out)
-	if out.Changes == nil || !strings.Contains(strings.Join(out.Changes.Text, "\n"), "+ text: Enter a valid email address.") {
+	if out.Changes == nil || !strings.Contains(newsLines(out.Changes), "+ text: Enter a valid email address.") {
 		t.Errorf("second submit: %s", jsonString(out.Changes))
 	}
 }
@@ -60,7 +60,7 @@ func TestViewportSnapshotScopedToMainAndChange(t *testing.T) {
 	mustOK(t, out)
 	snap := out.ViewportSnap
 	first, _, _ := strings.Cut(snap, "\n")
-	if !strings.HasPrefix(first, "# scoped to main and what changed; left out: banner, complementary") || !strings.Contains(first, `contentinfo (`) || !strings.Contains(first, `"root":"body"`) {
+	if !strings.HasPrefix(first, "# main + what changed; left out: banner, complementary") || !strings.Contains(first, `contentinfo (`) || !strings.Contains(first, `{"snapshot":"body"}`) {
 		t.Errorf("header line: %q", first)
 	}
 	if !strings.Contains(snap, `heading "Sign in"`) || !strings.Contains(snap, `textbox "Email"`) {
@@ -111,7 +111,7 @@ func TestChangesOfARerenderAreWhatChanged(t *testing.T) {
 	closeTabAfter(t, out)
 	out = runJSON(t, `{"tab":"`+out.Tab+`","steps":[{"click":"#add"}]}`)
 	mustOK(t, out)
-	text := strings.Join(out.Changes.Text, "\n")
+	text := newsLines(out.Changes)
 	if !strings.Contains(text, "status: Saved") || strings.Contains(text, "Fruit") || strings.Contains(strings.Join(out.Changes.Transient, "\n"), "Fruit") {
 		t.Fatalf("changes of a re-render: %s", jsonString(out.Changes))
 	}

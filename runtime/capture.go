@@ -74,6 +74,7 @@ func (h *host) setCapture(v starlark.Value) error {
 		return err
 	}
 	h.captureSet = set
+	h.captureAsked = true
 	return nil
 }
 
@@ -221,8 +222,9 @@ func (h *host) capture(out *Output) {
 		out.Changes = diffElements(h.before, c.Viewport.Elements, h.verb, refSet(c.Fresh, c.Fresh == nil), refSet(c.Present, false))
 		out.Changes = withText(out.Changes, c.Text, c.Transient, h.verb)
 		out.Changes = withFrames(out.Changes, h.framesNavigated, h.verb)
-	} else if c.Viewport != nil && set.Diff && h.before != nil && !sameDoc && !browser.Navigated(h.beforeURL, pc.URL) && h.beforeTab == h.env.Tab().TargetID {
-		// Same URL, another document: no diff, but the agent is told why.
+	} else if c.Viewport != nil && set.Diff && h.before != nil && !sameDoc && !browser.Navigated(h.beforeURL, pc.URL) && h.beforeTab == h.env.Tab().TargetID && !(h.visualSteps == 1 && h.verb == "Navigated" && out.Navigated) {
+		// Same URL, another document: no diff, but the agent is told why
+		// (not after the goto it asked for: navigated says it all).
 		out.Changes = &Changes{Summary: reloadedSummary(h.verb)}
 	}
 	if c.Full != nil {
@@ -239,6 +241,8 @@ func (h *host) capture(out *Output) {
 		out.Console = consoleSummary(withoutFailedLoads(p.Console().Since(h.start), out.FailedReqs))
 	}
 	out.Screenshot = <-shot
+	sayOnce(out)
+	h.nameOnce(out)
 }
 
 // reloadedSummary is the changes' summary of a command after which the tab

@@ -56,7 +56,7 @@ func TestClickInShadowRootReportsItsChanges(t *testing.T) {
 		mustOK(t, out)
 		text := ""
 		if out.Changes != nil {
-			text = strings.Join(out.Changes.Text, "\n")
+			text = newsLines(out.Changes)
 		}
 		if !strings.Contains(text, "in cart") || !strings.Contains(text, "Added: socks") {
 			t.Errorf("%s: changes = %s", capture, jsonString(out.Changes))
@@ -113,7 +113,7 @@ func TestClickInFrameReportsItsTextChanges(t *testing.T) {
 		ref = ref[:strings.Index(ref, "]")]
 		out := runJSON(t, `{"tab":"`+open.Tab+`","capture":"compact","steps":[{"click":"`+ref+`"}]}`)
 		mustOK(t, out)
-		if out.Changes == nil || !strings.Contains(strings.Join(out.Changes.Text, "\n"), "Saved draft") {
+		if out.Changes == nil || !strings.Contains(newsLines(out.Changes), "Saved draft") {
 			t.Errorf("click in %s: changes = %s", frame, jsonString(out.Changes))
 		}
 	}

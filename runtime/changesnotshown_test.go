@@ -71,7 +71,7 @@ func TestChangesLeaveOutWhatAPageNeverShows(t *testing.T) {
 	if len(click.Changes.Transient) != 1 || click.Changes.Transient[0] != "Marking as read…" {
 		t.Errorf("transient = %q, want the toast", click.Changes.Transient)
 	}
-	if !strings.Contains(strings.Join(click.Changes.Text, "\n"), "+ text: 0") {
+	if !strings.Contains(newsLines(click.Changes), "+ text: 0") {
 		t.Errorf("the unread count's change is not reported: %s", all)
 	}
 	if click.Context == nil || click.Context.Title != "Inbox" {

@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-var cutNote = regexp.MustCompile(`(?m)^# (\w+)(?: "[^"]*")?: (\d+) of (\d+) (rows|items) shown, (.*) — scroll, or (\{"snapshot":\{"root":"[^\n]*"\}\}) lists all$`)
+var cutNote = regexp.MustCompile(`(?m)^# (\w+)(?: "[^"]*")?: (\d+) of (\d+) (rows|items) shown, (.*) — scroll, or (\{"snapshot":"[^\n]*"\}) lists all$`)
 
 // TestViewportSaysWhatListsContinue: a list and a table the viewport
 // shows part of each get a note with how many items are shown, how many

@@ -76,7 +76,7 @@ func diffElements(before, after []browser.SnapElement, verb string, fresh, prese
 	if len(ch.Added) == 0 && len(ch.Removed) == 0 && len(ch.Changed) == 0 {
 		return nil
 	}
-	ch.Summary = summarize(verb, added, removed, ch.Changed)
+	ch.Summary = summarize(verb, listed(added, ch.Added), listed(removed, ch.Removed), ch.Changed)
 	return ch
 }
 
@@ -162,18 +162,16 @@ func elementLine(e browser.SnapElement) string {
 }
 
 // summarize writes the one-line summary: "Clicked. 3 added (s1e5, s1e6,
-// s1e7). 1 removed (s1e2). 2 changed (s1e3 expanded, s1e4 checked)."
+// s1e7). 1 removed (s1e2). 2 changed (s1e3 expanded, s1e4 checked)." A nil
+// added or removed list with a count (see listed) is said as the count
+// alone: "3 added.".
 func summarize(verb string, added, removed []string, changed []Change) string {
 	parts := []string{verb + "."}
 	if verb == "" {
 		parts = parts[:0]
 	}
-	if len(added) > 0 {
-		parts = append(parts, fmt.Sprintf("%d added (%s).", len(added), refList(added)))
-	}
-	if len(removed) > 0 {
-		parts = append(parts, fmt.Sprintf("%d removed (%s).", len(removed), refList(removed)))
-	}
+	parts = appendCount(parts, "added", added)
+	parts = appendCount(parts, "removed", removed)
 	if len(changed) > 0 {
 		var items []string
 		for _, c := range changed {
@@ -182,6 +180,28 @@ func summarize(verb string, added, removed []string, changed []Change) string {
 		parts = append(parts, fmt.Sprintf("%d changed (%s).", len(changed), strings.Join(items, ", ")))
 	}
 	return strings.Join(parts, " ")
+}
+
+// appendCount adds "N what (refs)." for refs, or "N what." when refs are
+// all blank (listed in full elsewhere in the answer).
+func appendCount(parts []string, what string, refs []string) []string {
+	if len(refs) == 0 {
+		return parts
+	}
+	if refs[0] == "" {
+		return append(parts, fmt.Sprintf("%d %s.", len(refs), what))
+	}
+	return append(parts, fmt.Sprintf("%d %s (%s).", len(refs), what, refList(refs)))
+}
+
+// listed returns refs blanked when lines (the changes' added or removed
+// lines, each with its ref) list every one of them: the summary then
+// gives the count alone instead of repeating the refs.
+func listed(refs, lines []string) []string {
+	if len(refs) == 0 || len(lines) < len(refs) {
+		return refs
+	}
+	return make([]string, len(refs))
 }
 
 func refList(refs []string) string {

@@ -28,7 +28,7 @@ func TestClickReportsAddedItemsWithUsableRefs(t *testing.T) {
 	out := runJSON(t, `{"tab":"`+tab+`","steps":[{"click":{"text":"Menu"}}]}`)
 	mustOK(t, out)
 	ch, ok := out.Changes, out.Changes != nil
-	if !ok || len(ch.Added) != 3 || !strings.HasPrefix(ch.Summary, "Clicked. 3 added (") {
+	if !ok || len(ch.Added) != 3 || !strings.HasPrefix(ch.Summary, "Clicked. 3 added.") {
 		t.Fatalf("changes: %s", jsonString(out.Changes))
 	}
 	if !strings.Contains(ch.Added[1], `link "Sale"`) || len(ch.Changed) != 1 || ch.Changed[0].Field != "expanded" || ch.Changed[0].To != true {
@@ -149,7 +149,9 @@ result = "went on"
 
 func TestConsoleErrorsAndScreenshot(t *testing.T) {
 	tab, _ := openFeedback(t)
-	out := runJSON(t, `{"tab":"`+tab+`","steps":[{"click":"#boom"}]}`)
+	// capture full: the default names the files only in the tab's first
+	// answer (TestAnswersNameTheTabsFilesOnce).
+	out := runJSON(t, `{"tab":"`+tab+`","capture":"full","steps":[{"click":"#boom"}]}`)
 	mustOK(t, out)
 	c := out.Console
 	if c == nil || c.Errors != 3 || c.Warnings != 1 {

@@ -34,7 +34,7 @@ func (h *host) nextActions() []NextAction {
 	if h.noProfile != "" {
 		d := h.noProfile
 		out = append(out, NextAction{
-			Why: fmt.Sprintf("%s has no site profile yet: once the task is done, save what you learned about it for later agents", d),
+			Why: fmt.Sprintf("the template of %s's site profile", d),
 			Step: map[string]any{"writeSiteProfile": map[string]any{"domain": d,
 				"content": "# " + d + "\n## Environment\n…\n## Quirks\n…\n## Strategies\n…"}},
 		})

@@ -135,8 +135,10 @@ type host struct {
 	// start is when the program started (console messages after it are
 	// the command's).
 	start time.Time
-	// captureSet is what the answer carries after visual steps.
-	captureSet CaptureSettings
+	// captureSet is what the answer carries after visual steps;
+	// captureAsked says the command set it itself (see nameOnce).
+	captureSet   CaptureSettings
+	captureAsked bool
 	// visual is set once a visual step ran; verb names the first one for
 	// the diff summary.
 	visual bool

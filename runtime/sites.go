@@ -74,7 +74,7 @@ func (h *host) profileRequired() *ActionRequired {
 	}
 	d := h.noProfile
 	return &ActionRequired{Action: "createSiteProfile", Domain: d,
-		Message: "No site profile exists for " + d + ". Before going on, create one: look at the page (snapshot), note what the site is built with and what you learn, and save it with writeSiteProfile (the step in nextActions is a template). Later agents on " + d + " start from it."}
+		Message: "No site profile for " + d + ". Before going on, save what you learn of the site (what it is built with, its quirks) with writeSiteProfile: nextActions holds the template."}
 }
 
 func isWebURL(u string) bool {

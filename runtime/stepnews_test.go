@@ -25,7 +25,7 @@ func TestEffectAfterNavigationInCommandIsKept(t *testing.T) {
 		t.Fatalf("no changes: %s", out.JSON())
 	}
 	mustContain(t, out.Changes.Summary, `step 2 (click): Alert: "Please complete: Full name, Street, City".`, "step 1 (goto): Navigated to "+base+"checkout.html")
-	mustContain(t, strings.Join(out.Changes.Text, "\n"), "+ alert: Please complete: Full name, Street, City")
+	mustContain(t, newsLines(out.Changes), "+ alert: Please complete: Full name, Street, City")
 	if !out.Navigated {
 		t.Errorf("the goto (a new document at the same URL) is not flagged: %s", out.JSON())
 	}

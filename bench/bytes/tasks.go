@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -120,10 +121,13 @@ func runTasks(ours *cli, ab *abCLI, pagesDir string) error {
 	for _, t := range tasks() {
 		r := taskRow{name: t.name}
 		var seen strings.Builder
-		for _, c := range t.ours {
+		for i, c := range t.ours {
 			out, err := ours.raw(fill.Replace(c))
 			if err != nil {
 				return fmt.Errorf("%s: %w", t.name, err)
+			}
+			if d := os.Getenv("BENCH_BYTES_DUMP"); d != "" {
+				os.WriteFile(filepath.Join(d, fmt.Sprintf("task%02d-%d.json", len(rows)+1, i+1)), out, 0o644)
 			}
 			r.ourCalls++
 			r.ourBytes += len(out)

@@ -79,7 +79,7 @@ function note(c, total, shown, above, below) {
   const where = [];
   if (above) where.push(above + ' above');
   if (below) where.push(below + ' below');
-  const root = JSON.stringify({ snapshot: { root: uniqueSelector(c) } });
+  const root = JSON.stringify({ snapshot: uniqueSelector(c) });
   return '# ' + role + (name ? ' ' + JSON.stringify(name) : '') + ': ' + shown + ' of ' + total + ' ' + what + ' shown, ' +
     where.join(', ') + ' — scroll, or ' + root + ' lists all';
 }

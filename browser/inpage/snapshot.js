@@ -699,7 +699,7 @@ function noteLeft(n, left) {
 export function scopeHeader(left) {
   if (!left.refs && !left.length) return '';
   const what = left.length ? left.join(', ') + ' ' : '';
-  return '# scoped to main and what changed; left out: ' + what + '(' + (left.refs || 0) + ' refs): {"snapshot":{"root":"body"}} shows all';
+  return '# main + what changed; left out: ' + what + '(' + (left.refs || 0) + ' refs): {"snapshot":"body"} shows all';
 }
 
 // inChanged reports whether el is (inside) one of the changed elements.

@@ -51,8 +51,8 @@ func leanAnswer(out *runtime.Output) {
 		out.Steps = nil
 	}
 	if ch := out.Changes; ch != nil {
-		ch.Changed = shownChanges(ch.Changed, out.ViewportSnap)
-		ch.Text = unquotedText(ch.Text, ch.Summary)
+		ch.Changed = runtime.ShownChanges(ch.Changed, out.ViewportSnap)
+		ch.Text = runtime.UnquotedText(ch.Text, ch.Summary)
 	}
 }
 
@@ -157,44 +157,4 @@ func dropEqual(m map[string]any, key, want string) {
 	if m[key] == want {
 		delete(m, key)
 	}
-}
-
-// shownChanges drops the value changes the snapshot shows on the changed
-// element's own line (`[ref=s1e2]: "new value"`).
-func shownChanges(list []runtime.Change, snap string) []runtime.Change {
-	kept := list[:0]
-	for _, c := range list {
-		to, ok := c.To.(string)
-		if c.Field == "value" && ok && strings.Contains(snap, "[ref="+c.Ref+"]: "+quote(to)) {
-			continue
-		}
-		kept = append(kept, c)
-	}
-	if len(kept) == 0 {
-		return nil
-	}
-	return kept
-}
-
-// unquotedText drops the text lines ("+ status: Thanks") whose text the
-// summary already quotes.
-func unquotedText(lines []string, summary string) []string {
-	kept := lines[:0]
-	for _, l := range lines {
-		_, text, ok := strings.Cut(l, ": ")
-		if ok && strings.HasPrefix(l, "+ ") && strings.Contains(summary, quote(text)) {
-			continue
-		}
-		kept = append(kept, l)
-	}
-	if len(kept) == 0 {
-		return nil
-	}
-	return kept
-}
-
-// quote is s as the snapshot and the summary quote it.
-func quote(s string) string {
-	data, _ := json.Marshal(s)
-	return strings.NewReplacer(`\u003c`, "<", `\u003e`, ">", `\u0026`, "&").Replace(string(data))
 }
