@@ -434,22 +434,10 @@ func TestViewportPresetEmulatesDevice(t *testing.T) {
 	}
 }
 
+// TestViewportPresetsAndErrors: an unknown preset is refused with close
+// names, and so are bad sizes (the presets themselves are tested in
+// browser/device).
 func TestViewportPresetsAndErrors(t *testing.T) {
-	names := DeviceNames()
-	if len(names) < 40 {
-		t.Fatalf("%d presets", len(names))
-	}
-	for _, n := range []string{"iphone-se", "iphone-14", "iphone-15-pro-max", "ipad-mini", "ipad-pro-11", "ipad-pro-12.9", "pixel-7", "galaxy-s23", "galaxy-tab-s7", "desktop", "desktop-hd", "desktop-4k", "laptop", "macbook-pro-14", "pixel-5-landscape", "ipad-air-landscape"} {
-		if _, err := LookupDevice(n); err != nil {
-			t.Errorf("%s: %v", n, err)
-		}
-	}
-	for _, d := range portraitDevices {
-		l, err := LookupDevice(d.Name + "-landscape")
-		if err != nil || l.Width != d.Height || l.Height != d.Width || !l.IsLandscape {
-			t.Errorf("%s has no proper landscape variant: %+v %v", d.Name, l, err)
-		}
-	}
 	if d, err := LookupDevice("Galaxy S23"); err != nil || d.Name != "galaxy-s23" {
 		t.Errorf("spaces and case: %+v %v", d, err)
 	}

@@ -270,10 +270,16 @@ func (l *netLog) response(raw jsonv2.Value) {
 	if decode(raw, &ev) != nil || ev.Response == nil {
 		return
 	}
+	l.update(ev.RequestID, func(r *Request) { l.respond(r, ev.Response) })
+}
+
+// update applies f to the current hop of id under the log's lock and
+// wakes the readers.
+func (l *netLog) update(id network.RequestID, f func(r *Request)) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	defer l.touch()
-	l.respond(l.entry(ev.RequestID), ev.Response)
+	f(l.entry(id))
 }
 
 func (l *netLog) finished(raw jsonv2.Value) {
@@ -285,14 +291,12 @@ func (l *netLog) finished(raw jsonv2.Value) {
 	if decode(raw, &ev) != nil {
 		return
 	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	defer l.touch()
-	r := l.entry(ev.RequestID)
-	r.Pending, r.end, r.Size = false, ev.Timestamp, int64(ev.EncodedDataLength)
-	if r.start > 0 {
-		r.Ms = int64((r.end - r.start) * 1000)
-	}
+	l.update(ev.RequestID, func(r *Request) {
+		r.Pending, r.end, r.Size = false, ev.Timestamp, int64(ev.EncodedDataLength)
+		if r.start > 0 {
+			r.Ms = int64((r.end - r.start) * 1000)
+		}
+	})
 }
 
 func (l *netLog) failed(raw jsonv2.Value) {
@@ -300,10 +304,11 @@ func (l *netLog) failed(raw jsonv2.Value) {
 	if decode(raw, &ev) != nil {
 		return
 	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	defer l.touch()
-	r := l.entry(ev.RequestID)
+	l.update(ev.RequestID, func(r *Request) { l.fail(r, &ev) })
+}
+
+// fail records a hop's failure (lock held).
+func (l *netLog) fail(r *Request, ev *network.EventLoadingFailed) {
 	r.Pending, r.end, r.Failure, r.canceled = false, ev.Timestamp.Float64(), ev.ErrorText, ev.Canceled
 	if r.Status >= 400 && ev.ErrorText == "net::ERR_ABORTED" {
 		// The browser dropped an error response it would not use (a

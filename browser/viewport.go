@@ -5,11 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"sort"
 	"strings"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/runtime"
+
+	"github.com/cdp-skill/cdp-skill/browser/device"
 )
 
 // maxViewportSide bounds a custom viewport's width and height (CSS px).
@@ -30,6 +33,49 @@ type ViewportRequest struct {
 	UserAgent string
 	// Reset clears the emulation.
 	Reset bool
+}
+
+// Device is a device preset of the viewport step, or a custom size.
+type Device = device.Device
+
+// LookupDevice finds a preset by name (case-insensitive, underscores and
+// spaces read as hyphens). An unknown name is a StepValidationError that
+// lists close names.
+func LookupDevice(name string) (Device, error) {
+	if d, ok := device.Lookup(name); ok {
+		return d, nil
+	}
+	e := Errorf(KindStepValidation, "unknown device preset %q", name)
+	if close := closeDeviceNames(device.Normalize(name), 6); len(close) > 0 {
+		e.Message += fmt.Sprintf("; close names: %s", strings.Join(close, ", "))
+	}
+	return Device{}, e.WithHint("presets cover iPhones (iphone-se … iphone-15-pro-max), iPads (ipad-mini, ipad-air, ipad-pro-11, ipad-pro-12.9), Pixels (pixel-5 … pixel-8), Galaxies (galaxy-s21 … galaxy-s23-ultra, galaxy-tab-s7), desktops (desktop, desktop-hd, desktop-4k, laptop, macbook-air, macbook-pro-14, macbook-pro-16), phones and tablets with -landscape; or give {width, height}")
+}
+
+// closeDeviceNames returns up to n preset names near name: those sharing
+// its family (the part before the first digit or hyphen) first, then by
+// edit distance.
+func closeDeviceNames(name string, n int) []string {
+	type scored struct {
+		name  string
+		score int
+	}
+	var list []scored
+	for _, d := range device.Names() {
+		s := editDistance(name, d)
+		if strings.Contains(d, name) || strings.HasPrefix(name, strings.TrimSuffix(d, "-landscape")) {
+			s -= 10
+		}
+		if s <= max(3, len(name)/3) || strings.Contains(d, name) {
+			list = append(list, scored{d, s})
+		}
+	}
+	sort.SliceStable(list, func(i, j int) bool { return list[i].score < list[j].score })
+	var out []string
+	for _, s := range list[:min(n, len(list))] {
+		out = append(out, s.name)
+	}
+	return out
 }
 
 // ViewportResult is the emulated viewport.
@@ -56,10 +102,10 @@ func (e *Emulation) SetViewport(ctx context.Context, r ViewportRequest) (*Viewpo
 	}
 	e.p.noteOverride(func(o *commandOverrides) { o.viewport = true })
 	chrome := ""
-	if d.kind == kindAndroidPhone || d.kind == kindAndroidTablet {
+	if d.Android() {
 		chrome = e.chromeMajor(ctx)
 	}
-	ua, platform, hints := d.userAgent(chrome)
+	ua, platform, hints := d.UserAgent(chrome)
 	if r.UserAgent != "" {
 		ua, platform, hints = r.UserAgent, "", nil
 	}
@@ -85,7 +131,7 @@ func (r ViewportRequest) device() (Device, error) {
 			return d, err
 		}
 		if r.IsLandscape != nil && *r.IsLandscape != d.IsLandscape {
-			d = d.turned()
+			d = d.Turned()
 		}
 	} else {
 		if r.Width == 0 || r.Height == 0 {
@@ -128,20 +174,6 @@ func (r ViewportRequest) check(d Device) error {
 	return nil
 }
 
-// turned returns the other orientation of a preset: its landscape (or
-// portrait) variant, or the same sizes swapped.
-func (d Device) turned() Device {
-	name := d.Name + "-landscape"
-	if d.IsLandscape {
-		name = strings.TrimSuffix(d.Name, "-landscape")
-	}
-	if t, ok := devices()[name]; ok {
-		return t
-	}
-	d.Width, d.Height, d.IsLandscape = d.Height, d.Width, !d.IsLandscape
-	return d
-}
-
 // emulateDevice sets the device metrics (screen size too) and touch.
 // The tab's view keeps its size (dontSetVisibleSize): an override that
 // resized it would leave a headless tab at the emulated size after the
@@ -171,10 +203,10 @@ func (e *Emulation) emulateDevice(ctx context.Context, d Device, orient bool) er
 }
 
 // setUserAgent overrides the user agent, or clears the override (ua "").
-func (e *Emulation) setUserAgent(ctx context.Context, ua, platform string, hints *uaHints) error {
+func (e *Emulation) setUserAgent(ctx context.Context, ua, platform string, hints *device.UAHints) error {
 	params := emulation.SetUserAgentOverrideParams{UserAgent: ua, Platform: platform}
 	if hints != nil {
-		params.UserAgentMetadata = hints.metadata()
+		params.UserAgentMetadata = uaMetadata(hints)
 	}
 	if _, err := cdp.Call(ctx, e.p.sess, emulation.SetUserAgentOverride, params); err != nil {
 		return fmt.Errorf("viewport: set the user agent: %w", err)
@@ -182,12 +214,12 @@ func (e *Emulation) setUserAgent(ctx context.Context, ua, platform string, hints
 	return nil
 }
 
-// metadata builds the client hints (Sec-CH-UA-*) of an Android preset.
-func (h *uaHints) metadata() *emulation.UserAgentMetadata {
+// uaMetadata builds the client hints (Sec-CH-UA-*) of an Android preset.
+func uaMetadata(h *device.UAHints) *emulation.UserAgentMetadata {
 	brands := []*emulation.UserAgentBrandVersion{
-		{Brand: "Chromium", Version: h.chrome}, {Brand: "Google Chrome", Version: h.chrome}, {Brand: "Not.A/Brand", Version: "99"},
+		{Brand: "Chromium", Version: h.Chrome}, {Brand: "Google Chrome", Version: h.Chrome}, {Brand: "Not.A/Brand", Version: "99"},
 	}
-	return &emulation.UserAgentMetadata{Brands: brands, Platform: "Android", PlatformVersion: "14.0.0", Model: h.model, Mobile: h.mobile}
+	return &emulation.UserAgentMetadata{Brands: brands, Platform: "Android", PlatformVersion: "14.0.0", Model: h.Model, Mobile: h.Mobile}
 }
 
 // ResetViewport clears the device emulation, touch and user agent

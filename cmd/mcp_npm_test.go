@@ -2,8 +2,6 @@ package cmd
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"net/http"
 	"os"
@@ -17,6 +15,7 @@ import (
 	"time"
 
 	"github.com/cdp-skill/cdp-skill/browser/browsertest"
+	"github.com/cdp-skill/cdp-skill/internal/npmcache"
 )
 
 // The npm clients the tests drive the server with are pinned in
@@ -32,8 +31,8 @@ var (
 )
 
 // npmClients installs the pinned packages, once, into a cache directory
-// keyed by the lockfile's hash, and returns it. Without npm the test is
-// skipped, except in CI (CI=true), where it fails.
+// keyed by their manifest's and lockfile's hash, and returns it. Without
+// npm the test is skipped, except in CI (CI=true), where it fails.
 func npmClients(t *testing.T) string {
 	t.Helper()
 	if _, err := exec.LookPath("npm"); err != nil {
@@ -43,43 +42,13 @@ func npmClients(t *testing.T) string {
 		t.Skip("npm not found: the MCP client tests need it")
 	}
 	npmOnce.Do(func() {
-		lock, err := os.ReadFile(filepath.Join(npmDir, "package-lock.json"))
+		root, err := npmcache.CacheRoot("", "mcp-npm")
 		if err != nil {
 			npmErr = err
 			return
 		}
-		sum := sha256.Sum256(lock)
-		cache, err := os.UserCacheDir()
-		if err != nil {
-			cache = os.TempDir()
-		}
-		dir := filepath.Join(cache, "cdp-skill-test", "mcp-npm-"+hex.EncodeToString(sum[:8]))
-		if _, err := os.Stat(filepath.Join(dir, "node_modules", ".bin", "node")); err == nil {
-			npmPath = dir
-			return
-		}
-		tmp := dir + ".tmp" + strconv.Itoa(os.Getpid())
-		os.RemoveAll(tmp)
-		if err := os.MkdirAll(tmp, 0o755); err != nil {
-			npmErr = err
-			return
-		}
-		for _, f := range []string{"package.json", "package-lock.json", "task.mjs"} {
-			data, _ := os.ReadFile(filepath.Join(npmDir, f))
-			os.WriteFile(filepath.Join(tmp, f), data, 0o644)
-		}
-		c := exec.Command("npm", "ci", "--no-audit", "--no-fund")
-		c.Dir = tmp
-		if out, err := c.CombinedOutput(); err != nil {
-			npmErr = &npmError{err, out}
-			return
-		}
-		os.RemoveAll(dir)
-		if err := os.Rename(tmp, dir); err != nil {
-			npmErr = err
-			return
-		}
-		npmPath = dir
+		npmPath, npmErr = npmcache.Install(npmcache.Set{What: "MCP client", Dir: npmDir, Root: root,
+			Probe: filepath.Join("node_modules", ".bin", "node"), Scripts: true})
 	})
 	if npmErr != nil {
 		t.Fatalf("install the pinned MCP clients: %v", npmErr)
@@ -89,13 +58,6 @@ func npmClients(t *testing.T) string {
 	os.WriteFile(filepath.Join(npmPath, "task.mjs"), data, 0o644)
 	return npmPath
 }
-
-type npmError struct {
-	err error
-	out []byte
-}
-
-func (e *npmError) Error() string { return e.err.Error() + "\n" + string(e.out) }
 
 // formPage is a form whose submit writes what was entered into a status.
 const formPage = `<!doctype html><title>Signup</title>

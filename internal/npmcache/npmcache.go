@@ -24,10 +24,14 @@ type Set struct {
 	// Probe is a path inside an install whose presence says it is
 	// complete (default node_modules).
 	Probe string
+	// Scripts runs the packages' install scripts (the node package
+	// fetches its binary in one); by default they are skipped.
+	Scripts bool
 }
 
 // Install returns the directory whose node_modules holds the set, running
-// `npm ci --ignore-scripts` unless an earlier run did. It installs into a
+// `npm ci` (with --ignore-scripts unless s.Scripts) unless an earlier run
+// did. It installs into a
 // temporary sibling and renames it into place, so a reader never sees a
 // half-installed tree and two test binaries racing both succeed.
 func Install(s Set) (string, error) {
@@ -65,7 +69,11 @@ func Install(s Set) (string, error) {
 			return "", fmt.Errorf("write %s: %w", name, err)
 		}
 	}
-	cmd := exec.Command(npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error")
+	args := []string{"ci", "--no-audit", "--no-fund", "--loglevel=error"}
+	if !s.Scripts {
+		args = append(args, "--ignore-scripts")
+	}
+	cmd := exec.Command(npm, args...)
 	cmd.Dir = tmp
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("npm ci in %s: %w\n%s", tmp, err, out)
@@ -83,15 +91,17 @@ func Install(s Set) (string, error) {
 	return final, nil
 }
 
-// CacheRoot is the directory $env names, else the user cache dir's
-// cdp-skill/name.
+// CacheRoot is the directory $env names (when env is not ""), else the
+// user cache dir's cdp-skill/name.
 func CacheRoot(env, name string) (string, error) {
-	if dir := os.Getenv(env); dir != "" {
-		return dir, nil
+	if env != "" {
+		if dir := os.Getenv(env); dir != "" {
+			return dir, nil
+		}
 	}
 	dir, err := os.UserCacheDir()
 	if err != nil {
-		return "", fmt.Errorf("no user cache dir (set %s): %w", env, err)
+		return "", fmt.Errorf("no user cache dir (set HOME or XDG_CACHE_HOME): %w", err)
 	}
 	return filepath.Join(dir, "cdp-skill", name), nil
 }

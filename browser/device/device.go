@@ -1,7 +1,8 @@
-package browser
+// Package device holds the device presets of the viewport step (spec
+// §18.5): their sizes, flags and the user agent each sends.
+package device
 
 import (
-	"fmt"
 	"sort"
 	"strings"
 	"sync"
@@ -19,8 +20,7 @@ const (
 	kindAndroidTablet
 )
 
-// Device is a device preset of the viewport step (spec §18.5): sizes in
-// CSS pixels.
+// Device is a device preset, or a custom size: sizes in CSS pixels.
 type Device struct {
 	// Name is the preset name ("iphone-14"); empty for a custom size.
 	Name              string  `json:"preset,omitempty"`
@@ -134,8 +134,8 @@ func buildDevices() map[string]Device {
 	return m
 }
 
-// DeviceNames lists the presets, sorted.
-func DeviceNames() []string {
+// Names lists the presets, sorted.
+func Names() []string {
 	names := make([]string, 0, len(devices()))
 	for n := range devices() {
 		names = append(names, n)
@@ -144,9 +144,9 @@ func DeviceNames() []string {
 	return names
 }
 
-// normalizeDeviceName lower-cases a name and turns underscores and spaces
-// into hyphens: "iPhone_14 Pro" → "iphone-14-pro".
-func normalizeDeviceName(name string) string {
+// Normalize lower-cases a name and turns underscores and spaces into
+// hyphens, and an alias into its preset: "iPhone_14 Pro" → "iphone-14-pro".
+func Normalize(name string) string {
 	n := strings.ToLower(strings.TrimSpace(name))
 	n = strings.NewReplacer("_", "-", " ", "-", "\"", "", "(", "", ")", "").Replace(n)
 	for strings.Contains(n, "--") {
@@ -164,51 +164,37 @@ func normalizeDeviceName(name string) string {
 	return n
 }
 
-// LookupDevice finds a preset by name (case-insensitive, underscores and
-// spaces read as hyphens). An unknown name is a StepValidationError that
-// lists close names.
-func LookupDevice(name string) (Device, error) {
-	n := normalizeDeviceName(name)
-	if d, ok := devices()[n]; ok {
-		return d, nil
-	}
-	e := Errorf(KindStepValidation, "unknown device preset %q", name)
-	if close := closeDeviceNames(n, 6); len(close) > 0 {
-		e.Message += fmt.Sprintf("; close names: %s", strings.Join(close, ", "))
-	}
-	return Device{}, e.WithHint("presets cover iPhones (iphone-se … iphone-15-pro-max), iPads (ipad-mini, ipad-air, ipad-pro-11, ipad-pro-12.9), Pixels (pixel-5 … pixel-8), Galaxies (galaxy-s21 … galaxy-s23-ultra, galaxy-tab-s7), desktops (desktop, desktop-hd, desktop-4k, laptop, macbook-air, macbook-pro-14, macbook-pro-16), phones and tablets with -landscape; or give {width, height}")
+// Lookup finds a preset by name (case-insensitive, underscores and
+// spaces read as hyphens).
+func Lookup(name string) (Device, bool) {
+	d, ok := devices()[Normalize(name)]
+	return d, ok
 }
 
-// closeDeviceNames returns up to n preset names near name: those sharing
-// its family (the part before the first digit or hyphen) first, then by
-// edit distance.
-func closeDeviceNames(name string, n int) []string {
-	type scored struct {
-		name  string
-		score int
+// Turned returns the other orientation of a preset: its landscape (or
+// portrait) variant, or the same sizes swapped.
+func (d Device) Turned() Device {
+	name := d.Name + "-landscape"
+	if d.IsLandscape {
+		name = strings.TrimSuffix(d.Name, "-landscape")
 	}
-	var list []scored
-	for _, d := range DeviceNames() {
-		s := editDistance(name, d)
-		if strings.Contains(d, name) || strings.HasPrefix(name, strings.TrimSuffix(d, "-landscape")) {
-			s -= 10
-		}
-		if s <= max(3, len(name)/3) || strings.Contains(d, name) {
-			list = append(list, scored{d, s})
-		}
+	if t, ok := devices()[name]; ok {
+		return t
 	}
-	sort.SliceStable(list, func(i, j int) bool { return list[i].score < list[j].score })
-	var out []string
-	for _, s := range list[:min(n, len(list))] {
-		out = append(out, s.name)
-	}
-	return out
+	d.Width, d.Height, d.IsLandscape = d.Height, d.Width, !d.IsLandscape
+	return d
 }
 
-// userAgent returns the user agent, navigator.platform and client hints a
+// Android reports whether the preset is an Android phone or tablet,
+// whose user agent names the browser's major version.
+func (d Device) Android() bool {
+	return d.kind == kindAndroidPhone || d.kind == kindAndroidTablet
+}
+
+// UserAgent returns the user agent, navigator.platform and client hints a
 // preset sends; "" for desktops, which keep the browser's own. chrome is
 // the browser's major version.
-func (d Device) userAgent(chrome string) (ua, platform string, hints *uaHints) {
+func (d Device) UserAgent(chrome string) (ua, platform string, hints *UAHints) {
 	const ios = "17_5"
 	switch d.kind {
 	case kindIPhone:
@@ -222,13 +208,17 @@ func (d Device) userAgent(chrome string) (ua, platform string, hints *uaHints) {
 			suffix = " Mobile Safari/537.36"
 		}
 		ua = "Mozilla/5.0 (Linux; Android 14; " + d.model + ") AppleWebKit/537.36 (KHTML, like Gecko) Chrome/" + chrome + ".0.0.0" + suffix
-		return ua, "Linux armv81", &uaHints{chrome: chrome, model: d.model, mobile: mobile}
+		return ua, "Linux armv81", &UAHints{Chrome: chrome, Model: d.model, Mobile: mobile}
 	}
 	return "", "", nil
 }
 
-// uaHints are the user-agent client hints of an Android preset.
-type uaHints struct {
-	chrome, model string
-	mobile        bool
+// UAHints are the user-agent client hints of an Android preset.
+type UAHints struct {
+	// Chrome is the browser's major version.
+	Chrome string
+	// Model is the phone or tablet model ("Pixel 7").
+	Model string
+	// Mobile is true for phones.
+	Mobile bool
 }
