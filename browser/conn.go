@@ -29,6 +29,11 @@ type Conn struct {
 	next atomic.Int64
 	// heard says the peer sent at least one message.
 	heard atomic.Bool
+	// url is the WebSocket URL dialled (with its credentials: never
+	// shown, see lostError).
+	url string
+	// closing says Close was called: the end of the connection is ours.
+	closing atomic.Bool
 
 	mu      sync.Mutex
 	pending map[int64]*pendingCall
@@ -71,6 +76,7 @@ func Dial(ctx context.Context, wsURL string) (*Conn, error) {
 	}
 	c := &Conn{
 		tr:       tr,
+		url:      wsURL,
 		pending:  map[int64]*pendingCall{},
 		subs:     map[subKey][]*subscription{},
 		closed:   make(chan struct{}),
@@ -85,6 +91,7 @@ func Dial(ctx context.Context, wsURL string) (*Conn, error) {
 // the connection and does not speak CDP) is not waited for: the close
 // handshake would wait for its close frame in vain.
 func (c *Conn) Close() error {
+	c.closing.Store(true)
 	if !c.heard.Load() {
 		go c.tr.Close()
 		return nil
@@ -134,7 +141,7 @@ func (c *Conn) readLoop() {
 		c.mu.Unlock()
 	}
 	c.mu.Lock()
-	c.err = fmt.Errorf("%w: %v", ErrConnClosed, err)
+	c.err = c.lostError(err)
 	for id, pc := range c.pending {
 		close(pc.ch)
 		delete(c.pending, id)
@@ -212,6 +219,9 @@ func (c *Conn) send(ctx context.Context, session target.SessionID, method string
 	msg := &cdproto.Message{ID: id, SessionID: session, Method: cdproto.MethodType(method), Params: buf}
 	if err := c.tr.Write(ctx, msg); err != nil {
 		c.forget(id)
+		if ctx.Err() == nil {
+			err = c.lostError(err)
+		}
 		return nil, fmt.Errorf("%s: %w", method, err)
 	}
 	return func(ctx context.Context, res any) error { return c.await(ctx, id, ch, session, method, res) }, nil

@@ -90,6 +90,8 @@ func (e *ConnectionError) Error() string {
 	switch {
 	case errors.Is(e.Err, chrome.ErrNotInstalled):
 		return e.Err.Error()
+	case errors.As(e.Err, new(*ConnLostError)):
+		return e.Err.Error()
 	case errors.As(e.Err, new(*chrome.NotDevToolsError)):
 		return "cannot connect to Chrome: " + e.Err.Error()
 	case errors.Is(e.Err, chrome.ErrLaunch):
