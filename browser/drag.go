@@ -125,7 +125,8 @@ func (p *Page) Drag(ctx context.Context, source, target DragEnd, o DragOptions) 
 		return p.dragRange(ctx, src, target, o, res, disabled)
 	}
 	if o.Value != nil {
-		return nil, Errorf(KindStepValidation, "value only applies when the source is a range input (<input type=range>)")
+		return nil, Errorf(KindStepValidation, "value only applies when the source is a range input (<input type=range>)").
+			WithHint("for a slider that is not one (role=slider), fill it with the number, or %s", sliderKeys)
 	}
 	dst, err := p.resolveDragEnd(ctx, target, o.ActionOptions, res)
 	if err != nil {

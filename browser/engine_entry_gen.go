@@ -4,7 +4,7 @@ package browser
 
 // The installed scripts (browser/inpage/bundle) and their versions.
 var (
-	engineBundleSpec = bundle{global: "__cdpSkill", source: engineBundleJS, version: "77ba58f3f6dc"}
+	engineBundleSpec = bundle{global: "__cdpSkill", source: engineBundleJS, version: "292eee00b1b4"}
 	pageBundleSpec   = bundle{global: "__cdpSkillPage", source: pageBundleJS, version: "d186319db1e5"}
 	watchBundleSpec  = bundle{global: "__cdpSkillWatch", source: watchBundleJS, version: "c1999cc6f123"}
 )
@@ -89,6 +89,7 @@ var (
 	epSerializeTyped       = engineEntry{"serializeTyped"}
 	epSetRange             = engineEntry{"setRange"}
 	epSetValue             = engineEntry{"setValue"}
+	epSliderState          = engineEntry{"sliderState"}
 	epSnapshot             = engineEntry{"snapshot"}
 	epSubmit               = engineEntry{"submit"}
 	epSyntheticDrag        = engineEntry{"syntheticDrag"}

@@ -22,7 +22,8 @@ type FillResult struct {
 	Filled bool `json:"filled"`
 	// Method is insertText (typed as by an IME), setter (value setter +
 	// input/change events), select, or for a code or rich-text editor
-	// paste (the editor's own paste) or keys (cleared with its keys).
+	// paste (the editor's own paste) or keys (cleared with its keys), or
+	// for an ARIA slider keys (its arrow keys pressed to the value).
 	Method string `json:"method"`
 	// Verified says the field holds the value afterwards.
 	Verified *bool `json:"verified,omitempty"`
@@ -59,10 +60,11 @@ func (p *Page) fillElement(ctx context.Context, t Target, el *Element, value str
 	// tells a consumed value from a rejected one (see watchValue), and for
 	// a value to be typed the field focused and selected (fillStart).
 	var start struct {
-		Kind    string    `json:"kind"`
-		Editor  string    `json:"editor"`
-		Focused *bool     `json:"focused"`
-		Active  *pressHit `json:"active"`
+		Kind    string      `json:"kind"`
+		Editor  string      `json:"editor"`
+		Slider  sliderState `json:"slider"`
+		Focused *bool       `json:"focused"`
+		Active  *pressHit   `json:"active"`
 	}
 	if err := el.Call(ctx, &start, `(el, v, clear, react) => `+epFillStart.js()+`(el, v, clear, react)`, value, o.Clear, o.React); err != nil {
 		return err
@@ -80,6 +82,9 @@ func (p *Page) fillElement(ctx context.Context, t Target, el *Element, value str
 		}()
 	}
 	kind := start.Kind
+	if kind == "slider" {
+		return p.fillSlider(ctx, el, start.Focused != nil && *start.Focused, start.Slider, value, res)
+	}
 	if kind == "editor" {
 		return p.fillEditor(ctx, el, start.Editor, start.Focused != nil && *start.Focused, value, o, res)
 	}

@@ -76,7 +76,7 @@ func init() {
 			Doc:     "click an element (real mouse events, verified; falls back to a JavaScript click)"},
 		&Action{Name: "fill", Positional: "string|dict", MapForm: true, Visual: true, LooksUpFirst: true, Verb: "Filled", Options: FillOptions{},
 			Example: `{"fill": {"label": "Email", "value": "a@b.c"}}`,
-			Doc:     "put a value into a field and verify it landed; a map fills several fields; a string fills the focused field"},
+			Doc:     "put a value into a field and verify it landed (a code or rich-text editor is filled with its own keys and a paste, a role=slider with its arrow keys); a map fills several fields; a string fills the focused field"},
 		&Action{Name: "type", Star: "type_text", Positional: "string", Visual: true, LooksUpFirst: true, Verb: "Typed", Options: TypeOptions{},
 			Example: `{"type": {"selector": "#search", "text": "shoes"}}`,
 			Doc:     "type text key by key (for autocomplete and editors); focuses the target (selector, ref or label) first when given"},

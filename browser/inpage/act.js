@@ -17,6 +17,7 @@ import { hitOf, widgetPart, pressVerdict, lookalikeOnPath, statesOf, textOf } fr
 import { guardFocus, readGuard } from './focusguard.js';
 import { editorOf } from './editors.js';
 import { replacingWidget } from './replaced.js';
+import { isAriaSlider, sliderState } from './slider.js';
 
 const VALUE_TYPES = new Set(['date', 'datetime-local', 'month', 'time', 'week', 'color', 'range']);
 // Input types that take no text; every other type, unknown ones included
@@ -37,6 +38,7 @@ export function editProblem(el) {
     return el.readOnly || el.getAttribute('aria-readonly') === 'true' ? 'readonly' : null;
   }
   const role = roleOf(el);
+  if (role === 'slider') return 'not editable (a slider: fill it with a number, or focus it and press ArrowRight/ArrowLeft, Home, End, PageUp or PageDown)';
   if ((role === 'textbox' || role === 'searchbox' || role === 'combobox' || role === 'spinbutton') && el.getAttribute('aria-readonly') !== 'true') return null;
   return 'not editable (a ' + el.tagName.toLowerCase() + ', not an input, textarea, select or contenteditable)';
 }
@@ -224,7 +226,8 @@ function checkReady(el, kind, opts) {
   }
   if (hiddenForAT(el) && !(kind === 'fill' && el.isContentEditable)) return { ok: false, reason: 'hidden', detail: hiddenWhy(el) };
   if (kind === 'fill' || kind === 'type') {
-    let p = editProblem(el);
+    // A fill moves an ARIA slider with its keys (fillStart).
+    let p = kind === 'fill' && isAriaSlider(el) ? null : editProblem(el);
     // Some sites make a field readonly until it is focused (against
     // autofill): focus it once before calling it readonly.
     if (p === 'readonly' && deepActiveElement() !== el) {
@@ -451,6 +454,13 @@ export function fillKind(el, value) {
 // A value to be typed is guarded (focusguard.js): it goes into el or
 // nowhere; when focus does not stay on el, active names where it went.
 export function fillStart(el, value, clear, react) {
+  if (isAriaSlider(el)) {
+    // Moved by its keys (fillslider.go), with it focused.
+    el.focus({ preventScroll: true });
+    const a = deepActiveElement();
+    const focused = a === el || composedContains(el, a);
+    return { kind: 'slider', focused, slider: sliderState(el), active: focused ? null : activeOther() };
+  }
   const ed = editorOf(el);
   if (ed) {
     // An editor's surface: focused only; the editor's own keys select

@@ -38,6 +38,7 @@ export {
 } from './act.js';
 export { readGuard } from './focusguard.js';
 export { editorShows, editorPaste } from './editors.js';
+export { sliderState } from './slider.js';
 export {
   hoverPrepare, hoverCapture, dragSource, setRange, dragWatch, dragStarted, dragReport,
   dragMark, dragVerify, syntheticDrag, scrollPage, scrollElement, scrollIntoCenter

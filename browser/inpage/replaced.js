@@ -16,10 +16,18 @@ import { S } from './state.js';
 // SIBLING_ROLES are the roles of a widget's control that follows the
 // <select> (the library inserts its widget right after it); an ancestor
 // (the library wrapped the <select>) must itself be, or hold, a combobox
-// or listbox.
-const SIBLING_ROLES = new Set(['combobox', 'listbox', 'button', 'textbox', 'searchbox']);
+// or listbox. A button counts when it opens a popup (aria-haspopup): a
+// plain button next to a visually hidden <select> is another control.
+const SIBLING_ROLES = new Set(['combobox', 'listbox', 'searchbox']);
 const WRAPPER_ROLES = new Set(['combobox', 'listbox']);
-const CONTROLS = '[role=combobox],[role=listbox],[role=button],button,input,[tabindex]';
+const CONTROLS = '[role=combobox],[role=listbox],[role=searchbox],[aria-haspopup],button,input,[tabindex]';
+
+function widgetControl(e, roles) {
+  const role = effectiveRole(e);
+  if (roles.has(role)) return true;
+  const pop = e.getAttribute('aria-haspopup');
+  return role === 'button' && !!pop && pop !== 'false';
+}
 
 // hiddenVisually: display: none, or the screen-reader-only pattern
 // (clipped to nothing, a pixel wide, or transparent).
@@ -41,7 +49,7 @@ export function replacingWidget(sel) {
   for (let a = sel.parentElement, i = 0; a && i < 2 && a !== document.body; a = a.parentElement, i++) cands.push([a, WRAPPER_ROLES]);
   for (const [c, roles] of cands) {
     if (c.tagName === 'SELECT' || c.tagName === 'FORM' || c.querySelectorAll('select').length > (c.contains(sel) ? 1 : 0)) continue;
-    const control = [c, ...c.querySelectorAll(CONTROLS)].find((e) => e !== sel && !sel.contains(e) && roles.has(effectiveRole(e)) && isShown(e));
+    const control = [c, ...c.querySelectorAll(CONTROLS)].find((e) => e !== sel && !sel.contains(e) && widgetControl(e, roles) && isShown(e));
     if (control) return { widget: c, control };
   }
   return null;
