@@ -4,7 +4,7 @@ package browser
 
 // The installed scripts (browser/inpage/bundle) and their versions.
 var (
-	engineBundleSpec = bundle{global: "__cdpSkill", source: engineBundleJS, version: "e7b3e2023c98"}
+	engineBundleSpec = bundle{global: "__cdpSkill", source: engineBundleJS, version: "a98fb589d151"}
 	pageBundleSpec   = bundle{global: "__cdpSkillPage", source: pageBundleJS, version: "d186319db1e5"}
 	watchBundleSpec  = bundle{global: "__cdpSkillWatch", source: watchBundleJS, version: "c1999cc6f123"}
 )
@@ -38,6 +38,7 @@ var (
 	epFeedReport           = engineEntry{"feedReport"}
 	epFeedStatus           = engineEntry{"feedStatus"}
 	epFeedStep             = engineEntry{"feedStep"}
+	epFeedStepUp           = engineEntry{"feedStepUp"}
 	epFeedWatch            = engineEntry{"feedWatch"}
 	epFileInput            = engineEntry{"fileInput"}
 	epFileState            = engineEntry{"fileState"}
