@@ -145,20 +145,33 @@ func (p *Page) performOnce(ctx context.Context, t Target, ac action) (*acting, e
 			return nil, Errorf(KindElementNotFound, "%s has no visible point to %s: %s", t, ac.kind, a.Reason).
 				WithHint("make it visible first (open its container, scroll), or %s a point with x and y", ac.kind)
 		}
-		at, err := p.toTop(ctx, pt)
+		at, err := p.pointUncovered(ctx, t, pt, ac)
 		if err != nil {
 			p.stopPendingWatch(a)
-			return nil, fmt.Errorf("%s: locate the frame: %w", ac.kind, err)
+			return nil, err
 		}
 		s.at, s.hasPoint = at, true
-		if p.Frames().InChild() && !ac.opts.Force && ac.kind != "jsclick" {
-			if err := p.waitUncovered(ctx, s, ac); err != nil {
-				p.stopPendingWatch(a)
-				return nil, err
-			}
-		}
 	}
 	return p.actOn(ctx, s, ac)
+}
+
+// pointUncovered is the template's last step before a pointer action's
+// input, shared by every end of a drag: it converts pt (a point of the
+// current frame's viewport) to the top-level viewport that input events
+// use and, in a frame, waits until the page around the frame does not
+// cover it there (framecover.go; not for a forced action, nor for an
+// explicit JavaScript click, which no cover stops).
+func (p *Page) pointUncovered(ctx context.Context, t Target, pt Point, ac action) (Point, error) {
+	at, err := p.toTop(ctx, pt)
+	if err != nil {
+		return Point{}, fmt.Errorf("%s: locate the frame: %w", ac.kind, err)
+	}
+	if p.Frames().InChild() && !ac.opts.Force && ac.kind != "jsclick" {
+		if err := p.waitUncovered(ctx, &acting{t: t, at: at}, ac); err != nil {
+			return Point{}, err
+		}
+	}
+	return at, nil
 }
 
 // derefPoint is *pt, and whether there is one.

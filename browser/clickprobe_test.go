@@ -106,22 +106,28 @@ render(document.getElementById('root'));
 // send the agent to click again. The pick ran once. The press's handler
 // takes it for its own (prevents its default), or leaves something else
 // under the pointer (the menu closed), or re-renders the item in another
-// state (now selected). Its neighbours keep their warnings
+// state (now selected); in the document or in a shadow root. Its
+// neighbours keep their warnings
 // (TestPressThatReRendersIsSaid, TestPressWithoutAClickIsSaid).
 func TestPressThatActsIsNotDoubted(t *testing.T) {
-	for name, onPress := range map[string]string{
-		"prevented": `e.preventDefault(); menu.remove();`,
-		"closed":    `menu.remove();`,
-		"selected":  `render(item.textContent);`,
+	for _, c := range []struct{ name, onPress, shadow string }{
+		{"prevented", `e.preventDefault(); menu.remove();`, "false"},
+		{"closed", `menu.remove();`, "false"},
+		{"selected", `render(item.textContent);`, "false"},
+		{"shadow/closed", `menu.remove();`, "true"},
+		{"shadow/selected", `render(item.textContent);`, "true"},
 	} {
-		t.Run(name, func(t *testing.T) {
+		t.Run(c.name, func(t *testing.T) {
 			p := loadHTML(t, `<main><h1>Ticket</h1>
 <div id="box">Priority: <span id="value">Normal</span></div>
-<ul id="menu" role="listbox"></ul>
+<div id="host"></div>
 </main>
 <script>
 window.picks = [];
-const menu = document.getElementById('menu');
+const host = document.getElementById('host');
+const root = `+c.shadow+` ? host.attachShadow({mode: 'open'}) : host;
+root.innerHTML = '<ul id="menu" role="listbox"></ul>';
+const menu = root.querySelector('#menu');
 function render(selected) {
   menu.innerHTML = ['Low', 'Urgent'].map((v) => '<li role="option" aria-selected="' + (v === selected) + '">' + v + '</li>').join('');
 }
@@ -131,7 +137,7 @@ menu.addEventListener('mousedown', (e) => {
   if (!item) return;
   window.picks.push(item.textContent);
   document.getElementById('value').textContent = item.textContent;
-  `+onPress+`
+  `+c.onPress+`
 });
 </script>`)
 			ctx := testCtx(t)

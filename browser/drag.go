@@ -160,22 +160,16 @@ func (p *Page) Drag(ctx context.Context, source, target DragEnd, o DragOptions) 
 }
 
 // dragUncovered fails a drag in a frame when the page around the frame
-// covers either end (framecover.go): the press or the drop would reach
-// the cover.
+// covers either end: the press or the drop would reach the cover. Each
+// end takes the action template's cover step (pointUncovered).
 func (p *Page) dragUncovered(ctx context.Context, o DragOptions, ends [2]DragEnd, pts [2]Point) error {
-	if o.Force {
-		return nil
-	}
+	ac := action{kind: "drag", opts: o.ActionOptions, pointer: true}
 	for i, end := range ends {
-		at, err := p.toTop(ctx, pts[i])
-		if err != nil {
-			return fmt.Errorf("drag: %w", err)
-		}
 		t := end.Target
 		if end.Point != nil {
 			t = Target{Point: &pts[i]}
 		}
-		if err := p.waitUncovered(ctx, &acting{t: t, at: at}, action{kind: "drag", opts: o.ActionOptions}); err != nil {
+		if _, err := p.pointUncovered(ctx, t, pts[i], ac); err != nil {
 			return err
 		}
 	}

@@ -4,7 +4,7 @@ package browser
 
 // The installed scripts (browser/inpage/bundle) and their versions.
 var (
-	engineBundleSpec = bundle{global: "__cdpSkill", source: engineBundleJS, version: "292eee00b1b4"}
+	engineBundleSpec = bundle{global: "__cdpSkill", source: engineBundleJS, version: "16787ca1a244"}
 	pageBundleSpec   = bundle{global: "__cdpSkillPage", source: pageBundleJS, version: "d186319db1e5"}
 	watchBundleSpec  = bundle{global: "__cdpSkillWatch", source: watchBundleJS, version: "c1999cc6f123"}
 )
@@ -40,6 +40,7 @@ var (
 	epFeedReport           = engineEntry{"feedReport"}
 	epFeedStatus           = engineEntry{"feedStatus"}
 	epFeedStep             = engineEntry{"feedStep"}
+	epFeedStepUp           = engineEntry{"feedStepUp"}
 	epFeedWatch            = engineEntry{"feedWatch"}
 	epFileInput            = engineEntry{"fileInput"}
 	epFileState            = engineEntry{"fileState"}

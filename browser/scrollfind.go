@@ -36,6 +36,15 @@ type feedState struct {
 	Added        int     `json:"added"`
 	List         string  `json:"list"`
 	Items        int     `json:"items"`
+	// Above: some scroller did not stand at its top when the search
+	// started (feedWatch); AtTop: every scroller is at its top
+	// (feedStepUp).
+	Above bool `json:"above"`
+	AtTop bool `json:"atTop"`
+	// AboveBy and BelowBy are how far the farthest scroller stood from
+	// its top and from its end when the search started (feedWatch).
+	AboveBy float64 `json:"aboveBy"`
+	BelowBy float64 `json:"belowBy"`
 	// Boxes are the scroll containers (other than the page) the search
 	// scrolled, and where each stands (feedReport only).
 	Boxes []feedBox `json:"boxes"`
@@ -48,16 +57,19 @@ type feedBox struct {
 	ScrollHeight float64 `json:"scrollHeight"`
 }
 
-// ScrollUntilFound scrolls down step by step until the target exists (lazy
+// ScrollUntilFound scrolls step by step until the target exists (lazy
 // lists, infinite scroll, virtualised lists): each step scrolls the page
 // (or the pane that scrolls it) and every rendered scroll container that
 // can still go down, since the content may scroll inside its own container.
 // When all of them are at their end it keeps waiting while anything grows
-// or requests are in flight, and gives up only once nothing has grown for
-// FeedQuiet, after
-// maxScrolls scrolls (default DefaultMaxScrolls), or shortly before ctx
-// ends. It returns true when found (the element scrolled to the centre);
-// otherwise an ElementNotFoundError saying how far it got.
+// or requests are in flight, and ends the way down only once nothing has
+// grown for FeedQuiet. When a scroller did not stand at its top, the
+// content above is searched too, upward from where each stood: first when
+// every scroller stood at its end or less lies above than below, after
+// the way down otherwise. It gives up
+// after maxScrolls scrolls in all (default DefaultMaxScrolls), or shortly
+// before ctx ends. It returns true when found (the element scrolled to
+// the centre); otherwise an ElementNotFoundError saying how far it got.
 func (p *Page) ScrollUntilFound(ctx context.Context, t Target, maxScrolls int, distance float64) (bool, error) {
 	if maxScrolls <= 0 {
 		maxScrolls = DefaultMaxScrolls
@@ -74,7 +86,7 @@ func (p *Page) ScrollUntilFound(ctx context.Context, t Target, maxScrolls int, d
 	reqs := p.trackRequests(ctx)
 	defer reqs.stop()
 	f := &feedFind{p: p, t: t, reqs: reqs, deadline: deadline}
-	found, why, err := f.run(ctx, maxScrolls, distance)
+	found, why, err := f.search(ctx, st, maxScrolls, distance)
 	if err != nil || found {
 		p.engineCall(context.WithoutCancel(ctx), nil, epFeedReport)
 		return found, err
@@ -92,19 +104,86 @@ type feedFind struct {
 	reqs     *requestTracker
 	deadline time.Time
 	scrolls  int
+	// spent: the search reached maxScrolls or the step's time.
+	spent bool
 }
 
-// run scrolls until found; when not found, why says why it stopped.
+// search scrolls down, and up when there is content above (start is the
+// state when the search started), until found; when not found, why says
+// why it stopped.
+func (f *feedFind) search(ctx context.Context, start feedState, maxScrolls int, distance float64) (found bool, why string, err error) {
+	if !start.Above {
+		return f.run(ctx, maxScrolls, distance)
+	}
+	first, second := f.run, f.runUp
+	upFirst := start.AtEnd || start.AboveBy <= start.BelowBy
+	if upFirst {
+		// The shorter way first: every scroller stood at its end, or
+		// less is above than below (a feed may still grow below, which
+		// the way down waits for).
+		first, second = f.runUp, f.run
+	}
+	found, why, err = first(ctx, maxScrolls, distance)
+	if found || err != nil || f.spent {
+		return found, why, err
+	}
+	found, why2, err := second(ctx, maxScrolls, distance)
+	if found || err != nil || f.spent {
+		return found, why2, err
+	}
+	if upFirst {
+		return false, why2 + ", after searching up to the top of every scroller", nil
+	}
+	return false, why + ", and found nothing above either, back at the top of every scroller", nil
+}
+
+// limit says why the search must stop now (maxScrolls, the step's time),
+// "" when it may go on.
+func (f *feedFind) limit(maxScrolls int) string {
+	switch {
+	case f.scrolls >= maxScrolls:
+		f.spent = true
+		return fmt.Sprintf("after %d scrolls (maxScrolls)", f.scrolls)
+	case time.Now().After(f.deadline):
+		f.spent = true
+		return "before the step timeout"
+	}
+	return ""
+}
+
+// runUp scrolls up from where each scroller stood until found or every
+// scroller is at its top.
+func (f *feedFind) runUp(ctx context.Context, maxScrolls int, distance float64) (found bool, why string, err error) {
+	for {
+		if found, err := f.lookFor(ctx); found || err != nil {
+			return found, "", err
+		}
+		if why := f.limit(maxScrolls); why != "" {
+			return false, why, nil
+		}
+		var st feedState
+		if err := f.p.engineCall(ctx, &st, epFeedStepUp, distance); err != nil {
+			return false, "", fmt.Errorf("scrollUntilVisible: scroll up: %w", err)
+		}
+		if st.Lost {
+			return false, "", Errorf(KindContextDestroyed, "the page navigated while scrolling for %s", f.t)
+		}
+		f.scrolls++
+		if st.AtTop {
+			found, err := f.lookFor(ctx)
+			return found, "at the top of the page and of every scroll container", err
+		}
+	}
+}
+
+// run scrolls down until found; when not found, why says why it stopped.
 func (f *feedFind) run(ctx context.Context, maxScrolls int, distance float64) (found bool, why string, err error) {
 	for {
 		if found, err := f.lookFor(ctx); found || err != nil {
 			return found, "", err
 		}
-		if f.scrolls >= maxScrolls {
-			return false, fmt.Sprintf("after %d scrolls (maxScrolls)", f.scrolls), nil
-		}
-		if time.Now().After(f.deadline) {
-			return false, "before the step timeout", nil
+		if why := f.limit(maxScrolls); why != "" {
+			return false, why, nil
 		}
 		var st feedState
 		if err := f.p.engineCall(ctx, &st, epFeedStep, distance); err != nil {
@@ -158,12 +237,14 @@ func (f *feedFind) waitAtEnd(ctx context.Context) (grew bool, why string, err er
 			return false, fmt.Sprintf("at the end of the page and of every scroll container, which stopped growing (nothing added for %s, no request in flight, nothing aria-busy)", FeedQuiet), nil
 		}
 		if time.Now().After(f.deadline) {
+			f.spent = true
 			return false, fmt.Sprintf("before the step timeout, at the end of the page while it was still loading (%d requests in flight, busy %v)", pending, st.Busy), nil
 		}
 		if found, err := f.lookFor(ctx); found || err != nil {
 			return false, "", err
 		}
 		if err := Sleep(ctx, feedPoll); err != nil {
+			f.spent = true
 			return false, "before the step timeout", nil
 		}
 	}

@@ -193,6 +193,60 @@ func TestClickScrollsVirtualRow(t *testing.T) {
 	}
 }
 
+// TestScrollUntilFoundAbove clicks Row 40 of a virtualised list that
+// was scrolled past it first, so the row is above what is rendered: the
+// search scrolls up as well (first, when every scroller stood at its end;
+// after the way down otherwise). The list scrolled to its end, in each
+// build; scrolled to its middle (down first, then up); and a list
+// virtualised against the page's own scroll, with the page scrolled to
+// its end. The row's handler ran exactly once.
+func TestScrollUntilFoundAbove(t *testing.T) {
+	for _, c := range []struct{ name, query, scroll string }{
+		{"end/absolute", "mode=absolute", "list.scrollTop = 1e6"},
+		{"end/pad", "mode=pad", "list.scrollTop = 1e6"},
+		{"end/shadow", "shadow=1", "list.scrollTop = 1e6"},
+		{"middle", "mode=absolute", "list.scrollTop = 6000"},
+		{"page", "page=1", "scrollTo(0, list.getBoundingClientRect().bottom + scrollY - innerHeight)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p, _ := openFixture(t, "virtual.html?rows=300&"+c.query)
+			ctx := testCtx(t)
+			js(t, p, c.scroll)
+			waitJS(t, p, "!list.querySelector('.row[data-index=\"39\"]') && !!list.querySelector('.row')")
+			tg := Target{Text: "Row 40", Exact: true}
+			found, err := p.ScrollUntilFound(ctx, tg, 0, 0)
+			if err != nil || !found {
+				t.Fatalf("scrollUntilFound = %v, %v; page: %s", found, err, js(t, p, "[list.scrollTop, scrollY, list.querySelector('.row').textContent]"))
+			}
+			res, err := p.Click(ctx, tg, ClickOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := js(t, p, "JSON.stringify(window.clicks)"); got != `"{\"40\":1}"` || len(res.Warnings) > 0 {
+				t.Fatalf("clicks = %s, warnings %q", got, res.Warnings)
+			}
+		})
+	}
+}
+
+// TestScrollUntilFoundAboveMissing: a row in neither direction of a list
+// scrolled to a third of its height fails with ElementNotFoundError once
+// the search went up to the top (the shorter way) and down to the end,
+// saying so.
+func TestScrollUntilFoundAboveMissing(t *testing.T) {
+	p, _ := openFixture(t, "virtual.html?rows=300")
+	js(t, p, "list.scrollTop = 3000")
+	ctx, cancel := context.WithTimeout(testCtx(t), 30*time.Second)
+	defer cancel()
+	_, err := p.ScrollUntilFound(ctx, Target{Text: "Row 5000"}, 0, 0)
+	if KindOf(err) != KindElementNotFound || !strings.Contains(err.Error(), "stopped growing") || !strings.Contains(err.Error(), "up to the top of every scroller") {
+		t.Fatalf("a row not in the list: %v", err)
+	}
+	if got := js(t, p, "list.scrollTop === list.scrollHeight - list.clientHeight"); got != "true" {
+		t.Fatalf("the search did not go down to the end after the top: list.scrollTop = %s", js(t, p, "list.scrollTop"))
+	}
+}
+
 // TestScrollUntilFoundVirtualListMissing: a row past the list's end fails
 // with ElementNotFoundError once the list's container is at its end and
 // nothing grew, saying where that container stands — within the step's

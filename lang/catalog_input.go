@@ -15,7 +15,7 @@ type ClickOptions struct {
 	Button      string         `step:"button" doc:"left | right | middle" default:"left"`
 	Modifiers   starlark.Value `step:"modifiers" type:"string|list" doc:"held keys: Control, Alt, Meta, Shift, ControlOrMeta (list or \"Control+Shift\")" example:"\"Shift\""`
 	// ScrollUntilVisible scrolls down until the target exists first.
-	ScrollUntilVisible *ScrollUntil `step:"scrollUntilVisible" type:"bool|dict" doc:"scroll down (the page and every scroll container: virtualised lists, feeds in a panel) until the element exists (lazy content); {maxScrolls, distance}" example:"{\"maxScrolls\": 5}"`
+	ScrollUntilVisible *ScrollUntil `step:"scrollUntilVisible" type:"bool|dict" doc:"scroll (the page and every scroll container: virtualised lists, feeds in a panel) until the element exists (lazy content): down, and up from where a scroller stood when it was not at its top; {maxScrolls, distance}" example:"{\"maxScrolls\": 5}"`
 	// WaitAfter waits for the DOM to go quiet after the click.
 	WaitAfter *WaitQuiet `step:"waitAfter" type:"bool|dict" doc:"after the click wait until the DOM is quiet: {timeout, stableTime} in ms" example:"true"`
 	Acting

@@ -43,7 +43,7 @@ export {
   hoverPrepare, hoverCapture, dragSource, setRange, dragWatch, dragStarted, dragReport,
   dragMark, dragVerify, syntheticDrag, scrollPage, scrollElement, scrollIntoCenter
 } from './gesture.js';
-export { feedWatch, feedStatus, feedStep, feedNudge, feedReport } from './feed.js';
+export { feedWatch, feedStatus, feedStep, feedStepUp, feedNudge, feedReport } from './feed.js';
 export { scrollFlush } from './scrollpending.js';
 export {
   selectOption, checkTarget, focusElement, fileInput, fileState, watchFiles

@@ -6,7 +6,8 @@
 // The target does not exist yet, so nothing says which: each step scrolls
 // every scroller that can still go down — the page and each rendered
 // scroll container — and the search is at the end only when all of them
-// are, and nothing grew.
+// are, and nothing grew. A scroller that did not stand at its top is
+// searched upward as well (feedStepUp).
 
 import { S } from './state.js';
 import { shadowRootOf, styleOf } from './dom.js';
@@ -74,7 +75,9 @@ export function feedWatch() {
   // stuck holds the scrollers a scroll did not move although they were
   // not at their end (a page that snaps or resets them): they count as
   // at their end.
-  const st = { last: performance.now(), adds: new Map(), heights: new Map(), scrolled: new Set(), stuck: new Set() };
+  // start holds where each scroller stood, so that a search upward
+  // (feedStepUp) goes on from there; stuckUp is stuck for that search.
+  const st = { last: performance.now(), adds: new Map(), heights: new Map(), scrolled: new Set(), stuck: new Set(), stuckUp: new Set(), start: new Map() };
   const obs = new MutationObserver((recs) => {
     for (const r of recs) {
       let n = 0;
@@ -87,7 +90,20 @@ export function feedWatch() {
   obs.observe(document, { childList: true, subtree: true });
   st.stop = () => { obs.disconnect(); if (S.feedState === st) S.feedState = null; };
   S.feedState = st;
-  return feedStatusOf(st, scrollers());
+  const boxes = scrollers();
+  // Some scroller does not stand at its top: content may be above; how
+  // far the farthest scroller is from its top, and from its end.
+  let above = false, aboveBy = 0, belowBy = 0;
+  for (const box of boxes) {
+    const p = scrollPos(box);
+    st.start.set(box || window, p);
+    if (p.y > 1) above = true;
+    aboveBy = Math.max(aboveBy, p.y);
+    belowBy = Math.max(belowBy, scrollMax(box).y - p.y);
+  }
+  const out = feedStatusOf(st, boxes);
+  Object.assign(out, { above, aboveBy: Math.round(aboveBy), belowBy: Math.round(belowBy) });
+  return out;
 }
 
 // feedStatusOf reads the page's scroll position, whether every scroller is
@@ -142,6 +158,35 @@ export async function feedStep(distance) {
   await afterFrame();
   if (S.feedState !== st) return { lost: true };
   const out = feedStatusOf(st, scrollers());
+  out.moved = moved;
+  return out;
+}
+
+// feedStepUp scrolls up by distance (0: most of its height) each
+// scroller not yet at its top, going on from where it stood when the
+// search started (the way down already showed what lies below), and
+// answers once the page had a frame to render what the scroll brings.
+// atTop says every scroller is at its top (or will not move).
+export async function feedStepUp(distance) {
+  const st = S.feedState;
+  if (!st) return { lost: true };
+  let moved = false;
+  for (const box of scrollers()) {
+    const key = box || window;
+    const before = scrollPos(box);
+    if (before.y <= 1 || st.stuckUp.has(key)) continue;
+    const start = st.start.has(key) ? st.start.get(key).y : before.y;
+    const step = distance > 0 ? distance : stepOf(box ? box.clientHeight : innerHeight);
+    scrollOp(box, { kind: 'abs', y: Math.max(0, Math.min(before.y, start) - step) });
+    st.scrolled.add(key);
+    if (!samePos(before, scrollPos(box))) moved = true;
+    else st.stuckUp.add(key);
+  }
+  await afterFrame();
+  if (S.feedState !== st) return { lost: true };
+  const boxes = scrollers();
+  const out = feedStatusOf(st, boxes);
+  out.atTop = boxes.every((b) => scrollPos(b).y <= 1 || st.stuckUp.has(b || window));
   out.moved = moved;
   return out;
 }

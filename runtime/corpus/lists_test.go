@@ -19,6 +19,22 @@ func TestClusterizeScrollToRow(t *testing.T) {
 	}
 }
 
+// TestClusterizeScrollUpToRow clicks "Row 12" with scrollUntilVisible
+// after the list was scrolled far past it (by its ref, as under a mouse
+// wheel): the row is above what Clusterize renders, so the search scrolls
+// the list up, and the list's click handler opens the row once.
+func TestClusterizeScrollUpToRow(t *testing.T) {
+	t.Parallel()
+	a := openPage(t, "clusterize.html", "[data-ready=clusterize]")
+	list := refIn(t, a.snapshot(), `list "Entries"`)
+	a.do(`{"scroll":{"ref":` + q(list) + `,"deltaY":20000}}`)
+	a.waitFor(`() => !document.querySelector('#contentArea li[data-n="12"]')`)
+	noWarning(t, a.do(`{"click":{"text":"Row 12","exact":true,"scrollUntilVisible":true}}`))
+	if got := a.evalJSON(`() => opened`); got != `[12]` {
+		t.Fatalf("opened rows = %s, want [12]", got)
+	}
+}
+
 // TestClusterizeRowByRef scrolls the list by its ref and clicks rows it
 // rendered by their refs in a new snapshot (the list, not the row,
 // handles the click).
