@@ -6,7 +6,7 @@ import {
   cache, clip, cssSelector, fail, forEachChildComposed, hiddenForAT, inClosedDetails, inViewport,
   normalizeSpace, parentElementComposed, shadowHostPath, styleOf, truncate, withCaches
 } from './dom.js';
-import { INTERACTIVE, LANDMARKS, LEAF, NAME_FROM_CONTENT, SKIP_TAGS, TEXT_LEVEL, roleOf, unknownRoleOf } from './roles.js';
+import { INTERACTIVE, LANDMARKS, LEAF, NAME_FROM_CONTENT, SKIP_TAGS, TEXT_LEVEL, ariaIndex, roleOf, unknownRoleOf } from './roles.js';
 import { accessibleName, deepActiveElement, linkURL, stateOf, valueOf } from './names.js';
 import { effectiveRole, refName } from './refs.js';
 import { selectorQuery } from './find.js';
@@ -33,6 +33,8 @@ export function newBuild(opts, snapId) {
     flat: [],
     items: new WeakSet(),
     delegated: new WeakSet(),
+    // header is the column header being walked (see headerCell).
+    header: null,
   };
 }
 
@@ -140,6 +142,38 @@ function isClickableGeneric(el, style) {
   return false;
 }
 
+// headerCell reports a column header a user clicks (to sort, mostly): it
+// is sortable (aria-sort) or something inside it handles clicks. It gets
+// the ref and its text as its name, and the generic clickables inside it
+// (AG Grid's label and resize handle) fold into it (b.header), so the
+// header reads `columnheader "Price" [ref=…]`, not unnamed clickables.
+function headerCell(el, role, b) {
+  if (role !== 'columnheader' || !b.refs || b.header) return false;
+  if (el.hasAttribute('aria-sort') || handlesClicks(el)) return true;
+  for (const d of el.querySelectorAll('*')) {
+    if (TEXT_LEVEL.has(roleOf(d)) && handlesClicks(d)) return true;
+  }
+  return false;
+}
+
+// orderRows puts the rows among nodes in their aria-rowindex order, the
+// order a user sees: a grid that sorts by moving rows visually (AG Grid
+// keeps its DOM order and sets aria-rowindex) lists them as shown. Other
+// nodes keep their places; rows without an index keep theirs.
+export function orderRows(nodes) {
+  const at = [], rows = [];
+  nodes.forEach((n, i) => {
+    const ix = n.role === 'row' && n.el ? ariaIndex(n.el, 'aria-rowindex') : NaN;
+    if (!Number.isNaN(ix)) {
+      at.push(i);
+      rows.push({ n, ix });
+    }
+  });
+  if (rows.length < 2) return;
+  rows.sort((a, c) => a.ix - c.ix);
+  at.forEach((i, k) => { nodes[i] = rows[k].n; });
+}
+
 // walkChildren appends the nodes for node's children to out.
 export function walkChildren(node, depth, out, b, textVisible) {
   forEachChildComposed(node, b.pierce, (child) => {
@@ -179,7 +213,7 @@ export function walkElement(el, depth, out, b) {
   if (role === 'generic' && el.isContentEditable && (!el.parentElement || !el.parentElement.isContentEditable)) role = 'textbox';
   const block = display !== 'inline' && display !== 'contents' && !display.startsWith('inline');
   const draggable = visible && isDraggable(el, role, style);
-  let clickable = visible && TEXT_LEVEL.has(role) && (b.items.has(el) || draggable || isClickableGeneric(el, style));
+  let clickable = visible && TEXT_LEVEL.has(role) && !b.header && (b.items.has(el) || draggable || isClickableGeneric(el, style));
   if (clickable && !b.items.has(el) && !draggable && (splitItems(el, b) || delegateItems(el, role, b))) clickable = false;
   else if (visible && role === 'list' && handlesClicks(el)) delegateItems(el, role, b);
   if (b.pierce && !el.shadowRoot && el.localName.includes('-')) noteClosedCandidate(el);
@@ -211,7 +245,7 @@ export function walkElement(el, depth, out, b) {
     const u = linkURL(el);
     if (u) node.url = u;
   }
-  if (b.refs && (INTERACTIVE.has(role) || clickable || draggable || b.delegated.has(el) || role === 'iframe' || isFocusableWidget(el, role))) {
+  if (b.refs && (INTERACTIVE.has(role) || clickable || draggable || b.delegated.has(el) || role === 'iframe' || isFocusableWidget(el, role) || headerCell(el, role, b))) {
     const er = effectiveRole(el);
     node.ref = refFor(el, er, refName(el, er), b.snapId);
   }
@@ -221,7 +255,11 @@ export function walkElement(el, depth, out, b) {
       b.slots.push(el);
     }
   } else if (!LEAF.has(role)) {
+    const header = headerCell(el, role, b);
+    if (header) b.header = el;
     walkChildren(el, depth, node.children, b, true);
+    if (header) b.header = null;
+    orderRows(node.children);
   }
   if (el.tagName === 'SELECT') node.more = selectSummary(el, b);
   finishNode(node, b);
@@ -413,6 +451,7 @@ export function stateText(st) {
   if (st.invalid === true) s += ' [invalid]';
   else if (st.invalid) s += ' [invalid=' + st.invalid + ']';
   if (st.level) s += ' [level=' + st.level + ']';
+  if (st.sort) s += ' [sort=' + st.sort + ']';
   if (st.readonly) s += ' [readonly]';
   if (st.focused) s += ' [focused]';
   if (st.fieldName) s += ' [name=' + st.fieldName + ']';
