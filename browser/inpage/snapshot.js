@@ -35,6 +35,9 @@ export function newBuild(opts, snapId) {
     delegated: new WeakSet(),
     // header is the column header being walked (see headerCell).
     header: null,
+    // clip is the innermost element around the walk that clips what
+    // overflows it, with the visible part of its box (viewport only).
+    clip: null,
   };
 }
 
@@ -142,6 +145,53 @@ function isClickableGeneric(el, style) {
   return false;
 }
 
+// clips reports an element that cuts off what overflows it (a scrolling
+// list, a carousel's frame): what lies outside its box is not in view,
+// even when it is inside the window.
+// The body's and the root's overflow is the window's: they clip nothing
+// of their own.
+function clips(el, style) {
+  if (el === document.body || el === document.documentElement) return false;
+  return style.overflowX !== 'visible' || style.overflowY !== 'visible';
+}
+
+// meet is the part of box r inside box c (c null: all of r).
+function meet(r, c) {
+  const box = { top: r.top, bottom: r.bottom, left: r.left, right: r.right };
+  if (c) {
+    box.top = Math.max(box.top, c.top);
+    box.bottom = Math.min(box.bottom, c.bottom);
+    box.left = Math.max(box.left, c.left);
+    box.right = Math.min(box.right, c.right);
+  }
+  return box;
+}
+
+// clippedOut reports an element (box r) wholly outside the box of the
+// elements around it that clip (b.clip): rows a scrolling list holds
+// below its visible part, slides a carousel moved out of its frame. An
+// absolutely placed element whose containing block is outside the
+// clipping element escapes its clip, as the browser draws it.
+function clippedOut(el, r, style, b) {
+  const c = b.clip;
+  if (!c) return false;
+  if (style.position === 'absolute') {
+    const op = el.offsetParent;
+    if (!op || (op !== c.el && !c.el.contains(op))) return false;
+  }
+  const box = c.box;
+  return r.bottom <= box.top || r.top >= box.bottom || r.right <= box.left || r.left >= box.right;
+}
+
+// overflowsInto reports an element out of view whose content may not be:
+// it lets its children overflow its box (a carousel's track, moved by a
+// transform so that its own box is off to the left while the current
+// slide overflows into the frame), so the walk goes on into them.
+function overflowsInto(el, style) {
+  if (clips(el, style)) return false;
+  return el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1;
+}
+
 // headerCell reports a column header a user clicks (to sort, mostly): it
 // is sortable (aria-sort) or something inside it handles clicks. It gets
 // the ref and its text as its name, and the generic clickables inside it
@@ -201,9 +251,10 @@ export function walkElement(el, depth, out, b) {
   const style = styleOf(el);
   const display = style.display;
   if (display === 'none' || el.getAttribute('aria-hidden') === 'true' || inClosedDetails(el)) return;
+  let r = null;
   if (b.viewport && display !== 'contents') {
-    const r = el.getBoundingClientRect();
-    if (!inViewport(r) && (r.width > 0 || r.height > 0) && style.position !== 'fixed') return;
+    r = el.getBoundingClientRect();
+    if ((r.width > 0 || r.height > 0) && style.position !== 'fixed' && (!inViewport(r) || clippedOut(el, r, style, b)) && !overflowsInto(el, style)) return;
   }
   const visibility = style.visibility;
   const visible = visibility !== 'hidden' && visibility !== 'collapse';
@@ -223,7 +274,10 @@ export function walkElement(el, depth, out, b) {
     // A label's own text is dropped when it names a control: the control's
     // line already carries it.
     if (block) out.push({ text: ' ' });
+    const outer = b.clip;
+    if (r && clips(el, style)) b.clip = { el, box: meet(r, outer && outer.box) };
     walkChildren(el, depth, out, b, visible && !labelsShownControl(el));
+    b.clip = outer;
     if (block) out.push({ text: ' ' });
     return;
   }
@@ -257,7 +311,10 @@ export function walkElement(el, depth, out, b) {
   } else if (!LEAF.has(role)) {
     const header = headerCell(el, role, b);
     if (header) b.header = el;
+    const outer = b.clip;
+    if (r && clips(el, style)) b.clip = { el, box: meet(r, outer && outer.box) };
     walkChildren(el, depth, node.children, b, true);
+    b.clip = outer;
     if (header) b.header = null;
     orderRows(node.children);
   }
