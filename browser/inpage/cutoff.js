@@ -22,11 +22,15 @@ export function cutNotes() {
   for (const c of document.querySelectorAll(CONTAINERS)) {
     if (notes.length >= MAX_NOTES) break;
     if (noted.some((n) => n.contains(c)) || !isShown(c)) continue;
-    const clip = clipRect(c);
+    const outer = clipRect(c);
     const r = c.getBoundingClientRect();
-    if (r.bottom <= clip.top || r.top >= clip.bottom) continue;
+    if (r.bottom <= outer.top || r.top >= outer.bottom) continue;
     const items = itemsOf(c);
     if (items.length < 2) continue;
+    // The container's own overflow cuts its items too (a scrolling list):
+    // count what the snapshot lists, which leaves those out.
+    const clip = getComputedStyle(c).overflowY === 'visible' ? outer
+      : { top: Math.max(outer.top, r.top), bottom: Math.min(outer.bottom, r.bottom) };
     let shown = 0, above = 0, below = 0;
     for (const it of items) {
       const b = it.getBoundingClientRect();

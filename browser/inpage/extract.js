@@ -6,7 +6,7 @@ import {
   cssSelector, fail, hiddenForAT, isBlock, isDisplayNone, normalizeSpace, parentElementComposed,
   styleOf, truncate
 } from './dom.js';
-import { INTERACTIVE, SKIP_TAGS, explicitRole } from './roles.js';
+import { INTERACTIVE, SKIP_TAGS, ariaIndex, explicitRole } from './roles.js';
 import { MASK, accessibleName, isSecretField, safeMatches } from './names.js';
 import { flushLocators, refFor } from './snapshot.js';
 import { allShadowRoots, effectiveRole, refName, resolve } from './refs.js';
@@ -67,16 +67,45 @@ function ownStructure(el, container) {
 // with its cells and whether it is a header row.
 function ownRows(t) {
   if (t.tagName === 'TABLE') {
-    return [...t.rows].map((tr) => ({ cells: [...tr.cells], head: tr.parentElement.tagName === 'THEAD' }));
+    return inRowOrder([...t.rows].map((tr) => ({ el: tr, cells: [...tr.cells], head: tr.parentElement.tagName === 'THEAD' })));
   }
   const rows = [];
   for (const r of t.querySelectorAll(ROW_SEL)) {
     if (!ownStructure(r, t)) continue;
     const cells = r.tagName === 'TR' ? [...r.cells] : [...r.querySelectorAll(ARIA_CELL_SEL)].filter((c) => c.parentElement.closest(ROW_SEL) === r);
     const head = cells.length > 0 && cells.every((c) => explicitRole(c) === 'columnheader');
-    rows.push({ cells, head });
+    rows.push({ el: r, cells, head });
   }
-  return rows;
+  return inRowOrder(rows);
+}
+
+// inRowOrder puts rows in the order the grid shows them when every row
+// has an aria-rowindex (AG Grid sorts by setting it and moving rows, not
+// by reordering the DOM): rows sharing an index (a grid's pinned and
+// scrolling parts of one row) become one, their cells in aria-colindex
+// order. Rows without indexes stay in DOM order.
+function inRowOrder(rows) {
+  if (rows.length < 2 || rows.some((r) => Number.isNaN(ariaIndex(r.el, 'aria-rowindex')))) return rows;
+  const byIndex = new Map();
+  for (const r of rows) {
+    const ix = ariaIndex(r.el, 'aria-rowindex');
+    const same = byIndex.get(ix);
+    if (!same) byIndex.set(ix, { ix, cells: [...r.cells], head: r.head });
+    else {
+      same.cells.push(...r.cells);
+      same.head = same.head && r.head;
+    }
+  }
+  const out = [...byIndex.values()].sort((a, b) => a.ix - b.ix);
+  for (const r of out) r.cells = inColumnOrder(r.cells);
+  return out;
+}
+
+// inColumnOrder sorts cells by aria-colindex when each has one.
+function inColumnOrder(cells) {
+  const ix = cells.map((c) => ariaIndex(c, 'aria-colindex'));
+  if (cells.length < 2 || ix.some(Number.isNaN)) return cells;
+  return cells.map((c, i) => ({ c, i: ix[i] })).sort((a, b) => a.i - b.i).map((p) => p.c);
 }
 
 function isHeaderCell(c) {

@@ -622,6 +622,10 @@ export function stateOf(el, role, focused) {
   if (inv && inv !== 'false') st.invalid = inv === 'true' ? true : inv;
   else if (el.matches && safeMatches(el, ':user-invalid')) st.invalid = true;
   if (role === 'heading') st.level = headingLevel(el);
+  if (role === 'columnheader' || role === 'rowheader') {
+    const sort = el.getAttribute('aria-sort');
+    if (sort === 'ascending' || sort === 'descending' || sort === 'other') st.sort = sort;
+  }
   if ((el.readOnly && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA')) || el.getAttribute('aria-readonly') === 'true') st.readonly = true;
   if (focused) st.focused = true;
   return st;

@@ -233,3 +233,11 @@ export function headingLevel(el) {
   const m = /^H([1-6])$/.exec(el.tagName);
   return m ? +m[1] : 2;
 }
+
+// ariaIndex is el's aria-rowindex or aria-colindex (attr) as a number, or
+// NaN when it has none: the position a grid shows the row or cell at,
+// which can differ from its place in the DOM (AG Grid sorts that way).
+export function ariaIndex(el, attr) {
+  const v = el.getAttribute(attr);
+  return v === null || v.trim() === '' ? NaN : +v;
+}

@@ -6,7 +6,7 @@ import {
   cache, clip, cssSelector, fail, forEachChildComposed, hiddenForAT, inClosedDetails, inViewport,
   normalizeSpace, parentElementComposed, shadowHostPath, styleOf, truncate, withCaches
 } from './dom.js';
-import { INTERACTIVE, LANDMARKS, LEAF, NAME_FROM_CONTENT, SKIP_TAGS, TEXT_LEVEL, roleOf, unknownRoleOf } from './roles.js';
+import { INTERACTIVE, LANDMARKS, LEAF, NAME_FROM_CONTENT, SKIP_TAGS, TEXT_LEVEL, ariaIndex, roleOf, unknownRoleOf } from './roles.js';
 import { accessibleName, deepActiveElement, linkURL, stateOf, valueOf } from './names.js';
 import { effectiveRole, refName } from './refs.js';
 import { selectorQuery } from './find.js';
@@ -34,6 +34,11 @@ export function newBuild(opts, snapId) {
     flat: [],
     items: new WeakSet(),
     delegated: new WeakSet(),
+    // header is the column header being walked (see headerCell).
+    header: null,
+    // clip is the innermost element around the walk that clips what
+    // overflows it, with the visible part of its box (viewport only).
+    clip: null,
   };
 }
 
@@ -141,6 +146,85 @@ function isClickableGeneric(el, style) {
   return false;
 }
 
+// clips reports an element that cuts off what overflows it (a scrolling
+// list, a carousel's frame): what lies outside its box is not in view,
+// even when it is inside the window.
+// The body's and the root's overflow is the window's: they clip nothing
+// of their own.
+function clips(el, style) {
+  if (el === document.body || el === document.documentElement) return false;
+  return style.overflowX !== 'visible' || style.overflowY !== 'visible';
+}
+
+// meet is the part of box r inside box c (c null: all of r).
+function meet(r, c) {
+  const box = { top: r.top, bottom: r.bottom, left: r.left, right: r.right };
+  if (c) {
+    box.top = Math.max(box.top, c.top);
+    box.bottom = Math.min(box.bottom, c.bottom);
+    box.left = Math.max(box.left, c.left);
+    box.right = Math.min(box.right, c.right);
+  }
+  return box;
+}
+
+// clippedOut reports an element (box r) wholly outside the box of the
+// elements around it that clip (b.clip): rows a scrolling list holds
+// below its visible part, slides a carousel moved out of its frame. An
+// absolutely placed element whose containing block is outside the
+// clipping element escapes its clip, as the browser draws it.
+function clippedOut(el, r, style, b) {
+  const c = b.clip;
+  if (!c) return false;
+  if (style.position === 'absolute') {
+    const op = el.offsetParent;
+    if (!op || (op !== c.el && !c.el.contains(op))) return false;
+  }
+  const box = c.box;
+  return r.bottom <= box.top || r.top >= box.bottom || r.right <= box.left || r.left >= box.right;
+}
+
+// overflowsInto reports an element out of view whose content may not be:
+// it lets its children overflow its box (a carousel's track, moved by a
+// transform so that its own box is off to the left while the current
+// slide overflows into the frame), so the walk goes on into them.
+function overflowsInto(el, style) {
+  if (clips(el, style)) return false;
+  return el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1;
+}
+
+// headerCell reports a column header a user clicks (to sort, mostly): it
+// is sortable (aria-sort) or something inside it handles clicks. It gets
+// the ref and its text as its name, and the generic clickables inside it
+// (AG Grid's label and resize handle) fold into it (b.header), so the
+// header reads `columnheader "Price" [ref=…]`, not unnamed clickables.
+function headerCell(el, role, b) {
+  if (role !== 'columnheader' || !b.refs || b.header) return false;
+  if (el.hasAttribute('aria-sort') || handlesClicks(el)) return true;
+  for (const d of el.querySelectorAll('*')) {
+    if (TEXT_LEVEL.has(roleOf(d)) && handlesClicks(d)) return true;
+  }
+  return false;
+}
+
+// orderRows puts the rows among nodes in their aria-rowindex order, the
+// order a user sees: a grid that sorts by moving rows visually (AG Grid
+// keeps its DOM order and sets aria-rowindex) lists them as shown. Other
+// nodes keep their places; rows without an index keep theirs.
+export function orderRows(nodes) {
+  const at = [], rows = [];
+  nodes.forEach((n, i) => {
+    const ix = n.role === 'row' && n.el ? ariaIndex(n.el, 'aria-rowindex') : NaN;
+    if (!Number.isNaN(ix)) {
+      at.push(i);
+      rows.push({ n, ix });
+    }
+  });
+  if (rows.length < 2) return;
+  rows.sort((a, c) => a.ix - c.ix);
+  at.forEach((i, k) => { nodes[i] = rows[k].n; });
+}
+
 // walkChildren appends the nodes for node's children to out.
 export function walkChildren(node, depth, out, b, textVisible) {
   forEachChildComposed(node, b.pierce, (child) => {
@@ -168,9 +252,10 @@ export function walkElement(el, depth, out, b) {
   const style = styleOf(el);
   const display = style.display;
   if (display === 'none' || el.getAttribute('aria-hidden') === 'true' || inClosedDetails(el)) return;
+  let r = null;
   if (b.viewport && display !== 'contents') {
-    const r = el.getBoundingClientRect();
-    if (!inViewport(r) && (r.width > 0 || r.height > 0) && style.position !== 'fixed') return;
+    r = el.getBoundingClientRect();
+    if ((r.width > 0 || r.height > 0) && style.position !== 'fixed' && (!inViewport(r) || clippedOut(el, r, style, b)) && !overflowsInto(el, style)) return;
   }
   const visibility = style.visibility;
   const visible = visibility !== 'hidden' && visibility !== 'collapse';
@@ -180,7 +265,7 @@ export function walkElement(el, depth, out, b) {
   if (role === 'generic' && el.isContentEditable && (!el.parentElement || !el.parentElement.isContentEditable)) role = 'textbox';
   const block = display !== 'inline' && display !== 'contents' && !display.startsWith('inline');
   const draggable = visible && isDraggable(el, role, style);
-  let clickable = visible && TEXT_LEVEL.has(role) && (b.items.has(el) || draggable || isClickableGeneric(el, style));
+  let clickable = visible && TEXT_LEVEL.has(role) && !b.header && (b.items.has(el) || draggable || isClickableGeneric(el, style));
   if (clickable && !b.items.has(el) && !draggable && (splitItems(el, b) || delegateItems(el, role, b))) clickable = false;
   else if (visible && role === 'list' && handlesClicks(el)) delegateItems(el, role, b);
   if (b.pierce && !el.shadowRoot && el.localName.includes('-')) noteClosedCandidate(el);
@@ -190,7 +275,10 @@ export function walkElement(el, depth, out, b) {
     // A label's own text is dropped when it names a control: the control's
     // line already carries it.
     if (block) out.push({ text: ' ' });
+    const outer = b.clip;
+    if (r && clips(el, style)) b.clip = { el, box: meet(r, outer && outer.box) };
     walkChildren(el, depth, out, b, visible && !labelsShownControl(el));
+    b.clip = outer;
     if (block) out.push({ text: ' ' });
     return;
   }
@@ -215,7 +303,7 @@ export function walkElement(el, depth, out, b) {
     const u = linkURL(el);
     if (u) node.url = u;
   }
-  if (b.refs && (INTERACTIVE.has(role) || clickable || draggable || b.delegated.has(el) || role === 'iframe' || isFocusableWidget(el, role))) {
+  if (b.refs && (INTERACTIVE.has(role) || clickable || draggable || b.delegated.has(el) || role === 'iframe' || isFocusableWidget(el, role) || headerCell(el, role, b))) {
     const er = effectiveRole(el);
     node.ref = refFor(el, er, refName(el, er), b.snapId);
   }
@@ -225,7 +313,14 @@ export function walkElement(el, depth, out, b) {
       b.slots.push(el);
     }
   } else if (!LEAF.has(role)) {
+    const header = headerCell(el, role, b);
+    if (header) b.header = el;
+    const outer = b.clip;
+    if (r && clips(el, style)) b.clip = { el, box: meet(r, outer && outer.box) };
     walkChildren(el, depth, node.children, b, true);
+    b.clip = outer;
+    if (header) b.header = null;
+    orderRows(node.children);
   }
   if (el.tagName === 'SELECT') node.more = selectSummary(el, b);
   finishNode(node, b);
@@ -417,6 +512,7 @@ export function stateText(st) {
   if (st.invalid === true) s += ' [invalid]';
   else if (st.invalid) s += ' [invalid=' + st.invalid + ']';
   if (st.level) s += ' [level=' + st.level + ']';
+  if (st.sort) s += ' [sort=' + st.sort + ']';
   if (st.readonly) s += ' [readonly]';
   if (st.focused) s += ' [focused]';
   if (st.fieldName) s += ' [name=' + st.fieldName + ']';
