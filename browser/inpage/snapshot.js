@@ -213,8 +213,8 @@ function headerCell(el, role, b) {
 export function orderRows(nodes) {
   const at = [], rows = [];
   nodes.forEach((n, i) => {
-    const ix = n.role === 'row' && n.el ? ariaIndex(n.el, 'aria-rowindex') : NaN;
-    if (!Number.isNaN(ix)) {
+    const ix = n.role === 'row' && n.el ? ariaIndex(n.el, 'aria-rowindex') : null;
+    if (ix !== null) {
       at.push(i);
       rows.push({ n, ix });
     }
