@@ -22,6 +22,10 @@ type CaptureOptions struct {
 	// Scope renders the viewport snapshot scoped to main and what the
 	// command changed, with a line saying what it left out.
 	Scope bool `json:"scope,omitempty"`
+	// Hovered says the command's last visual step was a hover: the scoped
+	// view also shows the part of the page the pointer is over (a menu
+	// that opens on :hover changes no DOM, so no change log names it).
+	Hovered bool `json:"hovered,omitempty"`
 	// Present lists refs (the viewport's before the command) to check:
 	// Capture.Present says which are still in the page.
 	Present []string `json:"present,omitempty"`

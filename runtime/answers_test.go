@@ -60,7 +60,7 @@ func TestViewportSnapshotScopedToMainAndChange(t *testing.T) {
 	mustOK(t, out)
 	snap := out.ViewportSnap
 	first, _, _ := strings.Cut(snap, "\n")
-	if !strings.HasPrefix(first, "# main + what changed; left out: banner, complementary") || !strings.Contains(first, `contentinfo (`) || !strings.Contains(first, `{"snapshot":"body"}`) {
+	if !strings.HasPrefix(first, "# left out: banner, complementary") || !strings.Contains(first, `contentinfo (`) || !strings.Contains(first, `{"snapshot":"body"}`) {
 		t.Errorf("header line: %q", first)
 	}
 	if !strings.Contains(snap, `heading "Sign in"`) || !strings.Contains(snap, `textbox "Email"`) {

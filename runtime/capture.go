@@ -130,6 +130,7 @@ func (h *host) captureOptions() browser.CaptureOptions {
 		opts.Viewport = set.ViewportSnapshot || set.Diff
 		opts.Full = set.FullSnapshot
 		opts.Scope = true
+		opts.Hovered = h.lastVisual != nil && h.lastVisual.action == "hover"
 		for _, e := range h.before {
 			opts.Present = append(opts.Present, e.Ref)
 		}

@@ -71,6 +71,11 @@ func TestAnswersSayEachFactOnce(t *testing.T) {
 	if active["ref"] != nil || active["name"] != nil || active["role"] != nil {
 		t.Errorf("activeElement repeats its [focused] snapshot line: %s", jsonString(out.Context.ActiveElement))
 	}
+	// The banner shows only its changed link; the header says the rest
+	// was left out.
+	if first, _, _ := strings.Cut(snap, "\n"); !strings.HasPrefix(first, "# left out: rest of banner") || !strings.Contains(snap, `link "Cart (2)"`) {
+		t.Errorf("the header does not say what of the banner it left out:\n%s", snap)
+	}
 	if !strings.Contains(snap, `button "Add to cart" [focused] [ref=`) {
 		t.Errorf("the snapshot does not mark the focused button:\n%s", snap)
 	}
@@ -108,4 +113,35 @@ func TestGotoSaysNavigatedOnce(t *testing.T) {
 	if !strings.Contains(out.ViewportSnap, `button "Continue to shipping"`) {
 		t.Errorf("the page is not in the answer:\n%s", out.ViewportSnap)
 	}
+}
+
+// TestHoverAnswerShowsWhatItOpened: hovering "Products" opens a :hover
+// submenu in the banner (no DOM change, so no change log names it); the
+// answer's view shows the submenu's links with refs, and its header says
+// the rest of the banner was left out. Clicking "Smart bulbs" by that ref
+// filters the list once. A click (not a hover) on a banner link adds no
+// banner to the view.
+func TestHoverAnswerShowsWhatItOpened(t *testing.T) {
+	tab, base := openShop(t, "index.html")
+	out := runJSON(t, `{"tab":"`+tab+`","steps":[{"hover":{"text":"Products"}}]}`)
+	mustOK(t, out)
+	m := regexp.MustCompile(`link "Smart bulbs" \[ref=(s\d+e\d+)\]`).FindStringSubmatch(out.ViewportSnap)
+	if m == nil || !strings.Contains(out.ViewportSnap, `link "Desk lamps" [ref=`) {
+		t.Fatalf("the hover's answer does not show the submenu it opened:\n%s", out.ViewportSnap)
+	}
+	if first, _, _ := strings.Cut(out.ViewportSnap, "\n"); !strings.Contains(first, "rest of banner") {
+		t.Errorf("the header does not say the rest of the banner was left out: %q", first)
+	}
+	if !strings.Contains(out.ViewportSnap, `heading "Products" [level=1]`) {
+		t.Errorf("main is missing:\n%s", out.ViewportSnap)
+	}
+	click := runJSON(t, `{"tab":"`+tab+`","steps":[{"click":"`+m[1]+`"}]}`)
+	mustOK(t, click)
+	if got := pageJSON(t, tab, "window.filters"); got != "1" {
+		t.Errorf("the filter ran %s times", got)
+	}
+	if strings.Contains(click.ViewportSnap, `link "Desk lamps"`) {
+		t.Errorf("a click's answer shows the banner's submenu:\n%s", click.ViewportSnap)
+	}
+	_ = base
 }

@@ -76,6 +76,18 @@ export function context() {
 // postCapture renders, in one call, what every answer carries: the
 // context, the viewport snapshot (with its elements, for the diff) and,
 // when asked, the full-page snapshot.
+// hoverScope is the part of the page under the pointer that a hover can
+// open: the container of the deepest hovered element (the menu item that
+// holds both the link and its :hover submenu). Nothing inside main,
+// which the view shows anyway.
+function hoverScope() {
+  const chain = document.querySelectorAll(':hover');
+  const deepest = chain[chain.length - 1];
+  const box = deepest && deepest.parentElement;
+  if (!box || box === document.body || box === document.documentElement || box.closest('main,[role=main]')) return [];
+  return [box];
+}
+
 export function postCapture(opts) {
   const out = {};
   // What the command's actions changed (changes.js); taking it ends the
@@ -87,7 +99,7 @@ export function postCapture(opts) {
   // what else is fresh.
   if (log.other === 'page') log = opts.frameActed ? { ...log, none: true } : { changed: [], text: [], transient: [], none: true };
   if (opts.viewport) {
-    const scope = opts.scope ? log.changed : undefined;
+    const scope = opts.scope ? (opts.hovered ? log.changed.concat(hoverScope()) : log.changed) : undefined;
     out.viewport = snapshot({ viewportOnly: true, internal: true, elements: true, noHeader: !scope, scope, seq: opts.seq, root: 'body', slotKey: 'viewport' });
     // What the viewport shows part of says how much more there is (only
     // in the capture an answer prints, not in a diff's baseline).

@@ -85,7 +85,7 @@ function ownRows(t) {
 // scrolling parts of one row) become one, their cells in aria-colindex
 // order. Rows without indexes stay in DOM order.
 function inRowOrder(rows) {
-  if (rows.length < 2 || rows.some((r) => Number.isNaN(ariaIndex(r.el, 'aria-rowindex')))) return rows;
+  if (rows.length < 2 || rows.some((r) => ariaIndex(r.el, 'aria-rowindex') === null)) return rows;
   const byIndex = new Map();
   for (const r of rows) {
     const ix = ariaIndex(r.el, 'aria-rowindex');
@@ -104,7 +104,7 @@ function inRowOrder(rows) {
 // inColumnOrder sorts cells by aria-colindex when each has one.
 function inColumnOrder(cells) {
   const ix = cells.map((c) => ariaIndex(c, 'aria-colindex'));
-  if (cells.length < 2 || ix.some(Number.isNaN)) return cells;
+  if (cells.length < 2 || ix.some((v) => v === null)) return cells;
   return cells.map((c, i) => ({ c, i: ix[i] })).sort((a, b) => a.i - b.i).map((p) => p.c);
 }
 

@@ -235,9 +235,10 @@ export function headingLevel(el) {
 }
 
 // ariaIndex is el's aria-rowindex or aria-colindex (attr) as a number, or
-// NaN when it has none: the position a grid shows the row or cell at,
+// null when it has none: the position a grid shows the row or cell at,
 // which can differ from its place in the DOM (AG Grid sorts that way).
 export function ariaIndex(el, attr) {
   const v = el.getAttribute(attr);
-  return v === null || v.trim() === '' ? NaN : +v;
+  const n = v === null || v.trim() === '' ? null : +v;
+  return Number.isFinite(n) ? n : null;
 }

@@ -214,8 +214,8 @@ function headerCell(el, role, b) {
 export function orderRows(nodes) {
   const at = [], rows = [];
   nodes.forEach((n, i) => {
-    const ix = n.role === 'row' && n.el ? ariaIndex(n.el, 'aria-rowindex') : NaN;
-    if (!Number.isNaN(ix)) {
+    const ix = n.role === 'row' && n.el ? ariaIndex(n.el, 'aria-rowindex') : null;
+    if (ix !== null) {
       at.push(i);
       rows.push({ n, ix });
     }
@@ -735,7 +735,7 @@ export function scopeToChange(nodes, main, changed, left) {
       } else if (n.el.contains(main)) {
         out.push({ ...n, inline: undefined, children: visit(n.children) });
       } else {
-        const kept = keepChanged(n, changed);
+        const kept = keepChanged(n, changed, left);
         if (kept) out.push(kept);
         else noteLeft(n, left);
       }
@@ -748,8 +748,9 @@ export function scopeToChange(nodes, main, changed, left) {
 
 // keepChanged returns n whole when it is (inside) a changed element or
 // may block the page, n cut to its changed parts when it holds changed
-// elements, and null otherwise.
-function keepChanged(n, changed) {
+// elements, and null otherwise. What a cut leaves out is counted in left
+// ("rest of banner"), so the header says it.
+function keepChanged(n, changed, left) {
   if (blocksPage(n)) return n;
   let inside = false;
   for (const c of changed) {
@@ -758,14 +759,17 @@ function keepChanged(n, changed) {
   }
   if (!inside) return null;
   const kids = [];
+  const before = left.refs || 0;
   for (const k of n.children) {
     if (k.text !== undefined) {
       if (k.el && inChanged(k.el, changed)) kids.push(k);
       continue;
     }
-    const kk = k.el ? keepChanged(k, changed) : null;
+    const kk = k.el ? keepChanged(k, changed, left) : null;
     if (kk) kids.push(kk);
+    else if (k.el) left.refs = (left.refs || 0) + countRefs(k);
   }
+  if ((left.refs || 0) > before && LANDMARKS.has(n.role) && left.length < 8) left.push('rest of ' + n.role + (n.name ? ' ' + quote(truncate(n.name, 30)) : ''));
   return kids.length ? { ...n, inline: undefined, children: kids } : n;
 }
 
@@ -795,7 +799,7 @@ function noteLeft(n, left) {
 export function scopeHeader(left) {
   if (!left.refs && !left.length) return '';
   const what = left.length ? left.join(', ') + ' ' : '';
-  return '# main + what changed; left out: ' + what + '(' + (left.refs || 0) + ' refs): {"snapshot":"body"} shows all';
+  return '# left out: ' + what + '(' + (left.refs || 0) + ' refs): {"snapshot":"body"} shows all';
 }
 
 // inChanged reports whether el is (inside) one of the changed elements.
