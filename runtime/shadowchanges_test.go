@@ -68,7 +68,7 @@ func TestChangesInOtherComponentsShadowRoots(t *testing.T) {
 		if strings.Contains(news, "Clock") {
 			t.Errorf("%s: the ticking clock is in the changes: %s", capture, news)
 		}
-		if add.Changes == nil || !strings.Contains(strings.Join(add.Changes.Text, "\n"), "Cart: 1 item") {
+		if add.Changes == nil || !strings.Contains(newsLines(add.Changes), "Cart: 1 item") {
 			t.Errorf("%s: the badge's new count is not reported: %s", capture, news)
 		}
 		if add.Changes == nil || len(add.Changes.Transient) != 1 || add.Changes.Transient[0] != "Added!" {
