@@ -200,16 +200,6 @@ func (p *Page) Documents() int {
 	return p.contexts.documentsOf(cdp.FrameID(p.TargetID))
 }
 
-// WaitNewDocument waits until the tab's top frame has had another count
-// of documents than seen (a Documents count taken earlier) and reports
-// whether it did: false when ctx ends or the tab closes first.
-func (p *Page) WaitNewDocument(ctx context.Context, seen int) bool {
-	if p.contexts == nil {
-		return false
-	}
-	return p.contexts.waitDocuments(ctx, cdp.FrameID(p.TargetID), seen)
-}
-
 // FrameDocuments counts the documents the frame actions run in has had
 // since the page was attached (Documents in the top document), across the
 // renderers it moved between.

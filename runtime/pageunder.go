@@ -129,12 +129,14 @@ func (u pageUnder) changed(ctx context.Context, err error) bool {
 	if browser.KindOf(err) != browser.KindContextDestroyed {
 		return false
 	}
-	if u.page.TabClosed() {
-		return false
+	deadline := time.Now().Add(newDocumentWait)
+	for time.Now().Before(deadline) && ctx.Err() == nil && !u.page.TabClosed() {
+		time.Sleep(10 * time.Millisecond)
+		if u.page.Documents() != u.documents {
+			return true
+		}
 	}
-	wctx, cancel := context.WithTimeout(ctx, newDocumentWait)
-	defer cancel()
-	return u.page.WaitNewDocument(wctx, u.documents)
+	return false
 }
 
 // frameNote is what explainFrame adds to an error.
