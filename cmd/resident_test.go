@@ -88,16 +88,25 @@ func TestResidentServesLaterCommandsOnce(t *testing.T) {
 	env := residentTestEnv(t)
 	tab := openResidentCounter(t, env)
 	st := residentOf(t, env)
+	// The tab's files are named once (the first click sets its capture,
+	// which names them again); every command's capture rewrites them.
+	var shot string
 	for i := 1; i <= 3; i++ {
-		r := runEnv(t, env, t.TempDir(), `{"tab":"`+tab+`","steps":[{"click":"#add"}]}`)
-		if r.code != 0 || r.field("status") != "ok" {
+		capture := ""
+		if i == 1 {
+			capture = `"capture":"full",`
+		}
+		r := runEnv(t, env, t.TempDir(), `{"tab":"`+tab+`",`+capture+`"steps":[{"click":"#add"}]}`)
+		if r.code != 0 || r.field("status") != "ok" || r.field("viewportSnapshot") == nil {
 			t.Fatalf("click %d: %s", i, r.stdout)
 		}
-		shot, _ := r.field("screenshot").(string)
-		if shot == "" {
-			t.Fatalf("click %d names no screenshot: %s", i, r.stdout)
+		if i == 1 {
+			if shot, _ = r.field("screenshot").(string); shot == "" {
+				t.Fatalf("click %d names no screenshot: %s", i, r.stdout)
+			}
 		}
 		waitPNG(t, shot)
+		os.Remove(shot)
 	}
 	if got := clicksOf(t, env, tab); got != "3" {
 		t.Fatalf("three clicks through the resident process ran the handler %s times", got)
@@ -468,10 +477,17 @@ func TestResidentTakesProgramSettingsPerCommand(t *testing.T) {
 	if none.code != 0 || none.field("screenshot") != nil || none.field("viewportSnapshot") != nil {
 		t.Fatalf("click with CDP_SKILL_CAPTURE=none answered with a capture: %s", none.stdout)
 	}
-	full := runEnv(t, env, t.TempDir(), click)
+	// The default capture (its files named in the tab's first answer,
+	// then only when the command sets its capture).
+	full := runEnv(t, env, t.TempDir(), `{"tab":"`+tab+`","capture":"full","steps":[{"click":"#add"}]}`)
 	shot, _ := full.field("screenshot").(string)
 	if full.code != 0 || shot == "" {
-		t.Fatalf("click with the default capture names no screenshot: %s", full.stdout)
+		t.Fatalf("click with the full capture names no screenshot: %s", full.stdout)
+	}
+	waitPNG(t, shot)
+	os.Remove(shot)
+	if def := runEnv(t, env, t.TempDir(), click); def.code != 0 || def.field("viewportSnapshot") == nil {
+		t.Fatalf("click with the default capture answered no capture: %s", def.stdout)
 	}
 	waitPNG(t, shot)
 	for _, name := range []string{"a", "b"} {
@@ -484,8 +500,8 @@ func TestResidentTakesProgramSettingsPerCommand(t *testing.T) {
 			t.Fatalf("screenshot %s is not in its command's CDP_SKILL_OUTPUT_DIR: %v (%s)", name, err, r.stdout)
 		}
 	}
-	if got := clicksOf(t, env, tab); got != "2" {
-		t.Fatalf("two clicks ran the handler %s times", got)
+	if got := clicksOf(t, env, tab); got != "3" {
+		t.Fatalf("three clicks ran the handler %s times", got)
 	}
 	after := residentOf(t, env) // exactly one
 	if after.PID != st.PID || after.Commands < st.Commands+5 {
