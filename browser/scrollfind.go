@@ -151,6 +151,19 @@ func (f *feedFind) limit(maxScrolls int) string {
 	return ""
 }
 
+// feedCall runs one feed entry of the engine (what prefixes its errors) and
+// turns a page that navigated meanwhile into a ContextDestroyed error.
+func (f *feedFind) feedCall(ctx context.Context, what string, entry engineEntry, args ...any) (feedState, error) {
+	var st feedState
+	if err := f.p.engineCall(ctx, &st, entry, args...); err != nil {
+		return st, fmt.Errorf("%s: %w", what, err)
+	}
+	if st.Lost {
+		return st, Errorf(KindContextDestroyed, "the page navigated while scrolling for %s", f.t)
+	}
+	return st, nil
+}
+
 // runUp scrolls up from where each scroller stood until found or every
 // scroller is at its top.
 func (f *feedFind) runUp(ctx context.Context, maxScrolls int, distance float64) (found bool, why string, err error) {
@@ -161,12 +174,9 @@ func (f *feedFind) runUp(ctx context.Context, maxScrolls int, distance float64) 
 		if why := f.limit(maxScrolls); why != "" {
 			return false, why, nil
 		}
-		var st feedState
-		if err := f.p.engineCall(ctx, &st, epFeedStepUp, distance); err != nil {
-			return false, "", fmt.Errorf("scrollUntilVisible: scroll up: %w", err)
-		}
-		if st.Lost {
-			return false, "", Errorf(KindContextDestroyed, "the page navigated while scrolling for %s", f.t)
+		st, err := f.feedCall(ctx, "scrollUntilVisible: scroll up", epFeedStepUp, distance)
+		if err != nil {
+			return false, "", err
 		}
 		f.scrolls++
 		if st.AtTop {
@@ -185,12 +195,9 @@ func (f *feedFind) run(ctx context.Context, maxScrolls int, distance float64) (f
 		if why := f.limit(maxScrolls); why != "" {
 			return false, why, nil
 		}
-		var st feedState
-		if err := f.p.engineCall(ctx, &st, epFeedStep, distance); err != nil {
-			return false, "", fmt.Errorf("scrollUntilVisible: scroll: %w", err)
-		}
-		if st.Lost {
-			return false, "", Errorf(KindContextDestroyed, "the page navigated while scrolling for %s", f.t)
+		st, err := f.feedCall(ctx, "scrollUntilVisible: scroll", epFeedStep, distance)
+		if err != nil {
+			return false, "", err
 		}
 		f.scrolls++
 		if !st.AtEnd {
@@ -212,12 +219,9 @@ func (f *feedFind) run(ctx context.Context, maxScrolls int, distance float64) (f
 func (f *feedFind) waitAtEnd(ctx context.Context) (grew bool, why string, err error) {
 	var nudged time.Time
 	for {
-		var st feedState
-		if err := f.p.engineCall(ctx, &st, epFeedStatus); err != nil {
-			return false, "", fmt.Errorf("scrollUntilVisible: %w", err)
-		}
-		if st.Lost {
-			return false, "", Errorf(KindContextDestroyed, "the page navigated while scrolling for %s", f.t)
+		st, err := f.feedCall(ctx, "scrollUntilVisible", epFeedStatus)
+		if err != nil {
+			return false, "", err
 		}
 		if !st.AtEnd {
 			return true, "", nil
