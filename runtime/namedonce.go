@@ -12,6 +12,7 @@ import (
 // command to the next: the screenshot and full-snapshot files (rewritten
 // after each command) and the viewport's size.
 type namedFiles struct {
+	Target       string `json:"target"`
 	Screenshot   string `json:"screenshot,omitempty"`
 	FullSnapshot string `json:"fullSnapshot,omitempty"`
 	Viewport     any    `json:"viewport,omitempty"`
@@ -24,14 +25,16 @@ type namedFiles struct {
 // cost about 200 bytes an answer. The tab's first answer, and any answer
 // in which one of them differs (a new tab, a resized viewport), names
 // them, and so does a command that sets its capture itself (it asked for
-// them). The memory is kept per tab target in the state directory.
+// them). The memory is kept in the state directory under the tab's alias,
+// over the one the alias's last command wrote (as its screenshot is), and
+// holds the tab's target: a new tab under a reused alias starts afresh.
 func (h *host) nameOnce(out *Output) {
 	target := h.env.Tab().TargetID
 	if target == "" || out.Context == nil {
 		return
 	}
-	now := namedFiles{Screenshot: out.Screenshot, FullSnapshot: out.FullSnapshot, Viewport: normalJSON(out.Context.Viewport)}
-	name := filepath.Join("answers", safeName(target)+".named.json")
+	now := namedFiles{Target: target, Screenshot: out.Screenshot, FullSnapshot: out.FullSnapshot, Viewport: normalJSON(out.Context.Viewport)}
+	name := filepath.Join("answers", safeName(h.tabName())+".named.json")
 	root, err := state.OpenRoot()
 	if err != nil {
 		return
@@ -39,9 +42,12 @@ func (h *host) nameOnce(out *Output) {
 	defer root.Close()
 	var last namedFiles
 	raw, _ := root.ReadFile(name)
-	json.Unmarshal(raw, &last)
+	if json.Unmarshal(raw, &last) != nil || last.Target != target {
+		last = namedFiles{}
+	}
 	asked := h.captureAsked
 	next := last
+	next.Target = target
 	if now.Screenshot != "" {
 		if !asked && now.Screenshot == last.Screenshot {
 			out.Screenshot = ""
@@ -83,7 +89,7 @@ func normalJSON(v any) any {
 	return out
 }
 
-// safeName keeps a target id usable as a file name.
+// safeName keeps a tab's name usable as a file name.
 func safeName(s string) string {
 	b := []byte(s)
 	for i, c := range b {
