@@ -12,6 +12,7 @@ import { boxOf, editProblem, shortSelector } from './act.js';
 import { changeWatch, stepLogEnd, stepLogPeek, stepLogTake } from './changes.js';
 import { hiddenMatch } from './hidden.js';
 import { cutNotes } from './cutoff.js';
+import { replacingWidget } from './replaced.js';
 
 function activeElementInfo() {
   const a = deepActiveElement();
@@ -200,7 +201,7 @@ function queryWords(q) {
   return q.replace(/\[[^\]=]*=?["']?([^"'\]]*)["']?\]/g, ' $1 ').replace(/[#.>:+~()*]/g, ' ').replace(/[-_]/g, ' ').replace(/\b(div|span|button|input|a|li|ul|nth|of|type|child)\b/g, ' ');
 }
 
-const INTERACTIVE_SEL = 'button,a[href],input:not([type=hidden]),select,textarea,[role=button],[role=link],[role=tab],[role=menuitem],[role=option],[role=checkbox],[role=radio],[role=switch],summary,[onclick]';
+const INTERACTIVE_SEL = 'button,a[href],input:not([type=hidden]),select,textarea,[role=button],[role=link],[role=tab],[role=menuitem],[role=menuitemcheckbox],[role=menuitemradio],[role=option],[role=checkbox],[role=radio],[role=switch],[role=combobox],[role=listbox],[role=textbox],[role=searchbox],[role=slider],[role=spinbutton],[role=treeitem],summary,[onclick]';
 
 export function diagnose(query) {
   const se = document.scrollingElement || document.documentElement;
@@ -222,6 +223,9 @@ export function diagnose(query) {
     for (const root of [document, ...allShadowRoots(document, [])]) {
       for (const el of root.querySelectorAll(INTERACTIVE_SEL)) {
         if (!isShown(el)) continue;
+        // A <select> a widget stands in for is left out of the snapshot:
+        // offering it here would send the agent to a control it cannot see.
+        if (el.tagName === 'SELECT' && replacingWidget(el)) continue;
         const text = textOf(el);
         const score = Math.max(nearScore(text, query), words !== query ? nearScore(text, words) - 10 : 0);
         if (score >= 50) scored.push({ el, text, score });

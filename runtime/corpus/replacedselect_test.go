@@ -85,3 +85,26 @@ func TestFillOnHiddenSelect(t *testing.T) {
 		t.Fatalf("[country, changes, carrier, carrier shows] = %s", got)
 	}
 }
+
+// TestFailedLookupDoesNotOfferTheHiddenSelect: a click on text that is
+// not there lists near matches to act on; the <select> Tom Select or
+// Choices hides is not one of them (acting on it goes nowhere the user
+// sees), the widget is.
+func TestFailedLookupDoesNotOfferTheHiddenSelect(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ page, ready, widget, text, hidden string }{
+		{"tomselect.html", "[data-ready=tomselect]", `combobox "Country"`, "Country Japan", "select#country"},
+		{"choices.html", "[data-ready=choices]", `listbox "Priority"`, "Priority Urgent", "select#priority"},
+	} {
+		a := openPage(t, c.page, c.ready)
+		ref := refIn(t, a.snapshot(), c.widget)
+		out := a.runSteps(`{"click":{"text":"` + c.text + `","timeout":500}}`)
+		if out.OK() || len(out.Steps) == 0 {
+			t.Fatalf("%s: a click on missing text answered %s", c.page, out.JSON())
+		}
+		failure := string(out.JSON())
+		if strings.Contains(failure, c.hidden) || !strings.Contains(failure, `"ref":"`+ref+`"`) {
+			t.Errorf("%s: near matches offer the hidden select or miss the widget's ref %s: %s", c.page, ref, failure)
+		}
+	}
+}
