@@ -30,6 +30,14 @@ type action struct {
 	// targetOptional: with no target the action acts where the page is
 	// (keys go to the focused element), with no actionability wait.
 	targetOptional bool
+	// attachedOnly: the target only has to exist, shown or not (a scroll
+	// into view): the template waits for it to be attached (opts.Timeout),
+	// with no actionability checks.
+	attachedOnly bool
+	// quiet: what the action moves is not news (a scroll), so its watch
+	// keeps no change log; it still settles what the action starts (a
+	// feed's next page, a navigation).
+	quiet bool
 	// prepare runs when the element (acting.ready, nil for a point or no
 	// target) is ready and before the watch is
 	// armed: reads what the report needs from the page before the action
@@ -121,6 +129,15 @@ func (p *Page) performOnce(ctx context.Context, t Target, ac action) (*acting, e
 		s.at, s.hasPoint = at, true
 		return p.actOn(ctx, s, ac)
 	}
+	if ac.attachedOnly {
+		el, err := p.waitElement(ctx, t, ac.opts.Timeout)
+		if err != nil {
+			return nil, err
+		}
+		defer el.release()
+		s.ready = &Actionable{El: el}
+		return p.actOn(ctx, s, ac)
+	}
 	ao := ac.opts
 	ao.watch = ao.watch || ac.prepare == nil
 	a, err := p.WaitActionable(ctx, t, ac.kind, ao)
@@ -195,9 +212,12 @@ func (p *Page) actOn(ctx context.Context, s *acting, ac action) (*acting, error)
 		s.report = p.actionReport(ctx, s.ready)
 	}
 	var err error
-	if s.ready != nil {
+	switch {
+	case ac.quiet:
+		s.w, err = p.quietWatch(ctx)
+	case s.ready != nil:
 		s.w, err = p.watchAction(ctx, s.ready)
-	} else {
+	default:
 		s.w, err = p.watch(ctx)
 	}
 	if err != nil {

@@ -69,7 +69,12 @@ type scrollOp struct {
 }
 
 // Scroll scrolls the page or an element, instantly (whatever
-// scroll-behavior the page sets), and reports the new position.
+// scroll-behavior the page sets), and reports the new position. It runs on
+// the action template: the target only has to exist (a hidden one gets a
+// warning, not a wait), and what the scroll starts (a feed's next page,
+// lazy content) is settled as a click's consequences are, without the
+// change log a click starts: a scroll is not news, and what a page's
+// timers change meanwhile is not the scroll's.
 func (p *Page) Scroll(ctx context.Context, o ScrollOptions) (*ScrollResult, error) {
 	op, err := o.op()
 	if err != nil {
@@ -77,52 +82,47 @@ func (p *Page) Scroll(ctx context.Context, o ScrollOptions) (*ScrollResult, erro
 	}
 	var out scrollOut
 	res := &ScrollResult{}
-	// What the scroll starts (a feed's next page, lazy content) is waited
-	// for as a click's consequences are: the settle of watch.js. Without
-	// the change log a click starts: a scroll is not news, and what a
-	// page's timers change meanwhile is not the scroll's.
-	p.runBeforeChange(ctx)
-	w, err := p.watchWith(ctx, false)
+	s, err := p.perform(ctx, o.Target, action{
+		kind: "scroll", opts: ActionOptions{Timeout: o.Timeout},
+		targetOptional: true, attachedOnly: true, quiet: true,
+		prepare: func(ctx context.Context, s *acting) error {
+			if s.ready != nil {
+				res.Element, s.reported = s.el().info(ctx), true
+			}
+			return nil
+		},
+		act: func(ctx context.Context, s *acting) error {
+			return p.scrollAct(ctx, s, op, &out)
+		},
+	})
 	if err != nil {
 		return nil, err
 	}
-	defer func() {
-		if w != nil {
-			w.stop()
-		}
-	}()
-	w.linger(ctx)
-	switch {
-	case o.Target.IsZero():
-		if err := p.engineCall(ctx, &out, epScrollPage, op); err != nil {
-			return nil, fmt.Errorf("scroll: %w", err)
-		}
-	default:
-		el, err := p.scrollTarget(ctx, o.Target, o.Timeout)
-		if err != nil {
-			return nil, err
-		}
-		defer el.release()
-		res.Element = el.info(ctx)
-		fn := `(el, op) => ` + epScrollElement.js() + `(el, op)`
-		if op.Kind == "into" {
-			fn = `(el) => ` + epScrollIntoCenter.js() + `(el)`
-		}
-		if err := el.Call(ctx, &out, fn, op); err != nil {
-			return nil, fmt.Errorf("scroll: %w", err)
-		}
-	}
-	eff := w.finish(ctx, SettleWindow)
-	w = nil
-	if eff.Warning != "" {
-		res.Warnings = append(res.Warnings, eff.Warning)
-	}
+	res.Warnings = s.warnings
 	res.ScrollX, res.ScrollY, res.Scrolled = out.ScrollX, out.ScrollY, out.Scrolled
 	res.Container, res.WindowX, res.WindowY = out.Container, out.WindowX, out.WindowY
 	if w := scrollWarning(o, op, out); w != "" {
 		res.Warnings = append(res.Warnings, w)
 	}
 	return res, nil
+}
+
+// scrollAct scrolls the page (no target) or the target element.
+func (p *Page) scrollAct(ctx context.Context, s *acting, op scrollOp, out *scrollOut) error {
+	if s.ready == nil {
+		if err := p.engineCall(ctx, out, epScrollPage, op); err != nil {
+			return fmt.Errorf("scroll: %w", err)
+		}
+		return nil
+	}
+	fn := `(el, op) => ` + epScrollElement.js() + `(el, op)`
+	if op.Kind == "into" {
+		fn = `(el) => ` + epScrollIntoCenter.js() + `(el)`
+	}
+	if err := s.el().Call(ctx, out, fn, op); err != nil {
+		return fmt.Errorf("scroll: %w", err)
+	}
+	return nil
 }
 
 // op validates the options and turns them into the engine's operation.
@@ -184,10 +184,4 @@ func scrollWarning(o ScrollOptions, op scrollOp, out scrollOut) string {
 		return fmt.Sprintf("nothing moved: %s is already at that position", what)
 	}
 	return ""
-}
-
-// scrollTarget finds the target, waiting up to timeout for it to exist
-// (visible or not: a hidden element gets a warning, not a wait).
-func (p *Page) scrollTarget(ctx context.Context, t Target, timeout time.Duration) (*Element, error) {
-	return p.waitElement(ctx, t, timeout)
 }

@@ -13,3 +13,17 @@ func (w *actionWatch) linger(ctx context.Context) {
 		w.p.watchCall(ctx, nil, wpWatchLinger)
 	}
 }
+
+// quietWatch is the watch of an action whose own effect is not news (a
+// scroll): no change log, so what the page's timers change meanwhile is not
+// reported as the action's; it lingers so that what the action schedules
+// (a feed's sentinel asking for the next page) is settled.
+func (p *Page) quietWatch(ctx context.Context) (*actionWatch, error) {
+	p.runBeforeChange(ctx)
+	w, err := p.watchWith(ctx, false)
+	if err != nil {
+		return nil, err
+	}
+	w.linger(ctx)
+	return w, nil
+}
