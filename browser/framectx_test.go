@@ -107,3 +107,38 @@ func TestStepsInTwoFramesAtOnce(t *testing.T) {
 		t.Errorf("top document: %s clicks, want 0", got)
 	}
 }
+
+// TestStepFrameOfAnotherPageIsItsTop: a step whose context holds a frame
+// of one tab and that acts on another tab (a step with "tab") acts in the
+// other tab's top document, not in a frame of the first tab's renderer.
+func TestStepFrameOfAnotherPageIsItsTop(t *testing.T) {
+	parent, _ := frameServers(t)
+	p, other := openTestTab(t), openTestTab(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30e9)
+	defer cancel()
+	if _, err := p.Navigate(ctx, parent+"index.html", WaitLoad); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.Navigate(ctx, parent+"index.html?other", WaitLoad); err != nil {
+		t.Fatal(err)
+	}
+	for _, sel := range []string{"#same", "#site"} {
+		f, _, _, err := p.Frames().Resolve(ctx, FrameSpec{Selector: sel})
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := p.Frames().Enter(ctx, f)
+		for _, c := range []struct {
+			page *Page
+			want string
+		}{{p, `"Inner"`}, {other, `"Frames"`}} {
+			raw, err := c.page.Eval(in, "document.title")
+			if err != nil || string(raw) != c.want {
+				t.Errorf("%s: title %s (%v), want %s", sel, raw, err, c.want)
+			}
+		}
+		if _, err := other.Click(in, Target{Selector: "#b"}, ClickOptions{JSClick: true, ActionOptions: ActionOptions{Timeout: 300e6}}); KindOf(err) != KindElementNotFound && KindOf(err) != KindTimeout {
+			t.Errorf("%s: a click on the other tab found the frame's button: %v", sel, err)
+		}
+	}
+}
