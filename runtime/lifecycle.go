@@ -209,6 +209,11 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 		}
 		err = h.checkPage(a, timeout, err)
 		err = under.explain(h.ctx, a, err)
+		if h.env.Frame() == nil {
+			// The step's frame went with its page's document: what the
+			// failure shows is the top document's.
+			h.stepFrame = nil
+		}
 		if h.verbStep == len(h.steps) && h.verb == a.Verb {
 			// What the page shows now is not what the verb would say.
 			h.verb = "After the failed " + a.Name
