@@ -69,9 +69,9 @@ const resolveJS = `(ref) => {
 // several) match, it fails with StaleElementError rather than act on
 // another element.
 //
-// A ref taken inside an iframe works from anywhere: the page moves into the
-// ref's frame for the step (see enterRefFrame and Frames.Scope), and a ref of
-// the top document used while a frame is selected is found there.
+// A ref taken inside an iframe works from anywhere: the step of ctx moves
+// into the ref's frame (see enterRefFrame), and a ref of the top document
+// used while a frame is selected is found there.
 func (p *Page) ResolveRef(ctx context.Context, ref string) (*Element, error) {
 	return p.resolveRefThen(ctx, ref, nil)
 }

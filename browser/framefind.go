@@ -13,8 +13,9 @@ const frameSearchEvery = 250 * time.Millisecond
 
 // findInFrames looks for a text or label target in the frames below the
 // current one, in tree order, when the current document has no match. It
-// leaves the page in the frame where it found the element (the step runs
-// there; the result names it) and answers nil, nil when no frame has it.
+// moves the step of ctx into the frame where it found the element (the
+// step acts there; its answer names it) and answers nil, nil when no frame
+// has it.
 func (p *Page) findInFrames(ctx context.Context, spec map[string]any) (*Element, error) {
 	// A wait polls often: the frames are looked into at most every
 	// frameSearchEvery, so the wait keeps its pace near its deadline.
