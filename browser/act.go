@@ -183,7 +183,7 @@ func (p *Page) pointUncovered(ctx context.Context, t Target, pt Point, ac action
 	if err != nil {
 		return Point{}, fmt.Errorf("%s: locate the frame: %w", ac.kind, err)
 	}
-	if p.Frames().InChild() && !ac.opts.Force && ac.kind != "jsclick" {
+	if p.Frames().InChild(ctx) && !ac.opts.Force && ac.kind != "jsclick" {
 		if err := p.waitUncovered(ctx, &acting{t: t, at: at}, ac); err != nil {
 			return Point{}, err
 		}

@@ -319,7 +319,7 @@ func (p *Page) actionReport(ctx context.Context, a *Actionable) TargetReport {
 		return p.targetReport(ctx, a.El, a.AutoForced)
 	}
 	r := reportOf(a.El, a.Prep.Info, a.AutoForced)
-	r.Frame = p.actedFrame()
+	r.Frame = actedFrame(ctx)
 	return r
 }
 
@@ -338,7 +338,7 @@ func (p *Page) watchAction(ctx context.Context, a *Actionable) (*actionWatch, er
 // viewport, and an iframe scrolled out of the page would miss them. Best
 // effort: a failure leaves the click's own verification to notice a miss.
 func (p *Page) revealActionable(ctx context.Context, a *Actionable) {
-	if !p.Frames().InChild() || a.Point == nil {
+	if !p.Frames().InChild(ctx) || a.Point == nil {
 		return
 	}
 	r := dom.Rect{X: a.Point.X - 1, Y: a.Point.Y - 1, Width: 2, Height: 2}

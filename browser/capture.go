@@ -78,8 +78,7 @@ func (p *Page) captureArg(o CaptureOptions) captureArg {
 // runs in the top frame. When the capture for o was taken as the action
 // settled (CaptureAhead), it answers with that one, without a round trip.
 func (p *Page) PostCapture(ctx context.Context, o CaptureOptions) (*Capture, error) {
-	saved := p.topFrame()
-	defer p.restoreFrame(saved)
+	ctx = inFrame(ctx, nil)
 	var c Capture
 	if o.Viewport || o.Full {
 		p.scanClickListeners(ctx)
@@ -135,8 +134,7 @@ func (c *Capture) takeFrameNews() {
 // keys mean a screenshot taken at the first would show the same page. It
 // runs in the top frame.
 func (p *Page) VisualKey(ctx context.Context) (string, error) {
-	saved := p.topFrame()
-	defer p.restoreFrame(saved)
+	ctx = inFrame(ctx, nil)
 	var key *string
 	if err := p.engineCall(ctx, &key, epVisualKey); err != nil {
 		return "", err
@@ -145,21 +143,6 @@ func (p *Page) VisualKey(ctx context.Context) (string, error) {
 		return "", nil
 	}
 	return *key, nil
-}
-
-// topFrame switches to the main frame and returns the frame to restore.
-func (p *Page) topFrame() *frameRef {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	f := p.frame
-	p.frame = nil
-	return f
-}
-
-func (p *Page) restoreFrame(f *frameRef) {
-	p.mu.Lock()
-	p.frame = f
-	p.mu.Unlock()
 }
 
 // Diagnose gathers failure context (spec §16.3): page state, visible

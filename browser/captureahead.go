@@ -56,7 +56,7 @@ func (p *Page) sendCaptureAhead(ctx context.Context, w *actionWatch) string {
 	p.mu.Lock()
 	a := p.ahead
 	p.mu.Unlock()
-	if a == nil || a.signal != "" || !w.armed || p.Frames().InChild() || !p.listenersScanned(ctx) {
+	if a == nil || a.signal != "" || !w.armed || p.Frames().InChild(ctx) || !p.listenersScanned(ctx) {
 		return ""
 	}
 	sess, world, err := p.engineExec(ctx)

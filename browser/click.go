@@ -346,7 +346,7 @@ func (p *Page) clickPrep(ctx context.Context, a *Actionable, arm bool) (TargetRe
 		before = &prep.Checked
 	}
 	r := reportOf(a.El, prep.Info, a.AutoForced)
-	r.Frame = p.actedFrame()
+	r.Frame = actedFrame(ctx)
 	return r, before, prep.Armed
 }
 
@@ -373,7 +373,7 @@ func (p *Page) verifyToggle(ctx context.Context, el *Element, before checkedInfo
 // level viewport that input events use, through every frame on the way
 // (moved, scaled or rotated).
 func (p *Page) toTop(ctx context.Context, pt Point) (Point, error) {
-	if !p.Frames().InChild() {
+	if !p.Frames().InChild(ctx) {
 		return pt, nil
 	}
 	m, err := p.frameTransform(ctx)

@@ -20,7 +20,7 @@ func (p *Page) registerClosedShadowRoots(ctx context.Context) (int, error) {
 	if err != nil || res.Result == nil || res.Result.ObjectID == "" {
 		return 0, err
 	}
-	defer p.release(res.Result.ObjectID)
+	defer p.release(ctx, res.Result.ObjectID)
 	props, err := cdp.Call(ctx, sess, runtime.GetProperties, runtime.GetPropertiesParams{ObjectID: res.Result.ObjectID, OwnProperties: ptr(true)})
 	if err != nil {
 		return 0, err
@@ -63,7 +63,7 @@ func (p *Page) registerClosedRoot(ctx context.Context, host runtime.RemoteObject
 			ObjectID:            host,
 			Arguments:           []*runtime.CallArgument{{ObjectID: root.Object.ObjectID}},
 		})
-		p.release(root.Object.ObjectID)
+		p.release(ctx, root.Object.ObjectID)
 		if err != nil {
 			return false, fmt.Errorf("register closed shadow root: %w", err)
 		}

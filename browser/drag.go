@@ -135,7 +135,7 @@ func (p *Page) Drag(ctx context.Context, source, target DragEnd, o DragOptions) 
 	defer dst.release(p)
 	// Bringing the target into view may have scrolled the source.
 	p.remeasure(ctx, src)
-	if p.Frames().InChild() {
+	if p.Frames().InChild(ctx) {
 		if err := p.revealInFrames(ctx, dragRect(src.pt, dst.pt)); err != nil {
 			return nil, fmt.Errorf("drag: %w", err)
 		}
@@ -330,7 +330,7 @@ func (p *Page) dispatchDrag(ctx context.Context, typ input.DispatchDragEventType
 func (p *Page) pointerDrag(ctx context.Context, srcEl *Element, from, to Point, o DragOptions, res *DragResult) (err error) {
 	// Input events take top-level viewport points.
 	xf := identity
-	if p.Frames().InChild() {
+	if p.Frames().InChild(ctx) {
 		if xf, err = p.frameTransform(ctx); err != nil {
 			return fmt.Errorf("drag: locate the frame: %w", err)
 		}

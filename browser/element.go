@@ -69,9 +69,9 @@ const resolveJS = `(ref) => {
 // several) match, it fails with StaleElementError rather than act on
 // another element.
 //
-// A ref taken inside an iframe works from anywhere: the page moves into the
-// ref's frame for the step (see enterRefFrame and Frames.Scope), and a ref of
-// the top document used while a frame is selected is found there.
+// A ref taken inside an iframe works from anywhere: the step of ctx moves
+// into the ref's frame (see enterRefFrame), and a ref of the top document
+// used while a frame is selected is found there.
 func (p *Page) ResolveRef(ctx context.Context, ref string) (*Element, error) {
 	return p.resolveRefThen(ctx, ref, nil)
 }
@@ -83,25 +83,24 @@ func (p *Page) resolveRefThen(ctx context.Context, ref string, f *lookupFollow) 
 		return nil, err
 	}
 	el, err := p.resolveRefHere(ctx, ref, f)
-	if f := p.currentFrameRef(); f != nil && err != nil && KindOf(err) == KindContextDestroyed {
+	if f := p.frameIn(ctx); f != nil && err != nil && KindOf(err) == KindContextDestroyed {
 		// The frame's document or renderer went away under the ref.
 		return nil, Errorf(KindStaleElement, "ref %s is in a frame %s that is gone: it navigated or was removed", ref, f.describe()).
 			WithHint("take a new snapshot and use its refs")
 	}
-	if KindOf(err) != KindStaleElement || p.currentFrameRef() == nil {
+	if KindOf(err) != KindStaleElement || p.frameIn(ctx) == nil {
 		return el, err
 	}
-	if _, inFrame := p.refFrame(ref); inFrame {
+	if _, taken := p.refFrame(ref); taken {
 		return el, err
 	}
-	// Not a frame's ref: perhaps the top document's.
-	saved := p.currentFrameRef()
-	p.setFrameRef(nil)
-	top, terr := p.resolveRefHere(ctx, ref, f)
+	// Not a frame's ref: perhaps the top document's, where the step then
+	// acts.
+	top, terr := p.resolveRefHere(inFrame(ctx, nil), ref, f)
 	if terr != nil {
-		p.setFrameRef(saved)
 		return el, err
 	}
+	moveTo(ctx, nil)
 	return top, nil
 }
 
@@ -131,14 +130,14 @@ func (p *Page) resolveRefHere(ctx context.Context, ref string, f *lookupFollow) 
 	}
 	obj := res.Result
 	if obj.Subtype == "node" && obj.ObjectID != "" {
-		el := p.element(obj.ObjectID)
+		el := p.element(ctx, obj.ObjectID)
 		el.Ref = ref
 		el.ReResolved = info.Status == "reResolved"
 		el.NameChanged = info.NameChanged
 		return el, nil
 	}
 	if obj.ObjectID != "" {
-		p.release(obj.ObjectID)
+		p.release(ctx, obj.ObjectID)
 	}
 	if info.Status == "" || info.Status == "unknown" {
 		if err := p.foreignRefError(ref); err != nil {
@@ -187,16 +186,16 @@ func refError(ref string, info refResolution) error {
 		WithHint("take a snapshot of the current page and use its refs")
 }
 
-// element returns a handle on the remote object id of the current frame.
-func (p *Page) element(id runtime.RemoteObjectID) *Element {
-	sess, _ := p.exec()
+// element returns a handle on the remote object id of ctx's frame.
+func (p *Page) element(ctx context.Context, id runtime.RemoteObjectID) *Element {
+	sess, _ := p.exec(ctx)
 	return &Element{ObjectID: id, sess: sess}
 }
 
-// release frees a remote object of the current frame; errors do not
-// matter, and nothing waits for it.
-func (p *Page) release(id runtime.RemoteObjectID) {
-	sess, _ := p.exec()
+// release frees a remote object of ctx's frame; errors do not matter,
+// and nothing waits for it.
+func (p *Page) release(ctx context.Context, id runtime.RemoteObjectID) {
+	sess, _ := p.exec(ctx)
 	releaseIn(sess, id)
 }
 
@@ -299,7 +298,7 @@ type TargetReport struct {
 // targetReport describes el for an action's result.
 func (p *Page) targetReport(ctx context.Context, el *Element, autoForced bool) TargetReport {
 	r := reportOf(el, el.info(ctx), autoForced)
-	r.Frame = p.actedFrame()
+	r.Frame = actedFrame(ctx)
 	return r
 }
 

@@ -146,7 +146,7 @@ func (p *Page) callBundle(ctx context.Context, b bundle, eval func(context.Conte
 		method + "(" + strings.Join(argList, ",") + ") : " + jsString(engineMissing)
 	raw, err := eval(ctx, expr)
 	if err != nil {
-		return p.frameGone(engineError(method, err))
+		return p.frameGone(ctx, engineError(method, err))
 	}
 	if string(raw) == `"`+engineMissing+`"` {
 		if err := install(ctx); err != nil {

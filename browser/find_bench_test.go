@@ -34,7 +34,7 @@ func BenchmarkFindByText(b *testing.B) {
 					b.Fatal(err)
 				}
 				if el != nil {
-					c.p.release(el.ObjectID)
+					c.p.release(ctx, el.ObjectID)
 				}
 			}
 		})

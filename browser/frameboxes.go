@@ -43,8 +43,7 @@ func (m affine) rect(b *BoxRect) *BoxRect {
 // It fills out[i] for those refs and reports which it handled.
 func (p *Page) getBoxIn(ctx context.Context, refs []string, out []RefBox) ([]bool, error) {
 	done := make([]bool, len(refs))
-	home := p.currentFrameRef()
-	defer p.setFrameRef(home)
+	home := p.frameIn(ctx)
 	groups := map[string][]int{}
 	var order []string
 	for i, r := range refs {
@@ -60,7 +59,7 @@ func (p *Page) getBoxIn(ctx context.Context, refs []string, out []RefBox) ([]boo
 	}
 	for _, key := range order {
 		idx := groups[key]
-		p.setFrameRef(home)
+		ctx := inFrame(ctx, home)
 		if err := p.enterRefFrame(ctx, refs[idx[0]]); err != nil {
 			for _, i := range idx {
 				out[i] = RefBox{Ref: refs[i], Error: "stale", Message: err.Error()}
@@ -116,13 +115,12 @@ func (p *Page) descendAt(ctx context.Context, pts []Point, res []PointElement, d
 // elementInFrame finds the element at pt (in the current frame's viewport)
 // inside the frame of the iframe whose ref is given.
 func (p *Page) elementInFrame(ctx context.Context, iframeRef string, pt Point, depth int) (PointElement, bool) {
-	home := p.currentFrameRef()
-	defer p.setFrameRef(home)
+	home := p.frameIn(ctx)
 	el, err := p.resolveRefHere(ctx, iframeRef, nil)
 	if err != nil || el == nil {
 		return PointElement{}, false
 	}
-	sess, _ := p.exec()
+	sess, _ := p.exec(ctx)
 	d, err := cdp.Call(ctx, sess, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: el.ObjectID})
 	el.release()
 	if err != nil || d.Node == nil || d.Node.FrameID == "" {
@@ -150,7 +148,7 @@ func (p *Page) elementInFrame(ctx context.Context, iframeRef string, pt Point, d
 		return PointElement{}, false
 	}
 	inner := inv.apply(toRoot.apply(pt))
-	p.setFrameRef(f)
+	ctx = inFrame(ctx, f)
 	var a pointsAnswer
 	if err := p.engineCall(ctx, &a, epElementsAt, map[string]any{"points": []Point{inner}, "seq": p.seqArg()}); err != nil || len(a.Results) != 1 || a.Results[0].Error != "" {
 		return PointElement{}, false

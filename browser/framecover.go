@@ -19,7 +19,7 @@ import (
 // point when that is not the action's frame (nil when it is): a layer of
 // the page around the frame that would take the press.
 func (p *Page) coverOf(ctx context.Context, at Point) (*pressHit, error) {
-	f := p.currentFrameRef()
+	f := p.frameIn(ctx)
 	if f == nil {
 		return nil, nil
 	}

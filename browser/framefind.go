@@ -13,35 +13,28 @@ const frameSearchEvery = 250 * time.Millisecond
 
 // findInFrames looks for a text or label target in the frames below the
 // current one, in tree order, when the current document has no match. It
-// leaves the page in the frame where it found the element (the step runs
-// there; the result names it) and answers nil, nil when no frame has it.
+// moves the step of ctx into the frame where it found the element (the
+// step acts there; its answer names it) and answers nil, nil when no frame
+// has it.
 func (p *Page) findInFrames(ctx context.Context, spec map[string]any) (*Element, error) {
 	// A wait polls often: the frames are looked into at most every
 	// frameSearchEvery, so the wait keeps its pace near its deadline.
-	p.mu.Lock()
-	recent := time.Since(p.frameSearchAt) < frameSearchEvery
-	if !recent {
-		p.frameSearchAt = time.Now()
-	}
-	p.mu.Unlock()
-	if recent {
+	if searchedRecently(ctx, frameSearchEvery) {
 		return nil, nil
 	}
-	home := p.currentFrameRef()
 	var (
 		found      *Element
 		foundFrame *frameRef
 		frames     []string
 	)
 	for _, d := range p.descendantFrames(ctx) {
-		fr := p.enterDescendant(ctx, d)
+		fr := p.descendant(ctx, d)
 		if fr == nil {
 			continue
 		}
-		el, err := p.engineElement(ctx, epFind, spec)
+		el, err := p.engineElement(inFrame(ctx, fr), epFind, spec)
 		if KindOf(err) == KindAmbiguousTarget {
 			if found != nil {
-				p.setFrameRef(foundFrame)
 				found.release()
 			}
 			return el, err
@@ -56,17 +49,14 @@ func (p *Page) findInFrames(ctx context.Context, spec map[string]any) (*Element,
 				el.release()
 			}
 		}
-		p.setFrameRef(home)
 	}
 	if len(frames) > 1 {
-		p.setFrameRef(foundFrame)
 		found.release()
-		p.setFrameRef(home)
 		return nil, Errorf(KindAmbiguousTarget, "%s matches in %d frames (%s), so it cannot say which one you meant", describeSpec(spec), len(frames), strings.Join(frames, ", ")).
 			WithHint("target it by ref from a snapshot (refs work in every frame), or move into one frame with the frame step first")
 	}
 	if found != nil {
-		p.setFrameRef(foundFrame)
+		moveTo(ctx, foundFrame)
 	}
 	return found, nil
 }
@@ -95,7 +85,7 @@ func (p *Page) descendantFrames(ctx context.Context) []FrameRefsInfo {
 	for _, f := range list.Frames {
 		byID[f.FrameID] = f
 	}
-	homeChain := chainOf(p.currentFrameRef())
+	homeChain := chainOf(p.frameIn(ctx))
 	var out []FrameRefsInfo
 	for _, f := range list.Frames {
 		if f.Depth == 0 {
@@ -112,15 +102,14 @@ func (p *Page) descendantFrames(ctx context.Context) []FrameRefsInfo {
 	return out
 }
 
-// enterDescendant makes a frame below the current one the page's frame,
-// and returns it (nil when it cannot be reached).
-func (p *Page) enterDescendant(ctx context.Context, d FrameRefsInfo) *frameRef {
+// descendant returns a frame below the current one (nil when it cannot be
+// reached).
+func (p *Page) descendant(ctx context.Context, d FrameRefsInfo) *frameRef {
 	fr, err := p.chainRefs(ctx, d.Chain, 0)
 	if err != nil {
 		return nil
 	}
 	fr.url = d.URL
-	p.setFrameRef(fr)
 	return fr
 }
 
@@ -133,15 +122,13 @@ type FrameRefsInfo struct {
 // searchFrames adds the matches of the frames below the current one to r
 // (each naming its frame), up to the limit.
 func (p *Page) searchFrames(ctx context.Context, args func() any, limit int, r *SearchResult) {
-	home := p.currentFrameRef()
-	defer p.setFrameRef(home)
 	for _, f := range p.descendantFrames(ctx) {
-		fr := p.enterDescendant(ctx, f)
+		fr := p.descendant(ctx, f)
 		if fr == nil {
 			continue
 		}
 		var sub SearchResult
-		if err := p.engineCall(ctx, &sub, epSearch, args()); err != nil {
+		if err := p.engineCall(inFrame(ctx, fr), &sub, epSearch, args()); err != nil {
 			continue
 		}
 		p.storeSeq(sub.Seq)
@@ -165,14 +152,13 @@ func (p *Page) searchFrames(ctx context.Context, args func() any, limit int, r *
 
 // textInFrames reports whether a frame below the current one shows text.
 func (p *Page) textInFrames(ctx context.Context, text string) bool {
-	home := p.currentFrameRef()
-	defer p.setFrameRef(home)
 	for _, f := range p.descendantFrames(ctx) {
-		if p.enterDescendant(ctx, f) == nil {
+		fr := p.descendant(ctx, f)
+		if fr == nil {
 			continue
 		}
 		var found bool
-		if p.engineCall(ctx, &found, epTextPresent, text) == nil && found {
+		if p.engineCall(inFrame(ctx, fr), &found, epTextPresent, text) == nil && found {
 			return true
 		}
 	}

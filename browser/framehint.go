@@ -20,21 +20,19 @@ type SelectorFrame struct {
 
 // FramesWithSelector lists the frames below the current one in which sel
 // matches elements, for the hint of a selector that matched nothing here.
-// It leaves the page in the frame it was in, and never fails: a frame
+// It never fails: a frame
 // that cannot be read is left out.
 func (p *Page) FramesWithSelector(ctx context.Context, sel string) []SelectorFrame {
-	home := p.currentFrameRef()
-	defer p.setFrameRef(home)
 	var out []SelectorFrame
 	for _, d := range p.descendantFrames(ctx) {
-		fr := p.enterDescendant(ctx, d)
+		fr := p.descendant(ctx, d)
 		if fr == nil {
 			continue
 		}
 		var r struct {
 			Total int `json:"total"`
 		}
-		if err := p.engineCall(ctx, &r, epQuery, QueryOptions{Selector: sel, CountOnly: true}); err != nil || r.Total == 0 {
+		if err := p.engineCall(inFrame(ctx, fr), &r, epQuery, QueryOptions{Selector: sel, CountOnly: true}); err != nil || r.Total == 0 {
 			continue
 		}
 		name := p.iframeSelector(ctx, fr)

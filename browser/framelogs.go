@@ -11,11 +11,11 @@ import (
 // current frame, when it is a child frame: the post-command capture runs in
 // the top document, whose log does not see into frames, and reads this
 // one's text news too (frameLogsText).
-func (p *Page) noteFrameLog() {
-	if !p.Frames().InChild() {
+func (p *Page) noteFrameLog(ctx context.Context) {
+	if !p.Frames().InChild(ctx) {
 		return
 	}
-	sess, frame := p.currentFrame()
+	sess, frame := p.currentFrame(ctx)
 	key := worldKey{sess, frame}
 	p.mu.Lock()
 	if !slices.Contains(p.frameLogs, key) {

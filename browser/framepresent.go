@@ -33,13 +33,12 @@ func (p *Page) framePresent(ctx context.Context, want []string, c *Capture) {
 	for _, r := range want {
 		asked[r] = true
 	}
-	home := p.currentFrameRef()
-	defer p.setFrameRef(home)
+	home := p.frameIn(ctx)
 	for _, g := range groups {
 		if g.owner != "" && asked[g.owner] && !shown[g.owner] {
 			continue // its iframe is gone or hidden: so is what it showed
 		}
-		p.setFrameRef(home)
+		ctx := inFrame(ctx, home)
 		if p.enterRefFrame(ctx, g.refs[0]) != nil {
 			continue
 		}

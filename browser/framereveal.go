@@ -21,9 +21,7 @@ import (
 // layout reaches it, so a press sent at once is lost (seen: the move and
 // the press dropped, only the release delivered).
 func (p *Page) revealInFrames(ctx context.Context, rect dom.Rect) error {
-	p.mu.Lock()
-	start := p.frame
-	p.mu.Unlock()
+	start := p.frameIn(ctx)
 	// Every iframe is measured before any scrolls: scrolling inside an
 	// out-of-process frame also scrolls its ancestors, from another
 	// renderer and a moment later.
@@ -102,7 +100,7 @@ func (f *frameRef) localRootUpTo(outer *frameRef) bool {
 // page that never renders (a background tab) does not hold the action.
 func (p *Page) waitFrameDrawn(ctx context.Context) {
 	const expr = `new Promise((done) => { requestAnimationFrame(() => requestAnimationFrame(() => done(true))); setTimeout(() => done(false), 500); })`
-	sess, ctxID := p.exec()
+	sess, ctxID := p.exec(ctx)
 	evaluate(ctx, sess, runtime.EvaluateParams{Expression: expr, ContextID: ctxID, ReturnByValue: ptr(true), AwaitPromise: ptr(true)}, expr)
 }
 

@@ -16,6 +16,8 @@ import (
 // frameRef is the frame actions run in when it is not the main frame.
 type frameRef struct {
 	id cdp.FrameID
+	// page is the page whose frame it is.
+	page *Page
 	// sess runs the frame's JavaScript: the page's session, or the session
 	// of an out-of-process iframe.
 	sess  *Session
@@ -259,11 +261,9 @@ func (fs *Frames) List(ctx context.Context) (*FrameList, error) {
 		}
 	}
 	list := &FrameList{MainFrameID: string(root.ID), CurrentFrameID: string(root.ID)}
-	p.mu.Lock()
-	if p.frame != nil {
-		list.CurrentFrameID = string(p.frame.id)
+	if f := p.frameIn(ctx); f != nil {
+		list.CurrentFrameID = string(f.id)
 	}
-	p.mu.Unlock()
 	var walk func(f *cdp.Frame, depth int)
 	walk = func(f *cdp.Frame, depth int) {
 		info := FrameInfo{FrameID: string(f.ID), URL: f.URL + f.URLFragment, Name: f.Name, ParentID: string(f.ParentID), Depth: depth}
@@ -294,8 +294,8 @@ func (p *Page) childFrames(ctx context.Context) ([]childFrame, error) {
 	if err != nil || obj == nil || obj.ObjectID == "" {
 		return nil, err
 	}
-	defer p.release(obj.ObjectID)
-	sess, _ := p.exec()
+	defer p.release(ctx, obj.ObjectID)
+	sess, _ := p.exec(ctx)
 	props, err := cdp.Call(ctx, sess, runtime.GetProperties, runtime.GetPropertiesParams{ObjectID: obj.ObjectID, OwnProperties: ptr(true)})
 	if err != nil {
 		return nil, err
@@ -335,17 +335,17 @@ func (p *Page) frameRefWait(ctx context.Context, id cdp.FrameID, wait time.Durat
 	deadline := time.Now().Add(wait)
 	for {
 		if ctxID, ok := p.contexts.context(id); ok {
-			return &frameRef{id: id, sess: p.sess, ctxID: ctxID}, nil
+			return &frameRef{page: p, id: id, sess: p.sess, ctxID: ctxID}, nil
 		}
 		oop, err := p.attachFrames(ctx)
 		if err != nil {
 			return nil, err
 		}
 		if s := oop.session(id); s != nil {
-			return &frameRef{id: id, sess: s, oopif: true}, nil
+			return &frameRef{page: p, id: id, sess: s, oopif: true}, nil
 		}
 		if s, ctxID, ok := oop.inRenderer(id); ok {
-			return &frameRef{id: id, sess: s, ctxID: ctxID, oopif: true}, nil
+			return &frameRef{page: p, id: id, sess: s, ctxID: ctxID, oopif: true}, nil
 		}
 		if time.Now().After(deadline) {
 			return nil, Errorf(KindContextDestroyed, "frame %s has no JavaScript context (it may still be loading or was removed)", id)
@@ -397,10 +397,7 @@ func (p *Page) iframeOffset(ctx context.Context, f *frameRef) (Point, error) {
 	return pt, nil
 }
 
-// InChild reports whether actions run in a child frame.
-func (fs *Frames) InChild() bool {
-	p := fs.p
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.frame != nil
+// InChild reports whether the step of ctx acts in a child frame.
+func (fs *Frames) InChild(ctx context.Context) bool {
+	return fs.p.frameIn(ctx) != nil
 }

@@ -27,7 +27,7 @@ func TestSnapshotShowsEveryFrame(t *testing.T) {
 func frameJS(t *testing.T, p *Page, ref, expr string) string {
 	t.Helper()
 	ctx := testCtx(t)
-	restore := p.Frames().Scope()
+	restore := scopeStep(ctx)
 	defer restore()
 	if err := p.enterRefFrame(ctx, ref); err != nil {
 		t.Fatal(err)
@@ -50,7 +50,7 @@ func TestFrameRefsFromTopLevel(t *testing.T) {
 	count, submit := refOf(t, s.YAML, `button "Count me"`), refOf(t, s.YAML, `button "Place order"`)
 	step := func(what string, fn func() error) {
 		t.Helper()
-		restore := p.Frames().Scope()
+		restore := scopeStep(ctx)
 		defer restore()
 		if err := fn(); err != nil {
 			t.Fatalf("%s: %v", what, err)
@@ -108,7 +108,7 @@ func TestTransformedNestedFrameClick(t *testing.T) {
 	p, _, ctx := openFrameSite(t)
 	s := frameSiteSnapshot(t, p)
 	ref := refOf(t, s.YAML, `button "Tilted button"`)
-	restore := p.Frames().Scope()
+	restore := scopeStep(ctx)
 	res, err := p.Click(ctx, Target{Ref: ref}, ClickOptions{NativeOnly: true})
 	restore()
 	if err != nil {
@@ -131,7 +131,7 @@ func TestDragByTopLevelRefsInCrossSiteFrame(t *testing.T) {
 	p, _, ctx := openFrameSite(t)
 	s := frameSiteSnapshot(t, p)
 	src, dst := refOf(t, s.YAML, `: Alpha`), refOf(t, s.YAML, `: Drop here`)
-	restore := p.Frames().Scope()
+	restore := scopeStep(ctx)
 	res, err := p.Drag(ctx, DragEnd{Target: Target{Ref: src}}, DragEnd{Target: Target{Ref: dst}}, DragOptions{})
 	restore()
 	if err != nil {
@@ -170,7 +170,7 @@ func TestFrameReadsByPosition(t *testing.T) {
 	if at[0].Ref != count || at[0].Name != "Count me" || !strings.HasSuffix(at[0].Frame, "/form.html") {
 		t.Fatalf("element at the box centre: %+v (box %+v)", at[0], boxes[0])
 	}
-	restore := p.Frames().Scope()
+	restore := scopeStep(ctx)
 	_, err = p.Click(ctx, Target{Point: boxes[0].Center}, ClickOptions{})
 	restore()
 	if err != nil {
@@ -190,7 +190,7 @@ func TestFrameReadsByPosition(t *testing.T) {
 	if err != nil || at[0].Ref != tilted {
 		t.Fatalf("element at the tilted box centre: %+v %v (box %+v)", at, err, boxes[0])
 	}
-	if p.Frames().InChild() {
+	if p.Frames().InChild(ctx) {
 		t.Fatal("reads left the page in a frame")
 	}
 }
@@ -202,12 +202,12 @@ func TestHoverAndUploadInNestedFrame(t *testing.T) {
 	p, _, ctx := openFrameSite(t)
 	s := frameSiteSnapshot(t, p)
 	help, receipt := refOf(t, s.YAML, `button "Help"`), refOf(t, s.YAML, `"Receipt"`)
-	restore := p.Frames().Scope()
+	restore := scopeStep(ctx)
 	if _, err := p.Hover(ctx, Target{Ref: help}, HoverOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	restore()
-	restore = p.Frames().Scope()
+	restore = scopeStep(ctx)
 	res, err := p.Upload(ctx, Target{Ref: receipt}, paths, UploadOptions{AllowedDirs: allowedFor(t, paths)})
 	restore()
 	if err != nil {
@@ -307,7 +307,7 @@ func TestFrameGoneErrorsAreTyped(t *testing.T) {
 			return err
 		},
 	} {
-		restore := p.Frames().Scope()
+		restore := scopeStep(ctx)
 		err := try()
 		restore()
 		var e *Error
@@ -324,12 +324,9 @@ func TestSelectedFrameGoneIsTyped(t *testing.T) {
 	if _, _, err := p.Frames().Switch(ctx, FrameSpec{Name: "checkout"}); err != nil {
 		t.Fatal(err)
 	}
-	p.mu.Lock()
-	saved := p.frame
-	p.frame = nil
-	p.mu.Unlock()
-	js(t, p, "document.getElementById('partner').remove(), true")
-	p.setFrameRef(saved)
+	if _, err := p.Eval(inFrame(ctx, nil), "document.getElementById('partner').remove(), true"); err != nil {
+		t.Fatal(err)
+	}
 	_, err := p.Click(ctx, Target{Selector: "#count"}, ClickOptions{ActionOptions: ActionOptions{Timeout: 2 * time.Second}})
 	var e *Error
 	if !errors.As(err, &e) || e.Hint == "" || !strings.Contains(err.Error(), "gone") || strings.Contains(e.Message, "-320") {
@@ -384,7 +381,7 @@ func TestSearchFindsFrameElements(t *testing.T) {
 		t.Fatalf("matches: %+v", r.Matches)
 	}
 	ref, _ := r.Matches[0]["ref"].(string)
-	restore := p.Frames().Scope()
+	restore := scopeStep(ctx)
 	_, err = p.Click(ctx, Target{Ref: ref}, ClickOptions{NativeOnly: true})
 	restore()
 	if err != nil {
@@ -432,7 +429,7 @@ func TestWaitTextInFrame(t *testing.T) {
 	if _, err := p.WaitText(short, "Nowhere to be seen"); KindOf(err) != KindTimeout {
 		t.Fatalf("absent text: %v", err)
 	}
-	if p.Frames().InChild() {
+	if p.Frames().InChild(ctx) {
 		t.Fatal("waiting left the page in a frame")
 	}
 }
@@ -471,13 +468,13 @@ func TestTextInSeveralFramesIsAmbiguous(t *testing.T) {
 	if _, err := p.Navigate(ctx, site.Top+"three.html", WaitLoad); err != nil {
 		t.Fatal(err)
 	}
-	restore := p.Frames().Scope()
+	restore := scopeStep(ctx)
 	_, err := p.Fill(ctx, Target{Label: "Coupon"}, "SAVE10", FillOptions{Clear: true})
 	restore()
 	if KindOf(err) != KindAmbiguousTarget || !strings.Contains(err.Error(), "3 frames") {
 		t.Fatalf("a label in three frames: %v", err)
 	}
-	restore = p.Frames().Scope()
+	restore = scopeStep(ctx)
 	clicked, err := p.Click(ctx, Target{Text: "Add 2.3"}, ClickOptions{})
 	restore()
 	if err != nil {

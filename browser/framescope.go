@@ -42,52 +42,47 @@ func (f *frameRef) depth() int {
 	return n
 }
 
-// Enter makes the steps' actions run in sel (nil: the top document) and
-// returns the func that ends the step, leaving the page in the top
-// document. The runtime calls it around every step with its command's
-// selection; a sel of another page counts as the top document. A frame
-// that loaded another document since it was selected is entered in the
-// document it shows now.
-func (fs *Frames) Enter(ctx context.Context, sel *Frame) (leave func()) {
-	p := fs.p
-	var ref *frameRef
-	if sel != nil && sel.p == p {
-		ref = p.now(ctx, sel.ref)
+// Now is sel as its frame is now (nil: the top document; a sel of another
+// page counts as the top document): a frame that loaded another document
+// since it was selected is entered in the document it shows now, and one
+// that moved renderer in its new session. The runtime calls it as every
+// step starts, with its command's selection, and runs the step in the
+// result (WithFrame).
+func (fs *Frames) Now(ctx context.Context, sel *Frame) *Frame {
+	if sel == nil || sel.p != fs.p {
+		return nil
 	}
-	p.mu.Lock()
-	prevFrame, prevHome := p.frame, p.home
-	p.frame, p.home = ref, ref
-	p.mu.Unlock()
-	return func() {
-		p.mu.Lock()
-		p.frame, p.home = prevFrame, prevHome
-		p.mu.Unlock()
-	}
+	return &Frame{p: fs.p, ref: fs.p.now(ctx, sel.ref)}
 }
 
-// Scope marks the frame the page is in now as the step's home and
-// returns a func that goes back to it: a step that acted in another frame
-// (on a ref taken there, or a text found there) leaves the next step where
-// the command was. The runtime calls it around every step but frame.
-func (fs *Frames) Scope() func() {
-	p := fs.p
-	p.mu.Lock()
-	home, prevHome := p.frame, p.home
-	p.home = home
-	p.mu.Unlock()
-	return func() {
-		p.mu.Lock()
-		p.frame, p.home = home, prevHome
-		p.mu.Unlock()
+// WithFrame returns the context a step runs in: its actions run in sel
+// (nil: the top document). The page itself holds no frame, so every
+// command starts in the top document and two steps on one page, each
+// with its own context, act in their own frames; a lookup that finds the
+// step's target in another frame moves that step only.
+func WithFrame(ctx context.Context, sel *Frame) context.Context {
+	if sel == nil {
+		return inFrame(ctx, nil)
 	}
+	return inFrame(ctx, sel.ref)
 }
 
-// actedFrame names the frame a step acts in when it is not the step's home
-// frame: its URL, or "top" for the top document; "" when it is home.
-func (p *Page) actedFrame() string {
-	p.mu.Lock()
-	f, home := p.frame, p.home
-	p.mu.Unlock()
+// Enter returns the context a step runs in sel (see Now and WithFrame).
+func (fs *Frames) Enter(ctx context.Context, sel *Frame) context.Context {
+	return WithFrame(ctx, fs.Now(ctx, sel))
+}
+
+// actedFrame names the frame the step of ctx acts in when it is not the
+// step's home frame (its target was in another one): its URL, or "top"
+// for the top document; "" when it is home.
+func actedFrame(ctx context.Context) string {
+	s := stepFrameOf(ctx)
+	if s == nil {
+		return ""
+	}
+	s.mu.Lock()
+	f, home := s.frame, s.home
+	s.mu.Unlock()
 	if f == home {
 		return ""
 	}
@@ -98,15 +93,6 @@ func (p *Page) actedFrame() string {
 		return f.url
 	}
 	return string(f.id)
-}
-
-// Top makes the rest of the running step act in the top document: the
-// frame it ran in went away with the document that held it.
-func (fs *Frames) Top() {
-	p := fs.p
-	p.mu.Lock()
-	p.frame, p.home = nil, nil
-	p.mu.Unlock()
 }
 
 // now is f as its frame is now: a frame that loaded another document runs

@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"context"
 	"strconv"
 	"testing"
 	"time"
@@ -8,8 +9,8 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 )
 
-// TestFrameIsAValue: resolving a frame leaves the page in the top
-// document; the frame acts only between Enter and its leave, in a
+// TestFrameIsAValue: resolving a frame leaves the step in the top
+// document; the frame acts only in the context Enter gives, in a
 // same-site and an out-of-process frame, and a nested one resolved from
 // inside its parent; a frame of another page counts as the top document;
 // a frame whose page loaded another document is Gone.
@@ -20,7 +21,7 @@ func TestFrameIsAValue(t *testing.T) {
 	if _, err := p.Navigate(ctx, parent+"index.html", WaitLoad); err != nil {
 		t.Fatal(err)
 	}
-	title := func() string {
+	title := func(ctx context.Context) string {
 		t.Helper()
 		var s string
 		if err := p.CallInto(ctx, &s, `() => document.title`); err != nil {
@@ -33,18 +34,17 @@ func TestFrameIsAValue(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := title(); got != "Frames" || p.Frames().InChild() {
+		if got := title(ctx); got != "Frames" || p.Frames().InChild(ctx) {
 			t.Fatalf("resolving %s moved the page into %q", sel, got)
 		}
 		if info.Depth != 1 || f.Info().Depth != 1 || f.Info().FrameID != info.FrameID {
 			t.Errorf("%s: info %+v, value %+v", sel, info, f.Info())
 		}
-		leave := p.Frames().Enter(ctx, f)
-		if got := title(); got != "Inner" {
+		in := p.Frames().Enter(ctx, f)
+		if got := title(in); got != "Inner" {
 			t.Errorf("in %s: title %q", sel, got)
 		}
-		leave()
-		if got := title(); got != "Frames" {
+		if got := title(ctx); got != "Frames" {
 			t.Fatalf("after leaving %s: title %q", sel, got)
 		}
 	}
@@ -52,26 +52,20 @@ func TestFrameIsAValue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	leave := p.Frames().Enter(ctx, outer)
-	deep, info, _, err := p.Frames().Resolve(ctx, FrameSpec{Name: "deep"})
-	leave()
+	deep, info, _, err := p.Frames().Resolve(p.Frames().Enter(ctx, outer), FrameSpec{Name: "deep"})
 	if err != nil || info.Depth != 2 || deep.Info().Depth != 2 {
 		t.Fatalf("the nested frame: %+v, %v", info, err)
 	}
-	leave = p.Frames().Enter(ctx, deep)
-	if got := title(); got != "Inner" {
+	if got := title(p.Frames().Enter(ctx, deep)); got != "Inner" {
 		t.Errorf("in the nested frame: title %q", got)
 	}
-	leave()
 	other := openTestTab(t)
 	if deep.Of(other) || !deep.Of(p) {
 		t.Errorf("Of: another page %t, its page %t", deep.Of(other), deep.Of(p))
 	}
-	leave = other.Frames().Enter(ctx, deep)
-	if other.Frames().InChild() {
+	if other.Frames().InChild(other.Frames().Enter(ctx, deep)) {
 		t.Errorf("a frame of another page entered")
 	}
-	leave()
 	if deep.Gone() {
 		t.Fatal("gone before the page navigated")
 	}
@@ -113,10 +107,8 @@ func TestSelectedFrameFollowsItsNavigation(t *testing.T) {
 		var got string
 		var last error
 		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
-			leave := p.Frames().Enter(ctx, f)
 			var u string
-			last = p.CallInto(ctx, &u, `() => location.href`)
-			leave()
+			last = p.CallInto(p.Frames().Enter(ctx, f), &u, `() => location.href`)
 			if got = u; last == nil && u == c.url {
 				break
 			}
@@ -148,8 +140,7 @@ func TestStepFollowsItsFrameToAnotherRenderer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	leave := p.Frames().Enter(ctx, f)
-	defer leave()
+	ctx = p.Frames().Enter(ctx, f)
 	if _, err := p.engineEval(ctx, "location.href"); err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +162,7 @@ func TestStepFollowsItsFrameToAnotherRenderer(t *testing.T) {
 	if err != nil || string(raw) != strconv.Quote(cross) {
 		t.Fatalf("after the frame moved: %s, %v", raw, err)
 	}
-	if !p.Frames().InChild() {
+	if !p.Frames().InChild(ctx) {
 		t.Fatal("the step left its frame")
 	}
 }

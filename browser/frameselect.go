@@ -46,21 +46,32 @@ func (fs *Frames) Resolve(ctx context.Context, spec FrameSpec) (*Frame, *FrameIn
 	return sel, info, warnings, nil
 }
 
-// Switch makes the page's actions run in the frame spec names (see
-// Resolve) until the next Switch. It is for callers that drive a Page
-// without the runtime, which holds its command's frame as a value
-// instead.
+// Switch moves the step of ctx into the frame spec names (see Resolve):
+// the rest of the step acts there. It is for callers that drive a Page
+// without the runtime (which resolves a frame step's frame as a value and
+// starts each step in it), and it needs a context that carries a step
+// (Frames.Enter or WithFrame): the page itself holds no frame.
 func (fs *Frames) Switch(ctx context.Context, spec FrameSpec) (*FrameInfo, []string, error) {
+	if stepFrameOf(ctx) == nil {
+		return nil, nil, Errorf(KindStepValidation, "frame switch outside a step: the page holds no frame").
+			WithHint("run it in a step's context (Frames.Enter or WithFrame), or resolve the frame with Frames.Resolve and start the steps in it")
+	}
 	ref, info, warnings, err := fs.resolve(ctx, spec)
 	if err != nil {
 		return nil, nil, err
 	}
-	fs.p.setFrameRef(ref)
+	s := stepFrameOf(ctx)
+	s.mu.Lock()
+	s.frame, s.home = ref, ref
+	s.mu.Unlock()
 	return info, warnings, nil
 }
 
 // resolve finds the frame spec names (nil: the top document).
 func (fs *Frames) resolve(ctx context.Context, spec FrameSpec) (*frameRef, *FrameInfo, []string, error) {
+	// An iframe's ref moves the lookup into the frame it was taken in (the
+	// new frame's parent); the caller's step stays where it is.
+	ctx = inFrame(ctx, fs.p.frameIn(ctx))
 	if spec.Any != "" {
 		return fs.resolveAny(ctx, spec.Any)
 	}
@@ -97,7 +108,7 @@ func (fs *Frames) resolveHere(ctx context.Context, spec FrameSpec) (*frameRef, *
 		return nil, nil, nil, err
 	}
 	ref.topDocuments = p.Documents()
-	ref.parent = p.currentFrameRef()
+	ref.parent = p.frameIn(ctx)
 	u, _ := p.urlIn(ctx, ref)
 	ref.url = u
 	var warnings []string
@@ -224,8 +235,7 @@ func (fs *Frames) resolveID(ctx context.Context, spec FrameSpec) (cdp.FrameID, e
 			return "", Errorf(KindElementNotFound, "no iframe matches %q", spec.Selector).WithHint("list the frames with the frame step's list option")
 		}
 		defer el.release()
-		sess, _ := p.exec()
-		d, err := cdp.Call(ctx, sess, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: el.ObjectID})
+		d, err := cdp.Call(ctx, el.sess, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: el.ObjectID})
 		if err != nil {
 			return "", err
 		}

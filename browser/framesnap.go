@@ -53,7 +53,7 @@ func (p *Page) spliceFrames(ctx context.Context, s *Snapshot, key string, sub Sn
 	if !strings.Contains(s.YAML, frameMark) {
 		return
 	}
-	parent := p.currentFrameRef()
+	parent := p.frameIn(ctx)
 	refs := p.frameRefsFor(ctx, ids)
 	lines := strings.Split(s.YAML, "\n")
 	out := make([]string, 0, len(lines))
@@ -169,8 +169,7 @@ func (p *Page) frameSnapshot(ctx context.Context, parent *frameRef, probe frameP
 		return nil, err
 	}
 	ref.parent = parent
-	p.setFrameRef(ref)
-	defer p.setFrameRef(parent)
+	ctx = inFrame(ctx, ref)
 	fs, err := p.snapshotHere(ctx, sub, "")
 	if err != nil {
 		return nil, err
@@ -318,18 +317,6 @@ func (p *Page) spliceCapture(ctx context.Context, c *Capture, changeLog string) 
 		c.Full.URL = ""
 	}
 	p.saveRefFrames()
-}
-
-func (p *Page) currentFrameRef() *frameRef {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.frame
-}
-
-func (p *Page) setFrameRef(f *frameRef) {
-	p.mu.Lock()
-	p.frame = f
-	p.mu.Unlock()
 }
 
 // framesUnchanged is "since" for a page with frames, which the engine

@@ -81,7 +81,7 @@ func TestActionInFrameReportsWhereTheFrameWent(t *testing.T) {
 	pay, cart := refOf(t, s.YAML, `button "Pay"`), refOf(t, s.YAML, `link "Back to cart"`)
 	act := func(ref string) *ClickResult {
 		t.Helper()
-		restore := p.Frames().Scope()
+		restore := scopeStep(ctx)
 		defer restore()
 		res, err := p.Click(ctx, Target{Ref: ref}, ClickOptions{NativeOnly: true})
 		if err != nil {
@@ -220,7 +220,7 @@ func TestFrameNavigationsTheActionDidNotCause(t *testing.T) {
 		t.Errorf("the save did not finish before the answer: %s", got)
 	}
 	// A link in a frame to a 204 answer: the frame keeps its page.
-	restore := p.Frames().Scope()
+	restore := scopeStep(ctx)
 	res, err := p.Click(ctx, Target{Text: "Check for news"}, ClickOptions{NativeOnly: true})
 	restore()
 	if err != nil || len(notAd(res.FramesNavigated)) > 0 || res.Warning != "" {
@@ -310,7 +310,7 @@ func TestDownloadFromACrossSiteFrame(t *testing.T) {
 	ctx := testCtx(t)
 	link := refOf(t, frameSiteSnapshot(t, p).YAML, `link "Download statement"`)
 	mark := p.Downloads().Mark()
-	restore := p.Frames().Scope()
+	restore := scopeStep(ctx)
 	res, err := p.Click(ctx, Target{Ref: link}, ClickOptions{NativeOnly: true})
 	restore()
 	if err != nil || len(res.FramesNavigated) > 0 || res.Warning != "" {

@@ -42,7 +42,7 @@ func (f *frameRef) localRoot() bool { return f.oopif && f.ctxID == 0 }
 // the image of the frame's viewport.
 func (p *Page) frameTransform(ctx context.Context) (affine, error) {
 	m := identity
-	f := p.currentFrameRef()
+	f := p.frameIn(ctx)
 	for f != nil {
 		lvl, err := p.frameLevel(ctx, f)
 		if err != nil {
@@ -109,8 +109,8 @@ func frameGoneError(f *frameRef, doing string, err error) error {
 // frameGone turns the error of a call that failed because the current
 // frame went away (its context or out-of-process session) into a typed
 // error saying so; other errors pass unchanged.
-func (p *Page) frameGone(err error) error {
-	f := p.currentFrameRef()
+func (p *Page) frameGone(ctx context.Context, err error) error {
+	f := p.frameIn(ctx)
 	if f == nil || err == nil || KindOf(err) != KindContextDestroyed {
 		return err
 	}

@@ -90,7 +90,7 @@ func (sc *Scripts) Run(ctx context.Context, src string, o ...FunctionOptions) (j
 func (sc *Scripts) runFunctionSource(ctx context.Context, src string, opts FunctionOptions) (json.RawMessage, error) {
 	p := sc.p
 	args, err := sc.handOverRefs(ctx, opts.Refs)
-	defer sc.releaseGroups(handoverGroup)
+	defer sc.releaseGroups(ctx, handoverGroup)
 	if err != nil {
 		return nil, err
 	}
@@ -158,7 +158,7 @@ func (sc *Scripts) handOverRefs(ctx context.Context, refs any) (string, error) {
 		runtime.EvaluateParams{Expression: epRefElementList.js() + "(" + string(data) + ")", ObjectGroup: handoverGroup},
 		runtime.EvaluateParams{Expression: "window.__cdpSkill.lastHandOver", ReturnByValue: ptr(true)})
 	if err != nil {
-		return "", p.frameGone(err)
+		return "", p.frameGone(ctx, err)
 	}
 	if els.ExceptionDetails != nil {
 		return "", engineError("refs", &JSError{Text: exceptionText(els.ExceptionDetails)})
@@ -167,7 +167,7 @@ func (sc *Scripts) handOverRefs(ctx context.Context, refs any) (string, error) {
 	if namesRes.Result != nil {
 		json.Unmarshal(namesRes.Result.Value, &names)
 	}
-	sess, mainCtx := p.exec()
+	sess, mainCtx := p.exec(ctx)
 	items, err := arrayItems(ctx, sess, els.Result.ObjectID)
 	if err != nil {
 		return "", err
@@ -229,8 +229,8 @@ func (sc *Scripts) withRefs(ctx context.Context, raw json.RawMessage) json.RawMe
 // met last (nil entries: no ref).
 func (sc *Scripts) refsOfSerialized(ctx context.Context) []*string {
 	p := sc.p
-	defer sc.releaseGroups(handoverGroup)
-	sess, mainCtx := p.exec()
+	defer sc.releaseGroups(ctx, handoverGroup)
+	sess, mainCtx := p.exec(ctx)
 	res, err := cdp.Call(ctx, sess, runtime.Evaluate, runtime.EvaluateParams{Expression: "window.__cdpSkillPage && window.__cdpSkillPage.serialized", ContextID: mainCtx, ObjectGroup: handoverGroup})
 	if err != nil || res.Result == nil || res.Result.ObjectID == "" {
 		return nil
@@ -258,9 +258,9 @@ func (sc *Scripts) refsOfSerialized(ctx context.Context) []*string {
 }
 
 // releaseGroups frees object groups of the current frame's session.
-func (sc *Scripts) releaseGroups(groups ...string) {
+func (sc *Scripts) releaseGroups(ctx context.Context, groups ...string) {
 	p := sc.p
-	sess, _ := p.exec()
+	sess, _ := p.exec(ctx)
 	for _, g := range groups {
 		p.releaseGroup(sess, g)
 	}
@@ -270,7 +270,7 @@ func (sc *Scripts) releaseGroups(groups ...string) {
 // serializes the result object in a second call when it is not plain data.
 func (sc *Scripts) runExpression(ctx context.Context, src string, opts FunctionOptions) (json.RawMessage, error) {
 	p := sc.p
-	sess, ctxID := p.exec()
+	sess, ctxID := p.exec(ctx)
 	params := runtime.EvaluateParams{Expression: src, ContextID: ctxID, AwaitPromise: ptr(true), UserGesture: ptr(true)}
 	if opts.Timeout > 0 {
 		params.Timeout = runtime.TimeDelta(opts.Timeout.Milliseconds())
@@ -300,12 +300,12 @@ func (sc *Scripts) serializeTyped(ctx context.Context, o *runtime.RemoteObject) 
 		}
 		return json.Marshal(map[string]any{"type": string(o.Type), "value": json.RawMessage(o.Value)})
 	}
-	defer p.release(o.ObjectID)
+	defer p.release(ctx, o.ObjectID)
 	if err := p.pageEngineCall(ctx, nil, ppPing); err != nil {
 		return nil, err
 	}
 	var raw json.RawMessage
-	err := p.element(o.ObjectID).Call(ctx, &raw, `(v) => `+ppSerializeTyped.js()+`(v)`)
+	err := p.element(ctx, o.ObjectID).Call(ctx, &raw, `(v) => `+ppSerializeTyped.js()+`(v)`)
 	return sc.withRefs(ctx, raw), err
 }
 
@@ -331,7 +331,7 @@ func (sc *Scripts) serializeRemote(ctx context.Context, o *runtime.RemoteObject,
 		}
 		return json.RawMessage(o.Value), nil
 	}
-	defer p.release(o.ObjectID)
+	defer p.release(ctx, o.ObjectID)
 	if err := p.pageEngineCall(ctx, nil, ppPing); err != nil {
 		return nil, err
 	}
@@ -340,7 +340,7 @@ func (sc *Scripts) serializeRemote(ctx context.Context, o *runtime.RemoteObject,
 		fn = `(v) => JSON.parse(JSON.stringify(v) ?? 'null')`
 	}
 	var raw json.RawMessage
-	err := p.element(o.ObjectID).Call(ctx, &raw, fn)
+	err := p.element(ctx, o.ObjectID).Call(ctx, &raw, fn)
 	return sc.withRefs(ctx, raw), err
 }
 
@@ -348,7 +348,7 @@ func (sc *Scripts) serializeRemote(ctx context.Context, o *runtime.RemoteObject,
 // loop, which a context deadline cannot).
 func (sc *Scripts) evalTimeout(ctx context.Context, expr string, timeout time.Duration) (json.RawMessage, error) {
 	p := sc.p
-	sess, ctxID := p.exec()
+	sess, ctxID := p.exec(ctx)
 	params := runtime.EvaluateParams{Expression: expr, ContextID: ctxID, ReturnByValue: ptr(true), AwaitPromise: ptr(true), UserGesture: ptr(true)}
 	if timeout > 0 {
 		params.Timeout = runtime.TimeDelta(timeout.Milliseconds())

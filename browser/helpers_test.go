@@ -5,6 +5,7 @@ import (
 	"github.com/chromedp/cdproto/target"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -80,10 +81,45 @@ func loadHTML(t testing.TB, html string) *Page {
 	return p
 }
 
+// testCtx is a test's context: 30 s, and the test's step, which
+// Frames.Switch moves into a frame for the calls after it, as the frame
+// step does for the rest of a command. Every testCtx of a test (and of its
+// subtests) shares the one step.
 func testCtx(t testing.TB) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(testStep(t), 30*time.Second)
 	t.Cleanup(cancel)
 	return ctx
 }
 
+var testSteps sync.Map // top-level test name → context.Context
+
+// testStep is the context holding the step of t's top-level test.
+func testStep(t testing.TB) context.Context {
+	name, _, _ := strings.Cut(t.Name(), "/")
+	if ctx, ok := testSteps.Load(name); ok {
+		return ctx.(context.Context)
+	}
+	ctx, loaded := testSteps.LoadOrStore(name, inFrame(context.Background(), nil))
+	if !loaded {
+		t.Cleanup(func() { testSteps.Delete(name) })
+	}
+	return ctx.(context.Context)
+}
+
 func targetIDOf(s string) target.ID { return target.ID(s) }
+
+// scopeStep makes the test's calls until restore one step, as a runtime
+// step is: a call on a target in another frame moves the test's step
+// there, and restore brings it back to where it was.
+func scopeStep(ctx context.Context) (restore func()) {
+	s := stepFrameOf(ctx)
+	s.mu.Lock()
+	f, home := s.frame, s.home
+	s.home = f
+	s.mu.Unlock()
+	return func() {
+		s.mu.Lock()
+		s.frame, s.home = f, home
+		s.mu.Unlock()
+	}
+}

@@ -155,7 +155,7 @@ func (p *Page) scanClickListeners(ctx context.Context) {
 		p.scanned[key] = true
 		p.mu.Unlock()
 	}()
-	sess, ctxID := p.exec()
+	sess, ctxID := p.exec(ctx)
 	res, err := cdp.Call(ctx, sess, runtime.Evaluate, runtime.EvaluateParams{
 		Expression:  "window.__cdpSkillClicks ? null : document",
 		ContextID:   ctxID,

@@ -159,7 +159,7 @@ func TestBackOverAFramesHistory(t *testing.T) {
 		t.Fatal(err)
 	}
 	next := refOf(t, frameSiteSnapshot(t, p).YAML, `link "Continue to shipping"`)
-	restore := p.Frames().Scope()
+	restore := scopeStep(ctx)
 	if _, err := p.Click(ctx, Target{Ref: next}, ClickOptions{NativeOnly: true}); err != nil {
 		t.Fatal(err)
 	}

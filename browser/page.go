@@ -45,13 +45,6 @@ type Page struct {
 	lifecycleOn bool
 	// overrides are the command-long emulations set (see Park).
 	overrides commandOverrides
-	// frame is the frame the running step acts in; nil means the main
-	// frame. It is set only while a step runs (Frames.Enter gives it the
-	// command's selection, which the runtime holds): between steps and
-	// commands it is nil.
-	frame *frameRef
-	// home is the frame the running step started in (see Frames.Scope).
-	home *frameRef
 	// refFrames records the frame of each ref taken inside an iframe
 	// (loaded on first use; refFramesDirty: not yet saved).
 	refFrames      *state.RefFrames
@@ -61,8 +54,6 @@ type Page struct {
 	slowFrames map[cdp.FrameID]bool
 	// busyFrames did not answer a snapshot in time (framesnap.go).
 	busyFrames map[cdp.FrameID]bool
-	// frameSearchAt is when a lookup last searched the frames.
-	frameSearchAt time.Time
 	// contexts tracks the default execution context of each frame the
 	// page's own renderer hosts.
 	contexts *contextTracker
@@ -200,14 +191,14 @@ func (p *Page) Documents() int {
 	return p.contexts.documentsOf(cdp.FrameID(p.TargetID))
 }
 
-// FrameDocuments counts the documents the frame actions run in has had
-// since the page was attached (Documents in the top document), across the
-// renderers it moved between.
-func (p *Page) FrameDocuments() int {
-	sess, frame := p.currentFrame()
-	if sess == p.sess && frame == cdp.FrameID(p.TargetID) {
+// FrameDocuments counts the documents frame f has had since the page was
+// attached (Documents for nil, the top document), across the renderers it
+// moved between.
+func (p *Page) FrameDocuments(f *Frame) int {
+	if f == nil || f.p != p {
 		return p.Documents()
 	}
+	frame := f.ref.id
 	n := 0
 	if p.contexts != nil {
 		n = p.contexts.documentsOf(frame)
@@ -345,7 +336,7 @@ func exceptionText(d *runtime.ExceptionDetails) string {
 // Eval evaluates a JavaScript expression in the current frame, awaits a
 // returned promise and returns the JSON value (null for undefined).
 func (p *Page) Eval(ctx context.Context, expr string) (json.RawMessage, error) {
-	sess, ctxID := p.exec()
+	sess, ctxID := p.exec(ctx)
 	return evaluate(ctx, sess, runtime.EvaluateParams{
 		Expression:    expr,
 		ContextID:     ctxID,
@@ -413,14 +404,13 @@ func callExpr(fn string, args ...any) (string, error) {
 }
 
 // exec returns the session and execution context that page JavaScript of
-// the current frame runs in (context 0: the session's default).
-func (p *Page) exec() (*Session, runtime.ExecutionContextID) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.frame == nil {
+// ctx's frame runs in (context 0: the session's default).
+func (p *Page) exec(ctx context.Context) (*Session, runtime.ExecutionContextID) {
+	f := p.frameIn(ctx)
+	if f == nil {
 		return p.sess, 0
 	}
-	return p.frame.sess, p.frame.ctxID
+	return f.sess, f.ctxID
 }
 
 // Info is the page state every answer carries (spec §14.4).

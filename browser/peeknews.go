@@ -7,8 +7,7 @@ import "context"
 // log running and the frames' logs alone: a command with several steps
 // reads it between them, to say which step made which change.
 func (p *Page) PeekNews(ctx context.Context) (text, transient []string, err error) {
-	saved := p.topFrame()
-	defer p.restoreFrame(saved)
+	ctx = inFrame(ctx, nil)
 	var c Capture
 	if err := p.engineCall(ctx, &c, epPostCapture, p.captureArg(CaptureOptions{PeekLog: true})); err != nil {
 		return nil, nil, err

@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -79,8 +80,12 @@ func TestPoolKeepsConnectionAndPages(t *testing.T) {
 	if err != nil || again != p {
 		t.Fatalf("attach again: same page %v, %v", again == p, err)
 	}
+	// The next program has its own context: the frame the last one's
+	// step was in is not the page's, so it starts in the top document.
+	next, cancelNext := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancelNext()
 	var where string
-	if err := again.CallInto(ctx, &where, "() => document.title"); err != nil || where != "framed" {
+	if err := again.CallInto(next, &where, "() => document.title"); err != nil || where != "framed" {
 		t.Errorf("a resumed page runs in %q (%v), want the top document", where, err)
 	}
 	if old := again.Dialogs().SetPolicy(DialogPolicy{}); old.Dismiss {

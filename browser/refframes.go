@@ -93,12 +93,13 @@ func (p *Page) refFrame(ref string) (state.FrameRefs, bool) {
 	return r.Lookup(ref)
 }
 
-// enterRefFrame makes the ref's frame the one the step runs in (it is left
-// at the step's end, see Frames.Scope). A ref of the top document (or one
-// not recorded) leaves the current frame as it is.
+// enterRefFrame makes the ref's frame the one the step of ctx runs in
+// (moveTo; the command's frame is the runtime's, and the next step starts
+// there again). A ref of the top document (or one not recorded) leaves
+// the step's frame as it is.
 func (p *Page) enterRefFrame(ctx context.Context, ref string) error {
 	fr, ok := p.refFrame(ref)
-	if !ok || slices.Equal(fr.Chain, chainOf(p.currentFrameRef())) {
+	if !ok || slices.Equal(fr.Chain, chainOf(p.frameIn(ctx))) {
 		return nil
 	}
 	f, err := p.chainRefs(ctx, fr.Chain, frameProbeWait)
@@ -111,7 +112,7 @@ func (p *Page) enterRefFrame(ctx context.Context, ref string) error {
 			WithHint("take a new snapshot and use its refs")
 	}
 	f.url = fr.URL
-	p.setFrameRef(f)
+	moveTo(ctx, f)
 	return nil
 }
 

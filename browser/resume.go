@@ -12,7 +12,6 @@ import "context"
 func (p *Page) Resume() {
 	p.parked.Store(false)
 	p.mu.Lock()
-	p.frame, p.home = nil, nil
 	p.ahead = nil
 	p.frameLogs = nil
 	p.seqLoaded = false

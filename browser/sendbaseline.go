@@ -15,7 +15,7 @@ import (
 // scanned yet, or its engine's world is not known). The wait answers nil
 // when that one call was not the whole read (frames are to be spliced, the
 // engine was not installed, the document changed): the caller then reads
-// it with PostCapture. It leaves the page's frame alone, so it can go out
+// it with PostCapture. It runs in the top document, so it can go out
 // while the page is being resumed (Pool.Attach's ahead). The read carries
 // the document's URL: it stands for the program's first URL read
 // (StartURL), which then costs no message of its own.

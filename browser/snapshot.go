@@ -148,7 +148,7 @@ func (p *Page) Snapshot(ctx context.Context, opts SnapshotOptions) (*Snapshot, e
 	if err != nil || s.Unchanged {
 		return s, err
 	}
-	p.noteFrameRefs(p.currentFrameRef(), s.YAML)
+	p.noteFrameRefs(p.frameIn(ctx), s.YAML)
 	withFrames := s.Frames > 0
 	p.spliceFrames(ctx, s, "snapshot", frameSubOptions(opts), 1)
 	p.saveRefFrames()

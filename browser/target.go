@@ -151,14 +151,14 @@ func (p *Page) engineElementThen(ctx context.Context, f *lookupFollow, method en
 		return nil, err
 	}
 	if obj.Subtype == "node" && obj.ObjectID != "" {
-		return p.element(obj.ObjectID), nil
+		return p.element(ctx, obj.ObjectID), nil
 	}
 	if obj.ObjectID == "" {
 		return nil, nil
 	}
-	defer p.release(obj.ObjectID)
+	defer p.release(ctx, obj.ObjectID)
 	var amb ambiguousFind
-	if err := p.element(obj.ObjectID).Call(ctx, &amb, `(o) => o`); err != nil || len(amb.Ambiguous) == 0 {
+	if err := p.element(ctx, obj.ObjectID).Call(ctx, &amb, `(o) => o`); err != nil || len(amb.Ambiguous) == 0 {
 		return nil, err
 	}
 	p.storeSeq(amb.Seq)
@@ -214,7 +214,7 @@ func (p *Page) engineObjectThen(ctx context.Context, f *lookupFollow, method eng
 	for attempt := 0; attempt < 2; attempt++ {
 		rs, errs := p.engineEvaluateAll(ctx, f.sentHook(), f.behind(runtime.EvaluateParams{Expression: expr})...)
 		if errs[0] != nil {
-			return nil, p.frameGone(errs[0])
+			return nil, p.frameGone(ctx, errs[0])
 		}
 		res := rs[0]
 		if res.ExceptionDetails != nil {

@@ -299,7 +299,7 @@ func (p *Page) uploadViaChooser(ctx context.Context, t Target, paths []string, o
 	if err != nil || obj.Object == nil || obj.Object.ObjectID == "" {
 		return Errorf(KindExecution, "upload: the file input of the chooser cannot be reached: %v", err)
 	}
-	input := p.element(obj.Object.ObjectID)
+	input := p.element(ctx, obj.Object.ObjectID)
 	defer input.release()
 	return p.setFiles(ctx, input, paths, res)
 }
@@ -344,7 +344,7 @@ func (p *Page) setFiles(ctx context.Context, input *Element, paths []string, res
 	if err != nil {
 		return err
 	}
-	sess, _ := p.exec()
+	sess, _ := p.exec(ctx)
 	if _, err := cdp.Call(ctx, sess, dom.SetFileInputFiles, dom.SetFileInputFilesParams{Files: paths, ObjectID: input.ObjectID}); err != nil {
 		w.stop()
 		return fmt.Errorf("upload: set the files: %w", err)
@@ -401,7 +401,7 @@ func sameNames(got, want []string) bool {
 // elementFrom calls fn on el and returns the element it returns, or nil
 // when it returns anything else.
 func (p *Page) elementFrom(ctx context.Context, el *Element, fn string) (*Element, error) {
-	sess, _ := p.exec()
+	sess, _ := p.exec(ctx)
 	res, err := cdp.Call(ctx, sess, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
 		FunctionDeclaration: "function() { return (" + fn + ")(this); }",
 		ObjectID:            el.ObjectID,
@@ -417,8 +417,8 @@ func (p *Page) elementFrom(ctx context.Context, el *Element, fn string) (*Elemen
 		return nil, nil
 	}
 	if obj.Subtype != "node" {
-		p.release(obj.ObjectID)
+		p.release(ctx, obj.ObjectID)
 		return nil, nil
 	}
-	return p.element(obj.ObjectID), nil
+	return p.element(ctx, obj.ObjectID), nil
 }

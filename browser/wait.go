@@ -62,8 +62,8 @@ func (p *Page) WaitSelector(ctx context.Context, sel string, hidden bool) (time.
 // count, visible, state, text, value or attr (with name).
 func (p *Page) SelectorRead(ctx context.Context, sel, what, name string) (any, error) {
 	if IsRef(sel) {
-		// A ref taken inside a frame is read there; the page stays here.
-		defer p.Frames().Scope()()
+		// A ref taken inside a frame is read there; the step stays here.
+		ctx = inFrame(ctx, p.frameIn(ctx))
 		if err := p.enterRefFrame(ctx, sel); err != nil {
 			return nil, err
 		}

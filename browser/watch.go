@@ -54,7 +54,9 @@ type NewTab struct {
 
 // actionWatch observes one action's navigations and new tabs.
 type actionWatch struct {
-	p         *Page
+	p *Page
+	// frame is the frame the watch was armed in (nil: the top document).
+	frame     *frameRef
 	urlBefore string
 	armed     bool
 	// blocked says the page kept the in-page watch from arming.
@@ -140,7 +142,7 @@ func (p *Page) watchWith(ctx context.Context, whole bool) (*actionWatch, error) 
 			discoverOnce.Store(p.Browser, struct{}{})
 		}
 	}
-	w := &actionWatch{p: p}
+	w := &actionWatch{p: p, frame: p.frameIn(ctx)}
 	sub := func(s *Session, method string) *eventFeed {
 		ch, received, stop := s.SubscribeCounted(method)
 		w.stops = append(w.stops, stop)
@@ -166,7 +168,7 @@ func (p *Page) watchWith(ctx context.Context, whole bool) (*actionWatch, error) 
 		// the page cannot rewrite it.
 		if whole {
 			p.engineCall(ctx, nil, epChangeWatch)
-			p.noteFrameLog()
+			p.noteFrameLog(ctx)
 		}
 		close(logging)
 	}()
@@ -227,7 +229,7 @@ func (s *pendingWatch) take(ctx context.Context, c checkResult) *actionWatch {
 		// pass): the log starts now.
 		w.p.engineCall(ctx, nil, epChangeWatch)
 	}
-	w.p.noteFrameLog()
+	w.p.noteFrameLog(ctx)
 	w.urlBefore = c.URL
 	if c.URL == "" {
 		w.urlBefore, _ = w.p.URL(ctx)
@@ -255,7 +257,7 @@ func (w *actionWatch) stop() {
 	}
 	if w.armed && !w.settling {
 		w.settling = true
-		ctx, cancel := context.WithTimeout(context.Background(), cleanupBudget)
+		ctx, cancel := context.WithTimeout(inFrame(context.Background(), w.frame), cleanupBudget)
 		w.p.watchCall(ctx, nil, wpWatchDisarm)
 		cancel()
 	}

@@ -29,22 +29,21 @@ type worldKey struct {
 	frame cdp.FrameID
 }
 
-// currentFrame returns the session and frame id of the frame actions run
-// in.
-func (p *Page) currentFrame() (*Session, cdp.FrameID) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.frame == nil {
+// currentFrame returns the session and frame id of the frame calls under
+// ctx run in.
+func (p *Page) currentFrame(ctx context.Context) (*Session, cdp.FrameID) {
+	f := p.frameIn(ctx)
+	if f == nil {
 		return p.sess, cdp.FrameID(p.TargetID)
 	}
-	return p.frame.sess, p.frame.id
+	return f.sess, f.id
 }
 
 // engineExec returns the session and the execution context of the engine's
 // world in the current frame, creating the world on first use in a
 // document.
 func (p *Page) engineExec(ctx context.Context) (*Session, runtime.ExecutionContextID, error) {
-	sess, frame := p.currentFrame()
+	sess, frame := p.currentFrame(ctx)
 	id, err := p.worldIn(ctx, sess, frame)
 	if err != nil {
 		if moved := p.followFrame(ctx); moved != nil {
@@ -61,7 +60,7 @@ func (p *Page) engineExec(ctx context.Context) (*Session, runtime.ExecutionConte
 // document. It returns the moved frame, or nil when the frame did not move
 // (it is the top document, was removed, or the tab closed).
 func (p *Page) followFrame(ctx context.Context) *frameRef {
-	f := p.currentFrameRef()
+	f := p.frameIn(ctx)
 	if f == nil || p.TabClosed() {
 		return nil
 	}
@@ -69,14 +68,7 @@ func (p *Page) followFrame(ctx context.Context) *frameRef {
 	if g.sess == f.sess {
 		return nil
 	}
-	p.mu.Lock()
-	if p.frame == f {
-		p.frame = g
-	}
-	if p.home == f {
-		p.home = g
-	}
-	p.mu.Unlock()
+	replaceFrame(ctx, f, g)
 	return g
 }
 
@@ -95,7 +87,7 @@ func (p *Page) worldIn(ctx context.Context, sess *Session, frame cdp.FrameID) (r
 		if p.TabClosed() {
 			return 0, err // the tab-gone error says it all
 		}
-		return 0, p.frameGone(fmt.Errorf("create the engine's world in the page: %w", err))
+		return 0, p.frameGone(ctx, fmt.Errorf("create the engine's world in the page: %w", err))
 	}
 	p.mu.Lock()
 	if p.worlds == nil {

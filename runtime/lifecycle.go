@@ -141,19 +141,24 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 	}
 	var under pageUnder
 	var stepPage *browser.Page
+	var stepFrame *browser.Frame
 	if p, perr := h.env.Page(); perr == nil {
 		stepPage = p
 		// The step runs in the frame its command selected (the top
-		// document until a frame step); between steps the page is in none.
+		// document until a frame step), as that frame is now. The frame
+		// travels in the step's context; the page holds none.
 		leaveGoneFrame(h.env, a, res)
 		enterCtx, cancelEnter := context.WithTimeout(h.ctx, timeout)
-		defer p.Frames().Enter(enterCtx, h.env.Frame())()
+		stepFrame = p.Frames().Now(enterCtx, h.env.Frame())
 		cancelEnter()
+		prevFrame := h.stepFrame
+		h.stepFrame = stepFrame
+		defer func() { h.stepFrame = prevFrame }()
 		if a.Name == "recipe" {
 			// A recipe's frame steps scope its own steps only.
 			defer h.env.SelectFrame(h.env.Frame())
 		}
-		under = newPageUnder(h.env, p)
+		under = newPageUnder(h.env, p, stepFrame)
 		if a.Visual {
 			// After the page under the step is noted: a document that
 			// comes while the news are read is the step's to explain.
@@ -161,20 +166,22 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 			h.lastVisual = &visualMark{step: len(h.steps) - 1, action: a.Name}
 			h.captureAhead(p, la)
 		}
-		if a.Name != "frame" {
-			// An action on a ref or text inside another frame moves there
-			// for the action only: its hooks and the next step run where
-			// the command is.
-			inner := impl
-			impl = func(c *builtins.Call) (any, error) {
-				defer p.Frames().Scope()()
-				return inner(c)
-			}
-		}
 	}
 	// The step's time starts after the news between steps are read.
 	ctx, cancel := context.WithTimeout(h.ctx, timeout)
 	defer cancel()
+	// The step's frame travels in its context. An action on a ref or text
+	// inside another frame moves its own context there: its hooks (which
+	// run in their own) and the next step run where the command is.
+	ctx = browser.WithFrame(ctx, stepFrame)
+	actCtx := browser.WithFrame(ctx, stepFrame)
+	inner := impl
+	impl = func(c *builtins.Call) (any, error) {
+		c.Ctx = actCtx
+		th.SetLocal(builtins.CtxKey, actCtx)
+		defer func() { c.Ctx = ctx; th.SetLocal(builtins.CtxKey, ctx) }()
+		return inner(c)
+	}
 	h.dog.arm(timeout, fmt.Sprintf("step %d (%s)", len(h.steps), a.Name), len(h.steps), a.Name)
 	defer h.dog.disarm()
 	call.Ctx = ctx
@@ -202,6 +209,11 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 		}
 		err = h.checkPage(a, timeout, err)
 		err = under.explain(h.ctx, a, err)
+		if h.env.Frame() == nil {
+			// The step's frame went with its page's document: what the
+			// failure shows is the top document's.
+			h.stepFrame = nil
+		}
 		if h.verbStep == len(h.steps) && h.verb == a.Verb {
 			// What the page shows now is not what the verb would say.
 			h.verb = "After the failed " + a.Name
@@ -395,6 +407,8 @@ func (h *host) failureContext(res *StepResult, call *builtins.Call, err error) a
 	if p, perr := h.env.Page(); perr == nil && diagnosedKinds[browser.KindOf(err)] {
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(h.ctx), 3*time.Second)
 		defer cancel()
+		// The failure is described where the step ran: its command's frame.
+		ctx = browser.WithFrame(ctx, h.stepFrame)
 		for k, v := range p.Diagnose(ctx, query) {
 			ctxMap[k] = v
 		}

@@ -18,17 +18,18 @@ type pageUnder struct {
 	// env holds the command's frame selection, which a new document ends.
 	env       *builtins.Env
 	documents int
-	// frameDocuments are those of the frame the step ran in, when it
-	// started in a frame.
+	// frame is the frame the step started in (nil: the top document),
+	// and frameDocuments the documents it had had then.
+	frame          *browser.Frame
 	frameDocuments int
 }
 
-// newPageUnder notes the page p as a step starts on it, in the frame its
-// command selected.
-func newPageUnder(env *builtins.Env, p *browser.Page) pageUnder {
-	u := pageUnder{page: p, env: env, documents: p.Documents()}
-	if p.Frames().InChild() {
-		u.frameDocuments = p.FrameDocuments()
+// newPageUnder notes the page p as a step starts on it, in frame (its
+// command's selection as it is now; nil: the top document).
+func newPageUnder(env *builtins.Env, p *browser.Page, frame *browser.Frame) pageUnder {
+	u := pageUnder{page: p, env: env, documents: p.Documents(), frame: frame}
+	if frame != nil {
+		u.frameDocuments = p.FrameDocuments(frame)
 	}
 	return u
 }
@@ -82,7 +83,7 @@ func (u pageUnder) explain(ctx context.Context, a *lang.Action, err error) error
 	if !u.changed(ctx, err) {
 		return u.explainFrame(err)
 	}
-	inFrame := u.page.Frames().InChild()
+	inFrame := u.frame != nil
 	if !inFrame && !lookupKinds[browser.KindOf(err)] {
 		return err
 	}
@@ -100,7 +101,6 @@ func (u pageUnder) explain(ctx context.Context, a *lang.Action, err error) error
 		note += ", now " + url
 	}
 	if inFrame {
-		u.page.Frames().Top()
 		u.env.SelectFrame(nil)
 		note += "; the frame the step ran in went with the old document, so the next steps run in the top document"
 		if !lookupKinds[browser.KindOf(err)] {
@@ -145,7 +145,7 @@ const frameNote = "meanwhile the frame the step ran in loaded a new document (a 
 // explainFrame adds to a failed lookup in a frame that the frame loaded
 // another document while the step ran (the page around it stayed).
 func (u pageUnder) explainFrame(err error) error {
-	if u.frameDocuments == 0 || !u.page.Frames().InChild() || !lookupKinds[browser.KindOf(err)] || u.page.FrameDocuments() == u.frameDocuments {
+	if u.frameDocuments == 0 || u.frame == nil || !lookupKinds[browser.KindOf(err)] || u.page.FrameDocuments(u.frame) == u.frameDocuments {
 		return err
 	}
 	msg, hint, details := errorParts(err)

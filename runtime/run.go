@@ -97,6 +97,9 @@ type Options struct {
 
 // host runs one program.
 type host struct {
+	// stepFrame is the frame the running step started in (its command's
+	// selection; nil: the top document), for the step's failure context.
+	stepFrame   *browser.Frame
 	prog        Program
 	opts        Options
 	env         *builtins.Env
