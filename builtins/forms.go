@@ -42,25 +42,17 @@ func selectOption(c *Call) (any, error) {
 }
 
 // selectTargetArg reads the <select> to act on. label is the option's label
-// when another keyword (or the positional argument) names the <select>, and
+// when another key (or the positional argument) names the <select>, and
 // the <select>'s own label otherwise.
 func selectTargetArg(c *Call) (browser.Target, string, error) {
-	o := options[lang.SelectOptionOptions](c)
-	label := o.Label
-	named := c.Args.Pos != nil && c.Args.Pos != starlark.None
-	named = named || o.Selector != "" || o.Ref != "" || o.Text != "" || len(o.Selectors) > 0
-	if label == "" || !named {
-		t, err := targetArg(c)
-		return t, "", err
+	keys := options[lang.SelectOptionOptions](c).Target
+	pos := positionalTarget(c)
+	label := ""
+	named := !pos.IsZero() || keys.Selector != "" || keys.Ref != "" || keys.Text != "" || len(keys.Selectors) > 0
+	if keys.Label != "" && named {
+		label, keys.Label = keys.Label, ""
 	}
-	// label is the option's: the <select> is named otherwise.
-	withoutLabel := *o
-	withoutLabel.Label = ""
-	args := *c.Args
-	args.Opts = &withoutLabel
-	cc := *c
-	cc.Args = &args
-	t, err := targetArg(&cc)
+	t, err := parseTarget(targetSource{who: c.Action.Builtin(), kinds: actionTargetKinds(c.Action)}, pos, keys)
 	return t, label, err
 }
 

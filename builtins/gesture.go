@@ -94,18 +94,31 @@ func dragEndArg(name string, v starlark.Value) (browser.DragEnd, error) {
 	if v == nil {
 		return e, nil
 	}
+	src := targetSource{who: "drag: " + name, kinds: "selector, ref, text or x/y"}
 	if s, isStr := starlark.AsString(v); isStr {
 		if strings.TrimSpace(s) == "" {
 			return e, invalid("drag: %s is empty", name)
 		}
-		e.Target = browser.NormalizeTarget(s)
-		return e, nil
+		var err error
+		e.Target, err = parseTarget(src, browser.NormalizeTarget(s), lang.Target{})
+		return e, err
 	}
 	m, isMap := v.(starlark.IterableMapping)
 	if !isMap {
 		return e, invalid("drag: %s must be %s, not %s", name, dragEndForms, v.Type())
 	}
-	return dragEndMap(name, m)
+	keys, offset, err := dragEndMap(name, m)
+	if err != nil {
+		return e, err
+	}
+	if e.Target, err = parseTarget(src, browser.Target{}, keys); err != nil {
+		return e, err
+	}
+	if e.IsZero() {
+		return e, invalid("drag: %s must be %s", name, dragEndForms)
+	}
+	e.OffsetX, e.OffsetY = offset.X, offset.Y
+	return e, nil
 }
 
 // dragEndKeys maps the accepted keys of a drag end dict (JSON and Starlark
@@ -116,73 +129,41 @@ var dragEndKeys = map[string]string{
 	"offsetX": "offsetX", "offset_x": "offsetX", "offsetY": "offsetY", "offset_y": "offsetY",
 }
 
-func dragEndMap(name string, m starlark.IterableMapping) (browser.DragEnd, error) {
-	var e browser.DragEnd
-	nums := map[string]float64{}
+// dragEndMap reads a drag end dict into its target keys and its offset
+// from the element's centre.
+func dragEndMap(name string, m starlark.IterableMapping) (lang.Target, browser.Point, error) {
+	var keys lang.Target
+	var offset browser.Point
 	for _, item := range m.Items() {
 		k, _ := starlark.AsString(item[0])
 		field, known := dragEndKeys[k]
 		if !known {
-			return e, invalid("drag: %s has no key %q; use selector, ref, text, offsetX, offsetY, or x and y", name, k)
+			return keys, offset, invalid("drag: %s has no key %q; use selector, ref, text, offsetX, offsetY, or x and y", name, k)
 		}
-		switch field {
-		case "selector", "ref", "text":
+		if dst := map[string]*string{"selector": &keys.Selector, "ref": &keys.Ref, "text": &keys.Text}[field]; dst != nil {
 			s, isStr := starlark.AsString(item[1])
 			if !isStr {
-				return e, invalid("drag: %s.%s must be a string, not %s", name, k, item[1].Type())
+				return keys, offset, invalid("drag: %s.%s must be a string, not %s", name, k, item[1].Type())
 			}
-			switch field {
-			case "selector":
-				e.Selector = s
-			case "ref":
-				e.Ref = s
-			default:
-				e.Text = s
-			}
+			*dst = s
+			continue
+		}
+		f, isNum := starlark.AsFloat(item[1])
+		if !isNum {
+			return keys, offset, invalid("drag: %s.%s must be a number, not %s", name, k, item[1].Type())
+		}
+		switch field {
+		case "x":
+			keys.X = &f
+		case "y":
+			keys.Y = &f
+		case "offsetX":
+			offset.X = f
 		default:
-			f, isNum := starlark.AsFloat(item[1])
-			if !isNum {
-				return e, invalid("drag: %s.%s must be a number, not %s", name, k, item[1].Type())
-			}
-			nums[field] = f
+			offset.Y = f
 		}
 	}
-	return finishDragEnd(name, e, nums)
-}
-
-// finishDragEnd checks that a drag end names exactly one thing.
-func finishDragEnd(name string, e browser.DragEnd, nums map[string]float64) (browser.DragEnd, error) {
-	if browser.IsRef(e.Selector) {
-		e.Ref, e.Selector = e.Selector, ""
-	}
-	if e.Ref != "" && !browser.IsRef(e.Ref) {
-		return e, invalid("drag: %s ref %q is not a ref like s1e4: take one from a snapshot", name, e.Ref)
-	}
-	_, hasX := nums["x"]
-	_, hasY := nums["y"]
-	if hasX != hasY {
-		return e, invalid("drag: %s needs both x and y", name)
-	}
-	if hasX {
-		e.Point = &browser.Point{X: nums["x"], Y: nums["y"]}
-		if err := checkPoint("drag: "+name, *e.Point); err != nil {
-			return e, err
-		}
-	}
-	e.OffsetX, e.OffsetY = nums["offsetX"], nums["offsetY"]
-	n := 0
-	for _, set := range []bool{e.Selector != "", e.Ref != "", e.Text != "", e.Point != nil} {
-		if set {
-			n++
-		}
-	}
-	switch {
-	case n == 0:
-		return e, invalid("drag: %s must be %s", name, dragEndForms)
-	case n > 1:
-		return e, invalid("drag: %s names several things: give one of selector, ref, text or x/y", name)
-	}
-	return e, nil
+	return keys, offset, nil
 }
 
 // scroll handles scroll("top"|"bottom"|selector|ref), scroll(delta_y = …),
@@ -245,20 +226,14 @@ func scrollOptions(c *Call) (browser.ScrollOptions, error) {
 
 // scrollTargetArgs reads the selector= and ref= keywords.
 func scrollTargetArgs(opts *lang.ScrollOptions, o *browser.ScrollOptions) error {
-	sel, ref := opts.Selector, opts.Ref
-	if sel == "" && ref == "" {
-		return nil
+	src := targetSource{who: "scroll", kinds: "the positional value, to, selector or ref"}
+	if o.To != "" && (opts.Selector != "" || opts.Ref != "") {
+		return invalid("scroll got several targets (to, %s): give one of %s", describeTargets(browser.Target{Selector: opts.Selector, Ref: opts.Ref}), src.kinds)
 	}
-	if !o.Target.IsZero() || o.To != "" || (sel != "" && ref != "") {
-		return invalid("scroll got several targets: give one of the positional value, selector or ref")
+	t, err := parseTarget(src, o.Target, *opts.TargetFields())
+	if err != nil {
+		return err
 	}
-	if ref != "" {
-		if !browser.IsRef(ref) {
-			return invalid("scroll: ref %q is not a ref like s1e4: take one from a snapshot", ref)
-		}
-		o.Target = browser.Target{Ref: ref}
-		return nil
-	}
-	o.Target = browser.NormalizeTarget(sel)
+	o.Target = t
 	return nil
 }

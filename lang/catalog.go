@@ -38,8 +38,19 @@ type Param struct {
 	Fields []Param
 }
 
-// TargetKeys are the parameter names that can name an element (spec §6).
-var TargetKeys = []string{"selector", "ref", "text", "label", "exact", "selectors", "withinSelector", "x", "y"}
+// TargetKeys are the parameter names that can name an element (spec §6):
+// the step names of Target's fields, in their order.
+var TargetKeys = targetKeys()
+
+func targetKeys() []string {
+	rt := reflect.TypeOf(Target{})
+	keys := make([]string, 0, rt.NumField())
+	for i := range rt.NumField() {
+		name, _, _ := strings.Cut(rt.Field(i).Tag.Get("step"), ",")
+		keys = append(keys, name)
+	}
+	return keys
+}
 
 // IsTarget reports whether the action reads the parameter as (part of) its
 // target.
@@ -50,6 +61,24 @@ func (a *Action) IsTarget(name string) bool {
 		}
 	}
 	return false
+}
+
+// StepTargetKeys are the keys of a step's params (JSON spelling) that
+// name its element, in TargetKeys order: those the action marks Target,
+// less label where LabelNamesOption makes it the option's.
+func (a *Action) StepTargetKeys(has func(key string) bool) []string {
+	var keys []string
+	named := false
+	for _, k := range TargetKeys {
+		if a.IsTarget(k) && has(k) {
+			keys = append(keys, k)
+			named = named || k != "label" && k != "exact" && k != "withinSelector"
+		}
+	}
+	if a.LabelNamesOption && named {
+		keys = slices.DeleteFunc(keys, func(k string) bool { return k == "label" })
+	}
+	return keys
 }
 
 // Keyword is the Starlark keyword argument name of the parameter.
@@ -118,6 +147,10 @@ type Action struct {
 	// baseline read ahead of the command may then be read with that
 	// lookup behind it, not before it.
 	LooksUpFirst bool
+	// LabelNamesOption means label names the action's option (a select's
+	// option) when another target key or the positional value names the
+	// element, and the element itself otherwise (selectOption).
+	LabelNamesOption bool
 	// Doc is a one-line description.
 	Doc string
 

@@ -27,7 +27,7 @@ type UploadOptions struct {
 
 func init() {
 	register(
-		&Action{Name: "selectOption", Verb: "Selected", Positional: "string", Visual: true, LooksUpFirst: true, Options: SelectOptionOptions{},
+		&Action{Name: "selectOption", Verb: "Selected", Positional: "string", Visual: true, LooksUpFirst: true, LabelNamesOption: true, Options: SelectOptionOptions{},
 			Example: `{"selectOption": {"selector": "#plan", "value": "pro"}}`,
 			Doc:     "select options of a native <select> (fires input and change, verifies the selection); custom: click it open, then its option"},
 		&Action{Name: "check", Verb: "Checked", Positional: "string", Visual: true, LooksUpFirst: true, Options: ControlOptions{},

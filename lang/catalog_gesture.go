@@ -39,6 +39,12 @@ type ScrollOptions struct {
 	Y        *float64 `step:"y" doc:"scroll to this vertical position"`
 }
 
+// TargetFields returns scroll's target keys (selector and ref; its x and
+// y are a scroll position, not a point to act on).
+func (o *ScrollOptions) TargetFields() *Target {
+	return &Target{Selector: o.Selector, Ref: o.Ref}
+}
+
 func init() {
 	register(
 		&Action{Name: "hover", Positional: "string", Visual: true, LooksUpFirst: true, Verb: "Hovered", Options: HoverOptions{},
