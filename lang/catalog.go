@@ -151,6 +151,27 @@ type Action struct {
 	// option) when another target key or the positional value names the
 	// element, and the element itself otherwise (selectOption).
 	LabelNamesOption bool
+	// Navigates means the action's work is loading a document in its tab
+	// (goto, back, forward, reload): a new document does not explain its
+	// failure, and a frame selected before it is left behind as no news.
+	Navigates bool
+	// RunsSteps means the action runs other steps, each recorded and
+	// explained by itself (recipe).
+	RunsSteps bool
+	// AdoptsTab means the action attaches to a tab as it is (connectTab):
+	// the tab's URL then is where the command starts, not a navigation.
+	AdoptsTab bool
+	// SizesOwnOutput means the action cuts its own output to its inline
+	// limit and names the file with all of it (snapshot, getDom, network),
+	// so the answer does not spill it again.
+	SizesOwnOutput bool
+	// PrintsTree means the action's output carries the page's tree as YAML
+	// (snapshot), which the post-command capture need not repeat.
+	PrintsTree bool
+	// ReportsDownloads means the action's output is the downloads it
+	// waited for (waitForDownload): the step lifecycle does not report
+	// them again.
+	ReportsDownloads bool
 	// Doc is a one-line description.
 	Doc string
 

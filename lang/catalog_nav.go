@@ -59,14 +59,14 @@ func (l *Loading) LoadingFields() *Loading { return l }
 
 func init() {
 	register(
-		&Action{Name: "goto", Verb: "Navigated", Positional: "string", Visual: true, Options: GotoOptions{},
+		&Action{Name: "goto", Navigates: true, Verb: "Navigated", Positional: "string", Visual: true, Options: GotoOptions{},
 			Example: `{"goto": "https://example.com"}`,
 			Doc:     "load a URL in the current tab"},
-		&Action{Name: "back", Verb: "Went back", Visual: true, Options: Loading{}, Example: `{"back": true}`,
+		&Action{Name: "back", Navigates: true, Verb: "Went back", Visual: true, Options: Loading{}, Example: `{"back": true}`,
 			Doc: "go back one history entry"},
-		&Action{Name: "forward", Verb: "Went forward", Visual: true, Options: Loading{}, Example: `{"forward": true}`,
+		&Action{Name: "forward", Navigates: true, Verb: "Went forward", Visual: true, Options: Loading{}, Example: `{"forward": true}`,
 			Doc: "go forward one history entry"},
-		&Action{Name: "reload", Verb: "Reloaded", Visual: true, Options: ReloadOptions{}, Example: `{"reload": {"ignoreCache": true}}`,
+		&Action{Name: "reload", Navigates: true, Verb: "Reloaded", Visual: true, Options: ReloadOptions{}, Example: `{"reload": {"ignoreCache": true}}`,
 			Doc: "reload the page"},
 		&Action{Name: "wait", Verb: "Waited", Positional: "int|string", PositionalMS: true, Visual: true, Options: WaitOptions{},
 			Example: `{"wait": {"text": "Saved"}}`,

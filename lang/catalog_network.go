@@ -47,7 +47,7 @@ type HAROptions struct {
 
 func init() {
 	register(
-		&Action{Name: "network", Options: NetworkOptions{},
+		&Action{Name: "network", SizesOwnOutput: true, Options: NetworkOptions{},
 			Example: `{"network": {"failed": true}}`,
 			Doc:     "the tab's requests during this command (a long-lived MCP server: since the last clear): method, url, status, type, size, ms, failure"},
 		&Action{Name: "waitForResponse", Positional: "string", Options: WaitForResponseOptions{},
@@ -59,7 +59,7 @@ func init() {
 		&Action{Name: "har", Positional: "string", Options: HAROptions{},
 			Example: `{"har": "traffic.har"}`,
 			Doc:     "record this command's requests (from its start to its end) to a HAR 1.2 file"},
-		&Action{Name: "waitForDownload",
+		&Action{Name: "waitForDownload", ReportsDownloads: true,
 			Example: `{"waitForDownload": true}`,
 			Doc:     "wait for a download the page began during this command (not one an earlier waitForDownload returned) to complete: {path, suggestedFilename, size}"},
 	)

@@ -58,7 +58,7 @@ type QueryOptions struct {
 
 func init() {
 	register(
-		&Action{Name: "snapshot", Positional: "string", Options: SnapshotOptions{},
+		&Action{Name: "snapshot", SizesOwnOutput: true, PrintsTree: true, Positional: "string", Options: SnapshotOptions{},
 			Example: `{"snapshot": {"detail": "interactive"}}`,
 			Doc:     "the ARIA snapshot of the page, with refs on interactive elements"},
 		&Action{Name: "snapshotSearch", Positional: "string", Options: SnapshotSearchOptions{},
