@@ -256,32 +256,41 @@ func register(actions ...*Action) {
 func buildCatalog() {
 	catalog, byBuiltin, aliases = map[string]*Action{}, map[string]*Action{}, map[string]*Action{}
 	for _, a := range pending {
-		if _, dup := catalog[a.Name]; dup {
-			panic("lang: duplicate action " + a.Name)
-		}
-		if len(a.Params) > 0 {
-			panic("lang: action " + a.Name + " lists Params by hand: declare every parameter in its Options struct")
-		}
-		if a.Options != nil {
-			spec, err := parseOptions(reflect.TypeOf(a.Options))
-			if err != nil {
-				panic("lang: action " + a.Name + ": " + err.Error())
-			}
-			a.opts, a.Params = spec, spec.params()
-		}
-		if err := checkParams(a); err != nil {
+		if err := addAction(a); err != nil {
 			panic("lang: " + err.Error())
-		}
-		if starlark.Universe.Has(a.Builtin()) && a.Builtin() != "fail" {
-			panic("lang: action " + a.Name + " would shadow the Starlark builtin " + a.Builtin() + "(): set Star")
-		}
-		catalog[a.Name] = a
-		byBuiltin[a.Builtin()] = a
-		for _, al := range a.Aliases {
-			aliases[al] = a
 		}
 	}
 	pending = nil
+}
+
+// addAction parses an action's options into its parameters, checks them
+// and adds it to the lookup maps: what registering a step gets it.
+func addAction(a *Action) error {
+	if _, dup := catalog[a.Name]; dup {
+		return fmt.Errorf("duplicate action %s", a.Name)
+	}
+	if len(a.Params) > 0 {
+		return fmt.Errorf("action %s lists Params by hand: declare every parameter in its Options struct", a.Name)
+	}
+	if a.Options != nil {
+		spec, err := parseOptions(reflect.TypeOf(a.Options))
+		if err != nil {
+			return fmt.Errorf("action %s: %w", a.Name, err)
+		}
+		a.opts, a.Params = spec, spec.params()
+	}
+	if err := checkParams(a); err != nil {
+		return err
+	}
+	if starlark.Universe.Has(a.Builtin()) && a.Builtin() != "fail" {
+		return fmt.Errorf("action %s would shadow the Starlark builtin %s(): set Star", a.Name, a.Builtin())
+	}
+	catalog[a.Name] = a
+	byBuiltin[a.Builtin()] = a
+	for _, al := range a.Aliases {
+		aliases[al] = a
+	}
+	return nil
 }
 
 // checkParams refuses an action whose parameters clash: a name (or its
