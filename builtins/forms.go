@@ -175,16 +175,9 @@ func upload(c *Call) (any, error) {
 
 // filesArg reads files: one path or a list of paths.
 func filesArg(c *Call) ([]string, error) {
-	v := options[lang.UploadOptions](c).Files
-	if v == nil {
+	files := options[lang.UploadOptions](c).Files
+	if files == nil {
 		return nil, invalid(`upload needs files: {"upload": {"selector": "input[type=file]", "files": ["report.pdf"]}}`)
-	}
-	if s, isStr := starlark.AsString(v); isStr {
-		return []string{s}, nil
-	}
-	files, err := stringList(v, "files")
-	if err != nil {
-		return nil, err
 	}
 	if len(files) == 0 {
 		return nil, invalid("upload: files is empty; give at least one path")

@@ -78,9 +78,7 @@ func routeMatch(c *Call) (*browser.Route, string, error) {
 	if r.Match, err = browser.NewURLMatcher(pattern, re); err != nil {
 		return nil, "", err
 	}
-	if r.Types, err = stringOrList(c, "type"); err != nil {
-		return nil, "", err
-	}
+	r.Types = o.Type
 	if err := browser.CheckResourceTypes(r.Types); err != nil {
 		return nil, "", err
 	}

@@ -139,14 +139,7 @@ func query(c *Call) (any, error) {
 			return nil, err
 		}
 	}
-	if v := o.Role; v != nil {
-		if s, isStr := starlark.AsString(v); isStr {
-			q.Roles = []string{s}
-		} else if q.Roles, err = stringList(v, "role"); err != nil {
-			return nil, err
-		}
-	}
-	q.Roles = append(q.Roles, o.Roles...)
+	q.Roles = append(append(q.Roles, o.Role...), o.Roles...)
 	if o.Output != nil {
 		if q.Output, err = FromStarlark(o.Output); err != nil {
 			return nil, err

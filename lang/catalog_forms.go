@@ -1,6 +1,10 @@
 package lang
 
-import "go.starlark.net/starlark"
+import (
+	"go.starlark.net/starlark"
+
+	"github.com/cdp-skill/cdp-skill/lang/stepopt"
+)
 
 // SelectOptionOptions are selectOption's parameters.
 type SelectOptionOptions struct {
@@ -21,7 +25,7 @@ type ControlOptions struct {
 // UploadOptions are upload's parameters.
 type UploadOptions struct {
 	Target `keys:"selector ref text label exact" docs:"label=the control's label text"`
-	Files  starlark.Value `step:"files" type:"string|list" doc:"path or paths of the files; they must lie under the working directory or a directory listed in CDP_SKILL_UPLOAD_DIRS" example:"[\"report.pdf\"]"`
+	Files  stepopt.Strings `step:"files" type:"string|list" doc:"path or paths of the files; they must lie under the working directory or a directory listed in CDP_SKILL_UPLOAD_DIRS" example:"[\"report.pdf\"]"`
 	Acting
 }
 

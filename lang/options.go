@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"go.starlark.net/starlark"
+
+	"github.com/cdp-skill/cdp-skill/lang/stepopt"
 )
 
 // An action declares its parameters once, as the fields of a typed options
@@ -45,6 +47,7 @@ type optSpec struct {
 var (
 	durationType  = reflect.TypeOf(time.Duration(0))
 	starValueType = reflect.TypeOf((*starlark.Value)(nil)).Elem()
+	decoderType   = reflect.TypeOf((*stepopt.Decoder)(nil)).Elem()
 )
 
 // parseOptions reads the declaration of an options struct type.
@@ -119,6 +122,9 @@ func declaredField(sf reflect.StructField, name string, target bool) (optField, 
 	f := optField{param: Param{Name: name, Doc: sf.Tag.Get("doc"), Target: target,
 		Default: sf.Tag.Get("default"), Example: sf.Tag.Get("example")}}
 	t := Type(sf.Tag.Get("type"))
+	if t == "" && reflect.PointerTo(sf.Type).Implements(decoderType) {
+		return f, fmt.Errorf("%s decodes itself: it needs a type tag", sf.Type)
+	}
 	if t == "" {
 		t = goType(sf.Type)
 	}
@@ -133,6 +139,9 @@ func declaredField(sf reflect.StructField, name string, target bool) (optField, 
 		}
 		f.nested = n
 		f.param.Fields = n.params()
+	}
+	if f.param.Default != "" && reflect.PointerTo(sf.Type).Implements(decoderType) {
+		return f, fmt.Errorf("%s decodes itself: a default tag only documents it", sf.Type)
 	}
 	if f.param.Default != "" && sf.Type.Kind() != reflect.Pointer && sf.Type != starValueType {
 		if err := setDefault(reflect.New(sf.Type).Elem(), f.param.Default); err != nil {
