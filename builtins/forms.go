@@ -1,8 +1,6 @@
 package builtins
 
 import (
-	"go.starlark.net/starlark"
-
 	"github.com/cdp-skill/cdp-skill/browser"
 	"github.com/cdp-skill/cdp-skill/lang"
 )
@@ -62,12 +60,8 @@ func selectWants(c *Call, optLabel string) ([]browser.SelectWant, error) {
 	var wants []browser.SelectWant
 	given := 0
 	o := options[lang.SelectOptionOptions](c)
-	if v := o.Value; v != nil {
-		s, err := valueString(v)
-		if err != nil {
-			return nil, err
-		}
-		wants, given = append(wants, browser.OptionAny(s)), given+1
+	if o.Value != nil {
+		wants, given = append(wants, browser.OptionAny(string(*o.Value))), given+1
 	}
 	if o.OptionLabel != "" {
 		optLabel = o.OptionLabel
@@ -82,12 +76,8 @@ func selectWants(c *Call, optLabel string) ([]browser.SelectWant, error) {
 		}
 		wants, given = append(wants, browser.OptionIndex(i)), given+1
 	}
-	if v := o.Values; v != nil {
-		vs, err := valueList(v)
-		if err != nil {
-			return nil, err
-		}
-		for _, s := range vs {
+	if o.Values != nil {
+		for _, s := range o.Values {
 			wants = append(wants, browser.OptionAny(s))
 		}
 		given++
@@ -103,26 +93,6 @@ func selectWants(c *Call, optLabel string) ([]browser.SelectWant, error) {
 		return nil, invalid("select_option: values is empty")
 	}
 	return wants, nil
-}
-
-// valueList reads a list of option values (strings or numbers).
-func valueList(v starlark.Value) ([]string, error) {
-	iter, ok := v.(starlark.Iterable)
-	if !ok || v.Type() == "string" {
-		return nil, invalid("values must be a list of option values or labels, not %s", v.Type())
-	}
-	var out []string
-	it := iter.Iterate()
-	defer it.Done()
-	var x starlark.Value
-	for it.Next(&x) {
-		s, err := valueString(x)
-		if err != nil {
-			return nil, invalid("values must hold text or numbers, not %s", x.Type())
-		}
-		out = append(out, s)
-	}
-	return out, nil
 }
 
 // setChecked implements check (want true) and uncheck (want false).

@@ -110,7 +110,11 @@ func decoded(t *testing.T, v reflect.Value, want map[string]any) {
 		}
 		name, _, _ := strings.Cut(sf.Tag.Get("step"), ",")
 		w, given := want[name]
-		d, isDecoder := reflect.New(sf.Type).Interface().(stepopt.Decoder)
+		typ := sf.Type
+		if typ.Kind() == reflect.Pointer {
+			typ = typ.Elem()
+		}
+		d, isDecoder := reflect.New(typ).Interface().(stepopt.Decoder)
 		if !given || !isDecoder {
 			continue
 		}
@@ -153,6 +157,9 @@ func fieldData(t *testing.T, fv reflect.Value) any {
 		return float64(x) / float64(time.Millisecond)
 	case *time.Duration:
 		return float64(*x) / float64(time.Millisecond)
+	}
+	if _, decodes := fv.Interface().(stepopt.Decoder); decodes && fv.Kind() == reflect.Pointer {
+		return fv.Elem().Interface()
 	}
 	if fv.Kind() == reflect.Pointer && fv.Elem().Kind() == reflect.Struct {
 		m := map[string]any{}

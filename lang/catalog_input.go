@@ -39,7 +39,7 @@ type WaitQuiet struct {
 // the focused field or a map for a batch).
 type FillOptions struct {
 	Target `keys:"selector ref text label exact"`
-	Value  starlark.Value `step:"value" type:"string|number|bool" doc:"the value" example:"\"a@b.c\""`
+	Value  *stepopt.Text  `step:"value" type:"string|number|bool" doc:"the value" example:"\"a@b.c\""`
 	Fields starlark.Value `step:"fields" type:"dict" doc:"batch: {selector or ref or label: value}" example:"{\"#email\": \"a@b.c\"}"`
 	Clear  bool           `step:"clear" doc:"replace the current value" default:"true"`
 	React  bool           `step:"react" doc:"set the value with the native setter and input/change events"`

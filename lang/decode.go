@@ -109,15 +109,11 @@ func decodeInto(dst reflect.Value, f optField, v starlark.Value, name string, n 
 	if err := checkNonNegative(f, v, name, n); err != nil {
 		return err
 	}
-	if d, ok := dst.Addr().Interface().(stepopt.Decoder); ok {
+	if d, ok := decoderAt(dst); ok {
 		if !starAccepts(f.param.Type, v) {
 			return n.fail("%s must be %s, not %s", name, withArticle(describeType(f.param.Type)), v.Type())
 		}
-		pv, err := plainValue(v)
-		if err == nil {
-			err = d.DecodeOption(pv)
-		}
-		if err != nil {
+		if err := DecodeValue(d, v); err != nil {
 			return n.fail("%s %v", name, err)
 		}
 		return nil
@@ -295,6 +291,30 @@ func starAccepts(t Type, v starlark.Value) bool {
 		}
 	}
 	return false
+}
+
+// decoderAt is the stepopt.Decoder a field holds: the field's address, or
+// for a pointer field a new value it then points to.
+func decoderAt(dst reflect.Value) (stepopt.Decoder, bool) {
+	if d, ok := dst.Addr().Interface().(stepopt.Decoder); ok {
+		return d, true
+	}
+	if dst.Kind() == reflect.Pointer && dst.Type().Implements(decoderType) {
+		p := reflect.New(dst.Type().Elem())
+		dst.Set(p)
+		return p.Interface().(stepopt.Decoder), true
+	}
+	return nil, false
+}
+
+// DecodeValue decodes a Starlark value into d from its plain value (the
+// builtins use it for a positional argument of a union type).
+func DecodeValue(d stepopt.Decoder, v starlark.Value) error {
+	pv, err := plainValue(v)
+	if err != nil {
+		return err
+	}
+	return d.DecodeOption(pv)
 }
 
 // plainValue converts a Starlark value to the plain value a

@@ -122,7 +122,8 @@ func declaredField(sf reflect.StructField, name string, target bool) (optField, 
 	f := optField{param: Param{Name: name, Doc: sf.Tag.Get("doc"), Target: target,
 		Default: sf.Tag.Get("default"), Example: sf.Tag.Get("example")}}
 	t := Type(sf.Tag.Get("type"))
-	if t == "" && reflect.PointerTo(sf.Type).Implements(decoderType) {
+	decodes := reflect.PointerTo(sf.Type).Implements(decoderType) || sf.Type.Implements(decoderType)
+	if t == "" && decodes {
 		return f, fmt.Errorf("%s decodes itself: it needs a type tag", sf.Type)
 	}
 	if t == "" {
@@ -132,7 +133,7 @@ func declaredField(sf reflect.StructField, name string, target bool) (optField, 
 		return f, fmt.Errorf("%s needs a type tag", sf.Type)
 	}
 	f.param.Type = t
-	if sf.Type.Kind() == reflect.Pointer && sf.Type.Elem().Kind() == reflect.Struct {
+	if sf.Type.Kind() == reflect.Pointer && sf.Type.Elem().Kind() == reflect.Struct && !decodes {
 		n, err := parseOptions(sf.Type.Elem())
 		if err != nil {
 			return f, err
@@ -140,7 +141,7 @@ func declaredField(sf reflect.StructField, name string, target bool) (optField, 
 		f.nested = n
 		f.param.Fields = n.params()
 	}
-	if f.param.Default != "" && reflect.PointerTo(sf.Type).Implements(decoderType) {
+	if f.param.Default != "" && decodes {
 		return f, fmt.Errorf("%s decodes itself: a default tag only documents it", sf.Type)
 	}
 	if f.param.Default != "" && sf.Type.Kind() != reflect.Pointer && sf.Type != starValueType {

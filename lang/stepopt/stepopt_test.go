@@ -57,3 +57,71 @@ func TestStatus(t *testing.T) {
 		}
 	}
 }
+
+// TestDialogAnswer: every shape of a dialog answer, and the refusals.
+func TestDialogAnswer(t *testing.T) {
+	for _, c := range []struct {
+		in   any
+		want DialogAnswer
+		err  string
+	}{
+		{in: "accept", want: DialogAnswer{}},
+		{in: "dismiss", want: DialogAnswer{Dismiss: true}},
+		{in: true, want: DialogAnswer{}},
+		{in: false, want: DialogAnswer{Dismiss: true}},
+		{in: map[string]any{"accept": false}, want: DialogAnswer{Dismiss: true}},
+		{in: map[string]any{"accept": true, "promptText": "yes"}, want: DialogAnswer{PromptText: "yes"}},
+		{in: map[string]any{"action": "dismiss"}, want: DialogAnswer{Dismiss: true}},
+		{in: "ok", err: `must be accept or dismiss, not "ok"`},
+		{in: map[string]any{"accept": "yes"}, err: "accept must be true or false, not string"},
+		{in: map[string]any{"promptText": int64(1)}, err: "promptText must be a string"},
+		{in: map[string]any{"action": "later"}, err: `action must be accept or dismiss, not "later"`},
+		{in: map[string]any{"acept": true}, err: `has no key "acept"`},
+		{in: int64(1), err: "not int"},
+	} {
+		var d DialogAnswer
+		err := d.DecodeOption(c.in)
+		switch {
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+			t.Errorf("%v: %v, want %q", c.in, err, c.err)
+		case c.err == "" && (err != nil || d != c.want):
+			t.Errorf("%v: %+v %v, want %+v", c.in, d, err, c.want)
+		}
+	}
+}
+
+// TestText: what a field is given, written as Starlark's str() writes it
+// (the builtins typed the same before).
+func TestText(t *testing.T) {
+	for _, c := range []struct {
+		in   any
+		want Text
+		err  string
+	}{
+		{in: "a@b.c", want: "a@b.c"},
+		{in: int64(42), want: "42"},
+		{in: 2.5, want: "2.5"},
+		{in: 2.0, want: "2.0"},
+		{in: true, want: "True"},
+		{in: []any{"a"}, err: "must be text or a number, not list"},
+	} {
+		var s Text
+		err := s.DecodeOption(c.in)
+		switch {
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+			t.Errorf("%v: %v, want %q", c.in, err, c.err)
+		case c.err == "" && (err != nil || s != c.want):
+			t.Errorf("%v: %q %v, want %q", c.in, s, err, c.want)
+		}
+	}
+	var l Texts
+	if err := l.DecodeOption([]any{"red", int64(2)}); err != nil || !reflect.DeepEqual(l, Texts{"red", "2"}) {
+		t.Errorf("texts: %v %v", l, err)
+	}
+	if err := l.DecodeOption("red"); err == nil || !strings.Contains(err.Error(), "must be a list of option values or labels, not string") {
+		t.Errorf("texts from a string: %v", err)
+	}
+	if err := l.DecodeOption([]any{map[string]any{}}); err == nil || !strings.Contains(err.Error(), "must hold text or numbers, not dict") {
+		t.Errorf("texts holding a dict: %v", err)
+	}
+}
