@@ -3,10 +3,9 @@ package builtins
 import (
 	"strings"
 
-	"go.starlark.net/starlark"
-
 	"github.com/cdp-skill/cdp-skill/browser"
 	"github.com/cdp-skill/cdp-skill/lang"
+	"github.com/cdp-skill/cdp-skill/lang/stepopt"
 )
 
 func init() {
@@ -87,83 +86,29 @@ func dragOptions(c *Call, opts *lang.DragOptions) (browser.DragOptions, error) {
 	return o, nil
 }
 
-// dragEndArg reads a drag source or target: a selector or ref string, or a
-// dict {selector|ref|text, offsetX, offsetY} or {x, y}.
-func dragEndArg(name string, v starlark.Value) (browser.DragEnd, error) {
+// dragEndArg reads a drag source or target through the target parser: a
+// selector or ref string, or a dict {selector|ref|text, offsetX, offsetY}
+// or {x, y} (nil: not given).
+func dragEndArg(name string, given *stepopt.DragEnd) (browser.DragEnd, error) {
 	var e browser.DragEnd
-	if v == nil {
+	if given == nil {
 		return e, nil
 	}
 	src := targetSource{who: "drag: " + name, kinds: "selector, ref, text or x/y"}
-	if s, isStr := starlark.AsString(v); isStr {
-		if strings.TrimSpace(s) == "" {
-			return e, invalid("drag: %s is empty", name)
-		}
-		var err error
-		e.Target, err = parseTarget(src, browser.NormalizeTarget(s), lang.Target{})
-		return e, err
+	var pos browser.Target
+	if given.Positional != "" {
+		pos = browser.NormalizeTarget(given.Positional)
 	}
-	m, isMap := v.(starlark.IterableMapping)
-	if !isMap {
-		return e, invalid("drag: %s must be %s, not %s", name, dragEndForms, v.Type())
-	}
-	keys, offset, err := dragEndMap(name, m)
-	if err != nil {
-		return e, err
-	}
-	if e.Target, err = parseTarget(src, browser.Target{}, keys); err != nil {
+	keys := lang.Target{Selector: given.Selector, Ref: given.Ref, Text: given.Text, X: given.X, Y: given.Y}
+	var err error
+	if e.Target, err = parseTarget(src, pos, keys); err != nil {
 		return e, err
 	}
 	if e.IsZero() {
 		return e, invalid("drag: %s must be %s", name, dragEndForms)
 	}
-	e.OffsetX, e.OffsetY = offset.X, offset.Y
+	e.OffsetX, e.OffsetY = given.OffsetX, given.OffsetY
 	return e, nil
-}
-
-// dragEndKeys maps the accepted keys of a drag end dict (JSON and Starlark
-// spellings) to their field.
-var dragEndKeys = map[string]string{
-	"selector": "selector", "ref": "ref", "text": "text",
-	"x": "x", "y": "y",
-	"offsetX": "offsetX", "offset_x": "offsetX", "offsetY": "offsetY", "offset_y": "offsetY",
-}
-
-// dragEndMap reads a drag end dict into its target keys and its offset
-// from the element's centre.
-func dragEndMap(name string, m starlark.IterableMapping) (lang.Target, browser.Point, error) {
-	var keys lang.Target
-	var offset browser.Point
-	for _, item := range m.Items() {
-		k, _ := starlark.AsString(item[0])
-		field, known := dragEndKeys[k]
-		if !known {
-			return keys, offset, invalid("drag: %s has no key %q; use selector, ref, text, offsetX, offsetY, or x and y", name, k)
-		}
-		if dst := map[string]*string{"selector": &keys.Selector, "ref": &keys.Ref, "text": &keys.Text}[field]; dst != nil {
-			s, isStr := starlark.AsString(item[1])
-			if !isStr {
-				return keys, offset, invalid("drag: %s.%s must be a string, not %s", name, k, item[1].Type())
-			}
-			*dst = s
-			continue
-		}
-		f, isNum := starlark.AsFloat(item[1])
-		if !isNum {
-			return keys, offset, invalid("drag: %s.%s must be a number, not %s", name, k, item[1].Type())
-		}
-		switch field {
-		case "x":
-			keys.X = &f
-		case "y":
-			keys.Y = &f
-		case "offsetX":
-			offset.X = f
-		default:
-			offset.Y = f
-		}
-	}
-	return keys, offset, nil
 }
 
 // scroll handles scroll("top"|"bottom"|selector|ref), scroll(delta_y = …),

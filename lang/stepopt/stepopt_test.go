@@ -125,3 +125,32 @@ func TestText(t *testing.T) {
 		t.Errorf("texts holding a dict: %v", err)
 	}
 }
+
+// TestDragEnd: the string and dict forms of a drag end, both spellings of
+// the offsets, and the refusals.
+func TestDragEnd(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	for _, c := range []struct {
+		in   any
+		want DragEnd
+		err  string
+	}{
+		{in: "#card", want: DragEnd{Positional: "#card"}},
+		{in: map[string]any{"text": "Done", "offsetX": int64(5), "offset_y": -2.5}, want: DragEnd{Text: "Done", OffsetX: 5, OffsetY: -2.5}},
+		{in: map[string]any{"x": int64(10), "y": 20.5}, want: DragEnd{X: f(10), Y: f(20.5)}},
+		{in: " ", err: "is empty"},
+		{in: int64(3), err: "must be a selector, a ref or a dict, not int"},
+		{in: map[string]any{"label": "x"}, err: `has no key "label"`},
+		{in: map[string]any{"ref": int64(1)}, err: "ref must be a string, not int"},
+		{in: map[string]any{"x": "1"}, err: "x must be a number, not string"},
+	} {
+		var e DragEnd
+		err := e.DecodeOption(c.in)
+		switch {
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+			t.Errorf("%v: %v, want %q", c.in, err, c.err)
+		case c.err == "" && (err != nil || !reflect.DeepEqual(e, c.want)):
+			t.Errorf("%v: %+v %v, want %+v", c.in, e, err, c.want)
+		}
+	}
+}
