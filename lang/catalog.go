@@ -90,7 +90,8 @@ func (p Param) Keyword() string { return keywordName(SnakeCase(p.Name)) }
 // (cdp-skill help STEP, cmd/skill/REFERENCE.md) and the MCP schema; package
 // builtins implements each entry.
 //
-// Adding a step takes two places (three with in-page code):
+// Adding a step takes two places (three with in-page code; the walk-through
+// is docs/ARCHITECTURE.md, "Adding a step"):
 //  1. here, in the family's catalog_*.go: an options struct whose tagged
 //     fields are the parameters (see options.go; embed Target, Acting,
 //     Loading… for the shared ones) and an Action with Name, Options, Verb
