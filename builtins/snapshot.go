@@ -28,7 +28,7 @@ func snapshot(c *Call) (any, error) {
 	}
 	o := options[lang.SnapshotOptions](c)
 	opts := browser.SnapshotOptions{Root: o.Root, Detail: o.Detail, ViewportOnly: o.ViewportOnly,
-		PierceShadow: o.PierceShadow, NoFrames: !o.IncludeFrames, NoText: !o.IncludeText,
+		PierceShadow: &o.PierceShadow, NoFrames: !o.IncludeFrames, NoText: !o.IncludeText,
 		MaxDepth: o.MaxDepth, MaxElements: o.MaxElements, ResetRefs: !o.PreserveRefs, Since: o.Since,
 		RefsMapAbove: RefsFileAbove}
 	if c.Args.Pos != nil {
@@ -94,7 +94,7 @@ func snapshotSearch(c *Call) (any, error) {
 	}
 	so := options[lang.SnapshotSearchOptions](c)
 	o := browser.SearchOptions{Text: so.Text, Pattern: so.Pattern, Role: so.Role, Exact: so.Exact,
-		Limit: so.Limit, Root: so.Root, Context: so.Context}
+		Limit: so.Limit, Root: so.Root, Context: &so.Context}
 	if c.Args.Pos != nil {
 		if o.Text, err = posString(c, "the text to search"); err != nil {
 			return nil, err
@@ -133,7 +133,7 @@ func query(c *Call) (any, error) {
 	o := options[lang.QueryOptions](c)
 	q := browser.QueryOptions{Selector: o.Selector, Name: o.Name, NameExact: o.NameExact, NameRegex: o.NameRegex,
 		Checked: o.Checked, Disabled: o.Disabled, Level: o.Level, Limit: o.Limit, CountOnly: o.CountOnly,
-		Clean: o.Clean, Metadata: o.Metadata}
+		Clean: &o.Clean, Metadata: o.Metadata}
 	if c.Args.Pos != nil {
 		if q.Selector, err = posString(c, "a CSS selector"); err != nil {
 			return nil, err

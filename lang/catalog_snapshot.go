@@ -12,7 +12,7 @@ type SnapshotOptions struct {
 	Detail        string `step:"detail" doc:"full (default) | interactive | summary" example:"\"interactive\""`
 	Mode          string `step:"mode" doc:"ai (default: refs on interactive elements) | plain (no refs)" example:"\"plain\""`
 	ViewportOnly  bool   `step:"viewportOnly" doc:"only what is in the viewport"`
-	PierceShadow  *bool  `step:"pierceShadow" doc:"include open shadow roots" default:"true"`
+	PierceShadow  bool   `step:"pierceShadow" doc:"include open shadow roots" default:"true"`
 	IncludeFrames bool   `step:"includeFrames" doc:"show each iframe's content under its line, cross-origin ones too" default:"true"`
 	IncludeText   bool   `step:"includeText" doc:"keep text lines" default:"true"`
 	MaxDepth      int    `step:"maxDepth" doc:"DOM depth limit (0: the default, 50)" example:"10"`
@@ -31,7 +31,7 @@ type SnapshotSearchOptions struct {
 	// Near keeps elements whose centre is near a point.
 	Near    *Near  `step:"near" doc:"{x, y, radius}: element centres within radius px of the point" example:"{\"x\": 200, \"y\": 300, \"radius\": 50}"`
 	Limit   int    `step:"limit" doc:"maximum matches" default:"10"`
-	Context *int   `step:"context" doc:"ancestor levels in each match's path" default:"2"`
+	Context int    `step:"context" doc:"ancestor levels in each match's path" default:"2"`
 	Root    string `step:"root" doc:"CSS selector to search under (default: the body)" example:"\"#sidebar\""`
 }
 
@@ -56,7 +56,7 @@ type QueryOptions struct {
 	Limit     int             `step:"limit" doc:"maximum results" default:"10"`
 	CountOnly bool            `step:"countOnly" doc:"only the count"`
 	Output    starlark.Value  `step:"output" type:"string|list|dict" doc:"text | html | href | value | tag | name | role, a list of them, or {attributes: [...]}" example:"[\"text\", \"href\"]"`
-	Clean     *bool           `step:"clean" doc:"normalize whitespace of text" default:"true"`
+	Clean     bool            `step:"clean" doc:"normalize whitespace of text" default:"true"`
 	Metadata  bool            `step:"metadata" doc:"add tag, attributes and box"`
 }
 

@@ -20,7 +20,7 @@ import (
 //
 //	step:"jsonName[,target]"  the JSON (camelCase) name; target marks a key naming the element
 //	type:"bool|dict"          accepted types, when the Go type does not say them (required on starlark.Value fields)
-//	default:"100"             the value when absent (set on value fields; documents pointer fields)
+//	default:"100"             the value when absent (set on value fields; on a pointer field, where nil means more than the default, it only documents)
 //	doc:"…"                   one line for the reference, help and the schema
 //	example:"…"               a JSON value for the parameter in the reference (default: made from its type)
 //
