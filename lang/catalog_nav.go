@@ -4,6 +4,8 @@ import (
 	"time"
 
 	"go.starlark.net/starlark"
+
+	"github.com/cdp-skill/cdp-skill/lang/stepopt"
 )
 
 // Loading says when a navigation counts as done.
@@ -40,11 +42,11 @@ type SleepOptions struct {
 
 // PageFunctionOptions are pageFunction's parameters.
 type PageFunctionOptions struct {
-	Fn         string         `step:"fn" doc:"JavaScript function, e.g. \"() => document.title\"" example:"\"() => document.title\""`
-	Expression string         `step:"expression" doc:"bare JavaScript expression (alias of fn)" example:"\"document.title\""`
-	Await      bool           `step:"await" doc:"accepted for compatibility: a returned promise is always awaited" default:"true"`
-	Refs       starlark.Value `step:"refs" type:"bool|list" doc:"pass elements: true → one object {ref: element}; a list of refs → those elements as arguments" example:"[\"s1e4\"]"`
-	Serialize  *bool          `step:"serialize" doc:"omitted: JSON values as they are, values JSON cannot carry (Date, Map, Element, NaN, undefined…) tagged {type, …}; true: the spec's {type, value} around every value; false: what JSON.stringify makes of it"`
+	Fn         string        `step:"fn" doc:"JavaScript function, e.g. \"() => document.title\"" example:"\"() => document.title\""`
+	Expression string        `step:"expression" doc:"bare JavaScript expression (alias of fn)" example:"\"document.title\""`
+	Await      bool          `step:"await" doc:"accepted for compatibility: a returned promise is always awaited" default:"true"`
+	Refs       *stepopt.Refs `step:"refs" type:"bool|list" doc:"pass elements: true → one object {ref: element}; a list of refs → those elements as arguments" example:"[\"s1e4\"]"`
+	Serialize  *bool         `step:"serialize" doc:"omitted: JSON values as they are, values JSON cannot carry (Date, Map, Element, NaN, undefined…) tagged {type, …}; true: the spec's {type, value} around every value; false: what JSON.stringify makes of it"`
 }
 
 // PollOptions are poll's parameters.

@@ -36,7 +36,7 @@ type RouteOptions struct {
 	Type     stepopt.Strings `step:"type" type:"string|list" doc:"only these resource types" example:"\"image\""`
 	Method   string          `step:"method" doc:"only this HTTP method" example:"\"GET\""`
 	Fulfill  starlark.Value  `step:"fulfill" type:"dict" doc:"answer without the network: {status, headers, body | json | file, contentType}; file is read from the working directory or CDP_SKILL_UPLOAD_DIRS" example:"{\"json\": []}"`
-	Abort    starlark.Value  `step:"abort" type:"bool|string" doc:"fail the request: true (BlockedByClient) or a reason (Failed, ConnectionRefused, TimedOut, …)" example:"true"`
+	Abort    *stepopt.Abort  `step:"abort" type:"bool|string" doc:"fail the request: true (BlockedByClient) or a reason (Failed, ConnectionRefused, TimedOut, …)" example:"true"`
 	Headers  starlark.Value  `step:"headers" type:"dict" doc:"send the request on with these request headers set (\"\" removes one)" example:"{\"X-Test\": \"1\"}"`
 	Handler  starlark.Value  `step:"handler" type:"any" doc:"recipes: a function(request) deciding per request; returns None (go on), \"abort\", or a dict like fulfill (or {headers}, {abort})"`
 	Times    int             `step:"times" doc:"handle only the first n matching requests (0: every one)" example:"1"`

@@ -154,3 +154,31 @@ func TestDragEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestRefsAndAbort: the bool-or-something parameters.
+func TestRefsAndAbort(t *testing.T) {
+	var r Refs
+	if err := r.DecodeOption(true); err != nil || !r.All || r.List != nil {
+		t.Errorf("refs true: %+v %v", r, err)
+	}
+	r = Refs{}
+	if err := r.DecodeOption([]any{"s1e4"}); err != nil || r.All || !reflect.DeepEqual(r.List, []string{"s1e4"}) {
+		t.Errorf("refs list: %+v %v", r, err)
+	}
+	if err := r.DecodeOption("s1e4"); err == nil || !strings.Contains(err.Error(), "must be true or a list of refs, not string") {
+		t.Errorf("refs string: %v", err)
+	}
+	if err := r.DecodeOption([]any{int64(1)}); err == nil || !strings.Contains(err.Error(), "found int in the list") {
+		t.Errorf("refs holding an int: %v", err)
+	}
+	var a Abort
+	if err := a.DecodeOption(true); err != nil || a.Reason != "" {
+		t.Errorf("abort true: %+v %v", a, err)
+	}
+	if err := a.DecodeOption("TimedOut"); err != nil || a.Reason != "TimedOut" {
+		t.Errorf("abort reason: %+v %v", a, err)
+	}
+	if err := a.DecodeOption(false); err == nil || !strings.Contains(err.Error(), "must be true or a reason") {
+		t.Errorf("abort false: %v", err)
+	}
+}
