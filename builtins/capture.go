@@ -119,7 +119,7 @@ func decodeData(c *Call, what string, v any, out any, example string) error {
 func pdf(c *Call) (any, error) {
 	o := options[lang.PDFOptions](c)
 	r := browser.PDFRequest{Landscape: o.Landscape, PreferCSSPageSize: o.PreferCSSPageSize,
-		DisplayHeaderFooter: o.DisplayHeaderFooter, PrintBackground: o.PrintBackground,
+		DisplayHeaderFooter: o.DisplayHeaderFooter, PrintBackground: &o.PrintBackground,
 		PageRanges: o.PageRanges, Format: o.Format, HeaderTemplate: o.HeaderTemplate,
 		FooterTemplate: o.FooterTemplate, Scale: o.Scale}
 	var err error

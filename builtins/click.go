@@ -5,10 +5,10 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/target"
-	"go.starlark.net/starlark"
 
 	"github.com/cdp-skill/cdp-skill/browser"
 	"github.com/cdp-skill/cdp-skill/lang"
+	"github.com/cdp-skill/cdp-skill/lang/stepopt"
 )
 
 func init() {
@@ -61,20 +61,15 @@ func click(c *Call) (any, error) {
 	return res, nil
 }
 
-// modifiersArg reads modifiers as a list or a "Control+Shift" string (nil:
-// none).
-func modifiersArg(v starlark.Value, p *browser.Page) (browser.Modifiers, error) {
-	if v == nil {
+// modifiersArg reads modifiers given as a list or a "Control+Shift" string
+// (none: no modifiers).
+func modifiersArg(given stepopt.Strings, p *browser.Page) (browser.Modifiers, error) {
+	if given == nil {
 		return 0, nil
 	}
 	var names []string
-	if s, isStr := starlark.AsString(v); isStr {
-		names = strings.Split(s, "+")
-	} else {
-		var err error
-		if names, err = stringList(v, "modifiers"); err != nil {
-			return 0, err
-		}
+	for _, s := range given {
+		names = append(names, strings.Split(s, "+")...)
 	}
 	return p.Input().ParseModifiers(names)
 }

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"go.starlark.net/starlark"
-
 	"github.com/cdp-skill/cdp-skill/browser"
 	"github.com/cdp-skill/cdp-skill/lang"
 )
@@ -37,17 +35,12 @@ func pageFunction(c *Call) (any, error) {
 		return nil, invalid(`page_function needs JavaScript: {"pageFunction": "() => document.title"}`)
 	}
 	var opts browser.FunctionOptions
-	if v := o.Refs; v != nil {
-		switch x := v.(type) {
-		case starlark.Bool:
-			if x {
-				opts.Refs = true
-			}
-		default:
-			if opts.Refs, err = stringList(v, "refs"); err != nil {
-				return nil, err
-			}
-		}
+	switch {
+	case o.Refs == nil:
+	case o.Refs.List != nil:
+		opts.Refs = o.Refs.List
+	case o.Refs.All:
+		opts.Refs = true
 	}
 	ser := o.Serialize == nil || *o.Serialize
 	// Unset: plain JSON as is, non-JSON values tagged (our shape);

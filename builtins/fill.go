@@ -75,13 +75,10 @@ func fill(c *Call) (any, error) {
 		if t, err = targetArg(c); err != nil {
 			return nil, err
 		}
-		v := opts.Value
-		if v == nil {
+		if opts.Value == nil {
 			return nil, invalid(`fill needs a value: {"fill": {"selector": "#email", "value": "a@b.c"}}`)
 		}
-		if value, err = valueString(v); err != nil {
-			return nil, err
-		}
+		value = string(*opts.Value)
 		if t.IsZero() {
 			t.Focused = true
 		}

@@ -1,8 +1,6 @@
 package builtins
 
 import (
-	"go.starlark.net/starlark"
-
 	"github.com/cdp-skill/cdp-skill/browser"
 	"github.com/cdp-skill/cdp-skill/lang"
 )
@@ -42,25 +40,17 @@ func selectOption(c *Call) (any, error) {
 }
 
 // selectTargetArg reads the <select> to act on. label is the option's label
-// when another keyword (or the positional argument) names the <select>, and
+// when another key (or the positional argument) names the <select>, and
 // the <select>'s own label otherwise.
 func selectTargetArg(c *Call) (browser.Target, string, error) {
-	o := options[lang.SelectOptionOptions](c)
-	label := o.Label
-	named := c.Args.Pos != nil && c.Args.Pos != starlark.None
-	named = named || o.Selector != "" || o.Ref != "" || o.Text != "" || len(o.Selectors) > 0
-	if label == "" || !named {
-		t, err := targetArg(c)
-		return t, "", err
+	keys := options[lang.SelectOptionOptions](c).Target
+	pos := positionalTarget(c)
+	label := ""
+	named := !pos.IsZero() || keys.Selector != "" || keys.Ref != "" || keys.Text != "" || len(keys.Selectors) > 0
+	if keys.Label != "" && named {
+		label, keys.Label = keys.Label, ""
 	}
-	// label is the option's: the <select> is named otherwise.
-	withoutLabel := *o
-	withoutLabel.Label = ""
-	args := *c.Args
-	args.Opts = &withoutLabel
-	cc := *c
-	cc.Args = &args
-	t, err := targetArg(&cc)
+	t, err := parseTarget(targetSource{who: c.Action.Builtin(), kinds: actionTargetKinds(c.Action)}, pos, keys)
 	return t, label, err
 }
 
@@ -70,12 +60,8 @@ func selectWants(c *Call, optLabel string) ([]browser.SelectWant, error) {
 	var wants []browser.SelectWant
 	given := 0
 	o := options[lang.SelectOptionOptions](c)
-	if v := o.Value; v != nil {
-		s, err := valueString(v)
-		if err != nil {
-			return nil, err
-		}
-		wants, given = append(wants, browser.OptionAny(s)), given+1
+	if o.Value != nil {
+		wants, given = append(wants, browser.OptionAny(string(*o.Value))), given+1
 	}
 	if o.OptionLabel != "" {
 		optLabel = o.OptionLabel
@@ -90,12 +76,8 @@ func selectWants(c *Call, optLabel string) ([]browser.SelectWant, error) {
 		}
 		wants, given = append(wants, browser.OptionIndex(i)), given+1
 	}
-	if v := o.Values; v != nil {
-		vs, err := valueList(v)
-		if err != nil {
-			return nil, err
-		}
-		for _, s := range vs {
+	if o.Values != nil {
+		for _, s := range o.Values {
 			wants = append(wants, browser.OptionAny(s))
 		}
 		given++
@@ -111,26 +93,6 @@ func selectWants(c *Call, optLabel string) ([]browser.SelectWant, error) {
 		return nil, invalid("select_option: values is empty")
 	}
 	return wants, nil
-}
-
-// valueList reads a list of option values (strings or numbers).
-func valueList(v starlark.Value) ([]string, error) {
-	iter, ok := v.(starlark.Iterable)
-	if !ok || v.Type() == "string" {
-		return nil, invalid("values must be a list of option values or labels, not %s", v.Type())
-	}
-	var out []string
-	it := iter.Iterate()
-	defer it.Done()
-	var x starlark.Value
-	for it.Next(&x) {
-		s, err := valueString(x)
-		if err != nil {
-			return nil, invalid("values must hold text or numbers, not %s", x.Type())
-		}
-		out = append(out, s)
-	}
-	return out, nil
 }
 
 // setChecked implements check (want true) and uncheck (want false).
@@ -183,16 +145,9 @@ func upload(c *Call) (any, error) {
 
 // filesArg reads files: one path or a list of paths.
 func filesArg(c *Call) ([]string, error) {
-	v := options[lang.UploadOptions](c).Files
-	if v == nil {
+	files := options[lang.UploadOptions](c).Files
+	if files == nil {
 		return nil, invalid(`upload needs files: {"upload": {"selector": "input[type=file]", "files": ["report.pdf"]}}`)
-	}
-	if s, isStr := starlark.AsString(v); isStr {
-		return []string{s}, nil
-	}
-	files, err := stringList(v, "files")
-	if err != nil {
-		return nil, err
 	}
 	if len(files) == 0 {
 		return nil, invalid("upload: files is empty; give at least one path")

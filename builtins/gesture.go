@@ -3,10 +3,9 @@ package builtins
 import (
 	"strings"
 
-	"go.starlark.net/starlark"
-
 	"github.com/cdp-skill/cdp-skill/browser"
 	"github.com/cdp-skill/cdp-skill/lang"
+	"github.com/cdp-skill/cdp-skill/lang/stepopt"
 )
 
 func init() {
@@ -87,101 +86,28 @@ func dragOptions(c *Call, opts *lang.DragOptions) (browser.DragOptions, error) {
 	return o, nil
 }
 
-// dragEndArg reads a drag source or target: a selector or ref string, or a
-// dict {selector|ref|text, offsetX, offsetY} or {x, y}.
-func dragEndArg(name string, v starlark.Value) (browser.DragEnd, error) {
+// dragEndArg reads a drag source or target through the target parser: a
+// selector or ref string, or a dict {selector|ref|text, offsetX, offsetY}
+// or {x, y} (nil: not given).
+func dragEndArg(name string, given *stepopt.DragEnd) (browser.DragEnd, error) {
 	var e browser.DragEnd
-	if v == nil {
+	if given == nil {
 		return e, nil
 	}
-	if s, isStr := starlark.AsString(v); isStr {
-		if strings.TrimSpace(s) == "" {
-			return e, invalid("drag: %s is empty", name)
-		}
-		e.Target = browser.NormalizeTarget(s)
-		return e, nil
+	src := targetSource{who: "drag: " + name, kinds: "selector, ref, text or x/y"}
+	var pos browser.Target
+	if given.Positional != "" {
+		pos = browser.NormalizeTarget(given.Positional)
 	}
-	m, isMap := v.(starlark.IterableMapping)
-	if !isMap {
-		return e, invalid("drag: %s must be %s, not %s", name, dragEndForms, v.Type())
+	keys := lang.Target{Selector: given.Selector, Ref: given.Ref, Text: given.Text, X: given.X, Y: given.Y}
+	var err error
+	if e.Target, err = parseTarget(src, pos, keys); err != nil {
+		return e, err
 	}
-	return dragEndMap(name, m)
-}
-
-// dragEndKeys maps the accepted keys of a drag end dict (JSON and Starlark
-// spellings) to their field.
-var dragEndKeys = map[string]string{
-	"selector": "selector", "ref": "ref", "text": "text",
-	"x": "x", "y": "y",
-	"offsetX": "offsetX", "offset_x": "offsetX", "offsetY": "offsetY", "offset_y": "offsetY",
-}
-
-func dragEndMap(name string, m starlark.IterableMapping) (browser.DragEnd, error) {
-	var e browser.DragEnd
-	nums := map[string]float64{}
-	for _, item := range m.Items() {
-		k, _ := starlark.AsString(item[0])
-		field, known := dragEndKeys[k]
-		if !known {
-			return e, invalid("drag: %s has no key %q; use selector, ref, text, offsetX, offsetY, or x and y", name, k)
-		}
-		switch field {
-		case "selector", "ref", "text":
-			s, isStr := starlark.AsString(item[1])
-			if !isStr {
-				return e, invalid("drag: %s.%s must be a string, not %s", name, k, item[1].Type())
-			}
-			switch field {
-			case "selector":
-				e.Selector = s
-			case "ref":
-				e.Ref = s
-			default:
-				e.Text = s
-			}
-		default:
-			f, isNum := starlark.AsFloat(item[1])
-			if !isNum {
-				return e, invalid("drag: %s.%s must be a number, not %s", name, k, item[1].Type())
-			}
-			nums[field] = f
-		}
-	}
-	return finishDragEnd(name, e, nums)
-}
-
-// finishDragEnd checks that a drag end names exactly one thing.
-func finishDragEnd(name string, e browser.DragEnd, nums map[string]float64) (browser.DragEnd, error) {
-	if browser.IsRef(e.Selector) {
-		e.Ref, e.Selector = e.Selector, ""
-	}
-	if e.Ref != "" && !browser.IsRef(e.Ref) {
-		return e, invalid("drag: %s ref %q is not a ref like s1e4: take one from a snapshot", name, e.Ref)
-	}
-	_, hasX := nums["x"]
-	_, hasY := nums["y"]
-	if hasX != hasY {
-		return e, invalid("drag: %s needs both x and y", name)
-	}
-	if hasX {
-		e.Point = &browser.Point{X: nums["x"], Y: nums["y"]}
-		if err := checkPoint("drag: "+name, *e.Point); err != nil {
-			return e, err
-		}
-	}
-	e.OffsetX, e.OffsetY = nums["offsetX"], nums["offsetY"]
-	n := 0
-	for _, set := range []bool{e.Selector != "", e.Ref != "", e.Text != "", e.Point != nil} {
-		if set {
-			n++
-		}
-	}
-	switch {
-	case n == 0:
+	if e.IsZero() {
 		return e, invalid("drag: %s must be %s", name, dragEndForms)
-	case n > 1:
-		return e, invalid("drag: %s names several things: give one of selector, ref, text or x/y", name)
 	}
+	e.OffsetX, e.OffsetY = given.OffsetX, given.OffsetY
 	return e, nil
 }
 
@@ -245,20 +171,14 @@ func scrollOptions(c *Call) (browser.ScrollOptions, error) {
 
 // scrollTargetArgs reads the selector= and ref= keywords.
 func scrollTargetArgs(opts *lang.ScrollOptions, o *browser.ScrollOptions) error {
-	sel, ref := opts.Selector, opts.Ref
-	if sel == "" && ref == "" {
-		return nil
+	src := targetSource{who: "scroll", kinds: "the positional value, to, selector or ref"}
+	if o.To != "" && (opts.Selector != "" || opts.Ref != "") {
+		return invalid("scroll got several targets (to, %s): give one of %s", describeTargets(browser.Target{Selector: opts.Selector, Ref: opts.Ref}), src.kinds)
 	}
-	if !o.Target.IsZero() || o.To != "" || (sel != "" && ref != "") {
-		return invalid("scroll got several targets: give one of the positional value, selector or ref")
+	t, err := parseTarget(src, o.Target, *opts.TargetFields())
+	if err != nil {
+		return err
 	}
-	if ref != "" {
-		if !browser.IsRef(ref) {
-			return invalid("scroll: ref %q is not a ref like s1e4: take one from a snapshot", ref)
-		}
-		o.Target = browser.Target{Ref: ref}
-		return nil
-	}
-	o.Target = browser.NormalizeTarget(sel)
+	o.Target = t
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cdp-skill/cdp-skill/browser"
 	"github.com/cdp-skill/cdp-skill/lang"
+	"github.com/cdp-skill/cdp-skill/lang/stepopt"
 )
 
 func init() {
@@ -31,10 +32,8 @@ func networkStep(c *Call) (any, error) {
 	o := options[lang.NetworkOptions](c)
 	f := browser.NetworkFilter{URL: o.URL, URLRegex: o.URLRegex, Failed: o.Failed}
 	var err error
-	if f.Types, err = stringOrList(c, "type"); err != nil {
-		return nil, err
-	}
-	if f.Status, err = statusArg(c); err != nil {
+	f.Types = o.Type
+	if f.Status, err = statusArg(o.Status); err != nil {
 		return nil, err
 	}
 	limit := o.Limit
@@ -98,33 +97,9 @@ func recentWithin(reqs []browser.Request, n, max int) int {
 	return count
 }
 
-// stringOrList reads a string-or-list parameter.
-func stringOrList(c *Call, name string) ([]string, error) {
-	v, ok := c.Args.Value(name)
-	if !ok {
-		return nil, nil
-	}
-	if s, ok := starlark.AsString(v); ok {
-		return []string{s}, nil
-	}
-	return stringList(v, c.Action.Builtin()+": "+lang.SnakeCase(name))
-}
-
-// statusArg reads status = 404 or "4xx".
-func statusArg(c *Call) (string, error) {
-	v, ok := c.Args.Value("status")
-	if !ok {
-		return "", nil
-	}
-	s, isStr := starlark.AsString(v)
-	if !isStr {
-		n, err := toInt(v)
-		if err != nil {
-			return "", invalid("%s: status must be a status code (404) or a class (\"4xx\"), not %s", c.Action.Builtin(), v.Type())
-		}
-		s = fmt.Sprint(n)
-	}
-	return s, browser.CheckStatusFilter(s)
+// statusArg checks a status filter: a code (404) or a class ("4xx").
+func statusArg(s stepopt.Status) (string, error) {
+	return string(s), browser.CheckStatusFilter(string(s))
 }
 
 // defaultBodyLimit is the body waitForResponse returns for body = true.
@@ -145,7 +120,7 @@ func waitForResponse(c *Call) (any, error) {
 	if w.URL == "" && w.URLRegex == "" {
 		return nil, browser.Errorf(browser.KindStepValidation, "wait_for_response needs a URL pattern").WithHint(`{"waitForResponse": "/api/items"} or {"waitForResponse": {"urlRegex": "/api/items/[0-9]+"}}`)
 	}
-	if w.Status, err = statusArg(c); err != nil {
+	if w.Status, err = statusArg(wo.Status); err != nil {
 		return nil, err
 	}
 	if v, ok := c.Args.Value("body"); ok {

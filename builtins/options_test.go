@@ -84,7 +84,7 @@ func TestOptionsDecoding(t *testing.T) {
 		{"wait", `ms = -1`, nil, "wait: ms must be a non-negative number"},
 		{"snapshot", ``, func(o any) bool {
 			s := o.(*lang.SnapshotOptions)
-			return s.IncludeText && s.PreserveRefs && s.InlineLimit == 9000 && s.PierceShadow == nil
+			return s.IncludeText && s.PreserveRefs && s.InlineLimit == 9000 && s.PierceShadow
 		}, ""},
 		{"snapshot_search", `near = {"x": 1, "y": 2, "radius": 3}`, func(o any) bool {
 			n := o.(*lang.SnapshotSearchOptions).Near

@@ -11,6 +11,7 @@ import (
 	"go.starlark.net/starlark"
 
 	"github.com/cdp-skill/cdp-skill/lang"
+	"github.com/cdp-skill/cdp-skill/lang/stepopt"
 )
 
 // exampleValue is a JSON value for p: its declared example, else one made
@@ -85,12 +86,45 @@ func TestEveryActionRoundTripsJSONToOptions(t *testing.T) {
 					got[k] = o.Values[k]
 				}
 			}
+			if a.HasOptions() {
+				decoded(t, reflect.ValueOf(args.Opts).Elem(), want)
+			}
 			for k, w := range want {
 				if !subset(canonical(t, w), canonical(t, got[k])) {
 					t.Errorf("%s: %s arrived as %s (lowered: %s)", a.Name, k, jsonOf(got[k]), strings.TrimSpace(src[strings.LastIndex(strings.TrimSpace(src), "\n")+1:]))
 				}
 			}
 		})
+	}
+}
+
+// decoded replaces in want the values of the parameters whose type decodes
+// itself (a stepopt.Decoder: "Shift" becomes ["Shift"], 200 becomes "200")
+// with the decoder's reading of them, as JSON-shaped data.
+func decoded(t *testing.T, v reflect.Value, want map[string]any) {
+	for i := range v.NumField() {
+		sf, fv := v.Type().Field(i), v.Field(i)
+		if sf.Anonymous && fv.Kind() == reflect.Struct {
+			decoded(t, fv, want)
+			continue
+		}
+		name, _, _ := strings.Cut(sf.Tag.Get("step"), ",")
+		w, given := want[name]
+		typ := sf.Type
+		if typ.Kind() == reflect.Pointer {
+			typ = typ.Elem()
+		}
+		d, isDecoder := reflect.New(typ).Interface().(stepopt.Decoder)
+		if !given || !isDecoder {
+			continue
+		}
+		if f, isNum := w.(float64); isNum && f == float64(int64(f)) {
+			w = int64(f)
+		}
+		if err := d.DecodeOption(w); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		want[name] = fieldData(t, reflect.ValueOf(d).Elem())
 	}
 }
 
@@ -123,6 +157,9 @@ func fieldData(t *testing.T, fv reflect.Value) any {
 		return float64(x) / float64(time.Millisecond)
 	case *time.Duration:
 		return float64(*x) / float64(time.Millisecond)
+	}
+	if _, decodes := fv.Interface().(stepopt.Decoder); decodes && fv.Kind() == reflect.Pointer {
+		return fv.Elem().Interface()
 	}
 	if fv.Kind() == reflect.Pointer && fv.Elem().Kind() == reflect.Struct {
 		m := map[string]any{}

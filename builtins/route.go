@@ -78,9 +78,7 @@ func routeMatch(c *Call) (*browser.Route, string, error) {
 	if r.Match, err = browser.NewURLMatcher(pattern, re); err != nil {
 		return nil, "", err
 	}
-	if r.Types, err = stringOrList(c, "type"); err != nil {
-		return nil, "", err
-	}
+	r.Types = o.Type
 	if err := browser.CheckResourceTypes(r.Types); err != nil {
 		return nil, "", err
 	}
@@ -112,16 +110,8 @@ func routeAction(c *Call, r *browser.Route, action string) (string, error) {
 		r.Decide = routeHandler(c, fn)
 		return "a handler decides on", nil
 	case "abort":
-		v, _ := c.Args.Value("abort")
-		reason := ""
-		if b, ok := v.(starlark.Bool); ok {
-			if !b {
-				return "", invalid("route: abort must be true or a reason such as \"ConnectionRefused\"")
-			}
-		} else if reason, ok = starlark.AsString(v); !ok {
-			return "", invalid("route: abort must be true or a reason string, not %s", v.Type())
-		}
-		if reason, err = browser.CheckAbortReason(reason); err != nil {
+		reason, err := browser.CheckAbortReason(options[lang.RouteOptions](c).Abort.Reason)
+		if err != nil {
 			return "", err
 		}
 		r.Decision = browser.RouteDecision{Action: browser.RouteAbort, Reason: reason}

@@ -28,7 +28,7 @@ func snapshot(c *Call) (any, error) {
 	}
 	o := options[lang.SnapshotOptions](c)
 	opts := browser.SnapshotOptions{Root: o.Root, Detail: o.Detail, ViewportOnly: o.ViewportOnly,
-		PierceShadow: o.PierceShadow, NoFrames: !o.IncludeFrames, NoText: !o.IncludeText,
+		PierceShadow: &o.PierceShadow, NoFrames: !o.IncludeFrames, NoText: !o.IncludeText,
 		MaxDepth: o.MaxDepth, MaxElements: o.MaxElements, ResetRefs: !o.PreserveRefs, Since: o.Since,
 		RefsMapAbove: RefsFileAbove}
 	if c.Args.Pos != nil {
@@ -94,7 +94,7 @@ func snapshotSearch(c *Call) (any, error) {
 	}
 	so := options[lang.SnapshotSearchOptions](c)
 	o := browser.SearchOptions{Text: so.Text, Pattern: so.Pattern, Role: so.Role, Exact: so.Exact,
-		Limit: so.Limit, Root: so.Root, Context: so.Context}
+		Limit: so.Limit, Root: so.Root, Context: &so.Context}
 	if c.Args.Pos != nil {
 		if o.Text, err = posString(c, "the text to search"); err != nil {
 			return nil, err
@@ -133,20 +133,13 @@ func query(c *Call) (any, error) {
 	o := options[lang.QueryOptions](c)
 	q := browser.QueryOptions{Selector: o.Selector, Name: o.Name, NameExact: o.NameExact, NameRegex: o.NameRegex,
 		Checked: o.Checked, Disabled: o.Disabled, Level: o.Level, Limit: o.Limit, CountOnly: o.CountOnly,
-		Clean: o.Clean, Metadata: o.Metadata}
+		Clean: &o.Clean, Metadata: o.Metadata}
 	if c.Args.Pos != nil {
 		if q.Selector, err = posString(c, "a CSS selector"); err != nil {
 			return nil, err
 		}
 	}
-	if v := o.Role; v != nil {
-		if s, isStr := starlark.AsString(v); isStr {
-			q.Roles = []string{s}
-		} else if q.Roles, err = stringList(v, "role"); err != nil {
-			return nil, err
-		}
-	}
-	q.Roles = append(q.Roles, o.Roles...)
+	q.Roles = append(append(q.Roles, o.Role...), o.Roles...)
 	if o.Output != nil {
 		if q.Output, err = FromStarlark(o.Output); err != nil {
 			return nil, err

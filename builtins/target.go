@@ -10,115 +10,99 @@ import (
 )
 
 // targetArg reads the element an action is for: the positional string (a
-// ref or a CSS selector) or the selector/ref/text/label/selectors/x,y
-// keywords.
+// ref or a CSS selector) or the target keys of the action's options.
 func targetArg(c *Call) (browser.Target, error) {
-	var t browser.Target
-	if s, ok := starlark.AsString(c.Args.Pos); ok && c.Args.Pos != nil {
-		t = browser.NormalizeTarget(s)
-	}
+	var keys lang.Target
 	if o, ok := c.Args.Opts.(lang.Targeted); ok {
-		return declaredTarget(c, t, o.TargetFields())
+		keys = *o.TargetFields()
 	}
-	return argsTarget(c, t)
+	return parseTarget(targetSource{who: c.Action.Builtin(), kinds: actionTargetKinds(c.Action)}, positionalTarget(c), keys)
 }
 
-// declaredTarget completes t from the target keys of an options struct.
-func declaredTarget(c *Call, t browser.Target, lt *lang.Target) (browser.Target, error) {
-	for _, f := range []struct{ src, dst *string }{
-		{&lt.Selector, &t.Selector}, {&lt.Ref, &t.Ref}, {&lt.Text, &t.Text},
-		{&lt.Label, &t.Label}, {&lt.WithinSelector, &t.Within},
-	} {
-		if *f.src != "" {
-			*f.dst = *f.src
-		}
+// positionalTarget is the element the positional string names (a ref or
+// a CSS selector), or none.
+func positionalTarget(c *Call) browser.Target {
+	if s, ok := starlark.AsString(c.Args.Pos); ok && c.Args.Pos != nil {
+		return browser.NormalizeTarget(s)
 	}
-	t.Exact = t.Exact || lt.Exact
-	if len(lt.Selectors) > 0 {
-		t.Selectors = lt.Selectors
-	}
-	if lt.X != nil || lt.Y != nil {
-		if lt.X == nil || lt.Y == nil {
-			return t, invalid("give both x and y")
-		}
-		t.Point = &browser.Point{X: *lt.X, Y: *lt.Y}
-	}
-	return checkTarget(c, t)
+	return browser.Target{}
 }
 
-// argsTarget reads the target keywords of an action that lists its Params
-// by hand (no options struct).
-func argsTarget(c *Call, t browser.Target) (browser.Target, error) {
-	var err error
-	// has reads a keyword only where the catalog declares it a target:
-	// type's text is what to type, not an element to find.
-	has := func(name string) bool { return c.Action.IsTarget(name) && c.Args.Has(name) }
-	str := func(name string, dst *string) {
-		if err == nil && has(name) {
-			*dst, err = c.Args.String(name)
-		}
-	}
-	str("selector", &t.Selector)
-	str("ref", &t.Ref)
-	str("text", &t.Text)
-	str("label", &t.Label)
-	str("withinSelector", &t.Within)
-	if err != nil {
-		return t, err
-	}
-	if has("exact") {
-		if t.Exact, err = c.Args.Bool("exact", false); err != nil {
-			return t, err
-		}
-	}
-	if v, ok := c.Args.Value("selectors"); ok && c.Action.IsTarget("selectors") {
-		if t.Selectors, err = stringList(v, "selectors"); err != nil {
-			return t, err
-		}
-	}
-	if has("x") || has("y") {
-		x, err := c.Args.Float("x", 0)
-		if err != nil {
-			return t, err
-		}
-		y, err := c.Args.Float("y", 0)
-		if err != nil {
-			return t, err
-		}
-		if !has("x") || !has("y") {
-			return t, invalid("give both x and y")
-		}
-		t.Point = &browser.Point{X: x, Y: y}
-	}
-	return checkTarget(c, t)
+// targetSource names, for parseTarget's messages, whose target is read and
+// the forms it accepts.
+type targetSource struct {
+	// who starts the messages: "click", "drag: source".
+	who string
+	// kinds lists the accepted forms: "selector, ref or text".
+	kinds string
 }
 
-// checkTarget refuses a malformed ref, an impossible point and several
-// targets at once.
-func checkTarget(c *Call, t browser.Target) (browser.Target, error) {
-	if browser.IsRef(t.Selector) {
+// parseTarget is the one target parser: the element a step names by its
+// positional value (pos, already a ref or selector) or by the target keys
+// (keys: selector, ref, text, label, selectors, x and y, with exact and
+// withinSelector qualifying text and label). It refuses a malformed ref,
+// half a point, a point outside any viewport and several targets at once.
+// A zero Target means none was named: the caller says whether one is
+// needed.
+func parseTarget(src targetSource, pos browser.Target, keys lang.Target) (browser.Target, error) {
+	t := browser.Target{
+		Selector: keys.Selector, Ref: keys.Ref, Text: keys.Text, Label: keys.Label,
+		Selectors: keys.Selectors, Exact: keys.Exact, Within: keys.WithinSelector,
+	}
+	if keys.X != nil || keys.Y != nil {
+		if keys.X == nil || keys.Y == nil {
+			return t, invalid("%s: give both x and y (a point is x and y together)", src.who)
+		}
+		t.Point = &browser.Point{X: *keys.X, Y: *keys.Y}
+	}
+	if !pos.IsZero() {
+		if named := describeTargets(t); named != "" {
+			return t, invalid("%s got several targets (the positional value, %s): give one of %s", src.who, named, src.kinds)
+		}
+		t.Ref, t.Selector = pos.Ref, pos.Selector
+	}
+	if browser.IsRef(t.Selector) && t.Ref == "" {
 		t.Ref, t.Selector = t.Selector, ""
 	}
 	if t.Ref != "" && !browser.IsRef(t.Ref) {
-		return t, invalid("ref %q is not a ref like s1e4: take one from a snapshot", t.Ref)
+		return t, invalid("%s: ref %q is not a ref like s1e4: take one from a snapshot", src.who, t.Ref)
 	}
 	if t.Point != nil {
-		if err := checkPoint(c.Action.Builtin(), *t.Point); err != nil {
+		if err := checkPoint(src.who, *t.Point); err != nil {
 			return t, err
 		}
 	}
-	n := 0
-	for _, set := range []bool{t.Ref != "", t.Selector != "", len(t.Selectors) > 0, t.Text != "", t.Label != "", t.Point != nil} {
-		if set {
-			n++
-		}
-	}
-	if n > 1 {
-		return t, invalid("%s got several targets (%s): give one of selector, ref, text, label, selectors or x/y", c.Action.Builtin(), describeTargets(t))
+	if named := describeTargets(t); strings.Contains(named, ",") {
+		return t, invalid("%s got several targets (%s): give one of %s", src.who, named, src.kinds)
 	}
 	return t, nil
 }
 
+// actionTargetKinds lists the targets an action accepts, for messages:
+// "selector, ref, text or x/y".
+func actionTargetKinds(a *lang.Action) string {
+	var kinds []string
+	for _, k := range lang.TargetKeys {
+		switch {
+		case k == "exact" || k == "withinSelector" || k == "y" || !a.IsTarget(k):
+		case k == "x":
+			kinds = append(kinds, "x/y")
+		default:
+			kinds = append(kinds, k)
+		}
+	}
+	return orList(kinds)
+}
+
+// orList joins words as "a, b or c".
+func orList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+}
+
+// describeTargets lists the targets t names: "ref, selector".
 func describeTargets(t browser.Target) string {
 	var parts []string
 	if t.Ref != "" {

@@ -38,8 +38,19 @@ type Param struct {
 	Fields []Param
 }
 
-// TargetKeys are the parameter names that can name an element (spec §6).
-var TargetKeys = []string{"selector", "ref", "text", "label", "exact", "selectors", "withinSelector", "x", "y"}
+// TargetKeys are the parameter names that can name an element (spec §6):
+// the step names of Target's fields, in their order.
+var TargetKeys = targetKeys()
+
+func targetKeys() []string {
+	rt := reflect.TypeOf(Target{})
+	keys := make([]string, 0, rt.NumField())
+	for i := range rt.NumField() {
+		name, _, _ := strings.Cut(rt.Field(i).Tag.Get("step"), ",")
+		keys = append(keys, name)
+	}
+	return keys
+}
 
 // IsTarget reports whether the action reads the parameter as (part of) its
 // target.
@@ -52,6 +63,24 @@ func (a *Action) IsTarget(name string) bool {
 	return false
 }
 
+// StepTargetKeys are the keys of a step's params (JSON spelling) that
+// name its element, in TargetKeys order: those the action marks Target,
+// less label where LabelNamesOption makes it the option's.
+func (a *Action) StepTargetKeys(has func(key string) bool) []string {
+	var keys []string
+	named := false
+	for _, k := range TargetKeys {
+		if a.IsTarget(k) && has(k) {
+			keys = append(keys, k)
+			named = named || k != "label" && k != "exact" && k != "withinSelector"
+		}
+	}
+	if a.LabelNamesOption && named {
+		keys = slices.DeleteFunc(keys, func(k string) bool { return k == "label" })
+	}
+	return keys
+}
+
 // Keyword is the Starlark keyword argument name of the parameter.
 func (p Param) Keyword() string { return keywordName(SnakeCase(p.Name)) }
 
@@ -61,7 +90,8 @@ func (p Param) Keyword() string { return keywordName(SnakeCase(p.Name)) }
 // (cdp-skill help STEP, cmd/skill/REFERENCE.md) and the MCP schema; package
 // builtins implements each entry.
 //
-// Adding a step takes two places (three with in-page code):
+// Adding a step takes two places (three with in-page code; the walk-through
+// is docs/ARCHITECTURE.md, "Adding a step"):
 //  1. here, in the family's catalog_*.go: an options struct whose tagged
 //     fields are the parameters (see options.go; embed Target, Acting,
 //     Loading… for the shared ones) and an Action with Name, Options, Verb
@@ -118,6 +148,31 @@ type Action struct {
 	// baseline read ahead of the command may then be read with that
 	// lookup behind it, not before it.
 	LooksUpFirst bool
+	// LabelNamesOption means label names the action's option (a select's
+	// option) when another target key or the positional value names the
+	// element, and the element itself otherwise (selectOption).
+	LabelNamesOption bool
+	// Navigates means the action's work is loading a document in its tab
+	// (goto, back, forward, reload): a new document does not explain its
+	// failure, and a frame selected before it is left behind as no news.
+	Navigates bool
+	// RunsSteps means the action runs other steps, each recorded and
+	// explained by itself (recipe).
+	RunsSteps bool
+	// AdoptsTab means the action attaches to a tab as it is (connectTab):
+	// the tab's URL then is where the command starts, not a navigation.
+	AdoptsTab bool
+	// SizesOwnOutput means the action cuts its own output to its inline
+	// limit and names the file with all of it (snapshot, getDom, network),
+	// so the answer does not spill it again.
+	SizesOwnOutput bool
+	// PrintsTree means the action's output carries the page's tree as YAML
+	// (snapshot), which the post-command capture need not repeat.
+	PrintsTree bool
+	// ReportsDownloads means the action's output is the downloads it
+	// waited for (waitForDownload): the step lifecycle does not report
+	// them again.
+	ReportsDownloads bool
 	// Doc is a one-line description.
 	Doc string
 
@@ -202,32 +257,41 @@ func register(actions ...*Action) {
 func buildCatalog() {
 	catalog, byBuiltin, aliases = map[string]*Action{}, map[string]*Action{}, map[string]*Action{}
 	for _, a := range pending {
-		if _, dup := catalog[a.Name]; dup {
-			panic("lang: duplicate action " + a.Name)
-		}
-		if len(a.Params) > 0 {
-			panic("lang: action " + a.Name + " lists Params by hand: declare every parameter in its Options struct")
-		}
-		if a.Options != nil {
-			spec, err := parseOptions(reflect.TypeOf(a.Options))
-			if err != nil {
-				panic("lang: action " + a.Name + ": " + err.Error())
-			}
-			a.opts, a.Params = spec, spec.params()
-		}
-		if err := checkParams(a); err != nil {
+		if err := addAction(a); err != nil {
 			panic("lang: " + err.Error())
-		}
-		if starlark.Universe.Has(a.Builtin()) && a.Builtin() != "fail" {
-			panic("lang: action " + a.Name + " would shadow the Starlark builtin " + a.Builtin() + "(): set Star")
-		}
-		catalog[a.Name] = a
-		byBuiltin[a.Builtin()] = a
-		for _, al := range a.Aliases {
-			aliases[al] = a
 		}
 	}
 	pending = nil
+}
+
+// addAction parses an action's options into its parameters, checks them
+// and adds it to the lookup maps: what registering a step gets it.
+func addAction(a *Action) error {
+	if _, dup := catalog[a.Name]; dup {
+		return fmt.Errorf("duplicate action %s", a.Name)
+	}
+	if len(a.Params) > 0 {
+		return fmt.Errorf("action %s lists Params by hand: declare every parameter in its Options struct", a.Name)
+	}
+	if a.Options != nil {
+		spec, err := parseOptions(reflect.TypeOf(a.Options))
+		if err != nil {
+			return fmt.Errorf("action %s: %w", a.Name, err)
+		}
+		a.opts, a.Params = spec, spec.params()
+	}
+	if err := checkParams(a); err != nil {
+		return err
+	}
+	if starlark.Universe.Has(a.Builtin()) && a.Builtin() != "fail" {
+		return fmt.Errorf("action %s would shadow the Starlark builtin %s(): set Star", a.Name, a.Builtin())
+	}
+	catalog[a.Name] = a
+	byBuiltin[a.Builtin()] = a
+	for _, al := range a.Aliases {
+		aliases[al] = a
+	}
+	return nil
 }
 
 // checkParams refuses an action whose parameters clash: a name (or its

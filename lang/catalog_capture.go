@@ -32,7 +32,7 @@ type PDFOptions struct {
 	HeaderTemplate      string         `step:"headerTemplate" doc:"HTML of the header; classes date, title, url, pageNumber, totalPages are filled in" example:"\"<span class=title></span>\""`
 	FooterTemplate      string         `step:"footerTemplate" doc:"HTML of the footer (same classes)" example:"\"<span class=pageNumber></span>\""`
 	DisplayHeaderFooter *bool          `step:"displayHeaderFooter" doc:"show header and footer (default: when a template is given)"`
-	PrintBackground     *bool          `step:"printBackground" doc:"print background colors and images" default:"true"`
+	PrintBackground     bool           `step:"printBackground" doc:"print background colors and images" default:"true"`
 	PreferCSSPageSize   bool           `step:"preferCSSPageSize" doc:"use the page's CSS @page size"`
 }
 

@@ -1,14 +1,14 @@
 package lang
 
-import "go.starlark.net/starlark"
+import "github.com/cdp-skill/cdp-skill/lang/stepopt"
 
 // SelectOptionOptions are selectOption's parameters.
 type SelectOptionOptions struct {
 	Target      `keys:"selector ref text label exact" docs:"label=the option's label; when no selector, ref or text names the <select>, the <select>'s own label (then give value, index or values)"`
-	OptionLabel string         `step:"optionLabel" doc:"the option's label (unambiguous spelling, usable with label= targeting the <select>)" example:"\"Pro plan\""`
-	Value       starlark.Value `step:"value" type:"string|number" doc:"the option's value (failing that, its label)" example:"\"pro\""`
-	Values      starlark.Value `step:"values" type:"list" doc:"several options (values or labels) of a multiple <select>; the others are deselected" example:"[\"red\", \"blue\"]"`
-	Index       *int           `step:"index" doc:"the option's 0-based position" example:"2"`
+	OptionLabel string        `step:"optionLabel" doc:"the option's label (unambiguous spelling, usable with label= targeting the <select>)" example:"\"Pro plan\""`
+	Value       *stepopt.Text `step:"value" type:"string|number" doc:"the option's value (failing that, its label)" example:"\"pro\""`
+	Values      stepopt.Texts `step:"values" type:"list" doc:"several options (values or labels) of a multiple <select>; the others are deselected" example:"[\"red\", \"blue\"]"`
+	Index       *int          `step:"index" doc:"the option's 0-based position" example:"2"`
 	Acting
 }
 
@@ -21,13 +21,13 @@ type ControlOptions struct {
 // UploadOptions are upload's parameters.
 type UploadOptions struct {
 	Target `keys:"selector ref text label exact" docs:"label=the control's label text"`
-	Files  starlark.Value `step:"files" type:"string|list" doc:"path or paths of the files; they must lie under the working directory or a directory listed in CDP_SKILL_UPLOAD_DIRS" example:"[\"report.pdf\"]"`
+	Files  stepopt.Strings `step:"files" type:"string|list" doc:"path or paths of the files; they must lie under the working directory or a directory listed in CDP_SKILL_UPLOAD_DIRS" example:"[\"report.pdf\"]"`
 	Acting
 }
 
 func init() {
 	register(
-		&Action{Name: "selectOption", Verb: "Selected", Positional: "string", Visual: true, LooksUpFirst: true, Options: SelectOptionOptions{},
+		&Action{Name: "selectOption", Verb: "Selected", Positional: "string", Visual: true, LooksUpFirst: true, LabelNamesOption: true, Options: SelectOptionOptions{},
 			Example: `{"selectOption": {"selector": "#plan", "value": "pro"}}`,
 			Doc:     "select options of a native <select> (fires input and change, verifies the selection); custom: click it open, then its option"},
 		&Action{Name: "check", Verb: "Checked", Positional: "string", Visual: true, LooksUpFirst: true, Options: ControlOptions{},

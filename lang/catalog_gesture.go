@@ -3,7 +3,7 @@ package lang
 import (
 	"time"
 
-	"go.starlark.net/starlark"
+	"github.com/cdp-skill/cdp-skill/lang/stepopt"
 )
 
 // dragEndDoc describes the accepted forms of a drag source or target.
@@ -19,12 +19,12 @@ type HoverOptions struct {
 
 // DragOptions are drag's parameters.
 type DragOptions struct {
-	Source starlark.Value `step:"source" type:"string|dict" doc:"what to drag: a selector, a ref, {text} (a card by its words), {selector|ref|text, offsetX, offsetY} (offset from its centre) or {x, y}" example:"\"#card-1\""`
-	Target starlark.Value `step:"target" type:"string|dict" doc:"where to drop: a selector, a ref, {text} (a column by its words), {selector|ref|text, offsetX, offsetY} (offset from its centre) or {x, y}" example:"\"#done\""`
-	Method string         `step:"method" doc:"auto (default: mouse, or Chrome's HTML5 drag and drop when the page starts one) | mouse | html5" example:"\"mouse\""`
-	Steps  int            `step:"steps" doc:"mouse moves along the path" default:"10"`
-	Delay  time.Duration  `step:"delay" doc:"ms between moves" default:"0"`
-	Value  *float64       `step:"value" doc:"range input source: the value to set (instead of reading it from the target)"`
+	Source *stepopt.DragEnd `step:"source" type:"string|dict" doc:"what to drag: a selector, a ref, {text} (a card by its words), {selector|ref|text, offsetX, offsetY} (offset from its centre) or {x, y}" example:"\"#card-1\""`
+	Target *stepopt.DragEnd `step:"target" type:"string|dict" doc:"where to drop: a selector, a ref, {text} (a column by its words), {selector|ref|text, offsetX, offsetY} (offset from its centre) or {x, y}" example:"\"#done\""`
+	Method string           `step:"method" doc:"auto (default: mouse, or Chrome's HTML5 drag and drop when the page starts one) | mouse | html5" example:"\"mouse\""`
+	Steps  int              `step:"steps" doc:"mouse moves along the path" default:"10"`
+	Delay  time.Duration    `step:"delay" doc:"ms between moves" default:"0"`
+	Value  *float64         `step:"value" doc:"range input source: the value to set (instead of reading it from the target)"`
 	Acting
 }
 
@@ -37,6 +37,12 @@ type ScrollOptions struct {
 	DeltaY   *float64 `step:"deltaY" doc:"scroll down by this many pixels (negative: up)" example:"600"`
 	X        *float64 `step:"x" doc:"scroll to this horizontal position"`
 	Y        *float64 `step:"y" doc:"scroll to this vertical position"`
+}
+
+// TargetFields returns scroll's target keys (selector and ref; its x and
+// y are a scroll position, not a point to act on).
+func (o *ScrollOptions) TargetFields() *Target {
+	return &Target{Selector: o.Selector, Ref: o.Ref}
 }
 
 func init() {

@@ -4,16 +4,18 @@ import (
 	"time"
 
 	"go.starlark.net/starlark"
+
+	"github.com/cdp-skill/cdp-skill/lang/stepopt"
 )
 
 // ClickOptions are click's parameters.
 type ClickOptions struct {
 	Target      `keys:"selector ref text exact selectors withinSelector x y" docs:"x=viewport x (with y: click a point)"`
-	JSClick     bool           `step:"jsClick" doc:"click with element.click() only"`
-	NativeOnly  bool           `step:"nativeOnly" doc:"never fall back to element.click()"`
-	DoubleClick bool           `step:"doubleClick" doc:"double click"`
-	Button      string         `step:"button" doc:"left | right | middle" default:"left"`
-	Modifiers   starlark.Value `step:"modifiers" type:"string|list" doc:"held keys: Control, Alt, Meta, Shift, ControlOrMeta (list or \"Control+Shift\")" example:"\"Shift\""`
+	JSClick     bool            `step:"jsClick" doc:"click with element.click() only"`
+	NativeOnly  bool            `step:"nativeOnly" doc:"never fall back to element.click()"`
+	DoubleClick bool            `step:"doubleClick" doc:"double click"`
+	Button      string          `step:"button" doc:"left | right | middle" default:"left"`
+	Modifiers   stepopt.Strings `step:"modifiers" type:"string|list" doc:"held keys: Control, Alt, Meta, Shift, ControlOrMeta (list or \"Control+Shift\")" example:"\"Shift\""`
 	// ScrollUntilVisible scrolls down until the target exists first.
 	ScrollUntilVisible *ScrollUntil `step:"scrollUntilVisible" type:"bool|dict" doc:"scroll (the page and every scroll container: virtualised lists, feeds in a panel) until the element exists (lazy content): down, and up from where a scroller stood when it was not at its top; {maxScrolls, distance}" example:"{\"maxScrolls\": 5}"`
 	// WaitAfter waits for the DOM to go quiet after the click.
@@ -37,7 +39,7 @@ type WaitQuiet struct {
 // the focused field or a map for a batch).
 type FillOptions struct {
 	Target `keys:"selector ref text label exact"`
-	Value  starlark.Value `step:"value" type:"string|number|bool" doc:"the value" example:"\"a@b.c\""`
+	Value  *stepopt.Text  `step:"value" type:"string|number|bool" doc:"the value" example:"\"a@b.c\""`
 	Fields starlark.Value `step:"fields" type:"dict" doc:"batch: {selector or ref or label: value}" example:"{\"#email\": \"a@b.c\"}"`
 	Clear  bool           `step:"clear" doc:"replace the current value" default:"true"`
 	React  bool           `step:"react" doc:"set the value with the native setter and input/change events"`

@@ -4,6 +4,8 @@ import (
 	"time"
 
 	"go.starlark.net/starlark"
+
+	"github.com/cdp-skill/cdp-skill/lang/stepopt"
 )
 
 // Loading says when a navigation counts as done.
@@ -40,11 +42,11 @@ type SleepOptions struct {
 
 // PageFunctionOptions are pageFunction's parameters.
 type PageFunctionOptions struct {
-	Fn         string         `step:"fn" doc:"JavaScript function, e.g. \"() => document.title\"" example:"\"() => document.title\""`
-	Expression string         `step:"expression" doc:"bare JavaScript expression (alias of fn)" example:"\"document.title\""`
-	Await      bool           `step:"await" doc:"accepted for compatibility: a returned promise is always awaited" default:"true"`
-	Refs       starlark.Value `step:"refs" type:"bool|list" doc:"pass elements: true → one object {ref: element}; a list of refs → those elements as arguments" example:"[\"s1e4\"]"`
-	Serialize  *bool          `step:"serialize" doc:"omitted: JSON values as they are, values JSON cannot carry (Date, Map, Element, NaN, undefined…) tagged {type, …}; true: the spec's {type, value} around every value; false: what JSON.stringify makes of it"`
+	Fn         string        `step:"fn" doc:"JavaScript function, e.g. \"() => document.title\"" example:"\"() => document.title\""`
+	Expression string        `step:"expression" doc:"bare JavaScript expression (alias of fn)" example:"\"document.title\""`
+	Await      bool          `step:"await" doc:"accepted for compatibility: a returned promise is always awaited" default:"true"`
+	Refs       *stepopt.Refs `step:"refs" type:"bool|list" doc:"pass elements: true → one object {ref: element}; a list of refs → those elements as arguments" example:"[\"s1e4\"]"`
+	Serialize  *bool         `step:"serialize" doc:"omitted: JSON values as they are, values JSON cannot carry (Date, Map, Element, NaN, undefined…) tagged {type, …}; true: the spec's {type, value} around every value; false: what JSON.stringify makes of it"`
 }
 
 // PollOptions are poll's parameters.
@@ -59,14 +61,14 @@ func (l *Loading) LoadingFields() *Loading { return l }
 
 func init() {
 	register(
-		&Action{Name: "goto", Verb: "Navigated", Positional: "string", Visual: true, Options: GotoOptions{},
+		&Action{Name: "goto", Navigates: true, Verb: "Navigated", Positional: "string", Visual: true, Options: GotoOptions{},
 			Example: `{"goto": "https://example.com"}`,
 			Doc:     "load a URL in the current tab"},
-		&Action{Name: "back", Verb: "Went back", Visual: true, Options: Loading{}, Example: `{"back": true}`,
+		&Action{Name: "back", Navigates: true, Verb: "Went back", Visual: true, Options: Loading{}, Example: `{"back": true}`,
 			Doc: "go back one history entry"},
-		&Action{Name: "forward", Verb: "Went forward", Visual: true, Options: Loading{}, Example: `{"forward": true}`,
+		&Action{Name: "forward", Navigates: true, Verb: "Went forward", Visual: true, Options: Loading{}, Example: `{"forward": true}`,
 			Doc: "go forward one history entry"},
-		&Action{Name: "reload", Verb: "Reloaded", Visual: true, Options: ReloadOptions{}, Example: `{"reload": {"ignoreCache": true}}`,
+		&Action{Name: "reload", Navigates: true, Verb: "Reloaded", Visual: true, Options: ReloadOptions{}, Example: `{"reload": {"ignoreCache": true}}`,
 			Doc: "reload the page"},
 		&Action{Name: "wait", Verb: "Waited", Positional: "int|string", PositionalMS: true, Visual: true, Options: WaitOptions{},
 			Example: `{"wait": {"text": "Saved"}}`,

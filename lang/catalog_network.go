@@ -1,6 +1,10 @@
 package lang
 
-import "go.starlark.net/starlark"
+import (
+	"go.starlark.net/starlark"
+
+	"github.com/cdp-skill/cdp-skill/lang/stepopt"
+)
 
 // URLMatch picks requests by URL.
 type URLMatch struct {
@@ -11,17 +15,17 @@ type URLMatch struct {
 // NetworkOptions are network's parameters.
 type NetworkOptions struct {
 	URLMatch
-	Type   starlark.Value `step:"type" type:"string|list" doc:"only these resource types: document, script, xhr, fetch, stylesheet, image, font, media, websocket, other" example:"[\"xhr\", \"fetch\"]"`
-	Status starlark.Value `step:"status" type:"int|string" doc:"only this status (404) or class (\"4xx\")" example:"\"4xx\""`
-	Failed bool           `step:"failed" doc:"only failed requests (status ≥ 400 or a network error)"`
-	Limit  int            `step:"limit" doc:"most recent requests to list; a long list also goes to a file" default:"100"`
-	Clear  bool           `step:"clear" doc:"forget the requests recorded so far (after listing them)"`
+	Type   stepopt.Strings `step:"type" type:"string|list" doc:"only these resource types: document, script, xhr, fetch, stylesheet, image, font, media, websocket, other" example:"[\"xhr\", \"fetch\"]"`
+	Status stepopt.Status  `step:"status" type:"int|string" doc:"only this status (404) or class (\"4xx\")" example:"\"4xx\""`
+	Failed bool            `step:"failed" doc:"only failed requests (status ≥ 400 or a network error)"`
+	Limit  int             `step:"limit" doc:"most recent requests to list; a long list also goes to a file" default:"100"`
+	Clear  bool            `step:"clear" doc:"forget the requests recorded so far (after listing them)"`
 }
 
 // WaitForResponseOptions are waitForResponse's parameters.
 type WaitForResponseOptions struct {
 	URLMatch `docs:"url=URL substring or glob (the positional value);urlRegex=URL regular expression (RE2)"`
-	Status   starlark.Value `step:"status" type:"int|string" doc:"only this status (200) or class (\"2xx\")" example:"200"`
+	Status   stepopt.Status `step:"status" type:"int|string" doc:"only this status (200) or class (\"2xx\")" example:"200"`
 	Method   string         `step:"method" doc:"only this HTTP method" example:"\"POST\""`
 	Body     starlark.Value `step:"body" type:"bool|int" doc:"return the response body: true = first 4000 bytes, or a byte limit" example:"true"`
 }
@@ -29,14 +33,14 @@ type WaitForResponseOptions struct {
 // RouteOptions are route's parameters.
 type RouteOptions struct {
 	URLMatch `docs:"url=requests whose URL contains this text (a * makes it a glob); omit for every request;urlRegex=requests whose URL matches this regular expression"`
-	Type     starlark.Value `step:"type" type:"string|list" doc:"only these resource types" example:"\"image\""`
-	Method   string         `step:"method" doc:"only this HTTP method" example:"\"GET\""`
-	Fulfill  starlark.Value `step:"fulfill" type:"dict" doc:"answer without the network: {status, headers, body | json | file, contentType}; file is read from the working directory or CDP_SKILL_UPLOAD_DIRS" example:"{\"json\": []}"`
-	Abort    starlark.Value `step:"abort" type:"bool|string" doc:"fail the request: true (BlockedByClient) or a reason (Failed, ConnectionRefused, TimedOut, …)" example:"true"`
-	Headers  starlark.Value `step:"headers" type:"dict" doc:"send the request on with these request headers set (\"\" removes one)" example:"{\"X-Test\": \"1\"}"`
-	Handler  starlark.Value `step:"handler" type:"any" doc:"recipes: a function(request) deciding per request; returns None (go on), \"abort\", or a dict like fulfill (or {headers}, {abort})"`
-	Times    int            `step:"times" doc:"handle only the first n matching requests (0: every one)" example:"1"`
-	Clear    bool           `step:"clear" doc:"remove every route of the tab"`
+	Type     stepopt.Strings `step:"type" type:"string|list" doc:"only these resource types" example:"\"image\""`
+	Method   string          `step:"method" doc:"only this HTTP method" example:"\"GET\""`
+	Fulfill  starlark.Value  `step:"fulfill" type:"dict" doc:"answer without the network: {status, headers, body | json | file, contentType}; file is read from the working directory or CDP_SKILL_UPLOAD_DIRS" example:"{\"json\": []}"`
+	Abort    *stepopt.Abort  `step:"abort" type:"bool|string" doc:"fail the request: true (BlockedByClient) or a reason (Failed, ConnectionRefused, TimedOut, …)" example:"true"`
+	Headers  starlark.Value  `step:"headers" type:"dict" doc:"send the request on with these request headers set (\"\" removes one)" example:"{\"X-Test\": \"1\"}"`
+	Handler  starlark.Value  `step:"handler" type:"any" doc:"recipes: a function(request) deciding per request; returns None (go on), \"abort\", or a dict like fulfill (or {headers}, {abort})"`
+	Times    int             `step:"times" doc:"handle only the first n matching requests (0: every one)" example:"1"`
+	Clear    bool            `step:"clear" doc:"remove every route of the tab"`
 }
 
 // HAROptions are har's parameters.
@@ -47,7 +51,7 @@ type HAROptions struct {
 
 func init() {
 	register(
-		&Action{Name: "network", Options: NetworkOptions{},
+		&Action{Name: "network", SizesOwnOutput: true, Options: NetworkOptions{},
 			Example: `{"network": {"failed": true}}`,
 			Doc:     "the tab's requests during this command (a long-lived MCP server: since the last clear): method, url, status, type, size, ms, failure"},
 		&Action{Name: "waitForResponse", Positional: "string", Options: WaitForResponseOptions{},
@@ -59,7 +63,7 @@ func init() {
 		&Action{Name: "har", Positional: "string", Options: HAROptions{},
 			Example: `{"har": "traffic.har"}`,
 			Doc:     "record this command's requests (from its start to its end) to a HAR 1.2 file"},
-		&Action{Name: "waitForDownload",
+		&Action{Name: "waitForDownload", ReportsDownloads: true,
 			Example: `{"waitForDownload": true}`,
 			Doc:     "wait for a download the page began during this command (not one an earlier waitForDownload returned) to complete: {path, suggestedFilename, size}"},
 	)

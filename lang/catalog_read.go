@@ -92,7 +92,7 @@ func init() {
 		&Action{Name: "extract", Positional: "string", Options: ExtractOptions{},
 			Example: `{"extract": {"selector": "#prices", "type": "table"}}`,
 			Doc:     "read a table (headers, rows, column types) or a list (items, nested lists as {text, items}) as data"},
-		&Action{Name: "getDom", Positional: "string", Options: GetDOMOptions{}, Example: `{"getDom": "#main"}`,
+		&Action{Name: "getDom", SizesOwnOutput: true, Positional: "string", Options: GetDOMOptions{}, Example: `{"getDom": "#main"}`,
 			Doc: "raw HTML of the page or of an element; over 50 KB it goes to a file and the answer has its path and the first 2 KB"},
 		&Action{Name: "getBox", Positional: "string|list", Options: GetBoxOptions{}, Example: `{"getBox": ["s1e4", "s1e5"]}`,
 			Doc: "viewport boxes of refs: {x, y, width, height, center}, or error not found | stale | hidden (with box); a list or refs= answers boxes keyed by ref"},

@@ -29,7 +29,7 @@ func init() {
 		&Action{Name: "writeSiteProfile", NoTab: true, Options: WriteSiteProfileOptions{},
 			Example: `{"writeSiteProfile": {"domain": "example.com", "content": "# example.com\nNothing to log in to."}}`,
 			Doc:     "create or replace a site profile (and its recipes)"},
-		&Action{Name: "recipe", Positional: "string", Visual: true, Options: RecipeOptions{},
+		&Action{Name: "recipe", RunsSteps: true, Positional: "string", Visual: true, Options: RecipeOptions{},
 			Example: `{"recipe": {"site": "github.com", "name": "login", "args": {"email": "a@b.c"}}}`,
 			Doc:     "run a recipe stored in a site profile: {\"recipe\": {\"site\": \"github.com\", \"name\": \"login\", \"args\": {…}}} or \"github.com/login\""},
 	)

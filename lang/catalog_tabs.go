@@ -49,7 +49,7 @@ func init() {
 		&Action{Name: "openTab", Aliases: []string{"newTab"}, Positional: "string", OpensTab: true, Visual: true, Options: OpenTabOptions{},
 			Example: `{"openTab": "https://example.com"}`,
 			Doc:     "open a new tab (optionally at a URL) and make it the current tab"},
-		&Action{Name: "connectTab", Aliases: []string{"switchTab"}, Positional: "string", OpensTab: true, Visual: true, Options: ConnectTabOptions{},
+		&Action{Name: "connectTab", AdoptsTab: true, Aliases: []string{"switchTab"}, Positional: "string", OpensTab: true, Visual: true, Options: ConnectTabOptions{},
 			Example: `{"connectTab": "t2"}`,
 			Doc:     "attach to an existing tab by alias, target id or URL regex and make it current"},
 		&Action{Name: "closeTab", Positional: "string", NoTab: true, Options: CloseTabOptions{}, Example: `{"closeTab": "t2"}`,

@@ -103,3 +103,12 @@ func TestEveryParameterIsDocumented(t *testing.T) {
 		check(a.Name, "", a.Params)
 	}
 }
+
+// TestTargetKeysAreTargetsFields: the one list of target keys is read from
+// lang.Target's tags, in the spec's order (§6).
+func TestTargetKeysAreTargetsFields(t *testing.T) {
+	want := []string{"selector", "ref", "text", "label", "exact", "selectors", "withinSelector", "x", "y"}
+	if !slices.Equal(TargetKeys, want) {
+		t.Errorf("TargetKeys = %v, want %v", TargetKeys, want)
+	}
+}

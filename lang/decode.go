@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"go.starlark.net/starlark"
+
+	"github.com/cdp-skill/cdp-skill/lang/stepopt"
 )
 
 // OptionsError is a parameter value that does not fit the action's
@@ -106,6 +108,15 @@ func checkNonNegative(f optField, v starlark.Value, name string, n naming) error
 func decodeInto(dst reflect.Value, f optField, v starlark.Value, name string, n naming) error {
 	if err := checkNonNegative(f, v, name, n); err != nil {
 		return err
+	}
+	if d, ok := decoderAt(dst); ok {
+		if !starAccepts(f.param.Type, v) {
+			return n.fail("%s must be %s, not %s", name, withArticle(describeType(f.param.Type)), v.Type())
+		}
+		if err := DecodeValue(d, v); err != nil {
+			return n.fail("%s %v", name, err)
+		}
+		return nil
 	}
 	if dst.Type() == starValueType {
 		if !starAccepts(f.param.Type, v) {
@@ -280,6 +291,77 @@ func starAccepts(t Type, v starlark.Value) bool {
 		}
 	}
 	return false
+}
+
+// decoderAt is the stepopt.Decoder a field holds: the field's address, or
+// for a pointer field a new value it then points to.
+func decoderAt(dst reflect.Value) (stepopt.Decoder, bool) {
+	if d, ok := dst.Addr().Interface().(stepopt.Decoder); ok {
+		return d, true
+	}
+	if dst.Kind() == reflect.Pointer && dst.Type().Implements(decoderType) {
+		p := reflect.New(dst.Type().Elem())
+		dst.Set(p)
+		return p.Interface().(stepopt.Decoder), true
+	}
+	return nil, false
+}
+
+// DecodeValue decodes a Starlark value into d from its plain value (the
+// builtins use it for a positional argument of a union type).
+func DecodeValue(d stepopt.Decoder, v starlark.Value) error {
+	pv, err := plainValue(v)
+	if err != nil {
+		return err
+	}
+	return d.DecodeOption(pv)
+}
+
+// plainValue converts a Starlark value to the plain value a
+// stepopt.Decoder reads: nil, bool, string, int64, float64, []any or
+// map[string]any.
+func plainValue(v starlark.Value) (any, error) {
+	switch x := v.(type) {
+	case starlark.NoneType:
+		return nil, nil
+	case starlark.Bool:
+		return bool(x), nil
+	case starlark.String:
+		return string(x), nil
+	case starlark.Int:
+		if i, ok := x.Int64(); ok {
+			return i, nil
+		}
+		return nil, fmt.Errorf("%s is too large", x)
+	case starlark.Float:
+		return float64(x), nil
+	case starlark.Indexable:
+		out := make([]any, x.Len())
+		for i := range out {
+			e, err := plainValue(x.Index(i))
+			if err != nil {
+				return nil, err
+			}
+			out[i] = e
+		}
+		return out, nil
+	}
+	if items, ok := mappingItems(v); ok {
+		out := make(map[string]any, len(items))
+		for _, kv := range items {
+			k, isStr := starlark.AsString(kv[0])
+			if !isStr {
+				return nil, fmt.Errorf("keys must be strings, not %s", kv[0].Type())
+			}
+			e, err := plainValue(kv[1])
+			if err != nil {
+				return nil, err
+			}
+			out[k] = e
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("cannot be %s", v.Type())
 }
 
 // jsonToStarlark converts a decoded JSON value to the Starlark value its

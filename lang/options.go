@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"go.starlark.net/starlark"
+
+	"github.com/cdp-skill/cdp-skill/lang/stepopt"
 )
 
 // An action declares its parameters once, as the fields of a typed options
@@ -18,7 +20,7 @@ import (
 //
 //	step:"jsonName[,target]"  the JSON (camelCase) name; target marks a key naming the element
 //	type:"bool|dict"          accepted types, when the Go type does not say them (required on starlark.Value fields)
-//	default:"100"             the value when absent (set on value fields; documents pointer fields)
+//	default:"100"             the value when absent (set on value fields; on a pointer field, where nil means more than the default, it only documents)
 //	doc:"…"                   one line for the reference, help and the schema
 //	example:"…"               a JSON value for the parameter in the reference (default: made from its type)
 //
@@ -45,6 +47,7 @@ type optSpec struct {
 var (
 	durationType  = reflect.TypeOf(time.Duration(0))
 	starValueType = reflect.TypeOf((*starlark.Value)(nil)).Elem()
+	decoderType   = reflect.TypeOf((*stepopt.Decoder)(nil)).Elem()
 )
 
 // parseOptions reads the declaration of an options struct type.
@@ -119,6 +122,10 @@ func declaredField(sf reflect.StructField, name string, target bool) (optField, 
 	f := optField{param: Param{Name: name, Doc: sf.Tag.Get("doc"), Target: target,
 		Default: sf.Tag.Get("default"), Example: sf.Tag.Get("example")}}
 	t := Type(sf.Tag.Get("type"))
+	decodes := reflect.PointerTo(sf.Type).Implements(decoderType) || sf.Type.Implements(decoderType)
+	if t == "" && decodes {
+		return f, fmt.Errorf("%s decodes itself: it needs a type tag", sf.Type)
+	}
 	if t == "" {
 		t = goType(sf.Type)
 	}
@@ -126,13 +133,16 @@ func declaredField(sf reflect.StructField, name string, target bool) (optField, 
 		return f, fmt.Errorf("%s needs a type tag", sf.Type)
 	}
 	f.param.Type = t
-	if sf.Type.Kind() == reflect.Pointer && sf.Type.Elem().Kind() == reflect.Struct {
+	if sf.Type.Kind() == reflect.Pointer && sf.Type.Elem().Kind() == reflect.Struct && !decodes {
 		n, err := parseOptions(sf.Type.Elem())
 		if err != nil {
 			return f, err
 		}
 		f.nested = n
 		f.param.Fields = n.params()
+	}
+	if f.param.Default != "" && decodes {
+		return f, fmt.Errorf("%s decodes itself: a default tag only documents it", sf.Type)
 	}
 	if f.param.Default != "" && sf.Type.Kind() != reflect.Pointer && sf.Type != starValueType {
 		if err := setDefault(reflect.New(sf.Type).Elem(), f.param.Default); err != nil {

@@ -1,6 +1,6 @@
 package lang
 
-import "go.starlark.net/starlark"
+import "github.com/cdp-skill/cdp-skill/lang/stepopt"
 
 // Target holds the keys that name the element an action is for (spec §6).
 // An options struct embeds it with keys:"…" listing the keys the action
@@ -26,9 +26,9 @@ type Targeted interface{ TargetFields() *Target }
 
 // Acting holds the options every element action accepts.
 type Acting struct {
-	Force  bool           `step:"force" doc:"skip the actionability checks"`
-	Stable bool           `step:"stable" doc:"also wait until the element stops moving"`
-	Dialog starlark.Value `step:"dialog" type:"string|dict" doc:"how to answer a dialog the action opens: accept | dismiss | {accept, promptText}" example:"\"dismiss\""`
+	Force  bool                  `step:"force" doc:"skip the actionability checks"`
+	Stable bool                  `step:"stable" doc:"also wait until the element stops moving"`
+	Dialog *stepopt.DialogAnswer `step:"dialog" type:"string|dict" doc:"how to answer a dialog the action opens: accept | dismiss | {accept, promptText}" example:"\"dismiss\""`
 }
 
 // ActingFields returns the acting options of an options struct.

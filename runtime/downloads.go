@@ -21,7 +21,7 @@ func (h *host) downloadMark() int {
 // completed (or the step's time ran out): download is {path,
 // suggestedFilename, size, …}, or a list when it began several.
 func (h *host) noteDownloads(ctx context.Context, a *lang.Action, res *StepResult, mark int) {
-	if mark < 0 || a.Name == "waitForDownload" {
+	if mark < 0 || a.ReportsDownloads {
 		return
 	}
 	p, err := h.env.Page()

@@ -222,7 +222,7 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 	}
 	res.Status = StatusOK
 	under.navigated(a)
-	if res.Output, err = h.stepOutput(a.Name, out, target); err != nil {
+	if res.Output, err = h.stepOutput(a, out, target); err != nil {
 		return h.fail(res, call, la, err)
 	}
 	h.noteDownloads(ctx, a, res, dlMark)
@@ -231,7 +231,7 @@ func (h *host) runStep(th *starlark.Thread, a *lang.Action, impl builtins.Action
 	if e, ok := out.(interface{ NavigatedFrames() []string }); ok {
 		h.framesNavigated = append(h.framesNavigated, e.NavigatedFrames()...)
 	}
-	if ti, ok := out.(builtins.TabInfo); ok && a.Name == "connectTab" {
+	if ti, ok := out.(builtins.TabInfo); ok && a.AdoptsTab {
 		// Attaching to a tab is not navigating it: navigated compares
 		// against the URL the tab had when connected.
 		h.urlBefore, h.urlPending = ti.URL, nil

@@ -146,17 +146,19 @@ func retarget(action string, params any, ref string) map[string]any {
 	case string:
 		return map[string]any{action: ref}
 	case map[string]any:
-		opts := map[string]any{}
-		found := false
-		for k, v := range p {
-			if slices.Contains(lang.TargetKeys, k) {
-				found = true
-				continue
-			}
-			opts[k] = v
-		}
-		if !found {
+		a, known := lang.LookupAction(action)
+		if !known {
 			return nil
+		}
+		targets := a.StepTargetKeys(func(k string) bool { _, has := p[k]; return has })
+		if len(targets) == 0 {
+			return nil
+		}
+		opts := map[string]any{}
+		for k, v := range p {
+			if !slices.Contains(targets, k) {
+				opts[k] = v
+			}
 		}
 		if len(opts) == 0 {
 			return map[string]any{action: ref}

@@ -26,7 +26,7 @@ type treeMark struct {
 
 // noteTree records a step whose output carries the page's tree.
 func (h *host) noteTree(a *lang.Action, out any) {
-	if a.Name != "snapshot" {
+	if !a.PrintsTree {
 		return
 	}
 	if sh, isShaped := out.(builtins.Shaped); isShaped {

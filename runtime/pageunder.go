@@ -52,7 +52,7 @@ func leaveGoneFrame(env *builtins.Env, a *lang.Action, res *StepResult) {
 // step that left a selected frame behind (a goto while in a frame): the
 // frame went with the old document, and that is no news.
 func (u pageUnder) navigated(a *lang.Action) {
-	if u.page != nil && notExplained[a.Name] && u.env.Frame().Gone() {
+	if u.page != nil && notExplained(a) && u.env.Frame().Gone() {
 		u.env.SelectFrame(nil)
 	}
 }
@@ -66,10 +66,10 @@ var lookupKinds = map[browser.Kind]bool{
 	browser.KindContextDestroyed: true,
 }
 
-// notExplained are the actions whose failure is not explained by a new
-// document: the navigations (loading one is their work) and recipes (each
-// of their steps explains its own failure).
-var notExplained = map[string]bool{"goto": true, "reload": true, "back": true, "forward": true, "recipe": true}
+// notExplained says a new document does not explain the action's failure:
+// a navigation's work is loading one, and each of a recipe's steps
+// explains its own failure.
+func notExplained(a *lang.Action) bool { return a.Navigates || a.RunsSteps }
 
 // explain adds to a failed step that the page loaded another document
 // while it ran, and which, so the agent does not look again for an
@@ -77,7 +77,7 @@ var notExplained = map[string]bool{"goto": true, "reload": true, "back": true, "
 // because its frame went with the old document, whatever its error: the
 // page is back in its top document, where the next steps run.
 func (u pageUnder) explain(ctx context.Context, a *lang.Action, err error) error {
-	if u.page == nil || notExplained[a.Name] || a.OpensTab || u.page.TabClosed() {
+	if u.page == nil || notExplained(a) || a.OpensTab || u.page.TabClosed() {
 		return err
 	}
 	if !u.changed(ctx, err) {

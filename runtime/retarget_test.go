@@ -19,12 +19,37 @@ func TestRetargetDropsEveryTargetKey(t *testing.T) {
 		{"Buy", `{"click":"s1e5"}`},
 		{map[string]any{"text": "Buy", "withinSelector": "#cart"}, `{"click":"s1e5"}`},
 		{map[string]any{"selector": "#buy", "x": 3, "y": 4, "exact": true}, `{"click":"s1e5"}`},
-		{map[string]any{"label": "Qty", "timeout": 500}, `{"click":{"ref":"s1e5","timeout":500}}`},
+		{map[string]any{"text": "Qty", "timeout": 500}, `{"click":{"ref":"s1e5","timeout":500}}`},
 		{map[string]any{"timeout": 500}, `null`},
 	} {
 		got, _ := json.Marshal(retarget("click", c.params, "s1e5"))
 		if string(got) != c.want {
 			t.Errorf("retarget(%v) = %s, want %s", c.params, got, c.want)
+		}
+	}
+}
+
+// TestRetargetDropsOnlyTheActionsTarget: the keys a suggestion replaces
+// are the ones the failed step's own action reads as its target (the
+// catalog's Target marks), not every key spelled like a target: type's
+// text is what to type and scroll's x/y a position, and a suggestion that
+// dropped them would type nothing or scroll elsewhere.
+func TestRetargetDropsOnlyTheActionsTarget(t *testing.T) {
+	for _, c := range []struct {
+		action string
+		params any
+		want   string
+	}{
+		{"type", map[string]any{"selector": "#q", "text": "shoes"}, `{"type":{"ref":"s1e5","text":"shoes"}}`},
+		{"type", map[string]any{"label": "Search", "exact": true, "text": "shoes", "delay": 20}, `{"type":{"delay":20,"ref":"s1e5","text":"shoes"}}`},
+		{"scroll", map[string]any{"selector": "#list", "y": 300}, `{"scroll":{"ref":"s1e5","y":300}}`},
+		{"hover", map[string]any{"text": "Menu", "withinSelector": "#nav", "duration": 300}, `{"hover":{"duration":300,"ref":"s1e5"}}`},
+		{"selectOption", map[string]any{"selector": "#plan", "label": "Pro"}, `{"selectOption":{"label":"Pro","ref":"s1e5"}}`},
+		{"press", map[string]any{"key": "Enter"}, `null`},
+	} {
+		got, _ := json.Marshal(retarget(c.action, c.params, "s1e5"))
+		if string(got) != c.want {
+			t.Errorf("retarget(%s, %v) = %s, want %s", c.action, c.params, got, c.want)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cdp-skill/cdp-skill/browser"
 	"github.com/cdp-skill/cdp-skill/browser/state"
+	"github.com/cdp-skill/cdp-skill/lang"
 )
 
 // StepSpillLimit is the size (JSON bytes) past which a step's output goes
@@ -19,11 +20,6 @@ const StepSpillLimit = 8 << 10
 
 // stepPreview is how many bytes of a spilled or saved output stay inline.
 const stepPreview = 600
-
-// ownSpill are the steps that size their own output (snapshot cuts its
-// YAML at its inline limit, getDom its HTML, network its list, each with
-// the file's path).
-var ownSpill = map[string]bool{"snapshot": true, "getDom": true, "network": true}
 
 // outputExts are the extensions an outputPath may end in.
 var outputExts = []string{".json", ".txt", ".html", ".yaml", ".yml", ".md", ".csv", ".jsonl"}
@@ -40,11 +36,11 @@ func openOutputPath(path, dir string) (*browser.OutputTarget, error) {
 // stepOutput is what the answer shows of a step's output: all of it when
 // small, else a preview and the file that has all of it (the state dir's
 // outputs/, or the file the agent named with outputPath).
-func (h *host) stepOutput(action string, out any, target *browser.OutputTarget) (any, error) {
+func (h *host) stepOutput(a *lang.Action, out any, target *browser.OutputTarget) (any, error) {
 	if out == nil {
 		return nil, nil
 	}
-	if target == nil && ownSpill[action] {
+	if target == nil && a.SizesOwnOutput {
 		return out, nil
 	}
 	data, err := outputBytes(out)
@@ -61,7 +57,7 @@ func (h *host) stepOutput(action string, out any, target *browser.OutputTarget) 
 		return out, nil
 	}
 	kept, cut := capSpill(data)
-	path, err := state.WriteFile(kept, "outputs", fmt.Sprintf("%s.step%d-%s%s", h.tabName(), len(h.steps), action, outputExt(out)))
+	path, err := state.WriteFile(kept, "outputs", fmt.Sprintf("%s.step%d-%s%s", h.tabName(), len(h.steps), a.Name, outputExt(out)))
 	if err != nil {
 		return out, nil
 	}
