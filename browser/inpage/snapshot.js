@@ -188,9 +188,27 @@ function clippedOut(el, r, style, b) {
 // it lets its children overflow its box (a carousel's track, moved by a
 // transform so that its own box is off to the left while the current
 // slide overflows into the frame), so the walk goes on into them.
-function overflowsInto(el, style) {
+//
+// A box's scroll overflow only reaches down and to the right, so an
+// element whose box starts below or right of the window cannot bring any
+// into view: that is decided from its box alone, without the style and
+// layout reads (on a long page most elements the walk meets are below
+// the window).
+function overflowsInto(el, r, style) {
+  if (r.top >= innerHeight || r.left >= innerWidth) return false;
   if (clips(el, style)) return false;
   return el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1;
+}
+
+// clipFor is the clip the walk carries into el's children (box r, in the
+// view): el's own when it clips, else the one around it. Whether el
+// clips is asked only when it matters: el has element children and its
+// box does not cover the window (what a box covering the window cuts off
+// is out of the window anyway).
+function clipFor(el, r, style, outer) {
+  if (!r || (!el.firstElementChild && !el.shadowRoot)) return outer;
+  if (r.top <= 0 && r.left <= 0 && r.bottom >= innerHeight && r.right >= innerWidth) return outer;
+  return clips(el, style) ? { el, box: meet(r, outer && outer.box) } : outer;
 }
 
 // headerCell reports a column header a user clicks (to sort, mostly): it
@@ -255,7 +273,7 @@ export function walkElement(el, depth, out, b) {
   let r = null;
   if (b.viewport && display !== 'contents') {
     r = el.getBoundingClientRect();
-    if ((r.width > 0 || r.height > 0) && style.position !== 'fixed' && (!inViewport(r) || clippedOut(el, r, style, b)) && !overflowsInto(el, style)) return;
+    if ((r.width > 0 || r.height > 0) && style.position !== 'fixed' && (!inViewport(r) || clippedOut(el, r, style, b)) && !overflowsInto(el, r, style)) return;
   }
   const visibility = style.visibility;
   const visible = visibility !== 'hidden' && visibility !== 'collapse';
@@ -276,7 +294,7 @@ export function walkElement(el, depth, out, b) {
     // line already carries it.
     if (block) out.push({ text: ' ' });
     const outer = b.clip;
-    if (r && clips(el, style)) b.clip = { el, box: meet(r, outer && outer.box) };
+    b.clip = clipFor(el, r, style, outer);
     walkChildren(el, depth, out, b, visible && !labelsShownControl(el));
     b.clip = outer;
     if (block) out.push({ text: ' ' });
@@ -316,7 +334,7 @@ export function walkElement(el, depth, out, b) {
     const header = headerCell(el, role, b);
     if (header) b.header = el;
     const outer = b.clip;
-    if (r && clips(el, style)) b.clip = { el, box: meet(r, outer && outer.box) };
+    b.clip = clipFor(el, r, style, outer);
     walkChildren(el, depth, node.children, b, true);
     b.clip = outer;
     if (header) b.header = null;
