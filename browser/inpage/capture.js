@@ -2,16 +2,15 @@
 // snapshots, and failure diagnostics. Module of the in-page engine.
 
 import { S } from './state.js';
-import { hiddenForAT, normalizeSpace, truncate, withCaches } from './dom.js';
+import { boxOf, hiddenForAT, isShown, normalizeSpace, shortSelector, truncate, withCaches } from './dom.js';
 import { MASK, accessibleName, byIdInRoot, deepActiveElement, isSecretField } from './names.js';
-import { refFor } from './snapshot.js';
-import { allShadowRoots, effectiveRole, refName } from './refs.js';
+import { allShadowRoots, effectiveRole, refFor, refName } from './refs.js';
 import { snapshot } from './api.js';
-import { isShown, textOf } from './find.js';
-import { boxOf, editProblem, shortSelector } from './act.js';
+import { textOf } from './find.js';
 import { changeWatch, stepLogEnd, stepLogPeek, stepLogTake } from './changes.js';
 import { hiddenMatch } from './hidden.js';
 import { cutNotes } from './cutoff.js';
+import { editProblem } from './editable.js';
 
 function activeElementInfo() {
   const a = deepActiveElement();

@@ -6,10 +6,9 @@
 // Module of the in-page engine.
 
 import { S } from './state.js';
-import { normalizeSpace, truncate, withCaches } from './dom.js';
+import { isShown, normalizeSpace, truncate, withCaches } from './dom.js';
 import { INTERACTIVE, TEXT_LEVEL, roleOf } from './roles.js';
 import { ITEM_BLOCKERS } from './snapshot.js';
-import { isShown } from './find.js';
 
 const LOG_MAX = 400; // mutation targets kept per command
 const TEXT_MAX = 150; // longer text is not a "short text block"

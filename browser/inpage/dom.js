@@ -244,3 +244,59 @@ export function shadowHostPath(el) {
   }
   return path;
 }
+
+export function boxOf(r) {
+  return { x: Math.round(r.x), y: Math.round(r.y), width: Math.round(r.width), height: Math.round(r.height) };
+}
+
+export function composedContains(ancestor, node) {
+  for (let n = node; n; n = n.parentNode || n.host) {
+    if (n === ancestor) return true;
+    if (n.assignedSlot && composedContains(ancestor, n.assignedSlot)) return true;
+  }
+  return false;
+}
+
+// deepElementFromPoint follows shadow roots down to the innermost element.
+export function deepElementFromPoint(x, y) {
+  let el = document.elementFromPoint(x, y);
+  while (el) {
+    const sr = shadowRootOf(el);
+    if (!sr || !sr.elementFromPoint) break;
+    const inner = sr.elementFromPoint(x, y);
+    if (!inner || inner === el) break;
+    el = inner;
+  }
+  return el;
+}
+
+// shortSelector is a readable selector for messages: tag#id.class.
+export function shortSelector(el) {
+  let s = el.localName;
+  if (el.id) return s + '#' + CSS.escape(el.id);
+  if (typeof el.className === 'string' && el.className.trim()) s += '.' + el.className.trim().split(/\s+/).slice(0, 2).map((c) => CSS.escape(c)).join('.');
+  return s;
+}
+
+export function hiddenWhy(el) {
+  for (let e = el; e; e = parentElementComposed(e)) {
+    if (e.getAttribute('aria-hidden') === 'true') return 'aria-hidden on ' + shortSelector(e);
+    const s = styleOf(e);
+    if (s.display === 'none') return 'display: none on ' + shortSelector(e);
+    if (e === el && s.visibility !== 'visible') return 'visibility: ' + s.visibility;
+  }
+  return 'not rendered';
+}
+
+export function isShown(el) {
+  if (!el.isConnected || hiddenForAT(el)) return false;
+  const r = el.getBoundingClientRect();
+  if (r.width > 0 && r.height > 0) return true;
+  // display: contents has no box of its own (a layout wrapper, a custom
+  // element's host): what it holds shows it.
+  if (el.nodeType !== 1 || getComputedStyle(el).display !== 'contents') return false;
+  const range = document.createRange();
+  range.selectNodeContents(el);
+  const c = range.getBoundingClientRect();
+  return c.width > 0 && c.height > 0;
+}

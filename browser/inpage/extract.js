@@ -3,15 +3,11 @@
 
 import { S } from './state.js';
 import {
-  cssSelector, fail, hiddenForAT, isBlock, isDisplayNone, normalizeSpace, parentElementComposed,
-  styleOf, truncate
+  boxOf, cssSelector, deepElementFromPoint, fail, hiddenForAT, isBlock, isDisplayNone, normalizeSpace, parentElementComposed, shortSelector, styleOf, truncate
 } from './dom.js';
 import { INTERACTIVE, SKIP_TAGS, ariaIndex, explicitRole } from './roles.js';
 import { MASK, accessibleName, isSecretField, safeMatches } from './names.js';
-import { flushLocators, refFor } from './snapshot.js';
-import { allShadowRoots, effectiveRole, refName, resolve } from './refs.js';
-import { syncSeq } from './api.js';
-import { boxOf, deepElementFromPoint, shortSelector } from './act.js';
+import { allShadowRoots, effectiveRole, flushLocators, refFor, refName, resolve, syncSeq } from './refs.js';
 
 // ---- tables and lists (extract) ----
 

@@ -2,13 +2,10 @@
 // and by label. Module of the in-page engine.
 
 import { S } from './state.js';
-import { fail, hiddenForAT, normalizeSpace, truncate } from './dom.js';
+import { boxOf, composedContains, fail, isShown, normalizeSpace, truncate } from './dom.js';
 import { SKIP_TAGS } from './roles.js';
 import { accessibleName, byIdInRoot, deepActiveElement } from './names.js';
-import { refFor } from './snapshot.js';
-import { allShadowRoots, effectiveRole, refName } from './refs.js';
-import { syncSeq } from './api.js';
-import { boxOf, composedContains } from './act.js';
+import { allShadowRoots, effectiveRole, refFor, refName, syncSeq } from './refs.js';
 
 // deepQueryAll runs a CSS selector in the document and in every open (or
 // registered closed) shadow root: light DOM matches first, in document
@@ -43,19 +40,6 @@ function pickShown(all) {
 // selectorQuery is the element a selector targets (see pickShown).
 export function selectorQuery(sel) {
   return pickShown(selectorMatches(sel));
-}
-
-export function isShown(el) {
-  if (!el.isConnected || hiddenForAT(el)) return false;
-  const r = el.getBoundingClientRect();
-  if (r.width > 0 && r.height > 0) return true;
-  // display: contents has no box of its own (a layout wrapper, a custom
-  // element's host): what it holds shows it.
-  if (el.nodeType !== 1 || getComputedStyle(el).display !== 'contents') return false;
-  const range = document.createRange();
-  range.selectNodeContents(el);
-  const c = range.getBoundingClientRect();
-  return c.width > 0 && c.height > 0;
 }
 
 // textOf is what text search matches: the accessible name, else the

@@ -3,13 +3,9 @@
 
 import { S } from './state.js';
 import { afterFrame, noteScroll } from './scrollpending.js';
-import { normalizeSpace, parentElementComposed, styleOf, truncate, withCaches } from './dom.js';
+import { composedContains, deepElementFromPoint, hiddenWhy, isShown, normalizeSpace, parentElementComposed, shortSelector, styleOf, truncate, withCaches } from './dom.js';
 import { accessibleName } from './names.js';
-import { refFor } from './snapshot.js';
-import { effectiveRole, refName } from './refs.js';
-import { syncSeq } from './api.js';
-import { isShown } from './find.js';
-import { composedContains, deepElementFromPoint, hiddenWhy, shortSelector } from './act.js';
+import { effectiveRole, refFor, refName, syncSeq } from './refs.js';
 
 // ---- hover ----
 

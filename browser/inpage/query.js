@@ -4,9 +4,8 @@
 import { S } from './state.js';
 import { fail, hiddenForAT, isVisibleBox, normalizeSpace, truncate } from './dom.js';
 import { MASK, accessibleName, isSecretField, stateOf, valueOf } from './names.js';
-import { refFor, stateText } from './snapshot.js';
-import { allShadowRoots, effectiveRole, normName, refName } from './refs.js';
-import { syncSeq } from './api.js';
+import { stateText } from './snapshot.js';
+import { allShadowRoots, effectiveRole, normName, refFor, refName, syncSeq } from './refs.js';
 import { unknownRoleOf } from './roles.js';
 
 // Known roles map to the elements that can carry them implicitly, so role

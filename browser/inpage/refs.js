@@ -1,11 +1,11 @@
-// refs.js — resolving refs back to elements, re-resolving stale ones.
+// refs.js — the ref registry: giving elements refs, resolving refs back
+// to elements, re-resolving stale ones.
 // Module of the in-page engine.
 
 import { S } from './state.js';
-import { cssSelector, hiddenForAT, normalizeSpace, shadowHostPath, shadowRootOf, truncate } from './dom.js';
+import { cssSelector, hiddenForAT, normalizeSpace, shadowHostPath, shadowRootOf, truncate, withCaches } from './dom.js';
 import { roleOf } from './roles.js';
-import { accessibleName } from './names.js';
-import { flushLocators } from './snapshot.js';
+import { accessibleName, fullName } from './names.js';
 
 export function normName(s) {
   return normalizeSpace(s || '').toLowerCase();
@@ -97,4 +97,61 @@ function adopt(ref, e, el) {
   e.shadow = shadowHostPath(el);
   S.byEl.set(el, ref);
   return { el, status: 'reResolved' };
+}
+
+// The selector and shadow path of a ref are only needed if its element
+// goes stale, so they are computed after the answer has been sent (in a
+// later task), keeping them off the snapshot's critical path. resolve()
+// flushes whatever is still pending first.
+const pendingLocators = [];
+
+let locatorTimer = 0;
+
+function deferLocator(entry) {
+  pendingLocators.push(entry);
+  if (!locatorTimer) locatorTimer = setTimeout(flushLocators, 0);
+}
+
+// flushLocators runs from a timer (in a cache bracket of its own) or
+// inside an engine call (sharing its caches).
+export const flushLocators = withCaches(function flushLocators() {
+  if (locatorTimer) clearTimeout(locatorTimer);
+  locatorTimer = 0;
+  for (const e of pendingLocators.splice(0)) {
+    if (e.selector !== null || !e.el.isConnected) continue;
+    e.selector = cssSelector(e.el);
+    e.shadow = shadowHostPath(e.el);
+  }
+});
+
+// refFor returns the element's ref, keeping an existing one.
+export function refFor(el, role, name, snapId) {
+  let r = S.byEl.get(el);
+  if (r) {
+    const e = S.refs.get(r);
+    if (e) {
+      e.role = role;
+      e.name = name;
+      return r;
+    }
+  }
+  r = 's' + snapId + 'e' + (++S.elemSeq);
+  const entry = { el, role, name, selector: null, shadow: [] };
+  S.refs.set(r, entry);
+  S.byEl.set(el, r);
+  deferLocator(entry);
+  return r;
+}
+
+export function syncSeq(seq) {
+  if (!seq) return;
+  if (seq.snap > S.snapSeq) S.snapSeq = seq.snap;
+  if (seq.elem > S.elemSeq) S.elemSeq = seq.elem;
+}
+
+// describe returns the role and name the snapshot would show for el, and
+// fullName, the name untrimmed as Chromium has it.
+export function describe(el) {
+  const role = effectiveRole(el);
+  return { role, name: accessibleName(el), fullName: fullName(el) };
 }

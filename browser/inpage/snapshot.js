@@ -3,12 +3,11 @@
 
 import { S } from './state.js';
 import {
-  cache, clip, cssSelector, fail, forEachChildComposed, hiddenForAT, inClosedDetails, inViewport,
-  normalizeSpace, parentElementComposed, shadowHostPath, styleOf, truncate, withCaches
+  cache, clip, fail, forEachChildComposed, hiddenForAT, inClosedDetails, inViewport, normalizeSpace, parentElementComposed, styleOf, truncate
 } from './dom.js';
 import { INTERACTIVE, LANDMARKS, LEAF, NAME_FROM_CONTENT, SKIP_TAGS, TEXT_LEVEL, ariaIndex, roleOf, unknownRoleOf } from './roles.js';
 import { accessibleName, deepActiveElement, linkURL, stateOf, valueOf } from './names.js';
-import { effectiveRole, refName } from './refs.js';
+import { effectiveRole, refFor, refName } from './refs.js';
 import { selectorQuery } from './find.js';
 import { replacingWidget } from './replaced.js';
 
@@ -458,49 +457,6 @@ export function finishNode(node, b) {
     node.children = [];
   }
 }
-
-// refFor returns the element's ref, keeping an existing one.
-export function refFor(el, role, name, snapId) {
-  let r = S.byEl.get(el);
-  if (r) {
-    const e = S.refs.get(r);
-    if (e) {
-      e.role = role;
-      e.name = name;
-      return r;
-    }
-  }
-  r = 's' + snapId + 'e' + (++S.elemSeq);
-  const entry = { el, role, name, selector: null, shadow: [] };
-  S.refs.set(r, entry);
-  S.byEl.set(el, r);
-  deferLocator(entry);
-  return r;
-}
-
-// The selector and shadow path of a ref are only needed if its element
-// goes stale, so they are computed after the answer has been sent (in a
-// later task), keeping them off the snapshot's critical path. resolve()
-// flushes whatever is still pending first.
-const pendingLocators = [];
-let locatorTimer = 0;
-
-function deferLocator(entry) {
-  pendingLocators.push(entry);
-  if (!locatorTimer) locatorTimer = setTimeout(flushLocators, 0);
-}
-
-// flushLocators runs from a timer (in a cache bracket of its own) or
-// inside an engine call (sharing its caches).
-export const flushLocators = withCaches(function flushLocators() {
-  if (locatorTimer) clearTimeout(locatorTimer);
-  locatorTimer = 0;
-  for (const e of pendingLocators.splice(0)) {
-    if (e.selector !== null || !e.el.isConnected) continue;
-    e.selector = cssSelector(e.el);
-    e.shadow = shadowHostPath(e.el);
-  }
-});
 
 // ---- rendering ----
 
