@@ -4,8 +4,8 @@ package browser
 
 // The installed scripts (browser/inpage/bundle) and their versions.
 var (
-	engineBundleSpec = bundle{global: "__cdpSkill", source: engineBundleJS, version: "3205d7885ef6"}
-	pageBundleSpec   = bundle{global: "__cdpSkillPage", source: pageBundleJS, version: "d186319db1e5"}
+	engineBundleSpec = bundle{global: "__cdpSkill", source: engineBundleJS, version: "bb192a327d62"}
+	pageBundleSpec   = bundle{global: "__cdpSkillPage", source: pageBundleJS, version: "c7942a57bf42"}
 	watchBundleSpec  = bundle{global: "__cdpSkillWatch", source: watchBundleJS, version: "c1999cc6f123"}
 )
 

@@ -24,10 +24,11 @@ function activeElementInfo() {
   if (ref) out.ref = ref;
   out.editable = !editProblem(a);
   if (a.tagName === 'INPUT' || a.tagName === 'TEXTAREA' || a.tagName === 'SELECT') {
-    out.type = a.type;
+    const f = /** @type {HTMLInputElement} */ (a);
+    out.type = f.type;
     // A password's value is masked (it is never sent), an empty one shown.
-    out.value = isSecretField(a) ? (a.value ? MASK : '') : truncate(a.value, 100);
-    if (a.placeholder) out.placeholder = a.placeholder;
+    out.value = isSecretField(a) ? (f.value ? MASK : '') : truncate(f.value, 100);
+    if (f.placeholder) out.placeholder = f.placeholder;
   }
   return out;
 }

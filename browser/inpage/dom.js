@@ -20,10 +20,12 @@ export function fail(code, message) {
 // callbacks); a nested call shares its caller's caches, and outside a
 // call nothing is cached (noCache).
 const noMap = { get() {}, set() {}, delete() {} };
-const noCache = { role: noMap, style: noMap, name: noMap, hidden: noMap, nth: noMap, pseudo: noMap, labels: noMap, ariaDisabled: noMap };
+// noMap stands in for each Map of a CallCache (types.d.ts): a miss always.
+const noCache = /** @type {CallCache} */ (/** @type {unknown} */ ({ role: noMap, style: noMap, name: noMap, hidden: noMap, nth: noMap, pseudo: noMap, labels: noMap, ariaDisabled: noMap }));
 export let cache = noCache;
 let cacheDepth = 0;
 
+/** @returns {CallCache} */
 function newCache() {
   return { role: new Map(), style: new Map(), name: new Map(), hidden: new Map(), nth: new Map(), pseudo: new Map(), labels: new Map(), ariaDisabled: new Map() };
 }

@@ -190,6 +190,7 @@ function joinHeaders(grid, n) {
   return out;
 }
 
+/** @type {[string, RegExp][]} */
 const VALUE_TYPES_RE = [
   ['number', /^[-+\u2212]?(\d{1,3}(,\d{3})+|\d+)(\.\d+)?$/],
   ['currency', /^[-+\u2212]?\s?[$€£¥₹]\s?\d[\d,]*(\.\d+)?$|^[-+\u2212]?\d[\d,]*(\.\d+)?\s?[$€£¥₹]$|^[-+\u2212]?\d[\d,]*(\.\d+)?\s?(USD|EUR|GBP|JPY|CHF|CAD|AUD)$|^(USD|EUR|GBP|JPY|CHF|CAD|AUD)\s?[-+\u2212]?\d[\d,]*(\.\d+)?$/],
@@ -529,6 +530,7 @@ export function submit(el) {
     }
   }
   if (errors.length) return { submitted: false, valid: false, errors, form: shortSelector(form) };
+  /** @type {Event | null} */
   let seen = null;
   const onSubmit = (e) => {
     if (e.target === form) seen = e;

@@ -153,7 +153,7 @@ function textCandidates(want, exact, within) {
     const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
       const p = n.parentElement;
-      if (!p || seen.has(p) || SKIP_TAGS.has(p.tagName) || !n.data.trim()) continue;
+      if (!p || seen.has(p) || SKIP_TAGS.has(p.tagName) || !/** @type {Text} */ (n).data.trim()) continue;
       seen.add(p);
       if (!squash(p.textContent || '').includes(key)) continue;
       const rank = matchRank(p.innerText || p.textContent || '', want, exact);

@@ -135,6 +135,7 @@ export function checkTarget(el) {
     if (c.error) return { error: 'not checkable: it is a ' + effectiveRole(el) + ' (' + shortSelector(el) + '), not a checkbox, radio, switch, checkable menu item, option or tree item' };
     return c;
   }
+  /** @type {{ checked: boolean, role: string, disabled?: boolean, mixed?: boolean }} */
   let c;
   if (ctl.tagName === 'INPUT') c = { checked: ctl.checked, role: ctl.type };
   else {

@@ -232,7 +232,7 @@ export function dragMark(el, from, to) {
     // (same tag, class and draggability) in the same parent.
     let other = dst;
     while (other && other.parentElement !== item.parentElement) other = other.parentElement;
-    st.sibling = !!other && other !== item && other.tagName === item.tagName && other.className === item.className && other.draggable === item.draggable;
+    st.sibling = !!other && other !== item && other.tagName === item.tagName && other.className === item.className && /** @type {HTMLElement} */ (other).draggable === /** @type {HTMLElement} */ (item).draggable;
     if (st.sibling) st.other = other;
     st.itemBefore = placeOf(item);
     st.branch = dropBranch(item, dst);
