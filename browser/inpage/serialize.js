@@ -94,6 +94,8 @@ function serializeValue(v, depth, seen) {
       if (v.size > SER_MAX_ITEMS) out.truncated = true;
       return out;
     }
+    // A DataView is a view without elements (no length, not iterable).
+    if (v instanceof DataView) return { type: 'DataView', byteLength: v.byteLength };
     if (Array.isArray(v) || ArrayBuffer.isView(v)) {
       const a = /** @type {ArrayLike<unknown>} */ (v);
       const arr = Array.from(a.length > SER_MAX_ARRAY ? Array.prototype.slice.call(a, 0, SER_MAX_ARRAY) : a, (x) => serializeValue(x, depth + 1, seen));
