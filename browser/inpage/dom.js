@@ -6,6 +6,11 @@ import { S } from './state.js';
 // fail throws an error the Go side tells by its code, not its text
 // (engine.go engineError): selector (an invalid selector), not-found,
 // stale (a ref whose element is gone) or input (a bad option).
+/**
+ * @param {'selector' | 'not-found' | 'stale' | 'input'} code
+ * @param {string} message
+ * @returns {never}
+ */
 export function fail(code, message) {
   const e = new Error(message);
   e.name = 'cdpSkill.' + code;

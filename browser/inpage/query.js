@@ -100,7 +100,7 @@ function matchedRole(el, roles, wanted) {
 // roleName is the name a role query matches el on: its accessible name,
 // or, for an element found by an unknown role (a generic to ARIA, which
 // names it from nothing), the name its ref is matched on (its text).
-function roleName(el, roles, wanted) {
+function roleName(el, _roles, wanted) {
   const own = effectiveRole(el);
   return wanted.has(own) ? accessibleName(el) : refName(el, own);
 }

@@ -257,6 +257,7 @@ export function walkChildren(node, depth, out, b, textVisible) {
     } else if (t === 1) {
       walkElement(child, depth + 1, out, b);
     }
+    return true;
   });
 }
 
@@ -374,7 +375,7 @@ function labelsShownControl(el) {
 
 // selectSummary summarizes a native select's options: its value is shown,
 // and selectOption picks by label, so the options are listed compactly.
-function selectSummary(el, b) {
+function selectSummary(el, _b) {
   const n = el.options.length;
   if (n === 0) return 'no options';
   if (n > 10) return n + ' options';
