@@ -61,6 +61,10 @@ function pageState() {
 
 // snapshot renders the page (see snapshot.js). opts.internal snapshots do
 // not take a new snapshot id.
+/**
+ * @param {SnapshotOpts} opts
+ * @returns {SnapshotResult}
+ */
 export function snapshot(opts) {
   syncSeq(opts.seq);
   S.closedCandidates = [];
@@ -96,6 +100,7 @@ export function snapshot(opts) {
   if (opts.since && !b.slots.length && S.hashes.get(opts.since) === hash) {
     return { unchanged: true, snapshotId: opts.since, seq: { snap: S.snapSeq, elem: S.elemSeq } };
   }
+  /** @type {SnapshotResult} */
   const out = { yaml, refs: b.flat.length, truncated: b.truncated, seq: null };
   if (!opts.internal) {
     S.snapSeq = snapId;

@@ -261,15 +261,23 @@ function describeCandidates(list, seq) {
 // element, or returns null. A text or label that matches several distinct
 // controls equally well returns {ambiguous: [...], matchCount} instead,
 // unless spec.first takes the first of them.
+/**
+ * @param {FindSpec} spec
+ * @returns {Element | Ambiguous | null}
+ */
 export function find(spec) {
   // Cleared first: a lookup that throws (an invalid selector) must leave
   // no element from an earlier one for the check sent behind it.
   S.lastElement = null;
   const r = findTarget(spec);
-  S.lastElement = r && r.nodeType === 1 ? r : null;
+  S.lastElement = r && /** @type {Element} */ (r).nodeType === 1 ? /** @type {Element} */ (r) : null;
   return r;
 }
 
+/**
+ * @param {FindSpec} spec
+ * @returns {Element | Ambiguous | null}
+ */
 function findTarget(spec) {
   S.lastFind = null;
   if (spec.selector) return selectorQuery(spec.selector);
@@ -289,7 +297,7 @@ function findTarget(spec) {
   }
   if (!pick || !pick.el) return null;
   if (pick.ambiguous && !spec.first) {
-    return { ambiguous: describeCandidates(pick.ambiguous, spec.seq), matchCount: pick.ambiguous.length, rank: ['exact', 'case-insensitive', 'substring'][pick.rank], seq: { snap: S.snapSeq, elem: S.elemSeq } };
+    return { ambiguous: describeCandidates(pick.ambiguous, spec.seq), matchCount: pick.ambiguous.length, rank: /** @type {const} */ (['exact', 'case-insensitive', 'substring'])[pick.rank], seq: { snap: S.snapSeq, elem: S.elemSeq } };
   }
   if (pick.others && pick.others.length) {
     S.lastFind = { el: pick.el, alsoMatched: describeCandidates(pick.others, spec.seq).map((c) => ({ role: c.role, name: c.name, ref: c.ref })) };

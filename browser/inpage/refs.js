@@ -58,12 +58,17 @@ export function allShadowRoots(root, out) {
 // resolve returns {el, status} for a ref: ok (same element), reResolved (a
 // replacement with the same role and name), or an error status: unknown,
 // stale (nothing matches), ambiguous (several match).
+/**
+ * @param {string} ref
+ * @returns {Resolved}
+ */
 export function resolve(ref) {
   flushLocators();
   const e = S.refs.get(ref);
   if (!e) return { status: 'unknown' };
   if (e.el.isConnected && !hiddenForAT(e.el) && effectiveRole(e.el) === e.role) {
     const now = refName(e.el, e.role);
+    /** @type {Resolved} */
     const res = { el: e.el, status: 'ok' };
     if (normName(now) !== normName(e.name)) res.nameChanged = { from: e.name, to: now };
     return res;
@@ -90,6 +95,7 @@ export function resolve(ref) {
   return { status: found.length ? 'ambiguous' : 'stale', candidates: found.length, role: e.role, name: e.name };
 }
 
+/** @returns {Resolved} */
 function adopt(ref, e, el) {
   S.byEl.delete(e.el);
   e.el = el;
@@ -143,6 +149,7 @@ export function refFor(el, role, name, snapId) {
   return r;
 }
 
+/** @param {Seq | null | undefined} seq */
 export function syncSeq(seq) {
   if (!seq) return;
   if (seq.snap > S.snapSeq) S.snapSeq = seq.snap;

@@ -84,3 +84,101 @@ interface CallCache {
   labels: Map<Node, Map<string, HTMLLabelElement[]>>;
   ariaDisabled: Map<Node, boolean>;
 }
+
+/**
+ * SnapshotOpts are the options of the snapshot entry point (api.js): Go's
+ * SnapshotOptions (browser/snapshot.go) as JSON, plus what the engine's
+ * own callers pass (capture.js).
+ */
+interface SnapshotOpts {
+  root?: string;
+  detail?: 'full' | 'interactive' | 'summary' | '';
+  viewportOnly?: boolean;
+  pierceShadow?: boolean;
+  noFrames?: boolean;
+  maxDepth?: number;
+  maxElements?: number;
+  since?: string;
+  internal?: boolean;
+  refs?: boolean;
+  resetRefs?: boolean;
+  noText?: boolean;
+  noHeader?: boolean;
+  elements?: boolean;
+  nameLimit?: number;
+  textLimit?: number;
+  changeLog?: string;
+  refsMapAbove?: number;
+  seq?: Seq;
+  /** The elements an action changed: the view is cut to main and them (capture.js). */
+  scope?: Element[];
+  /** Where the frame elements of the walk are kept for takeSlots (default "snapshot"). */
+  slotKey?: string;
+}
+
+/** A snapshot element as Go's SnapElement reads it. */
+interface SnapElementOut {
+  ref: string;
+  role: string;
+  name: string;
+  st: Record<string, unknown>;
+  value?: string;
+}
+
+/** SnapshotResult is Go's Snapshot (browser/snapshot.go) as the engine sends it. */
+interface SnapshotResult {
+  yaml?: string;
+  snapshotId?: string;
+  refs?: number;
+  truncated?: boolean;
+  unchanged?: boolean;
+  elements?: SnapElementOut[];
+  seq: Seq | null;
+  closedCandidates?: number;
+  frames?: number;
+  url?: string;
+  unloaded?: boolean[];
+  hash?: string;
+  /** [role, name] by ref. */
+  refsMap?: Record<string, [string, string]>;
+  /** What the command changed in a frame (capture.js frameCapture; Go's FrameNews). */
+  news?: { text: string[]; transient: string[]; fresh: string[] };
+}
+
+/** What resolve (refs.js) makes of a ref. */
+interface Resolved {
+  el?: Element;
+  status: 'ok' | 'reResolved' | 'unknown' | 'stale' | 'ambiguous';
+  nameChanged?: { from: string; to: string };
+  [more: string]: unknown;
+}
+
+/** A target spec of find (find.js): one of selector, text, label or focused. */
+interface FindSpec {
+  selector?: string;
+  text?: string;
+  label?: string;
+  focused?: boolean;
+  exact?: boolean;
+  /** A selector the text is searched within. */
+  within?: string;
+  /** Take the first of equally good matches instead of answering ambiguous. */
+  first?: boolean;
+  seq?: Seq;
+}
+
+/** A candidate of an ambiguous lookup, as find answers it. */
+interface Candidate {
+  role: string;
+  name: string;
+  ref: string;
+  box?: { x: number; y: number; width: number; height: number };
+}
+
+/** find's answer when several controls match equally well. */
+interface Ambiguous {
+  ambiguous: Candidate[];
+  matchCount: number;
+  rank: 'exact' | 'case-insensitive' | 'substring';
+  seq: Seq;
+}
