@@ -4,8 +4,8 @@ package browser
 
 // The installed scripts (browser/inpage/bundle) and their versions.
 var (
-	engineBundleSpec = bundle{global: "__cdpSkill", source: engineBundleJS, version: "523880dc80ce"}
-	pageBundleSpec   = bundle{global: "__cdpSkillPage", source: pageBundleJS, version: "d186319db1e5"}
+	engineBundleSpec = bundle{global: "__cdpSkill", source: engineBundleJS, version: "079b1e9ea75c"}
+	pageBundleSpec   = bundle{global: "__cdpSkillPage", source: pageBundleJS, version: "17cfe7cc7fcb"}
 	watchBundleSpec  = bundle{global: "__cdpSkillWatch", source: watchBundleJS, version: "c1999cc6f123"}
 )
 

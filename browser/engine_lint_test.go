@@ -64,7 +64,7 @@ func TestEngineBundlesUpToDate(t *testing.T) {
 
 // browserGlobals are the names the engine's modules may use without
 // importing them: the browser's and JavaScript's own.
-var browserGlobals = strings.Fields(`Array ArrayBuffer CSS ClipboardEvent DataTransfer Date Document DragEvent
+var browserGlobals = strings.Fields(`Array ArrayBuffer CSS ClipboardEvent DataTransfer DataView Date Document DragEvent
 	Element Error Event HTMLCollection HTMLElement HTMLInputElement HTMLSelectElement
 	HTMLTextAreaElement Infinity JSON Map Math MessageChannel MutationObserver Node NodeFilter
 	NodeList Number Object Promise RegExp Set String Symbol WeakMap WeakSet Window XMLHttpRequest

@@ -12,16 +12,18 @@ func TestSerializerTypes(t *testing.T) {
 	ctx := testCtx(t)
 	cases := map[string]string{
 		`() => ({n: 1, s: "a", b: true, z: null, arr: [1, [2]]})`: `{"n":1,"s":"a","b":true,"z":null,"arr":[1,[2]]}`,
-		`() => undefined`:                              `{"type":"undefined"}`,
-		`() => NaN`:                                    `{"type":"number","value":"NaN"}`,
-		`() => -Infinity`:                              `{"type":"number","value":"-Infinity"}`,
-		`() => 12345678901234567890n`:                  `{"type":"bigint","value":"12345678901234567890"}`,
-		`() => Symbol("s")`:                            `{"type":"symbol","value":"Symbol(s)"}`,
-		`() => new Date(0)`:                            `{"type":"Date","value":"1970-01-01T00:00:00.000Z","timestamp":0}`,
-		`() => /a+b/gi`:                                `{"type":"RegExp","value":"/a+b/gi"}`,
-		`() => new Map([["k", 1]])`:                    `{"type":"Map","size":1,"entries":[["k",1]]}`,
-		`() => new Set([1, 2])`:                        `{"type":"Set","size":2,"values":[1,2]}`,
-		`() => { const o = {}; o.self = o; return o }`: `{"self":{"type":"circular"}}`,
+		`() => undefined`:                                     `{"type":"undefined"}`,
+		`() => NaN`:                                           `{"type":"number","value":"NaN"}`,
+		`() => -Infinity`:                                     `{"type":"number","value":"-Infinity"}`,
+		`() => 12345678901234567890n`:                         `{"type":"bigint","value":"12345678901234567890"}`,
+		`() => Symbol("s")`:                                   `{"type":"symbol","value":"Symbol(s)"}`,
+		`() => new Date(0)`:                                   `{"type":"Date","value":"1970-01-01T00:00:00.000Z","timestamp":0}`,
+		`() => /a+b/gi`:                                       `{"type":"RegExp","value":"/a+b/gi"}`,
+		`() => new Map([["k", 1]])`:                           `{"type":"Map","size":1,"entries":[["k",1]]}`,
+		`() => new Set([1, 2])`:                               `{"type":"Set","size":2,"values":[1,2]}`,
+		`() => new Uint8Array([1, 2])`:                        `[1,2]`,
+		`() => new DataView(new ArrayBuffer(4))`:              `{"type":"DataView","byteLength":4}`,
+		`() => { const o = {}; o.self = o; return o }`:        `{"self":{"type":"circular"}}`,
 		`() => Array.from({length: 150}, (_, i) => i).length`: `150`,
 	}
 	for src, want := range cases {

@@ -5,68 +5,19 @@ import { S } from './state.js';
 import { noteScroll } from './scrollpending.js';
 import { changeWatch } from './changes.js';
 import {
-  hiddenForAT, normalizeSpace, parentElementComposed, shadowRootOf, styleOf, truncate
+  boxOf, composedContains, deepElementFromPoint, hiddenForAT, hiddenWhy, isShown, normalizeSpace, parentElementComposed, shortSelector, styleOf, truncate
 } from './dom.js';
 import { roleOf } from './roles.js';
 import { accessibleName, anyAriaDisabled, deepActiveElement, labelsOf } from './names.js';
-import { refFor } from './snapshot.js';
-import { effectiveRole, refName } from './refs.js';
-import { describe } from './api.js';
-import { isShown } from './find.js';
-import { hitOf, widgetPart, pressVerdict, lookalikeOnPath, statesOf, textOf } from './hittarget.js';
+import { describe, effectiveRole, refFor, refName } from './refs.js';
+import { hitOf, isNamedBlockingLayer, lookalikeOnPath, pressVerdict, statesOf, textOf, widgetPart } from './hittarget.js';
 import { guardFocus, readGuard } from './focusguard.js';
 import { editorOf } from './editors.js';
 import { replacingWidget } from './replaced.js';
 import { isAriaSlider, sliderState } from './slider.js';
+import { editProblem } from './editable.js';
 
 const VALUE_TYPES = new Set(['date', 'datetime-local', 'month', 'time', 'week', 'color', 'range']);
-// Input types that take no text; every other type, unknown ones included
-// (which browsers treat as text), does.
-const NON_TEXT_TYPES = new Set(['checkbox', 'radio', 'file', 'submit', 'button', 'reset', 'image', 'hidden']);
-
-// editProblem returns why el cannot take typed text, or null.
-export function editProblem(el) {
-  if (el.matches(':disabled') || (anyAriaDisabled(el) && el.closest('[aria-disabled=true]'))) return 'disabled';
-  if (el.isContentEditable) return null;
-  const tag = el.tagName;
-  if (tag === 'TEXTAREA') return el.readOnly ? 'readonly' : null;
-  if (tag === 'SELECT') return null;
-  if (tag === 'INPUT') {
-    // el.type is the type the browser applies: an unknown one reads "text".
-    const t = el.type;
-    if (NON_TEXT_TYPES.has(t)) return 'not a text field (input type=' + t + ')';
-    return el.readOnly || el.getAttribute('aria-readonly') === 'true' ? 'readonly' : null;
-  }
-  const role = roleOf(el);
-  if (role === 'slider') return 'not editable (a slider: fill it with a number, or focus it and press ArrowRight/ArrowLeft, Home, End, PageUp or PageDown)';
-  if ((role === 'textbox' || role === 'searchbox' || role === 'combobox' || role === 'spinbutton') && el.getAttribute('aria-readonly') !== 'true') return null;
-  return 'not editable (a ' + el.tagName.toLowerCase() + ', not an input, textarea, select or contenteditable)';
-}
-
-export function boxOf(r) {
-  return { x: Math.round(r.x), y: Math.round(r.y), width: Math.round(r.width), height: Math.round(r.height) };
-}
-
-// deepElementFromPoint follows shadow roots down to the innermost element.
-export function deepElementFromPoint(x, y) {
-  let el = document.elementFromPoint(x, y);
-  while (el) {
-    const sr = shadowRootOf(el);
-    if (!sr || !sr.elementFromPoint) break;
-    const inner = sr.elementFromPoint(x, y);
-    if (!inner || inner === el) break;
-    el = inner;
-  }
-  return el;
-}
-
-export function composedContains(ancestor, node) {
-  for (let n = node; n; n = n.parentNode || n.host) {
-    if (n === ancestor) return true;
-    if (n.assignedSlot && composedContains(ancestor, n.assignedSlot)) return true;
-  }
-  return false;
-}
 
 // hitsTarget: the element at the point is el, inside el, or el's label.
 function hitsTarget(hit, el) {
@@ -105,8 +56,6 @@ function overlayKind(el) {
   return 'element';
 }
 
-const BLOCKING_ATTR_RE = /cookie|consent|gdpr|modal|dialog|overlay|backdrop|popup|pop-up|lightbox|interstitial|newsletter/i;
-
 // isBlockingLayer: a layer a user has to dismiss before reaching what is
 // under it — a modal dialog, a backdrop or overlay, a consent banner or
 // popup, or any fixed layer over half the viewport. A click never goes
@@ -121,17 +70,6 @@ function isBlockingLayer(box) {
   const r = box.getBoundingClientRect();
   const w = Math.min(r.right, innerWidth) - Math.max(r.left, 0), h = Math.min(r.bottom, innerHeight) - Math.max(r.top, 0);
   return w > 0 && h > 0 && w * h >= 0.5 * innerWidth * innerHeight;
-}
-
-// isNamedBlockingLayer: box says it is a layer a user has to dismiss (a
-// modal or dialog, or named as a backdrop, overlay, consent banner or
-// popup), whatever its size.
-export function isNamedBlockingLayer(box) {
-  if (box.matches(':modal') || box.getAttribute('aria-modal') === 'true') return true;
-  const role = roleOf(box);
-  if (role === 'dialog' || role === 'alertdialog') return true;
-  const attrs = [box.id, typeof box.className === 'string' ? box.className : '', box.getAttribute('aria-label') || ''].join(' ');
-  return BLOCKING_ATTR_RE.test(attrs) && !/toast|snackbar|notification/i.test(attrs);
 }
 
 // describeInterceptor names what covers the target: the overlay container
@@ -157,14 +95,6 @@ function describeInterceptor(hit) {
   }
   if (buttons.length) out.buttons = buttons;
   return out;
-}
-
-// shortSelector is a readable selector for messages: tag#id.class.
-export function shortSelector(el) {
-  let s = el.localName;
-  if (el.id) return s + '#' + CSS.escape(el.id);
-  if (typeof el.className === 'string' && el.className.trim()) s += '.' + el.className.trim().split(/\s+/).slice(0, 2).map((c) => CSS.escape(c)).join('.');
-  return s;
 }
 
 // check reports whether el can take an action of kind now (spec §8) and,
@@ -284,16 +214,6 @@ function checkReady(el, kind, opts) {
   res.point = pts[0];
   if (firstHit) res.interceptor = describeInterceptor(firstHit);
   return res;
-}
-
-export function hiddenWhy(el) {
-  for (let e = el; e; e = parentElementComposed(e)) {
-    if (e.getAttribute('aria-hidden') === 'true') return 'aria-hidden on ' + shortSelector(e);
-    const s = styleOf(e);
-    if (s.display === 'none') return 'display: none on ' + shortSelector(e);
-    if (e === el && s.visibility !== 'visible') return 'visibility: ' + s.visibility;
-  }
-  return 'not rendered';
 }
 
 // rectOf returns el's current box (for stability checks).

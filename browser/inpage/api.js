@@ -4,12 +4,10 @@
 import { S } from './state.js';
 import { hiddenForAT, normalizeSpace, truncate } from './dom.js';
 import { INTERACTIVE, TEXT_LEVEL } from './roles.js';
-import { accessibleName, fullName } from './names.js';
 import {
-  findRoot, finishNode, interactiveOnly, newBuild, otherLandmarks, quote, refFor, render,
-  renderScoped, scopeHeader, scopeToChange, stateText, summarize, walkChildren, walkElement
+  findRoot, finishNode, interactiveOnly, newBuild, otherLandmarks, quote, render, renderScoped, scopeHeader, scopeToChange, stateText, summarize, walkChildren, walkElement
 } from './snapshot.js';
-import { effectiveRole, refName } from './refs.js';
+import { effectiveRole, refFor, refName, syncSeq } from './refs.js';
 
 function fnv1a(s) {
   let h = 0x811c9dc5;
@@ -18,12 +16,6 @@ function fnv1a(s) {
     h = Math.imul(h, 0x01000193);
   }
   return (h >>> 0).toString(16);
-}
-
-export function syncSeq(seq) {
-  if (!seq) return;
-  if (seq.snap > S.snapSeq) S.snapSeq = seq.snap;
-  if (seq.elem > S.elemSeq) S.elemSeq = seq.elem;
 }
 
 // buildNodes builds the tree under the snapshot root and the scope header.
@@ -69,6 +61,10 @@ function pageState() {
 
 // snapshot renders the page (see snapshot.js). opts.internal snapshots do
 // not take a new snapshot id.
+/**
+ * @param {SnapshotOpts} opts
+ * @returns {SnapshotResult}
+ */
 export function snapshot(opts) {
   syncSeq(opts.seq);
   S.closedCandidates = [];
@@ -104,6 +100,7 @@ export function snapshot(opts) {
   if (opts.since && !b.slots.length && S.hashes.get(opts.since) === hash) {
     return { unchanged: true, snapshotId: opts.since, seq: { snap: S.snapSeq, elem: S.elemSeq } };
   }
+  /** @type {SnapshotResult} */
   const out = { yaml, refs: b.flat.length, truncated: b.truncated, seq: null };
   if (!opts.internal) {
     S.snapSeq = snapId;
@@ -284,13 +281,6 @@ function controlsIn(n, own) {
   };
   walk(n.children);
   return out;
-}
-
-// describe returns the role and name the snapshot would show for el, and
-// fullName, the name untrimmed as Chromium has it.
-export function describe(el) {
-  const role = effectiveRole(el);
-  return { role, name: accessibleName(el), fullName: fullName(el) };
 }
 
 

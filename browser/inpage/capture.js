@@ -2,17 +2,16 @@
 // snapshots, and failure diagnostics. Module of the in-page engine.
 
 import { S } from './state.js';
-import { hiddenForAT, normalizeSpace, truncate, withCaches } from './dom.js';
+import { boxOf, hiddenForAT, isShown, normalizeSpace, shortSelector, truncate, withCaches } from './dom.js';
 import { MASK, accessibleName, byIdInRoot, deepActiveElement, isSecretField } from './names.js';
-import { refFor } from './snapshot.js';
-import { allShadowRoots, effectiveRole, refName } from './refs.js';
+import { allShadowRoots, effectiveRole, refFor, refName } from './refs.js';
 import { snapshot } from './api.js';
-import { isShown, textOf } from './find.js';
-import { boxOf, editProblem, shortSelector } from './act.js';
+import { textOf } from './find.js';
 import { changeWatch, stepLogEnd, stepLogPeek, stepLogTake } from './changes.js';
 import { hiddenMatch } from './hidden.js';
 import { cutNotes } from './cutoff.js';
 import { replacingWidget } from './replaced.js';
+import { editProblem } from './editable.js';
 
 function activeElementInfo() {
   const a = deepActiveElement();
@@ -26,10 +25,11 @@ function activeElementInfo() {
   if (ref) out.ref = ref;
   out.editable = !editProblem(a);
   if (a.tagName === 'INPUT' || a.tagName === 'TEXTAREA' || a.tagName === 'SELECT') {
-    out.type = a.type;
+    const f = /** @type {HTMLInputElement} */ (a);
+    out.type = f.type;
     // A password's value is masked (it is never sent), an empty one shown.
-    out.value = isSecretField(a) ? (a.value ? MASK : '') : truncate(a.value, 100);
-    if (a.placeholder) out.placeholder = a.placeholder;
+    out.value = isSecretField(a) ? (f.value ? MASK : '') : truncate(f.value, 100);
+    if (f.placeholder) out.placeholder = f.placeholder;
   }
   return out;
 }

@@ -6,10 +6,9 @@
 // Module of the in-page engine.
 
 import { S } from './state.js';
-import { normalizeSpace, truncate, withCaches } from './dom.js';
+import { isShown, normalizeSpace, truncate, withCaches } from './dom.js';
 import { INTERACTIVE, TEXT_LEVEL, roleOf } from './roles.js';
 import { ITEM_BLOCKERS } from './snapshot.js';
-import { isShown } from './find.js';
 
 const LOG_MAX = 400; // mutation targets kept per command
 const TEXT_MAX = 150; // longer text is not a "short text block"
@@ -42,9 +41,9 @@ function ownText(el) {
   if (!el.querySelector || !el.querySelector(NO_TEXT)) return truncate(normalizeSpace(el.textContent || ''), 120);
   let t = '';
   const walk = document.createTreeWalker(el, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
-    acceptNode: (n) => (n.nodeType === 1 && n.matches(NO_TEXT) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
+    acceptNode: (n) => (n.nodeType === 1 && /** @type {Element} */ (n).matches(NO_TEXT) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
   });
-  for (let n = walk.nextNode(); n && t.length < 400; n = walk.nextNode()) if (n.nodeType === 3) t += n.data;
+  for (let n = walk.nextNode(); n && t.length < 400; n = walk.nextNode()) if (n.nodeType === 3) t += /** @type {Text} */ (n).data;
   return truncate(normalizeSpace(t), 120);
 }
 
@@ -224,10 +223,10 @@ export function changeWatch(other) {
   // badge, a toast region).
   let root = S.lastChecked && S.lastChecked.isConnected ? S.lastChecked.getRootNode() : null;
   S.ownRoots = new Set();
-  while (root && root !== document && root.host) {
+  while (root && root !== document && /** @type {ShadowRoot} */ (root).host) {
     changeObserver.observe(root, CHANGE_OPTS);
     S.ownRoots.add(root);
-    root = root.host.getRootNode();
+    root = /** @type {ShadowRoot} */ (root).host.getRootNode();
   }
   for (const sr of S.shadowRoots) {
     if (sr.host && sr.host.isConnected) changeObserver.observe(sr, CHANGE_OPTS);

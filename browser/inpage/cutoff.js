@@ -5,9 +5,8 @@
 // snapshot (capture.js postCapture), so nothing is cut off silently.
 // Module of the in-page engine.
 
-import { normalizeSpace, truncate } from './dom.js';
+import { isShown, normalizeSpace, truncate } from './dom.js';
 import { accessibleName } from './names.js';
-import { isShown } from './find.js';
 import { effectiveRole } from './refs.js';
 
 const CONTAINERS = 'ul,ol,table,[role=list],[role=feed],[role=grid],[role=table],[role=treegrid],[role=listbox],[role=tree]';

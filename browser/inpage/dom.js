@@ -6,6 +6,11 @@ import { S } from './state.js';
 // fail throws an error the Go side tells by its code, not its text
 // (engine.go engineError): selector (an invalid selector), not-found,
 // stale (a ref whose element is gone) or input (a bad option).
+/**
+ * @param {'selector' | 'not-found' | 'stale' | 'input'} code
+ * @param {string} message
+ * @returns {never}
+ */
 export function fail(code, message) {
   const e = new Error(message);
   e.name = 'cdpSkill.' + code;
@@ -20,10 +25,12 @@ export function fail(code, message) {
 // callbacks); a nested call shares its caller's caches, and outside a
 // call nothing is cached (noCache).
 const noMap = { get() {}, set() {}, delete() {} };
-const noCache = { role: noMap, style: noMap, name: noMap, hidden: noMap, nth: noMap, pseudo: noMap, labels: noMap, ariaDisabled: noMap };
+// noMap stands in for each Map of a CallCache (types.d.ts): a miss always.
+const noCache = /** @type {CallCache} */ (/** @type {unknown} */ ({ role: noMap, style: noMap, name: noMap, hidden: noMap, nth: noMap, pseudo: noMap, labels: noMap, ariaDisabled: noMap }));
 export let cache = noCache;
 let cacheDepth = 0;
 
+/** @returns {CallCache} */
 function newCache() {
   return { role: new Map(), style: new Map(), name: new Map(), hidden: new Map(), nth: new Map(), pseudo: new Map(), labels: new Map(), ariaDisabled: new Map() };
 }
@@ -243,4 +250,60 @@ export function shadowHostPath(el) {
     path.unshift(cssSelector(root.host));
   }
   return path;
+}
+
+export function boxOf(r) {
+  return { x: Math.round(r.x), y: Math.round(r.y), width: Math.round(r.width), height: Math.round(r.height) };
+}
+
+export function composedContains(ancestor, node) {
+  for (let n = node; n; n = n.parentNode || n.host) {
+    if (n === ancestor) return true;
+    if (n.assignedSlot && composedContains(ancestor, n.assignedSlot)) return true;
+  }
+  return false;
+}
+
+// deepElementFromPoint follows shadow roots down to the innermost element.
+export function deepElementFromPoint(x, y) {
+  let el = document.elementFromPoint(x, y);
+  while (el) {
+    const sr = shadowRootOf(el);
+    if (!sr || !sr.elementFromPoint) break;
+    const inner = sr.elementFromPoint(x, y);
+    if (!inner || inner === el) break;
+    el = inner;
+  }
+  return el;
+}
+
+// shortSelector is a readable selector for messages: tag#id.class.
+export function shortSelector(el) {
+  let s = el.localName;
+  if (el.id) return s + '#' + CSS.escape(el.id);
+  if (typeof el.className === 'string' && el.className.trim()) s += '.' + el.className.trim().split(/\s+/).slice(0, 2).map((c) => CSS.escape(c)).join('.');
+  return s;
+}
+
+export function hiddenWhy(el) {
+  for (let e = el; e; e = parentElementComposed(e)) {
+    if (e.getAttribute('aria-hidden') === 'true') return 'aria-hidden on ' + shortSelector(e);
+    const s = styleOf(e);
+    if (s.display === 'none') return 'display: none on ' + shortSelector(e);
+    if (e === el && s.visibility !== 'visible') return 'visibility: ' + s.visibility;
+  }
+  return 'not rendered';
+}
+
+export function isShown(el) {
+  if (!el.isConnected || hiddenForAT(el)) return false;
+  const r = el.getBoundingClientRect();
+  if (r.width > 0 && r.height > 0) return true;
+  // display: contents has no box of its own (a layout wrapper, a custom
+  // element's host): what it holds shows it.
+  if (el.nodeType !== 1 || getComputedStyle(el).display !== 'contents') return false;
+  const range = document.createRange();
+  range.selectNodeContents(el);
+  const c = range.getBoundingClientRect();
+  return c.width > 0 && c.height > 0;
 }

@@ -24,9 +24,9 @@ Object.assign(S, {
   slots: {},
 });
 
-export { resolve } from './refs.js';
+export { describe, resolve } from './refs.js';
 export {
-  snapshot, search, describe, ref, frameHash, takeSlots, frameURL, resetRefs,
+  snapshot, search, ref, frameHash, takeSlots, frameURL, resetRefs,
   takeClosedCandidates, registerClosedRoot, seedSeq
 } from './api.js';
 export { query } from './query.js';

@@ -3,15 +3,11 @@
 
 import { S } from './state.js';
 import {
-  cssSelector, fail, hiddenForAT, isBlock, isDisplayNone, normalizeSpace, parentElementComposed,
-  styleOf, truncate
+  boxOf, cssSelector, deepElementFromPoint, fail, hiddenForAT, isBlock, isDisplayNone, normalizeSpace, parentElementComposed, shortSelector, styleOf, truncate
 } from './dom.js';
 import { INTERACTIVE, SKIP_TAGS, ariaIndex, explicitRole } from './roles.js';
 import { MASK, accessibleName, isSecretField, safeMatches } from './names.js';
-import { flushLocators, refFor } from './snapshot.js';
-import { allShadowRoots, effectiveRole, refName, resolve } from './refs.js';
-import { syncSeq } from './api.js';
-import { boxOf, deepElementFromPoint, shortSelector } from './act.js';
+import { allShadowRoots, effectiveRole, flushLocators, refFor, refName, resolve, syncSeq } from './refs.js';
 
 // ---- tables and lists (extract) ----
 
@@ -194,6 +190,7 @@ function joinHeaders(grid, n) {
   return out;
 }
 
+/** @type {[string, RegExp][]} */
 const VALUE_TYPES_RE = [
   ['number', /^[-+\u2212]?(\d{1,3}(,\d{3})+|\d+)(\.\d+)?$/],
   ['currency', /^[-+\u2212]?\s?[$€£¥₹]\s?\d[\d,]*(\.\d+)?$|^[-+\u2212]?\d[\d,]*(\.\d+)?\s?[$€£¥₹]$|^[-+\u2212]?\d[\d,]*(\.\d+)?\s?(USD|EUR|GBP|JPY|CHF|CAD|AUD)$|^(USD|EUR|GBP|JPY|CHF|CAD|AUD)\s?[-+\u2212]?\d[\d,]*(\.\d+)?$/],
@@ -533,6 +530,7 @@ export function submit(el) {
     }
   }
   if (errors.length) return { submitted: false, valid: false, errors, form: shortSelector(form) };
+  /** @type {Event | null} */
   let seen = null;
   const onSubmit = (e) => {
     if (e.target === form) seen = e;

@@ -10,8 +10,7 @@
 // searched upward as well (feedStepUp).
 
 import { S } from './state.js';
-import { shadowRootOf, styleOf } from './dom.js';
-import { shortSelector } from './act.js';
+import { shadowRootOf, shortSelector, styleOf } from './dom.js';
 import { pageScroller, samePos, scrollMax, scrollOp, scrollPos } from './gesture.js';
 import { afterFrame } from './scrollpending.js';
 

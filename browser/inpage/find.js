@@ -2,13 +2,10 @@
 // and by label. Module of the in-page engine.
 
 import { S } from './state.js';
-import { fail, hiddenForAT, normalizeSpace, truncate } from './dom.js';
+import { boxOf, composedContains, fail, isShown, normalizeSpace, truncate } from './dom.js';
 import { SKIP_TAGS } from './roles.js';
 import { accessibleName, byIdInRoot, deepActiveElement } from './names.js';
-import { refFor } from './snapshot.js';
-import { allShadowRoots, effectiveRole, refName } from './refs.js';
-import { syncSeq } from './api.js';
-import { boxOf, composedContains } from './act.js';
+import { allShadowRoots, effectiveRole, refFor, refName, syncSeq } from './refs.js';
 
 // deepQueryAll runs a CSS selector in the document and in every open (or
 // registered closed) shadow root: light DOM matches first, in document
@@ -43,19 +40,6 @@ function pickShown(all) {
 // selectorQuery is the element a selector targets (see pickShown).
 export function selectorQuery(sel) {
   return pickShown(selectorMatches(sel));
-}
-
-export function isShown(el) {
-  if (!el.isConnected || hiddenForAT(el)) return false;
-  const r = el.getBoundingClientRect();
-  if (r.width > 0 && r.height > 0) return true;
-  // display: contents has no box of its own (a layout wrapper, a custom
-  // element's host): what it holds shows it.
-  if (el.nodeType !== 1 || getComputedStyle(el).display !== 'contents') return false;
-  const range = document.createRange();
-  range.selectNodeContents(el);
-  const c = range.getBoundingClientRect();
-  return c.width > 0 && c.height > 0;
 }
 
 // textOf is what text search matches: the accessible name, else the
@@ -169,7 +153,7 @@ function textCandidates(want, exact, within) {
     const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
       const p = n.parentElement;
-      if (!p || seen.has(p) || SKIP_TAGS.has(p.tagName) || !n.data.trim()) continue;
+      if (!p || seen.has(p) || SKIP_TAGS.has(p.tagName) || !/** @type {Text} */ (n).data.trim()) continue;
       seen.add(p);
       if (!squash(p.textContent || '').includes(key)) continue;
       const rank = matchRank(p.innerText || p.textContent || '', want, exact);
@@ -277,15 +261,23 @@ function describeCandidates(list, seq) {
 // element, or returns null. A text or label that matches several distinct
 // controls equally well returns {ambiguous: [...], matchCount} instead,
 // unless spec.first takes the first of them.
+/**
+ * @param {FindSpec} spec
+ * @returns {Element | Ambiguous | null}
+ */
 export function find(spec) {
   // Cleared first: a lookup that throws (an invalid selector) must leave
   // no element from an earlier one for the check sent behind it.
   S.lastElement = null;
   const r = findTarget(spec);
-  S.lastElement = r && r.nodeType === 1 ? r : null;
+  S.lastElement = r && /** @type {Element} */ (r).nodeType === 1 ? /** @type {Element} */ (r) : null;
   return r;
 }
 
+/**
+ * @param {FindSpec} spec
+ * @returns {Element | Ambiguous | null}
+ */
 function findTarget(spec) {
   S.lastFind = null;
   if (spec.selector) return selectorQuery(spec.selector);
@@ -305,7 +297,7 @@ function findTarget(spec) {
   }
   if (!pick || !pick.el) return null;
   if (pick.ambiguous && !spec.first) {
-    return { ambiguous: describeCandidates(pick.ambiguous, spec.seq), matchCount: pick.ambiguous.length, rank: ['exact', 'case-insensitive', 'substring'][pick.rank], seq: { snap: S.snapSeq, elem: S.elemSeq } };
+    return { ambiguous: describeCandidates(pick.ambiguous, spec.seq), matchCount: pick.ambiguous.length, rank: /** @type {const} */ (['exact', 'case-insensitive', 'substring'])[pick.rank], seq: { snap: S.snapSeq, elem: S.elemSeq } };
   }
   if (pick.others && pick.others.length) {
     S.lastFind = { el: pick.el, alsoMatched: describeCandidates(pick.others, spec.seq).map((c) => ({ role: c.role, name: c.name, ref: c.ref })) };

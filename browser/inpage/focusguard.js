@@ -7,7 +7,8 @@
 
 import { S } from './state.js';
 import { closedHost, hitOf } from './hittarget.js';
-import { editProblem, shortSelector } from './act.js';
+import { shortSelector } from './dom.js';
+import { editProblem } from './editable.js';
 
 const GUARD_EVENTS = ['keydown', 'keypress', 'keyup', 'textInput', 'beforeinput', 'input', 'compositionstart', 'compositionupdate', 'compositionend', 'paste'];
 

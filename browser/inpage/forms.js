@@ -1,10 +1,10 @@
 // forms.js — select, check, focus and upload helpers. Module of the
 // in-page engine.
 
-import { normalizeSpace, truncate } from './dom.js';
+import { composedContains, normalizeSpace, shortSelector, truncate } from './dom.js';
 import { accessibleName, byIdInRoot, deepActiveElement } from './names.js';
 import { allShadowRoots, effectiveRole } from './refs.js';
-import { checkedState, composedContains, selectOptions, shortSelector } from './act.js';
+import { checkedState, selectOptions } from './act.js';
 import { describeControl, replacingWidget, widgetFollowed, widgetShows } from './replaced.js';
 
 // ---- select ----
@@ -135,6 +135,7 @@ export function checkTarget(el) {
     if (c.error) return { error: 'not checkable: it is a ' + effectiveRole(el) + ' (' + shortSelector(el) + '), not a checkbox, radio, switch, checkable menu item, option or tree item' };
     return c;
   }
+  /** @type {{ checked: boolean, role: string, disabled?: boolean, mixed?: boolean }} */
   let c;
   if (ctl.tagName === 'INPUT') c = { checked: ctl.checked, role: ctl.type };
   else {

@@ -3,13 +3,9 @@
 
 import { S } from './state.js';
 import { afterFrame, noteScroll } from './scrollpending.js';
-import { normalizeSpace, parentElementComposed, styleOf, truncate, withCaches } from './dom.js';
+import { composedContains, deepElementFromPoint, hiddenWhy, isShown, normalizeSpace, parentElementComposed, shortSelector, styleOf, truncate, withCaches } from './dom.js';
 import { accessibleName } from './names.js';
-import { refFor } from './snapshot.js';
-import { effectiveRole, refName } from './refs.js';
-import { syncSeq } from './api.js';
-import { isShown } from './find.js';
-import { composedContains, deepElementFromPoint, hiddenWhy, shortSelector } from './act.js';
+import { effectiveRole, refFor, refName, syncSeq } from './refs.js';
 
 // ---- hover ----
 
@@ -236,7 +232,7 @@ export function dragMark(el, from, to) {
     // (same tag, class and draggability) in the same parent.
     let other = dst;
     while (other && other.parentElement !== item.parentElement) other = other.parentElement;
-    st.sibling = !!other && other !== item && other.tagName === item.tagName && other.className === item.className && other.draggable === item.draggable;
+    st.sibling = !!other && other !== item && other.tagName === item.tagName && other.className === item.className && /** @type {HTMLElement} */ (other).draggable === /** @type {HTMLElement} */ (item).draggable;
     if (st.sibling) st.other = other;
     st.itemBefore = placeOf(item);
     st.branch = dropBranch(item, dst);

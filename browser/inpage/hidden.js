@@ -7,10 +7,9 @@
 // spelling". Module of the in-page engine.
 
 import { S } from './state.js';
-import { normalizeSpace, truncate } from './dom.js';
-import { isShown, textOf } from './find.js';
-import { allShadowRoots, effectiveRole, refName } from './refs.js';
-import { refFor } from './snapshot.js';
+import { isShown, normalizeSpace, truncate } from './dom.js';
+import { textOf } from './find.js';
+import { allShadowRoots, effectiveRole, refFor, refName } from './refs.js';
 
 const TARGETS = 'a,button,[role],input[type=submit],input[type=button],summary,label,option,h1,h2,h3,h4,h5,h6,li,p,td,th';
 const OPENERS = 'a[href],button,[role=button],[role=menuitem],[role=tab],summary,[tabindex]';

@@ -5,10 +5,10 @@
 // checks, at press time, the element the press actually reached, so a page
 // that swaps what is under the pointer when it arrives gets no click.
 
-import { parentElementComposed, styleOf, normalizeSpace, truncate } from './dom.js';
+import { composedContains, normalizeSpace, parentElementComposed, shortSelector, styleOf, truncate } from './dom.js';
 import { accessibleName } from './names.js';
 import { roleOf } from './roles.js';
-import { composedContains, editProblem, isNamedBlockingLayer, shortSelector } from './act.js';
+import { editProblem } from './editable.js';
 
 // Elements that are controls of their own: a press on one activates it,
 // whatever widget it sits in.
@@ -181,4 +181,17 @@ export function closedHost(el) {
     if (root.mode === 'closed') host = root.host;
   }
   return host;
+}
+
+const BLOCKING_ATTR_RE = /cookie|consent|gdpr|modal|dialog|overlay|backdrop|popup|pop-up|lightbox|interstitial|newsletter/i;
+
+// isNamedBlockingLayer: box says it is a layer a user has to dismiss (a
+// modal or dialog, or named as a backdrop, overlay, consent banner or
+// popup), whatever its size.
+export function isNamedBlockingLayer(box) {
+  if (box.matches(':modal') || box.getAttribute('aria-modal') === 'true') return true;
+  const role = roleOf(box);
+  if (role === 'dialog' || role === 'alertdialog') return true;
+  const attrs = [box.id, typeof box.className === 'string' ? box.className : '', box.getAttribute('aria-label') || ''].join(' ');
+  return BLOCKING_ATTR_RE.test(attrs) && !/toast|snackbar|notification/i.test(attrs);
 }

@@ -295,7 +295,7 @@ function labelsText(el, ctx) {
 
 // nativeName returns the host-language name, null when there is none, or
 // {final} for a name that ends the computation even when empty.
-function nativeName(el, role, ctx) {
+function nativeName(el, _role, ctx) {
   const tag = el.tagName;
   if (tag === 'INPUT') {
     const type = (el.getAttribute('type') || '').toLowerCase();
@@ -427,7 +427,7 @@ function contentText(el, v) {
   const re = /"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|attr\(\s*([^\s)]+)\s*\)/g;
   for (let m; (m = re.exec(v));) {
     if (m[3] !== undefined) out += el.getAttribute(m[3]) || '';
-    else out += (m[1] !== undefined ? m[1] : m[2]).replace(/\\([0-9a-fA-F]{1,6})\s?|\\(.)/g, (x, hex, ch) => hex ? String.fromCodePoint(parseInt(hex, 16)) : ch);
+    else out += (m[1] !== undefined ? m[1] : m[2]).replace(/\\([0-9a-fA-F]{1,6})\s?|\\(.)/g, (_x, hex, ch) => hex ? String.fromCodePoint(parseInt(hex, 16)) : ch);
   }
   return out;
 }

@@ -4,9 +4,8 @@
 import { S } from './state.js';
 import { fail, hiddenForAT, isVisibleBox, normalizeSpace, truncate } from './dom.js';
 import { MASK, accessibleName, isSecretField, stateOf, valueOf } from './names.js';
-import { refFor, stateText } from './snapshot.js';
-import { allShadowRoots, effectiveRole, normName, refName } from './refs.js';
-import { syncSeq } from './api.js';
+import { stateText } from './snapshot.js';
+import { allShadowRoots, effectiveRole, normName, refFor, refName, syncSeq } from './refs.js';
 import { unknownRoleOf } from './roles.js';
 
 // Known roles map to the elements that can carry them implicitly, so role
@@ -101,7 +100,7 @@ function matchedRole(el, roles, wanted) {
 // roleName is the name a role query matches el on: its accessible name,
 // or, for an element found by an unknown role (a generic to ARIA, which
 // names it from nothing), the name its ref is matched on (its text).
-function roleName(el, roles, wanted) {
+function roleName(el, _roles, wanted) {
   const own = effectiveRole(el);
   return wanted.has(own) ? accessibleName(el) : refName(el, own);
 }

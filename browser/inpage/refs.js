@@ -1,11 +1,11 @@
-// refs.js — resolving refs back to elements, re-resolving stale ones.
+// refs.js — the ref registry: giving elements refs, resolving refs back
+// to elements, re-resolving stale ones.
 // Module of the in-page engine.
 
 import { S } from './state.js';
-import { cssSelector, hiddenForAT, normalizeSpace, shadowHostPath, shadowRootOf, truncate } from './dom.js';
+import { cssSelector, hiddenForAT, normalizeSpace, shadowHostPath, shadowRootOf, truncate, withCaches } from './dom.js';
 import { roleOf } from './roles.js';
-import { accessibleName } from './names.js';
-import { flushLocators } from './snapshot.js';
+import { accessibleName, fullName } from './names.js';
 
 export function normName(s) {
   return normalizeSpace(s || '').toLowerCase();
@@ -58,12 +58,17 @@ export function allShadowRoots(root, out) {
 // resolve returns {el, status} for a ref: ok (same element), reResolved (a
 // replacement with the same role and name), or an error status: unknown,
 // stale (nothing matches), ambiguous (several match).
+/**
+ * @param {string} ref
+ * @returns {Resolved}
+ */
 export function resolve(ref) {
   flushLocators();
   const e = S.refs.get(ref);
   if (!e) return { status: 'unknown' };
   if (e.el.isConnected && !hiddenForAT(e.el) && effectiveRole(e.el) === e.role) {
     const now = refName(e.el, e.role);
+    /** @type {Resolved} */
     const res = { el: e.el, status: 'ok' };
     if (normName(now) !== normName(e.name)) res.nameChanged = { from: e.name, to: now };
     return res;
@@ -90,6 +95,7 @@ export function resolve(ref) {
   return { status: found.length ? 'ambiguous' : 'stale', candidates: found.length, role: e.role, name: e.name };
 }
 
+/** @returns {Resolved} */
 function adopt(ref, e, el) {
   S.byEl.delete(e.el);
   e.el = el;
@@ -97,4 +103,62 @@ function adopt(ref, e, el) {
   e.shadow = shadowHostPath(el);
   S.byEl.set(el, ref);
   return { el, status: 'reResolved' };
+}
+
+// The selector and shadow path of a ref are only needed if its element
+// goes stale, so they are computed after the answer has been sent (in a
+// later task), keeping them off the snapshot's critical path. resolve()
+// flushes whatever is still pending first.
+const pendingLocators = [];
+
+let locatorTimer = 0;
+
+function deferLocator(entry) {
+  pendingLocators.push(entry);
+  if (!locatorTimer) locatorTimer = setTimeout(flushLocators, 0);
+}
+
+// flushLocators runs from a timer (in a cache bracket of its own) or
+// inside an engine call (sharing its caches).
+export const flushLocators = withCaches(function flushLocators() {
+  if (locatorTimer) clearTimeout(locatorTimer);
+  locatorTimer = 0;
+  for (const e of pendingLocators.splice(0)) {
+    if (e.selector !== null || !e.el.isConnected) continue;
+    e.selector = cssSelector(e.el);
+    e.shadow = shadowHostPath(e.el);
+  }
+});
+
+// refFor returns the element's ref, keeping an existing one.
+export function refFor(el, role, name, snapId) {
+  let r = S.byEl.get(el);
+  if (r) {
+    const e = S.refs.get(r);
+    if (e) {
+      e.role = role;
+      e.name = name;
+      return r;
+    }
+  }
+  r = 's' + snapId + 'e' + (++S.elemSeq);
+  const entry = { el, role, name, selector: null, shadow: [] };
+  S.refs.set(r, entry);
+  S.byEl.set(el, r);
+  deferLocator(entry);
+  return r;
+}
+
+/** @param {Seq | null | undefined} seq */
+export function syncSeq(seq) {
+  if (!seq) return;
+  if (seq.snap > S.snapSeq) S.snapSeq = seq.snap;
+  if (seq.elem > S.elemSeq) S.elemSeq = seq.elem;
+}
+
+// describe returns the role and name the snapshot would show for el, and
+// fullName, the name untrimmed as Chromium has it.
+export function describe(el) {
+  const role = effectiveRole(el);
+  return { role, name: accessibleName(el), fullName: fullName(el) };
 }

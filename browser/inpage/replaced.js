@@ -6,11 +6,9 @@
 // or label) is verified on the widget, else undone and refused with the
 // widget's ref. Module of the in-page engine.
 
-import { normalizeSpace, truncate } from './dom.js';
+import { isShown, normalizeSpace, truncate } from './dom.js';
 import { accessibleName } from './names.js';
-import { isShown } from './find.js';
-import { effectiveRole, refName } from './refs.js';
-import { refFor } from './snapshot.js';
+import { effectiveRole, refFor, refName } from './refs.js';
 import { S } from './state.js';
 
 // SIBLING_ROLES are the roles of a widget's control that follows the

@@ -36,9 +36,6 @@ export const LEAF = new Set(['textbox', 'searchbox', 'checkbox', 'radio', 'slide
 export const SKIP_TAGS = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'HEAD', 'META', 'LINK', 'TITLE', 'BASE',
   'DATALIST', 'PARAM', 'SOURCE', 'TRACK']);
 
-const TEXT_INPUT_TYPES = new Set(['', 'text', 'email', 'tel', 'url', 'password', 'search', 'number', 'date',
-  'datetime-local', 'month', 'time', 'week']);
-
 const ROLE_SYNONYMS = { image: 'img', presentation: 'none', directory: 'list' };
 
 // unknownRoleOf returns want when it is no ARIA role the engine knows and

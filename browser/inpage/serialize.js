@@ -55,7 +55,7 @@ function serializeValue(v, depth, seen) {
   if (v === null) return null;
   if (seen.has(v)) return { type: 'circular' };
   if (depth > SER_MAX_DEPTH) return { type: 'object', truncated: true };
-  if (v instanceof Date) return { type: 'Date', value: isNaN(v) ? 'Invalid Date' : v.toISOString(), timestamp: isNaN(v) ? null : v.getTime() };
+  if (v instanceof Date) return { type: 'Date', value: isNaN(v.getTime()) ? 'Invalid Date' : v.toISOString(), timestamp: isNaN(v.getTime()) ? null : v.getTime() };
   if (v instanceof RegExp) return { type: 'RegExp', value: String(v) };
   if (v instanceof Error) return { type: 'Error', name: v.name, message: v.message, stack: v.stack ? truncate(String(v.stack), 500) : undefined };
   if (typeof Window !== 'undefined' && v instanceof Window) {
@@ -94,9 +94,12 @@ function serializeValue(v, depth, seen) {
       if (v.size > SER_MAX_ITEMS) out.truncated = true;
       return out;
     }
+    // A DataView is a view without elements (no length, not iterable).
+    if (v instanceof DataView) return { type: 'DataView', byteLength: v.byteLength };
     if (Array.isArray(v) || ArrayBuffer.isView(v)) {
-      const arr = Array.from(v.length > SER_MAX_ARRAY ? Array.prototype.slice.call(v, 0, SER_MAX_ARRAY) : v, (x) => serializeValue(x, depth + 1, seen));
-      if (v.length > SER_MAX_ARRAY) return { type: 'array', length: v.length, value: arr, truncated: true };
+      const a = /** @type {ArrayLike<unknown>} */ (v);
+      const arr = Array.from(a.length > SER_MAX_ARRAY ? Array.prototype.slice.call(a, 0, SER_MAX_ARRAY) : a, (x) => serializeValue(x, depth + 1, seen));
+      if (a.length > SER_MAX_ARRAY) return { type: 'array', length: a.length, value: arr, truncated: true };
       return arr;
     }
     if (v instanceof Promise) return { type: 'Promise' };

@@ -3,12 +3,11 @@
 
 import { S } from './state.js';
 import {
-  cache, clip, cssSelector, fail, forEachChildComposed, hiddenForAT, inClosedDetails, inViewport,
-  normalizeSpace, parentElementComposed, shadowHostPath, styleOf, truncate, withCaches
+  cache, clip, fail, forEachChildComposed, hiddenForAT, inClosedDetails, inViewport, normalizeSpace, parentElementComposed, styleOf, truncate
 } from './dom.js';
 import { INTERACTIVE, LANDMARKS, LEAF, NAME_FROM_CONTENT, SKIP_TAGS, TEXT_LEVEL, ariaIndex, roleOf, unknownRoleOf } from './roles.js';
 import { accessibleName, deepActiveElement, linkURL, stateOf, valueOf } from './names.js';
-import { effectiveRole, refName } from './refs.js';
+import { effectiveRole, refFor, refName } from './refs.js';
 import { selectorQuery } from './find.js';
 import { replacingWidget } from './replaced.js';
 
@@ -188,9 +187,27 @@ function clippedOut(el, r, style, b) {
 // it lets its children overflow its box (a carousel's track, moved by a
 // transform so that its own box is off to the left while the current
 // slide overflows into the frame), so the walk goes on into them.
-function overflowsInto(el, style) {
+//
+// A box's scroll overflow only reaches down and to the right, so an
+// element whose box starts below or right of the window cannot bring any
+// into view: that is decided from its box alone, without the style and
+// layout reads (on a long page most elements the walk meets are below
+// the window).
+function overflowsInto(el, r, style) {
+  if (r.top >= innerHeight || r.left >= innerWidth) return false;
   if (clips(el, style)) return false;
   return el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1;
+}
+
+// clipFor is the clip the walk carries into el's children (box r, in the
+// view): el's own when it clips, else the one around it. Whether el
+// clips is asked only when it matters: el has element children and its
+// box does not cover the window (what a box covering the window cuts off
+// is out of the window anyway).
+function clipFor(el, r, style, outer) {
+  if (!r || (!el.firstElementChild && !el.shadowRoot)) return outer;
+  if (r.top <= 0 && r.left <= 0 && r.bottom >= innerHeight && r.right >= innerWidth) return outer;
+  return clips(el, style) ? { el, box: meet(r, outer && outer.box) } : outer;
 }
 
 // headerCell reports a column header a user clicks (to sort, mostly): it
@@ -240,6 +257,7 @@ export function walkChildren(node, depth, out, b, textVisible) {
     } else if (t === 1) {
       walkElement(child, depth + 1, out, b);
     }
+    return true;
   });
 }
 
@@ -255,7 +273,7 @@ export function walkElement(el, depth, out, b) {
   let r = null;
   if (b.viewport && display !== 'contents') {
     r = el.getBoundingClientRect();
-    if ((r.width > 0 || r.height > 0) && style.position !== 'fixed' && (!inViewport(r) || clippedOut(el, r, style, b)) && !overflowsInto(el, style)) return;
+    if ((r.width > 0 || r.height > 0) && style.position !== 'fixed' && (!inViewport(r) || clippedOut(el, r, style, b)) && !overflowsInto(el, r, style)) return;
   }
   const visibility = style.visibility;
   const visible = visibility !== 'hidden' && visibility !== 'collapse';
@@ -276,7 +294,7 @@ export function walkElement(el, depth, out, b) {
     // line already carries it.
     if (block) out.push({ text: ' ' });
     const outer = b.clip;
-    if (r && clips(el, style)) b.clip = { el, box: meet(r, outer && outer.box) };
+    b.clip = clipFor(el, r, style, outer);
     walkChildren(el, depth, out, b, visible && !labelsShownControl(el));
     b.clip = outer;
     if (block) out.push({ text: ' ' });
@@ -316,7 +334,7 @@ export function walkElement(el, depth, out, b) {
     const header = headerCell(el, role, b);
     if (header) b.header = el;
     const outer = b.clip;
-    if (r && clips(el, style)) b.clip = { el, box: meet(r, outer && outer.box) };
+    b.clip = clipFor(el, r, style, outer);
     walkChildren(el, depth, node.children, b, true);
     b.clip = outer;
     if (header) b.header = null;
@@ -357,7 +375,7 @@ function labelsShownControl(el) {
 
 // selectSummary summarizes a native select's options: its value is shown,
 // and selectOption picks by label, so the options are listed compactly.
-function selectSummary(el, b) {
+function selectSummary(el, _b) {
   const n = el.options.length;
   if (n === 0) return 'no options';
   if (n > 10) return n + ' options';
@@ -440,49 +458,6 @@ export function finishNode(node, b) {
     node.children = [];
   }
 }
-
-// refFor returns the element's ref, keeping an existing one.
-export function refFor(el, role, name, snapId) {
-  let r = S.byEl.get(el);
-  if (r) {
-    const e = S.refs.get(r);
-    if (e) {
-      e.role = role;
-      e.name = name;
-      return r;
-    }
-  }
-  r = 's' + snapId + 'e' + (++S.elemSeq);
-  const entry = { el, role, name, selector: null, shadow: [] };
-  S.refs.set(r, entry);
-  S.byEl.set(el, r);
-  deferLocator(entry);
-  return r;
-}
-
-// The selector and shadow path of a ref are only needed if its element
-// goes stale, so they are computed after the answer has been sent (in a
-// later task), keeping them off the snapshot's critical path. resolve()
-// flushes whatever is still pending first.
-const pendingLocators = [];
-let locatorTimer = 0;
-
-function deferLocator(entry) {
-  pendingLocators.push(entry);
-  if (!locatorTimer) locatorTimer = setTimeout(flushLocators, 0);
-}
-
-// flushLocators runs from a timer (in a cache bracket of its own) or
-// inside an engine call (sharing its caches).
-export const flushLocators = withCaches(function flushLocators() {
-  if (locatorTimer) clearTimeout(locatorTimer);
-  locatorTimer = 0;
-  for (const e of pendingLocators.splice(0)) {
-    if (e.selector !== null || !e.el.isConnected) continue;
-    e.selector = cssSelector(e.el);
-    e.shadow = shadowHostPath(e.el);
-  }
-});
 
 // ---- rendering ----
 

@@ -24,7 +24,10 @@ if (typeof MutationObserver === 'function' && document.documentElement) {
     .observe(document.documentElement, { subtree: true, childList: true, attributes: true, characterData: true });
 }
 for (const type of ['pointermove', 'pointerdown', 'pointerup', 'mousemove']) {
-  window.addEventListener(type, (e) => { visual.pointer = e.clientX + ',' + e.clientY + ',' + e.buttons; }, { capture: true, passive: true });
+  window.addEventListener(type, (e) => {
+    const m = /** @type {MouseEvent} */ (e);
+    visual.pointer = m.clientX + ',' + m.clientY + ',' + m.buttons;
+  }, { capture: true, passive: true });
 }
 
 function visualId(el) {
