@@ -4,7 +4,7 @@ package browser
 
 // The installed scripts (browser/inpage/bundle) and their versions.
 var (
-	engineBundleSpec = bundle{global: "__cdpSkill", source: engineBundleJS, version: "3a90cdfbd291"}
+	engineBundleSpec = bundle{global: "__cdpSkill", source: engineBundleJS, version: "7b1c27235c7a"}
 	pageBundleSpec   = bundle{global: "__cdpSkillPage", source: pageBundleJS, version: "d186319db1e5"}
 	watchBundleSpec  = bundle{global: "__cdpSkillWatch", source: watchBundleJS, version: "c1999cc6f123"}
 )
@@ -60,6 +60,7 @@ var (
 	epHoverCapture         = engineEntry{"hoverCapture"}
 	epHoverPrepare         = engineEntry{"hoverPrepare"}
 	epInspect              = engineEntry{"inspect"}
+	epMarkClicks           = engineEntry{"markClicks"}
 	epPing                 = engineEntry{"ping"}
 	epPostCapture          = engineEntry{"postCapture"}
 	epPrepareFill          = engineEntry{"prepareFill"}

@@ -96,10 +96,10 @@ func BenchmarkClickListenerScan(b *testing.B) {
 	})
 }
 
-// TestManyClickListenersScannedInPage: past resolveClicksUpTo listeners the
-// scan asks each element in one evaluation; every row still gets a ref
-// that clicks it once.
+// TestManyClickListenersScannedInPage: with many listener rows every row
+// gets a ref that clicks it once.
 func TestManyClickListenersScannedInPage(t *testing.T) {
+	const resolveClicksUpTo = 30 // the rows past it were once scanned another way
 	var rows strings.Builder
 	for i := range resolveClicksUpTo + 10 {
 		fmt.Fprintf(&rows, `<div class="row r%d">Row %d</div>`, i, i)

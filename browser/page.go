@@ -84,7 +84,7 @@ type Page struct {
 	worlds map[worldKey]runtime.ExecutionContextID
 	// scanned are the documents whose click listeners were scanned, by
 	// their engine world (listeners.go); guarded by mu.
-	scanned map[documentKey]bool
+	scanned map[documentKey]*clickScan
 	// ahead is the post-command capture asked to be taken as the next
 	// click settles (CaptureAhead).
 	ahead *captureAhead

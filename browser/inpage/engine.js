@@ -21,10 +21,14 @@ Object.assign(S, {
   shadowRoots: new Set(),
   checkedHosts: new WeakSet(),
   closedCandidates: [],
+  // clickMarks are the elements with a click-type listener (snapshot.js
+  // markClicks).
+  clickMarks: new WeakSet(),
   slots: {},
 });
 
 export { resolve } from './refs.js';
+export { markClicks } from './snapshot.js';
 export {
   snapshot, search, describe, ref, frameHash, takeSlots, frameURL, resetRefs,
   takeClosedCandidates, registerClosedRoot, seedSeq
