@@ -4,8 +4,8 @@ package browser
 
 // The installed scripts (browser/inpage/bundle) and their versions.
 var (
-	engineBundleSpec = bundle{global: "__cdpSkill", source: engineBundleJS, version: "7b1c27235c7a"}
-	pageBundleSpec   = bundle{global: "__cdpSkillPage", source: pageBundleJS, version: "d186319db1e5"}
+	engineBundleSpec = bundle{global: "__cdpSkill", source: engineBundleJS, version: "778d8624ca0b"}
+	pageBundleSpec   = bundle{global: "", source: pageBundleJS, version: "82d1e216b5b5"}
 	watchBundleSpec  = bundle{global: "__cdpSkillWatch", source: watchBundleJS, version: "c1999cc6f123"}
 )
 
@@ -107,10 +107,8 @@ var (
 	epWatchValue           = engineEntry{"watchValue"}
 )
 
-// Entry points of page (window.__cdpSkillPage), exported by inpage/page.js.
+// Entry points of page (a function literal's surface), exported by inpage/page.js.
 var (
-	ppHandoverTake   = pageEntry{"handoverTake"}
-	ppPing           = pageEntry{"ping"}
 	ppSerialize      = pageEntry{"serialize"}
 	ppSerializeTyped = pageEntry{"serializeTyped"}
 )
