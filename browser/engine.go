@@ -108,12 +108,6 @@ func installIn(b bundle, eval func(context.Context, string) ([]byte, error)) fun
 	}
 }
 
-// watchCall calls a method of the action watch (watch.js) in the page's
-// own world, where it sees the page's timers and requests.
-func (p *Page) watchCall(ctx context.Context, out any, ep watchEntry, args ...any) error {
-	return p.callBundle(ctx, watchBundle(), p.pageEval, installIn(watchBundle(), p.pageEval), out, ep, args...)
-}
-
 // pageEval is Eval in the page's own world.
 func (p *Page) pageEval(ctx context.Context, expr string) ([]byte, error) {
 	return p.Eval(ctx, expr)

@@ -6,7 +6,7 @@ package browser
 var (
 	engineBundleSpec = bundle{global: "__cdpSkill", source: engineBundleJS, version: "778d8624ca0b"}
 	pageBundleSpec   = bundle{global: "", source: pageBundleJS, version: "82d1e216b5b5"}
-	watchBundleSpec  = bundle{global: "__cdpSkillWatch", source: watchBundleJS, version: "c1999cc6f123"}
+	watchBundleSpec  = bundle{global: "", source: watchBundleJS, version: "6b17a70d6ec2"}
 )
 
 // Entry points of engine (window.__cdpSkill), exported by inpage/engine.js.
@@ -113,7 +113,7 @@ var (
 	ppSerializeTyped = pageEntry{"serializeTyped"}
 )
 
-// Entry points of watch (window.__cdpSkillWatch), exported by inpage/watch.js.
+// Entry points of watch (a function literal's surface), exported by inpage/watch.js.
 var (
 	wpWatchArm     = watchEntry{"watchArm"}
 	wpWatchArmBoot = watchEntry{"watchArmBoot"}

@@ -35,13 +35,14 @@ type Spec struct {
 
 // Specs are the three scripts: the engine (isolated world), the
 // serializer agent JavaScript's values go through and the action watch
-// (both in the page's own world). The serializer keeps no global in the
-// page's world: it is a function literal each call that needs it
-// includes (function.go).
+// (both in the page's own world). Those two keep no global in the page's
+// world: the serializer is a function literal each call that needs it
+// includes (pagechannel.go), the watch's surface is held by a listener
+// only CDP can find (watchhandle.go).
 var Specs = []Spec{
 	{Name: "engine", Entry: "engine.js", Global: "__cdpSkill", GoType: "engineEntry", GoPrefix: "ep", Caches: true},
 	{Name: "page", Entry: "page.js", GoType: "pageEntry", GoPrefix: "pp"},
-	{Name: "watch", Entry: "watch.js", Global: "__cdpSkillWatch", GoType: "watchEntry", GoPrefix: "wp"},
+	{Name: "watch", Entry: "watch.js", GoType: "watchEntry", GoPrefix: "wp"},
 }
 
 // GoFile is the generated Go file's name, in the browser package.
