@@ -27,12 +27,9 @@ type clickScan struct {
 	marked map[cdp.BackendNodeID]bool
 }
 
-// clickDocGroup holds the documents' objects the scan keeps; clickNodeGroup
-// the nodes it resolves, released after each scan.
-const (
-	clickDocGroup  = "cdp-skill-clicks"
-	clickNodeGroup = "cdp-skill-click-nodes"
-)
+// clickNodeGroup holds the nodes the scan resolves, released after each
+// scan.
+const clickNodeGroup = "cdp-skill-click-nodes"
 
 // listenersScanned reports whether the current document's click
 // listeners were scanned once (the engine then has marks to render).
@@ -111,7 +108,11 @@ func (p *Page) clickScanOf(ctx context.Context, sess *Session, world runtime.Exe
 	if msess != sess {
 		return nil
 	}
-	res, err := cdp.Call(ctx, sess, runtime.Evaluate, runtime.EvaluateParams{Expression: "document", ContextID: mainCtx, ObjectGroup: clickDocGroup})
+	// In no object group: DOMDebugger.getEventListeners makes remote
+	// objects of every listener's handler in the group of the object it is
+	// asked with, a cost per listener on every scan (and objects kept for
+	// the document's life).
+	res, err := cdp.Call(ctx, sess, runtime.Evaluate, runtime.EvaluateParams{Expression: "document", ContextID: mainCtx})
 	if err != nil || res.Result == nil || res.Result.ObjectID == "" {
 		return nil
 	}
