@@ -71,7 +71,7 @@ func pageHits(t *testing.T, p *Page) map[string]int {
 // BenchmarkClickListenerScan is what the listener scan adds to a snapshot:
 // on a 5,000-element page with 250 click listeners, the first snapshot of
 // a document (DOMDebugger scan, node resolution, marking) and every later
-// one (one evaluate that finds the document marked).
+// one (the DOMDebugger scan again, for listeners added since).
 //
 //	go test ./browser -run '^$' -bench ClickListenerScan -benchtime 20x
 func BenchmarkClickListenerScan(b *testing.B) {
