@@ -4,7 +4,7 @@ package browser
 
 // The installed scripts (browser/inpage/bundle) and their versions.
 var (
-	engineBundleSpec = bundle{global: "__cdpSkill", source: engineBundleJS, version: "778d8624ca0b"}
+	engineBundleSpec = bundle{global: "__cdpSkill", source: engineBundleJS, version: "014fed04950c"}
 	pageBundleSpec   = bundle{global: "", source: pageBundleJS, version: "82d1e216b5b5"}
 	watchBundleSpec  = bundle{global: "", source: watchBundleJS, version: "6b17a70d6ec2"}
 )
@@ -56,7 +56,6 @@ var (
 	epFrameOwners          = engineEntry{"frameOwners"}
 	epFrameURL             = engineEntry{"frameURL"}
 	epGetBox               = engineEntry{"getBox"}
-	epHandoverTake         = engineEntry{"handoverTake"}
 	epHoverCapture         = engineEntry{"hoverCapture"}
 	epHoverPrepare         = engineEntry{"hoverPrepare"}
 	epInspect              = engineEntry{"inspect"}

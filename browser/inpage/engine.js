@@ -54,7 +54,7 @@ export {
 } from './forms.js';
 export { frameOwners, frameCount } from './frames.js';
 export { context, postCapture, frameCapture, diagnose, captureAfter, captureAhead, captureLogEnd, takeChangeText, presentRefs } from './capture.js';
-export { serialize, serializeTyped, handoverTake, ping } from './serialize.js';
+export { serialize, serializeTyped, ping } from './serialize.js';
 export { refElements, refElementList, refsOf } from './handover.js';
 export {
   extract, inspect, getBox, elementsAt, elementsNear, formState, validate, submit

@@ -169,14 +169,6 @@ export function serializeTyped(v, refKey) {
   return serializeTypedValue(v, 0, new Set());
 }
 
-// handoverTake takes the elements Go handed over to the page's world
-// (worldhandover.go; the engine's side is handover.js).
-export function handoverTake() {
-  const h = S.handed || [];
-  S.handed = null;
-  return h;
-}
-
 // ping answers true: callers use it to make sure the engine is installed.
 export function ping() {
   return true;
