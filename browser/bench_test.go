@@ -98,6 +98,9 @@ func BenchmarkSnapshotBigForm(b *testing.B) {
 	// scans them through DOMDebugger (listeners.go).
 	listeners := servePages(b, map[string]string{"big.html": bigFormPage() + `<script>document.querySelectorAll('.row').forEach(r => r.addEventListener('click', () => {}))</script>`})
 	b.Run("ColdListeners", func(b *testing.B) { benchSnapshot(b, navigateTo(b, listeners+"big.html"), SnapshotOptions{}, true) })
+	// The same page snapshotted again: each snapshot asks for the
+	// listeners added since.
+	b.Run("WarmListeners", func(b *testing.B) { benchSnapshot(b, navigateTo(b, listeners+"big.html"), SnapshotOptions{}, false) })
 }
 
 // BenchmarkAutoScreenshot is the viewport PNG the post-command capture

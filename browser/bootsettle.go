@@ -19,9 +19,6 @@ type bootWatch struct {
 	id page.ScriptIdentifier
 }
 
-// bootWatchScript arms the watch in a new document before its own scripts.
-var bootWatchScript = watchBundleJS + ";window.__cdpSkillWatch&&window.__cdpSkillWatch.watchArmBoot();"
-
 // armBoot registers the start-up watch for the next documents of the
 // page, when the navigation waits for its load (commit and
 // domcontentloaded ask not to wait for more). It returns nil when there is
@@ -30,7 +27,7 @@ func (p *Page) armBoot(ctx context.Context, wait WaitUntil) *bootWatch {
 	if wait != WaitLoad && wait != WaitNetworkIdle {
 		return nil
 	}
-	res, err := cdp.Call(ctx, p.sess, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: bootWatchScript})
+	res, err := cdp.Call(ctx, p.sess, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: bootWatchScript()})
 	if err != nil || res.Identifier == "" {
 		return nil // the navigation goes on without the start-up wait
 	}

@@ -80,8 +80,10 @@ func (p *Page) captureArg(o CaptureOptions) captureArg {
 func (p *Page) PostCapture(ctx context.Context, o CaptureOptions) (*Capture, error) {
 	ctx = inFrame(ctx, nil)
 	var c Capture
-	if o.Viewport || o.Full {
-		p.scanClickListeners(ctx)
+	if (o.Viewport || o.Full) && p.scanClickListeners(ctx) {
+		// The page gave elements click listeners since the capture taken
+		// ahead was rendered: it would miss their refs.
+		p.dropCaptureAhead()
 	}
 	if ahead := p.takeCaptureAhead(ctx, o); ahead != nil {
 		c = *ahead

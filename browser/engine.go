@@ -41,9 +41,10 @@ type bundle struct {
 
 // engineEntry, pageEntry and watchEntry are entry points of the engine,
 // the page world's serializer and the action watch (generated in
-// engine_entry_gen.go): engineCall, pageEngineCall and watchCall take
-// only their own bundle's, and a string is none of them, so a misspelled
-// entry point does not compile.
+// engine_entry_gen.go): engineCall and watchCall take only their own
+// bundle's, the serializer's name the methods of its function literal
+// (pagechannel.go), and a string is none of them, so a misspelled entry
+// point does not compile.
 type (
 	engineEntry struct{ name string }
 	pageEntry   struct{ name string }
@@ -54,14 +55,10 @@ type (
 type entry interface{ entryName() string }
 
 func (e engineEntry) entryName() string { return e.name }
-func (e pageEntry) entryName() string   { return e.name }
 func (e watchEntry) entryName() string  { return e.name }
 
 // js is the entry point in JavaScript sent to the engine's world.
 func (e engineEntry) js() string { return "window.__cdpSkill." + e.name }
-
-// js is the entry point in JavaScript sent to the page's world.
-func (e pageEntry) js() string { return "window.__cdpSkillPage." + e.name }
 
 func engineBundle() bundle { return engineBundleSpec }
 func watchBundle() bundle  { return watchBundleSpec }
@@ -111,19 +108,6 @@ func installIn(b bundle, eval func(context.Context, string) ([]byte, error)) fun
 	}
 }
 
-// pageEngineCall calls a method of the serializer in the page's own
-// world, for agent JavaScript (pageFunction and its refs). Its answers
-// are the page's to forge: nothing verified is read from it.
-func (p *Page) pageEngineCall(ctx context.Context, out any, ep pageEntry, args ...any) error {
-	return p.callBundle(ctx, pageBundle(), p.pageEval, installIn(pageBundle(), p.pageEval), out, ep, args...)
-}
-
-// watchCall calls a method of the action watch (watch.js) in the page's
-// own world, where it sees the page's timers and requests.
-func (p *Page) watchCall(ctx context.Context, out any, ep watchEntry, args ...any) error {
-	return p.callBundle(ctx, watchBundle(), p.pageEval, installIn(watchBundle(), p.pageEval), out, ep, args...)
-}
-
 // pageEval is Eval in the page's own world.
 func (p *Page) pageEval(ctx context.Context, expr string) ([]byte, error) {
 	return p.Eval(ctx, expr)
@@ -150,9 +134,6 @@ func (p *Page) callBundle(ctx context.Context, b bundle, eval func(context.Conte
 	}
 	if string(raw) == `"`+engineMissing+`"` {
 		if err := install(ctx); err != nil {
-			if b.global == pageBundle().global {
-				return serializerBlocked(err)
-			}
 			return fmt.Errorf("install the page engine: %w", err)
 		}
 		if raw, err = eval(ctx, expr); err != nil {

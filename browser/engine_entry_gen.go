@@ -4,9 +4,9 @@ package browser
 
 // The installed scripts (browser/inpage/bundle) and their versions.
 var (
-	engineBundleSpec = bundle{global: "__cdpSkill", source: engineBundleJS, version: "079b1e9ea75c"}
-	pageBundleSpec   = bundle{global: "__cdpSkillPage", source: pageBundleJS, version: "17cfe7cc7fcb"}
-	watchBundleSpec  = bundle{global: "__cdpSkillWatch", source: watchBundleJS, version: "c1999cc6f123"}
+	engineBundleSpec = bundle{global: "__cdpSkill", source: engineBundleJS, version: "21975f36733f"}
+	pageBundleSpec   = bundle{global: "", source: pageBundleJS, version: "f435f52a26c2"}
+	watchBundleSpec  = bundle{global: "", source: watchBundleJS, version: "6b17a70d6ec2"}
 )
 
 // Entry points of engine (window.__cdpSkill), exported by inpage/engine.js.
@@ -56,10 +56,10 @@ var (
 	epFrameOwners          = engineEntry{"frameOwners"}
 	epFrameURL             = engineEntry{"frameURL"}
 	epGetBox               = engineEntry{"getBox"}
-	epHandoverTake         = engineEntry{"handoverTake"}
 	epHoverCapture         = engineEntry{"hoverCapture"}
 	epHoverPrepare         = engineEntry{"hoverPrepare"}
 	epInspect              = engineEntry{"inspect"}
+	epMarkClicks           = engineEntry{"markClicks"}
 	epPing                 = engineEntry{"ping"}
 	epPostCapture          = engineEntry{"postCapture"}
 	epPrepareFill          = engineEntry{"prepareFill"}
@@ -106,15 +106,13 @@ var (
 	epWatchValue           = engineEntry{"watchValue"}
 )
 
-// Entry points of page (window.__cdpSkillPage), exported by inpage/page.js.
+// Entry points of page (a function literal's surface), exported by inpage/page.js.
 var (
-	ppHandoverTake   = pageEntry{"handoverTake"}
-	ppPing           = pageEntry{"ping"}
 	ppSerialize      = pageEntry{"serialize"}
 	ppSerializeTyped = pageEntry{"serializeTyped"}
 )
 
-// Entry points of watch (window.__cdpSkillWatch), exported by inpage/watch.js.
+// Entry points of watch (a function literal's surface), exported by inpage/watch.js.
 var (
 	wpWatchArm     = watchEntry{"watchArm"}
 	wpWatchArmBoot = watchEntry{"watchArmBoot"}

@@ -84,50 +84,36 @@ func (sc *Scripts) Run(ctx context.Context, src string, o ...FunctionOptions) (j
 	return raw, nil
 }
 
-// runFunctionSource calls a function in one evaluation; the engine is
-// checked for before the function runs, so a missing engine never makes it
-// run twice.
+// runFunctionSource calls a function in one evaluation. The serializer
+// its value goes through is a function literal in the evaluation, and the
+// refs' elements reach it through a channel named at random for the call
+// (pagechannel.go): nothing of cdp-skill's stays in the page's world.
 func (sc *Scripts) runFunctionSource(ctx context.Context, src string, opts FunctionOptions) (json.RawMessage, error) {
-	p := sc.p
-	args, err := sc.handOverRefs(ctx, opts.Refs)
+	ch := newPageChannel()
+	args, err := sc.handOverRefs(ctx, opts.Refs, ch)
 	defer sc.releaseGroups(ctx, handoverGroup)
 	if err != nil {
 		return nil, err
 	}
-	ser := "E.serialize(v)"
-	if opts.Typed {
-		ser = "E.serializeTyped(v)"
-	}
+	ser := ch.serializer(opts.Typed) + "(v, true)"
 	if opts.Plain {
 		ser = "(v === undefined ? null : JSON.parse(JSON.stringify(v) ?? 'null'))"
 	}
 	expr := `(async () => {
-const E = window.__cdpSkillPage;
-if (!E || E.version !== ` + jsString(pageBundle().version) + `) return ` + jsString(engineMissing) + `;
 const v = await (` + src + `)(...` + args + `);
 return ` + ser + `;
 })()`
-	for attempt := 0; attempt < 2; attempt++ {
-		raw, err := sc.evalTimeout(ctx, expr, opts.Timeout)
-		if err != nil {
-			return nil, err
+	raw, err := sc.evalTimeout(ctx, expr, opts.Timeout)
+	if err != nil {
+		if args != "[]" {
+			// The function did not run: the refs' elements may still be
+			// in the channel.
+			sess, ctxID := sc.p.exec(ctx)
+			ch.drop(sess, ctxID)
 		}
-		if string(raw) != `"`+engineMissing+`"` {
-			return sc.withRefs(ctx, raw), nil
-		}
-		if _, err := p.Eval(ctx, pageBundle().source); err != nil {
-			return nil, serializerBlocked(err)
-		}
+		return nil, err
 	}
-	return nil, documentChanged("function")
-}
-
-// serializerBlocked is the error for a page whose own JavaScript keeps the
-// serializer from installing in its world (it took the name, or broke a
-// built-in the serializer needs): the agent's code is not at fault.
-func serializerBlocked(err error) error {
-	return Errorf(KindJavaScript, "the page's own JavaScript keeps cdp-skill's value serializer out of its world (%v), so a function's value cannot be passed back", err).
-		WithHint("evaluate an expression that returns a string or number instead, e.g. JSON.stringify(...) of what you need")
+	return sc.withRefs(ctx, raw, ch), nil
 }
 
 // handoverGroup holds the remote objects of a handover until the
@@ -136,10 +122,10 @@ const handoverGroup = "cdp-skill-handover"
 
 // handOverRefs passes the elements of refs from the engine's world, where
 // refs live, to the page's, where agent JavaScript runs (by backend node
-// id, worldhandover.go), and returns the argument list expression that
-// receives them: one object of every live ref (refs true) or the listed
-// refs' elements in order.
-func (sc *Scripts) handOverRefs(ctx context.Context, refs any) (string, error) {
+// id, worldhandover.go, then through ch), and returns the argument list
+// expression that receives them: one object of every live ref (refs true)
+// or the listed refs' elements in order.
+func (sc *Scripts) handOverRefs(ctx context.Context, refs any, ch pageChannel) (string, error) {
 	p := sc.p
 	var list any
 	switch r := refs.(type) {
@@ -179,13 +165,10 @@ func (sc *Scripts) handOverRefs(ctx context.Context, refs any) (string, error) {
 				WithHint("take a new snapshot and pass its refs")
 		}
 	}
+	take := "[]"
 	if len(moved) > 0 {
-		// The page's serializer takes them (its "this" is the first).
-		if err := p.pageEngineCall(ctx, nil, ppPing); err != nil {
-			return "", err
-		}
 		r, err := cdp.Call(ctx, sess, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
-			FunctionDeclaration: "function(...els) { window.__cdpSkillPage.handed = els; }",
+			FunctionDeclaration: ch.put(),
 			ObjectID:            moved[0],
 			Arguments:           objectArgs(moved),
 		})
@@ -195,29 +178,28 @@ func (sc *Scripts) handOverRefs(ctx context.Context, refs any) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("hand the refs' elements to the page: %w", err)
 		}
+		take = "(" + ch.take() + " || [])"
 	}
 	if list == true {
 		data, _ := json.Marshal(names)
-		return "[((h, n) => Object.fromEntries(n.map((r, i) => [r, h[i]])))(E.handoverTake(), " + string(data) + ")]", nil
+		return "[((h, n) => Object.fromEntries(n.map((r, i) => [r, h[i]])))(" + take + ", " + string(data) + ")]", nil
 	}
-	return "E.handoverTake()", nil
+	return take, nil
 }
 
-// serializedRef is the placeholder the page's world leaves in a
-// serialized element for its ref (serialize.js serElement).
-var serializedRef = lazyRegexp(`,"__cdpSkillRef":([0-9]+)`)
-
 // withRefs fills in the refs of the elements a value serialized in the
-// page's world holds: those elements go to the engine's world (where refs
-// live) by backend node id, and their refs come back. Only values with
-// elements pay the round trips; an element without a ref keeps none.
-func (sc *Scripts) withRefs(ctx context.Context, raw json.RawMessage) json.RawMessage {
-	if !bytes.Contains(raw, []byte(`"__cdpSkillRef"`)) {
+// page's world holds (the placeholders keyed by ch): those elements go to
+// the engine's world (where refs live) by backend node id, and their refs
+// come back. Only values with elements pay the round trips; an element
+// without a ref keeps none.
+func (sc *Scripts) withRefs(ctx context.Context, raw json.RawMessage, ch pageChannel) json.RawMessage {
+	if !bytes.Contains(raw, []byte(`"`+ch.key+`"`)) {
 		return raw
 	}
-	refs := sc.refsOfSerialized(ctx)
-	return serializedRef().ReplaceAllFunc(raw, func(m []byte) []byte {
-		i, _ := strconv.Atoi(string(serializedRef().FindSubmatch(m)[1]))
+	refs := sc.refsOfSerialized(ctx, ch)
+	pat := ch.refPattern()
+	return pat.ReplaceAllFunc(raw, func(m []byte) []byte {
+		i, _ := strconv.Atoi(string(pat.FindSubmatch(m)[1]))
 		if i < len(refs) && refs[i] != nil {
 			return []byte(`,"ref":` + jsString(*refs[i]))
 		}
@@ -226,12 +208,12 @@ func (sc *Scripts) withRefs(ctx context.Context, raw json.RawMessage) json.RawMe
 }
 
 // refsOfSerialized answers the refs of the elements the page's serializer
-// met last (nil entries: no ref).
-func (sc *Scripts) refsOfSerialized(ctx context.Context) []*string {
+// left in ch (nil entries: no ref).
+func (sc *Scripts) refsOfSerialized(ctx context.Context, ch pageChannel) []*string {
 	p := sc.p
 	defer sc.releaseGroups(ctx, handoverGroup)
 	sess, mainCtx := p.exec(ctx)
-	res, err := cdp.Call(ctx, sess, runtime.Evaluate, runtime.EvaluateParams{Expression: "window.__cdpSkillPage && window.__cdpSkillPage.serialized", ContextID: mainCtx, ObjectGroup: handoverGroup})
+	res, err := cdp.Call(ctx, sess, runtime.Evaluate, runtime.EvaluateParams{Expression: ch.take(), ContextID: mainCtx, ObjectGroup: handoverGroup})
 	if err != nil || res.Result == nil || res.Result.ObjectID == "" {
 		return nil
 	}
@@ -301,12 +283,10 @@ func (sc *Scripts) serializeTyped(ctx context.Context, o *runtime.RemoteObject) 
 		return json.Marshal(map[string]any{"type": string(o.Type), "value": json.RawMessage(o.Value)})
 	}
 	defer p.release(ctx, o.ObjectID)
-	if err := p.pageEngineCall(ctx, nil, ppPing); err != nil {
-		return nil, err
-	}
+	ch := newPageChannel()
 	var raw json.RawMessage
-	err := p.element(ctx, o.ObjectID).Call(ctx, &raw, `(v) => `+ppSerializeTyped.js()+`(v)`)
-	return sc.withRefs(ctx, raw), err
+	err := p.element(ctx, o.ObjectID).Call(ctx, &raw, `(v) => `+ch.serializer(true)+`(v, true)`)
+	return sc.withRefs(ctx, raw, ch), err
 }
 
 // serializeRemote turns a remote object into the serializer's JSON (or,
@@ -332,16 +312,14 @@ func (sc *Scripts) serializeRemote(ctx context.Context, o *runtime.RemoteObject,
 		return json.RawMessage(o.Value), nil
 	}
 	defer p.release(ctx, o.ObjectID)
-	if err := p.pageEngineCall(ctx, nil, ppPing); err != nil {
-		return nil, err
-	}
-	fn := `(v) => ` + ppSerialize.js() + `(v)`
+	ch := newPageChannel()
+	fn := `(v) => ` + ch.serializer(false) + `(v, true)`
 	if plain {
 		fn = `(v) => JSON.parse(JSON.stringify(v) ?? 'null')`
 	}
 	var raw json.RawMessage
 	err := p.element(ctx, o.ObjectID).Call(ctx, &raw, fn)
-	return sc.withRefs(ctx, raw), err
+	return sc.withRefs(ctx, raw, ch), err
 }
 
 // evalTimeout is Eval with Runtime.evaluate's own timeout (it stops a busy

@@ -115,8 +115,9 @@ func TestHostileWatchCannotForgeANavigation(t *testing.T) {
 			js(t, p, `new Promise((done) => setTimeout(done, 50))`)
 		}
 	}
-	if got := js(t, p, "[window.signins, window.__cdpSkillWatch.forged]"); got != "[2,true]" {
-		t.Fatalf("signins, watch replaced = %s", got)
+	// The watch keeps no name the page could reach to replace it.
+	if got := js(t, p, "[window.signins, !!window.__cdpSkillWatch]"); got != "[2,false]" {
+		t.Fatalf("signins, watch reachable = %s", got)
 	}
 }
 
@@ -134,34 +135,40 @@ func TestHostilePageCannotForgeItsContext(t *testing.T) {
 	}
 }
 
-// TestPageThatBlocksTheSerializerIsNamed: a page that takes the name of
-// the serializer in its world gets a pageFunction error that says so, not
-// one that blames the agent's JavaScript; expressions returning plain
-// values still work.
-func TestPageThatBlocksTheSerializerIsNamed(t *testing.T) {
+// TestPageCannotBlockTheSerializer: the serializer keeps no name in the
+// page's world (it is a function literal of each call), so a page that
+// takes its old name, or any name, cannot keep a function's value from
+// coming back typed; expressions returning plain values still work.
+func TestPageCannotBlockTheSerializer(t *testing.T) {
 	p := openHostile(t, "")
 	ctx := testCtx(t)
 	js(t, p, `Object.defineProperty(window, '__cdpSkillPage', {value: {}, writable: false, configurable: false}); 1`)
-	_, err := p.Scripts().Run(ctx, `() => 1 + 1`)
-	if KindOf(err) != KindJavaScript || !strings.Contains(err.Error(), "page's own JavaScript keeps") {
-		t.Fatalf("function on a blocking page: %v", err)
+	raw, err := p.Scripts().Run(ctx, `() => ({n: 1 + 1, d: new Date(0)})`)
+	if err != nil || string(raw) != `{"n":2,"d":{"type":"Date","value":"1970-01-01T00:00:00.000Z","timestamp":0}}` {
+		t.Fatalf("function on a page holding the old name: %s %v", raw, err)
 	}
 	if raw, err := p.Scripts().Run(ctx, `JSON.stringify({a: 1})`); err != nil || string(raw) != `"{\"a\":1}"` {
-		t.Fatalf("expression on a blocking page: %s %v", raw, err)
+		t.Fatalf("expression on a page holding the old name: %s %v", raw, err)
 	}
 }
 
-// TestPageThatBlocksTheWatchIsSaid: a page that keeps the action watch
-// from arming, or makes it hang, still gets its click once, and the
-// answer says that it may have come early.
+// TestPageThatBlocksTheWatchIsSaid: the watch keeps no name in the
+// page's world, so a page that takes its old name or replaces what it
+// finds there changes nothing (the watch arms, no warning); a page that
+// breaks a built-in the watch needs to arm (MessageChannel) still gets its
+// click once, and the answer says that it may have come early.
 func TestPageThatBlocksTheWatchIsSaid(t *testing.T) {
-	for _, block := range []string{
-		`Object.defineProperty(window, '__cdpSkillWatch', {value: {}, writable: false, configurable: false}); 1`,
-		`setInterval(() => { const w = window.__cdpSkillWatch; if (w && !w.hung) { w.hung = true; w.watchSettle = () => new Promise(() => {}); } }, 5); 1`,
+	for _, c := range []struct {
+		block string
+		warn  bool
+	}{
+		{`Object.defineProperty(window, '__cdpSkillWatch', {value: {}, writable: false, configurable: false}); 1`, false},
+		{`setInterval(() => { const w = window.__cdpSkillWatch; if (w && !w.hung) { w.hung = true; w.watchSettle = () => new Promise(() => {}); } }, 5); 1`, false},
+		{`window.MessageChannel = function () { throw new Error('no channels here'); }; 1`, true},
 	} {
 		p := openHostile(t, "")
 		ctx := testCtx(t)
-		js(t, p, block)
+		js(t, p, c.block)
 		s, err := p.Snapshot(ctx, SnapshotOptions{})
 		if err != nil {
 			t.Fatal(err)
@@ -175,10 +182,10 @@ func TestPageThatBlocksTheWatchIsSaid(t *testing.T) {
 			js(t, p, `new Promise((done) => setTimeout(done, 30))`)
 		}
 		if got := js(t, p, "window.signins"); got != "2" {
-			t.Fatalf("%s: the handler ran %s times for two clicks", block, got)
+			t.Fatalf("%s: the handler ran %s times for two clicks", c.block, got)
 		}
-		if !strings.Contains(strings.Join(res.Warnings, " "), "kept cdp-skill from watching") {
-			t.Errorf("%s: no warning: %v", block, res.Warnings)
+		if warned := strings.Contains(strings.Join(res.Warnings, " "), "kept cdp-skill from watching"); warned != c.warn {
+			t.Errorf("%s: warned %v, want %v: %v", c.block, warned, c.warn, res.Warnings)
 		}
 	}
 }

@@ -13,185 +13,130 @@ import (
 // clickTypes are the listener types that make an element clickable.
 var clickTypes = map[string]bool{"click": true, "mousedown": true, "mouseup": true, "pointerdown": true, "pointerup": true, "dblclick": true}
 
-// resolveClicksUpTo is how many listener-bearing nodes the scan resolves
-// one by one (a CDP round trip each, sent together); past it, one
-// evaluation asks each element in the page (scanClicksScript).
-const resolveClicksUpTo = 30
-
 // documentKey names a document by its engine world's context.
 type documentKey struct {
 	sess  *Session
 	world runtime.ExecutionContextID
 }
 
-// registryTimeout bounds an evaluation of the registry in the page's
-// world, in milliseconds.
-const registryTimeout runtime.TimeDelta = 500
+// clickScan is what the scan knows of one document: its document object
+// in the page's world (held by CDP only, kept for the document's life) and the listener
+// nodes already handed to the engine.
+type clickScan struct {
+	doc    runtime.RemoteObjectID
+	marked map[cdp.BackendNodeID]bool
+}
 
-// clickScanGroup is the object group the scan's remote objects live in.
-const clickScanGroup = "cdp-skill-clicks"
+// clickNodeGroup holds the nodes the scan resolves, released after each
+// scan.
+const clickNodeGroup = "cdp-skill-click-nodes"
 
-// installClicks (a JavaScript statement list) defines the registry in the
-// page's world (where the page adds its listeners): a WeakSet of the
-// elements with click-type listeners, kept as window's non-enumerable
-// __cdpSkillClicks (its presence says the document was scanned), with a
-// list of weak references to iterate it, and a wrapper of
-// addEventListener that registers elements given such a listener from now
-// on. The snapshot runs in the engine's world and cannot see the set: it
-// dispatches clickQueryEvent at window, and the registry answers with a
-// clickMarkEvent at each registered element still in the document
-// (snapshot.js clickMarks).
-const installClicks = `let set = window.__cdpSkillClicks, mark;
-  if (!set) {
-    set = new WeakSet();
-    const list = [];
-    mark = (el) => { if (!set.has(el)) { set.add(el); list.push(new WeakRef(el)); } };
-    Object.defineProperty(window, '__cdpSkillClicks', {value: set, configurable: true, enumerable: false});
-    Object.defineProperty(window, '__cdpSkillClickMark', {value: mark, configurable: true, enumerable: false});
-    window.addEventListener('` + clickQueryEvent + `', () => {
-      let kept = 0;
-      for (const ref of list) {
-        const el = ref.deref();
-        if (!el) continue;
-        list[kept++] = ref;
-        if (el.isConnected) el.dispatchEvent(new Event('` + clickMarkEvent + `', {composed: true}));
-      }
-      list.length = kept;
-    }, true);
-    const types = new Set(['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'dblclick']);
-    const proto = EventTarget.prototype, add = proto.addEventListener;
-    const wrapped = {addEventListener(type, fn, opts) {
-      if (types.has(type) && this instanceof Element) mark(this);
-      return add.call(this, type, fn, opts);
-    }}.addEventListener;
-    Object.defineProperty(proto, 'addEventListener', {value: wrapped, configurable: true, writable: true, enumerable: false});
-    for (const name of ['onclick', 'onmousedown', 'onmouseup', 'onpointerdown', 'onpointerup', 'ondblclick']) {
-      const d = Object.getOwnPropertyDescriptor(HTMLElement.prototype, name);
-      if (!d || !d.set || !d.configurable) continue;
-      Object.defineProperty(HTMLElement.prototype, name, {get: d.get, set: {[name](v) { if (v) mark(this); return d.set.call(this, v); }}[name], configurable: true, enumerable: d.enumerable});
-    }
-  }
-  mark = window.__cdpSkillClickMark;`
-
-// clickQueryEvent and clickMarkEvent carry the registry across worlds
-// (the names are also in snapshot.js).
-const (
-	clickQueryEvent = "__cdpSkillClickQuery"
-	clickMarkEvent  = "__cdpSkillClickMark"
-)
-
-// markClickScript installs the registry and adds the elements passed.
-const markClickScript = `function(...els) {
-  ` + installClicks + `
-  for (const el of els) if (el && el.nodeType === 1 && el !== document.body && el !== document.documentElement) mark(el);
-  return els.length;
-}`
-
-// scanClicksScript installs the registry and asks each element that is
-// not a native control (shadow roots included) for its listeners, through
-// the DevTools command-line API's getEventListeners (evaluated with
-// includeCommandLineAPI). Listeners on html and body are delegation and
-// mark nothing.
-const scanClicksScript = `(() => {
-  ` + installClicks + `
-  if (typeof getEventListeners !== 'function') return -1;
-  const skip = new Set(['A', 'BUTTON', 'INPUT', 'SELECT', 'TEXTAREA', 'OPTION', 'HTML', 'BODY', 'HEAD', 'SCRIPT', 'STYLE', 'LINK', 'META', 'TITLE', 'BR', 'IFRAME', 'path']);
-  let n = 0;
-  const visit = (root) => {
-    for (const el of root.querySelectorAll('*')) {
-      if (el.shadowRoot) visit(el.shadowRoot);
-      if (skip.has(el.tagName)) continue;
-      const l = getEventListeners(el);
-      if (l.click || l.mousedown || l.mouseup || l.pointerdown || l.pointerup || l.dblclick) { mark(el); n++; }
-    }
-  };
-  visit(document);
-  return n;
-})()`
-
-// scanClickListeners marks, once per document, the elements the page gave
-// a click-type listener, so that the snapshot gives role-less ones a ref;
-// listeners added later are marked as they are added. One CDP call
-// (DOMDebugger.getEventListeners over the whole tree) counts them: with
-// none, the registry is installed at once; with a few, their nodes are
-// resolved and marked; with many, one evaluation asks each element (that
-// costs in proportion to the page's size, resolving each node to the
-// number of listeners). A document already scanned costs one evaluation.
-// Errors only cost the marks.
 // listenersScanned reports whether the current document's click
-// listeners were scanned (scanClickListeners then costs nothing).
+// listeners were scanned once (the engine then has marks to render).
 func (p *Page) listenersScanned(ctx context.Context) bool {
 	wsess, world, err := p.engineExec(ctx)
 	return err == nil && p.scannedIn(wsess, world)
 }
 
-// scannedIn reports whether the document of the engine's world in sess was
-// scanned.
-func (p *Page) scannedIn(sess *Session, world runtime.ExecutionContextID) bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.scanned[documentKey{sess, world}]
-}
-
-func (p *Page) scanClickListeners(ctx context.Context) {
-	// The engine's world is made once per document: its context names
-	// the document, so a document scanned already costs nothing.
-	wsess, world, err := p.engineExec(ctx)
+// scanClickListeners hands the engine the elements the page gave a
+// click-type listener since the last scan, so that the snapshot gives
+// role-less ones a ref. Nothing of it lives in the page's own world (a
+// page could read and forge it there): one CDP call
+// (DOMDebugger.getEventListeners over the whole tree, shadow roots
+// included, asked with the page world's document object, which no page
+// script can reach) finds the listener nodes; the new ones are resolved in
+// the engine's world and marked there (snapshot.js markClicks). It reports
+// whether it marked any. Errors only cost the marks.
+func (p *Page) scanClickListeners(ctx context.Context) bool {
+	sess, world, err := p.engineExec(ctx)
 	if err != nil {
-		return
+		return false
 	}
-	key := documentKey{wsess, world}
-	p.mu.Lock()
-	done := p.scanned[key]
-	p.mu.Unlock()
-	if done {
-		return
+	sc := p.clickScanOf(ctx, sess, world)
+	if sc == nil {
+		return false
 	}
-	defer func() {
+	list, err := cdp.Call(ctx, sess, domdebugger.GetEventListeners, domdebugger.GetEventListenersParams{ObjectID: sc.doc, Depth: ptr(int64(-1)), Pierce: ptr(true)})
+	if err != nil {
+		// The document's object went (document.open made a new main
+		// world): the next scan asks for it again.
 		p.mu.Lock()
-		if p.scanned == nil {
-			p.scanned = map[documentKey]bool{}
-		}
-		p.scanned[key] = true
+		delete(p.scanned, documentKey{sess, world})
 		p.mu.Unlock()
-	}()
-	sess, ctxID := p.exec(ctx)
-	res, err := cdp.Call(ctx, sess, runtime.Evaluate, runtime.EvaluateParams{
-		Expression:  "window.__cdpSkillClicks ? null : document",
-		ContextID:   ctxID,
-		ObjectGroup: clickScanGroup,
-		// The page's world: a getter that never returns must not hold the
-		// snapshot (V8 stops it).
-		Timeout: registryTimeout,
-	})
-	if err != nil || res.Result == nil || res.Result.ObjectID == "" {
-		return
+		return false
 	}
-	defer p.releaseGroup(sess, clickScanGroup)
-	doc := res.Result.ObjectID
-	list, err := cdp.Call(ctx, sess, domdebugger.GetEventListeners, domdebugger.GetEventListenersParams{ObjectID: doc, Depth: ptr(int64(-1)), Pierce: ptr(true)})
-	if err != nil {
-		return
-	}
-	seen := map[cdp.BackendNodeID]bool{}
 	var ids []cdp.BackendNodeID
+	p.mu.Lock()
 	for _, l := range list.Listeners {
-		if clickTypes[l.Type] && l.BackendNodeID != 0 && !seen[l.BackendNodeID] {
-			seen[l.BackendNodeID] = true
+		if clickTypes[l.Type] && l.BackendNodeID != 0 && !sc.marked[l.BackendNodeID] {
+			sc.marked[l.BackendNodeID] = true
 			ids = append(ids, l.BackendNodeID)
 		}
 	}
-	if len(ids) > resolveClicksUpTo {
-		cdp.Call(ctx, sess, runtime.Evaluate, runtime.EvaluateParams{Expression: scanClicksScript, ContextID: ctxID, IncludeCommandLineAPI: ptr(true), Silent: ptr(true), Timeout: registryTimeout * 4})
-		return
+	p.mu.Unlock()
+	if len(ids) == 0 {
+		return false
 	}
+	if err := p.markClicks(ctx, sess, world, ids); err != nil {
+		// Not marked: the next scan tries them again.
+		p.mu.Lock()
+		for _, id := range ids {
+			delete(sc.marked, id)
+		}
+		p.mu.Unlock()
+		return false
+	}
+	return true
+}
+
+// clickScanOf returns the scan record of the document of the engine's
+// world in sess, making it (with the document's object) on first use.
+func (p *Page) clickScanOf(ctx context.Context, sess *Session, world runtime.ExecutionContextID) *clickScan {
+	key := documentKey{sess, world}
+	p.mu.Lock()
+	sc := p.scanned[key]
+	p.mu.Unlock()
+	if sc != nil {
+		return sc
+	}
+	// The document's object in the page's own world: asked with an object
+	// of the engine's isolated world, DOMDebugger.getEventListeners wraps
+	// the page's handler functions in the isolated world and the renderer
+	// dies (runtime's TestHiddenTargetSaysWhyAndWhatShowsIt crashed it
+	// every run). The object is only held by CDP: the page cannot reach it.
+	msess, mainCtx := p.exec(ctx)
+	if msess != sess {
+		return nil
+	}
+	// In no object group: DOMDebugger.getEventListeners makes remote
+	// objects of every listener's handler in the group of the object it is
+	// asked with, a cost per listener on every scan (and objects kept for
+	// the document's life).
+	res, err := cdp.Call(ctx, sess, runtime.Evaluate, runtime.EvaluateParams{Expression: "document", ContextID: mainCtx})
+	if err != nil || res.Result == nil || res.Result.ObjectID == "" {
+		return nil
+	}
+	sc = &clickScan{doc: res.Result.ObjectID, marked: map[cdp.BackendNodeID]bool{}}
+	p.mu.Lock()
+	if p.scanned == nil {
+		p.scanned = map[documentKey]*clickScan{}
+	}
+	p.scanned[key] = sc
+	p.mu.Unlock()
+	return sc
+}
+
+// markClicks resolves the nodes ids in the engine's world (the calls sent
+// together) and hands them to the engine's markClicks.
+func (p *Page) markClicks(ctx context.Context, sess *Session, world runtime.ExecutionContextID, ids []cdp.BackendNodeID) error {
+	defer p.releaseGroup(sess, clickNodeGroup)
 	objs := make([]runtime.RemoteObjectID, len(ids))
 	var wg sync.WaitGroup
 	for i, id := range ids {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r, err := cdp.Call(ctx, sess, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: id, ObjectGroup: clickScanGroup, ExecutionContextID: ctxID})
+			r, err := cdp.Call(ctx, sess, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: id, ObjectGroup: clickNodeGroup, ExecutionContextID: world})
 			if err == nil && r.Object != nil && r.Object.Subtype == "node" {
 				objs[i] = r.Object.ObjectID
 			}
@@ -204,11 +149,30 @@ func (p *Page) scanClickListeners(ctx context.Context) {
 			args = append(args, &runtime.CallArgument{ObjectID: o})
 		}
 	}
-	cdp.Call(ctx, sess, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
-		FunctionDeclaration: markClickScript,
-		ObjectID:            doc,
-		Arguments:           args,
-	})
+	mark := func() (bool, error) {
+		res, err := cdp.Call(ctx, sess, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
+			FunctionDeclaration: "function(...els) { const E = window." + engineBundle().global + "; return E && E.version === " + jsString(engineBundle().version) + " ? E." + epMarkClicks.name + "(els) : -1; }",
+			ExecutionContextID:  world,
+			Arguments:           args,
+			ReturnByValue:       ptr(true),
+		})
+		if err != nil {
+			return false, err
+		}
+		return res.Result == nil || string(res.Result.Value) != "-1", nil
+	}
+	done, err := mark()
+	if err != nil || done {
+		return err
+	}
+	// The engine is not installed in this document yet.
+	if err := p.installEngine(ctx); err != nil {
+		return err
+	}
+	if done, err = mark(); err == nil && !done {
+		err = documentChanged(epMarkClicks.name)
+	}
+	return err
 }
 
 // releaseGroup frees an object group; errors do not matter.
@@ -216,4 +180,12 @@ func (p *Page) releaseGroup(sess *Session, group string) {
 	ctx, cancel := context.WithTimeout(context.Background(), releaseWait)
 	defer cancel()
 	cdp.Call(ctx, sess, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group})
+}
+
+// scannedIn reports whether the document of the engine's world in sess was
+// scanned once.
+func (p *Page) scannedIn(sess *Session, world runtime.ExecutionContextID) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.scanned[documentKey{sess, world}] != nil
 }

@@ -71,7 +71,7 @@ func pageHits(t *testing.T, p *Page) map[string]int {
 // BenchmarkClickListenerScan is what the listener scan adds to a snapshot:
 // on a 5,000-element page with 250 click listeners, the first snapshot of
 // a document (DOMDebugger scan, node resolution, marking) and every later
-// one (one evaluate that finds the document marked).
+// one (the DOMDebugger scan again, for listeners added since).
 //
 //	go test ./browser -run '^$' -bench ClickListenerScan -benchtime 20x
 func BenchmarkClickListenerScan(b *testing.B) {
@@ -96,10 +96,10 @@ func BenchmarkClickListenerScan(b *testing.B) {
 	})
 }
 
-// TestManyClickListenersScannedInPage: past resolveClicksUpTo listeners the
-// scan asks each element in one evaluation; every row still gets a ref
-// that clicks it once.
+// TestManyClickListenersScannedInPage: with many listener rows every row
+// gets a ref that clicks it once.
 func TestManyClickListenersScannedInPage(t *testing.T) {
+	const resolveClicksUpTo = 30 // the rows past it were once scanned another way
 	var rows strings.Builder
 	for i := range resolveClicksUpTo + 10 {
 		fmt.Fprintf(&rows, `<div class="row r%d">Row %d</div>`, i, i)

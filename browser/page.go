@@ -75,7 +75,7 @@ type Page struct {
 	worlds map[worldKey]runtime.ExecutionContextID
 	// scanned are the documents whose click listeners were scanned, by
 	// their engine world (listeners.go); guarded by mu.
-	scanned map[documentKey]bool
+	scanned map[documentKey]*clickScan
 	// ahead is the post-command capture asked to be taken as the next
 	// click settles (CaptureAhead).
 	ahead *captureAhead
@@ -85,6 +85,9 @@ type Page struct {
 	// frameLogs are the child frames whose change log an action started
 	// (frameLog): the capture reads their text news too.
 	frameLogs []worldKey
+	// watch is the action watch's handle in the last document it was
+	// called in (watchhandle.go); guarded by mu.
+	watchObj watchHandle
 	// startURL is the URL read sent along as the page was handed to a
 	// program (pageurl.go); guarded by mu.
 	startURL urlRead

@@ -68,8 +68,8 @@ var pollJS = `async (interval, budget) => {
   for (;;) {
     let v, err;
     try { v = await pred(); } catch (e) { err = String(e && e.message || e); }
-    const ser = (x) => (window.__cdpSkillPage && SERIALIZE) ? SERIALIZE(x) : (x === undefined ? null : x);
-    if (err === undefined && v) return {ok: true, value: ser(v)};
+    const ser = (x, keep) => { try { return SERIALIZE(x, keep); } catch { return x === undefined ? null : x; } };
+    if (err === undefined && v) return {ok: true, value: ser(v, true)};
     const left = end - performance.now();
     if (left <= 0) return {ok: false, value: err !== undefined ? {error: err} : (v === undefined ? null : ser(v))};
     // Never sleep past the slice's end: the last value must come back
@@ -106,14 +106,12 @@ func (sc *Scripts) PollWith(ctx context.Context, src string, o PollOptions) (*Po
 		interval = 100 * time.Millisecond
 	}
 	start := time.Now()
-	// Values come back through the serializer in the page's world (best
-	// effort: without it they come back as JSON has them).
-	p.pageEngineCall(ctx, nil, ppPing)
-	serialize := ppSerialize.js()
-	if o.Typed {
-		serialize = ppSerializeTyped.js()
-	}
-	fn := strings.Replace(strings.ReplaceAll(pollJS, "SERIALIZE", serialize), "%s", FunctionExpr(src), 1)
+	// Values come back through the serializer in the page's world, a
+	// function literal in the poll (best effort: when the page broke it
+	// they come back as JSON has them); only a resolved value leaves its
+	// elements in the channel, for their refs.
+	ch := newPageChannel()
+	fn := strings.Replace(strings.ReplaceAll(pollJS, "SERIALIZE", ch.serializer(o.Typed)), "%s", FunctionExpr(src), 1)
 	last := &PollResult{}
 	for {
 		budget := 1500 * time.Millisecond
@@ -167,7 +165,7 @@ func (sc *Scripts) PollWith(ctx context.Context, src string, o PollOptions) (*Po
 		}
 		last = &PollResult{Resolved: out.OK, Value: out.Value, Elapsed: time.Since(start)}
 		if out.OK {
-			last.Value = sc.withRefs(ctx, last.Value)
+			last.Value = sc.withRefs(ctx, last.Value, ch)
 		}
 		if out.OK || ctx.Err() != nil {
 			return last, nil

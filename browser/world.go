@@ -14,10 +14,12 @@ import (
 // that patches window.__cdpSkill, JSON.stringify, Array.prototype or
 // getComputedStyle cannot forge what a snapshot shows or what an action
 // verified. The page's own world keeps only what must see the page's
-// JavaScript: the action watch (it wraps the page's setTimeout and fetch),
-// the listener registry (addEventListener) and agent-supplied
-// JavaScript (pageFunction, poll, pipeline), which is the page's code by
-// design. Elements cross between the worlds by backend node id.
+// JavaScript: the action watch (it wraps the page's setTimeout and fetch)
+// and agent-supplied JavaScript (pageFunction, poll, pipeline), which is
+// the page's code by design; neither leaves a name there (watchhandle.go,
+// pagechannel.go). The elements with click listeners are found through
+// CDP and marked in this world (listeners.go). Elements cross between the
+// worlds by backend node id.
 //
 // The world is named, so every cdp-skill process (and the resident one)
 // finds the same world, and the engine's refs in it, again.

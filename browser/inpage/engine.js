@@ -21,10 +21,14 @@ Object.assign(S, {
   shadowRoots: new Set(),
   checkedHosts: new WeakSet(),
   closedCandidates: [],
+  // clickMarks are the elements with a click-type listener (snapshot.js
+  // markClicks).
+  clickMarks: new WeakSet(),
   slots: {},
 });
 
 export { describe, resolve } from './refs.js';
+export { markClicks } from './snapshot.js';
 export {
   snapshot, search, ref, frameHash, takeSlots, frameURL, resetRefs,
   takeClosedCandidates, registerClosedRoot, seedSeq
@@ -50,7 +54,7 @@ export {
 } from './forms.js';
 export { frameOwners, frameCount } from './frames.js';
 export { context, postCapture, frameCapture, diagnose, captureAfter, captureAhead, captureLogEnd, takeChangeText, presentRefs } from './capture.js';
-export { serialize, serializeTyped, handoverTake, ping } from './serialize.js';
+export { serialize, serializeTyped, ping } from './serialize.js';
 export { refElements, refElementList, refsOf } from './handover.js';
 export {
   extract, inspect, getBox, elementsAt, elementsNear, formState, validate, submit

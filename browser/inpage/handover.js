@@ -2,8 +2,9 @@
 // cross between the engine's world and the page's by backend node id
 // (worldhandover.go): refElementList gives a pageFunction's refs as their
 // elements in order (true: every live ref), with the refs in
-// S.lastHandOver; the page's side is serialize.js handoverTake. refsOf
-// answers the refs of elements a page-world value held (null for none).
+// S.lastHandOver; the page's side is a channel named at random per call
+// (pagechannel.go). refsOf answers the refs of elements a page-world value
+// held (null for none).
 
 import { S } from './state.js';
 import { fail } from './dom.js';

@@ -32,8 +32,10 @@ function serElement(el) {
     if (ref) out.ref = ref;
   } else if (S.serialized) {
     // The page's world does not know refs: the element is handed to the
-    // engine's world, which fills in its ref (function.go withRefs).
-    out.__cdpSkillRef = S.serialized.length;
+    // engine's world, which fills in its ref (function.go withRefs). The
+    // placeholder's key is new each call, so a page's own value cannot
+    // forge one (pagechannel.go).
+    out[S.refKey || '__ref'] = S.serialized.length;
     S.serialized.push(el);
   }
   return out;
@@ -121,8 +123,9 @@ function serializeValue(v, depth, seen) {
   }
 }
 
-export function serialize(v) {
+export function serialize(v, refKey) {
   S.serialized = [];
+  S.refKey = refKey;
   return serializeValue(v, 0, new Set());
 }
 
@@ -163,17 +166,10 @@ function serializeTypedValue(v, depth, seen) {
   }
 }
 
-export function serializeTyped(v) {
+export function serializeTyped(v, refKey) {
   S.serialized = [];
+  S.refKey = refKey;
   return serializeTypedValue(v, 0, new Set());
-}
-
-// handoverTake takes the elements Go handed over to the page's world
-// (worldhandover.go; the engine's side is handover.js).
-export function handoverTake() {
-  const h = S.handed || [];
-  S.handed = null;
-  return h;
 }
 
 // ping answers true: callers use it to make sure the engine is installed.

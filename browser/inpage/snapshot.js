@@ -13,7 +13,6 @@ import { replacingWidget } from './replaced.js';
 
 // Build context for one snapshot.
 export function newBuild(opts, snapId) {
-  clickMarks();
   return {
     pierce: opts.pierceShadow !== false,
     // Frames are not walked here: each frame's own engine snapshots it and
@@ -41,26 +40,24 @@ export function newBuild(opts, snapId) {
   };
 }
 
-// clickMarked reports an element the page gave a click-type listener
-// (found through CDP once per document, and marked as added since:
-// listeners.go). The registry lives in the page's world; clickMarks asks
-// it, once per snapshot, to send an event at each element it holds.
+// clickMarked reports an element the page gave a click-type listener.
+// The Go side finds them through CDP (DOMDebugger.getEventListeners,
+// listeners.go) and hands them over with markClicks; the set lives in
+// this isolated world, where the page can neither read nor forge it.
 function clickMarked(el) {
-  return !!clickMarkSet && clickMarkSet.has(el);
+  return S.clickMarks.has(el);
 }
 
-let clickMarkSet = null;
-
-function clickMarks() {
-  const set = new WeakSet();
-  const onMark = (e) => { const el = e.composedPath()[0]; if (el && el.nodeType === 1) set.add(el); };
-  window.addEventListener('__cdpSkillClickMark', onMark, true);
-  try {
-    window.dispatchEvent(new Event('__cdpSkillClickQuery'));
-  } finally {
-    window.removeEventListener('__cdpSkillClickMark', onMark, true);
+// markClicks adds elements to the set of those with a click-type
+// listener; listeners on html and body are delegation and mark nothing.
+export function markClicks(els) {
+  let n = 0;
+  for (const el of els) {
+    if (!el || el.nodeType !== 1 || el === document.body || el === document.documentElement) continue;
+    S.clickMarks.add(el);
+    n++;
   }
-  clickMarkSet = set;
+  return n;
 }
 
 // ITEM_BLOCKERS are the descendants that make a block more than a plain

@@ -27,7 +27,7 @@ import (
 type Spec struct {
 	Name     string // the bundle's file name in inpage/bundle and its Go name
 	Entry    string // entry module in inpage; its exports are the surface
-	Global   string // window property the surface is installed as
+	Global   string // window property the surface is installed as; "": none, the script is a function literal that returns the surface
 	GoType   string // Go type of its entry points
 	GoPrefix string // prefix of the entry points' Go variables
 	Caches   bool   // entry points run in a cache bracket (dom.js withCaches)
@@ -35,11 +35,14 @@ type Spec struct {
 
 // Specs are the three scripts: the engine (isolated world), the
 // serializer agent JavaScript's values go through and the action watch
-// (both in the page's own world).
+// (both in the page's own world). Those two keep no global in the page's
+// world: the serializer is a function literal each call that needs it
+// includes (pagechannel.go), the watch's surface is held by a listener
+// only CDP can find (watchhandle.go).
 var Specs = []Spec{
 	{Name: "engine", Entry: "engine.js", Global: "__cdpSkill", GoType: "engineEntry", GoPrefix: "ep", Caches: true},
-	{Name: "page", Entry: "page.js", Global: "__cdpSkillPage", GoType: "pageEntry", GoPrefix: "pp"},
-	{Name: "watch", Entry: "watch.js", Global: "__cdpSkillWatch", GoType: "watchEntry", GoPrefix: "wp"},
+	{Name: "page", Entry: "page.js", GoType: "pageEntry", GoPrefix: "pp"},
+	{Name: "watch", Entry: "watch.js", GoType: "watchEntry", GoPrefix: "wp"},
 }
 
 // GoFile is the generated Go file's name, in the browser package.
@@ -102,7 +105,9 @@ func Build(dir string, s Spec) (Bundle, error) {
 			fmt.Fprintf(&in, "S.%s = %s;\n", e, e)
 		}
 	}
-	fmt.Fprintf(&in, "Object.defineProperty(window, %q, { value: S, configurable: true, enumerable: false, writable: true });\n", s.Global)
+	if s.Global != "" {
+		fmt.Fprintf(&in, "Object.defineProperty(window, %q, { value: S, configurable: true, enumerable: false, writable: true });\n", s.Global)
+	}
 	res := api.Build(api.BuildOptions{
 		Stdin:             &api.StdinOptions{Contents: in.String(), ResolveDir: absDir(dir), Sourcefile: "install-" + s.Name + ".js", Loader: api.LoaderJS},
 		Bundle:            true,
@@ -128,6 +133,12 @@ func Build(dir string, s Spec) (Bundle, error) {
 	body := string(res.OutputFiles[0].Contents)
 	sum := sha256.Sum256([]byte(body))
 	version := hex.EncodeToString(sum[:6])
+	if s.Global == "" {
+		// A function literal: each call makes a fresh surface, kept by
+		// no one once the call returns.
+		src := header + "(() => {\n'use strict';\nconst VERSION = " + quote(version) + ";\n" + body + "return S;\n})"
+		return Bundle{Spec: s, Source: src, Version: version, Entries: entries}, nil
+	}
 	src := header + "(() => {\n'use strict';\nconst VERSION = " + quote(version) + ";\n" +
 		"if (window." + s.Global + " && window." + s.Global + ".version === VERSION) return true;\n" +
 		body + "return true;\n})()"
@@ -199,7 +210,11 @@ func goFile(bundles []Bundle) ([]byte, error) {
 	}
 	b.WriteString(")\n")
 	for _, bd := range bundles {
-		fmt.Fprintf(&b, "\n// Entry points of %s (window.%s), exported by inpage/%s.\nvar (\n", bd.Name, bd.Global, bd.Entry)
+		where := "window." + bd.Global
+		if bd.Global == "" {
+			where = "a function literal's surface"
+		}
+		fmt.Fprintf(&b, "\n// Entry points of %s (%s), exported by inpage/%s.\nvar (\n", bd.Name, where, bd.Entry)
 		for _, e := range bd.Entries {
 			fmt.Fprintf(&b, "\t%s%s = %s{%q}\n", bd.GoPrefix, strings.ToUpper(e[:1])+e[1:], bd.GoType, e)
 		}
