@@ -4,7 +4,7 @@ package browser
 
 // The installed scripts (browser/inpage/bundle) and their versions.
 var (
-	engineBundleSpec = bundle{global: "__cdpSkill", source: engineBundleJS, version: "21975f36733f"}
+	engineBundleSpec = bundle{global: "__cdpSkill", source: engineBundleJS, version: "dfb22025df94"}
 	pageBundleSpec   = bundle{global: "", source: pageBundleJS, version: "f435f52a26c2"}
 	watchBundleSpec  = bundle{global: "", source: watchBundleJS, version: "6b17a70d6ec2"}
 )
@@ -25,6 +25,7 @@ var (
 	epContext              = engineEntry{"context"}
 	epDescribe             = engineEntry{"describe"}
 	epDiagnose             = engineEntry{"diagnose"}
+	epDomVersion           = engineEntry{"domVersion"}
 	epDragMark             = engineEntry{"dragMark"}
 	epDragReport           = engineEntry{"dragReport"}
 	epDragSource           = engineEntry{"dragSource"}

@@ -37,7 +37,7 @@ var engineLayers = []struct {
 	modules []string
 }{
 	{"leaves", []string{"state", "watch", "editors"}},
-	{"dom", []string{"dom", "scrollpending", "serialize", "visual", "page"}},
+	{"dom", []string{"dom", "domversion", "scrollpending", "serialize", "visual", "page"}},
 	{"roles", []string{"roles"}},
 	{"names", []string{"names", "editable"}},
 	{"refs", []string{"refs", "slider", "handover"}},

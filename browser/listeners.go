@@ -25,6 +25,9 @@ type documentKey struct {
 type clickScan struct {
 	doc    runtime.RemoteObjectID
 	marked map[cdp.BackendNodeID]bool
+	// version is the document's change count (domversion.js) the last
+	// scan started at; 0 before the first.
+	version int64
 }
 
 // clickNodeGroup holds the nodes the scan resolves, released after each
@@ -56,6 +59,10 @@ func (p *Page) scanClickListeners(ctx context.Context) bool {
 	if sc == nil {
 		return false
 	}
+	version, unchanged := p.domUnchanged(ctx, sc)
+	if unchanged {
+		return false
+	}
 	list, err := cdp.Call(ctx, sess, domdebugger.GetEventListeners, domdebugger.GetEventListenersParams{ObjectID: sc.doc, Depth: ptr(int64(-1)), Pierce: ptr(true)})
 	if err != nil {
 		// The document's object went (document.open made a new main
@@ -67,6 +74,7 @@ func (p *Page) scanClickListeners(ctx context.Context) bool {
 	}
 	var ids []cdp.BackendNodeID
 	p.mu.Lock()
+	sc.version = version
 	for _, l := range list.Listeners {
 		if clickTypes[l.Type] && l.BackendNodeID != 0 && !sc.marked[l.BackendNodeID] {
 			sc.marked[l.BackendNodeID] = true
@@ -80,6 +88,7 @@ func (p *Page) scanClickListeners(ctx context.Context) bool {
 	if err := p.markClicks(ctx, sess, world, ids); err != nil {
 		// Not marked: the next scan tries them again.
 		p.mu.Lock()
+		sc.version = 0
 		for _, id := range ids {
 			delete(sc.marked, id)
 		}
@@ -87,6 +96,21 @@ func (p *Page) scanClickListeners(ctx context.Context) bool {
 		return false
 	}
 	return true
+}
+
+// domUnchanged reads the document's change count (domversion.js) and
+// reports whether the DOM is as the last scan found it: the scan, a CDP walk
+// of every listener of the page (tens of milliseconds on a large page), is
+// then skipped. A listener added with no change to the DOM is found at the
+// next change. When the count cannot be read, the scan runs.
+func (p *Page) domUnchanged(ctx context.Context, sc *clickScan) (int64, bool) {
+	var v int64
+	if err := p.engineCall(ctx, &v, epDomVersion); err != nil {
+		return 0, false
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return v, v != 0 && v == sc.version
 }
 
 // clickScanOf returns the scan record of the document of the engine's

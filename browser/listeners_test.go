@@ -119,3 +119,49 @@ func TestManyClickListenersScannedInPage(t *testing.T) {
 		t.Fatalf("page counted %v, want one press on %s", hits, last)
 	}
 }
+
+// TestListenerOnAnExistingElementIsSeenAfterTheDOMChanges: the scan runs
+// again only when the DOM changed since the last one (domversion.js); a
+// listener added to an element already there is seen once anything in the
+// document changes, in the light DOM or only inside a shadow root, and
+// its ref clicks it once.
+func TestListenerOnAnExistingElementIsSeenAfterTheDOMChanges(t *testing.T) {
+	p := loadHTML(t, `<!doctype html><title>Cards</title><main><h1>Cards</h1>
+<div id="plain">Plain card</div><p id="note"></p><div id="host"></div></main>
+<script>
+window.hits = {};
+const root = document.getElementById('host').attachShadow({mode: 'open'});
+root.innerHTML = '<div id="inner">Shadow card</div><span id="tag"></span>';
+</script>`)
+	snap := func() string {
+		t.Helper()
+		s, err := p.Snapshot(testCtx(t), SnapshotOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s.YAML
+	}
+	if y := snap(); strings.Contains(y, "[clickable]") {
+		t.Fatalf("nothing has a listener yet:\n%s", y)
+	}
+	snap() // a second, unchanged snapshot: the scan is skipped
+	if _, err := p.Eval(testCtx(t), `(() => {
+		document.getElementById('plain').addEventListener('click', () => { window.hits.plain = (window.hits.plain || 0) + 1; });
+		document.getElementById('note').textContent = 'Saved';
+		return true; })()`); err != nil {
+		t.Fatal(err)
+	}
+	click(t, p, Target{Ref: refOf(t, snap(), `Plain card`)}, ClickOptions{})
+	snap() // scanned after the click's changes
+	if _, err := p.Eval(testCtx(t), `(() => {
+		const root = document.getElementById('host').shadowRoot;
+		root.getElementById('inner').addEventListener('click', () => { window.hits.shadow = (window.hits.shadow || 0) + 1; });
+		root.getElementById('tag').setAttribute('data-state', 'ready');
+		return true; })()`); err != nil {
+		t.Fatal(err)
+	}
+	click(t, p, Target{Ref: refOf(t, snap(), `Shadow card`)}, ClickOptions{})
+	if hits := pageHits(t, p); hits["plain"] != 1 || hits["shadow"] != 1 || len(hits) != 2 {
+		t.Fatalf("page counted %v, want one click on each card", hits)
+	}
+}

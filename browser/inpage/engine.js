@@ -29,6 +29,7 @@ Object.assign(S, {
 
 export { describe, resolve } from './refs.js';
 export { markClicks } from './snapshot.js';
+export { domVersion } from './domversion.js';
 export {
   snapshot, search, ref, frameHash, takeSlots, frameURL, resetRefs,
   takeClosedCandidates, registerClosedRoot, seedSeq

@@ -48,6 +48,12 @@ interface EngineState {
   /** Closed shadow roots the Go side found through CDP, by host. */
   closedRoots: WeakMap<Element, ShadowRoot>;
   shadowRoots: Set<ShadowRoot>;
+  /** Elements with a click-type listener (listeners.go's scan). */
+  clickMarks: WeakSet<Element>;
+  /** The count of DOM changes (domversion.js) and what observes them. */
+  domChanges: number;
+  domObserver: MutationObserver | undefined;
+  domObserved: WeakSet<Node>;
   checkedHosts: WeakSet<Element>;
   closedCandidates: Element[];
   /** Frame elements of the last walks, by slot key. */
