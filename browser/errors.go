@@ -8,6 +8,7 @@ import (
 
 	"github.com/cdp-skill/cdp-skill/browser/chrome"
 	"github.com/cdp-skill/cdp-skill/browser/state"
+	"github.com/cdp-skill/cdp-skill/browser/suggest"
 )
 
 // Kind is the subtype of an execution error (spec §16.2). Agents branch on it.
@@ -49,6 +50,9 @@ type Error struct {
 	Message string
 	// Hint tells the agent what to do next.
 	Hint string
+	// Advice, when set, is the hint as typed steps (Hint is its JSON
+	// rendering): a frontend writes it in its own syntax (AdviceIn).
+	Advice *suggest.Hint
 	// Details are merged into the failed step's output.
 	Details map[string]any
 	Err     error
@@ -76,6 +80,29 @@ func Errorf(kind Kind, format string, args ...any) *Error {
 func (e *Error) WithHint(format string, args ...any) *Error {
 	e.Hint = fmt.Sprintf(format, args...)
 	return e
+}
+
+// WithAdvice sets the hint to h, whose steps each frontend writes in its
+// own syntax, and returns e.
+func (e *Error) WithAdvice(h *suggest.Hint) *Error {
+	e.Advice = h
+	e.Hint = h.Render(suggest.JSON)
+	return e
+}
+
+// AdviceIn is err's text with the steps of every hint in it written in
+// syntax: err.Error() with each typed hint's JSON rendering replaced.
+func AdviceIn(err error, syntax suggest.Syntax) string {
+	text := err.Error()
+	if syntax == nil {
+		return text
+	}
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		if be, ok := e.(*Error); ok && be.Advice != nil && be.Hint != "" {
+			text = strings.ReplaceAll(text, be.Hint, be.Advice.Render(syntax))
+		}
+	}
+	return text
 }
 
 // ConnectionError means Chrome or the tab cannot be reached (error type
