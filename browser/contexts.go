@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"context"
 	"encoding/json"
 	"sync"
 
@@ -17,6 +18,11 @@ type contextTracker struct {
 	// documents counts each frame's default contexts: one per document
 	// the frame has had since the session attached.
 	documents map[cdp.FrameID]int
+	// newDocument is closed (and replaced) when a frame gets a new
+	// document.
+	newDocument chan struct{}
+	// done is closed when the subscriptions end (the session detached).
+	done chan struct{}
 	// stop drops the subscriptions (its goroutine then ends).
 	stop func()
 }
@@ -36,11 +42,13 @@ type frameContext struct {
 // A frame's new context replaces its old entry, and entries of frames that
 // are gone are never asked for (frame ids are not reused).
 func trackContexts(s *Session) *contextTracker {
-	t := &contextTracker{byFrame: map[cdp.FrameID]runtime.ExecutionContextID{}, byUnique: map[string]frameContext{}, documents: map[cdp.FrameID]int{}}
+	t := &contextTracker{byFrame: map[cdp.FrameID]runtime.ExecutionContextID{}, byUnique: map[string]frameContext{}, documents: map[cdp.FrameID]int{},
+		newDocument: make(chan struct{}), done: make(chan struct{})}
 	created, stopC := s.Subscribe("Runtime.executionContextCreated")
 	destroyed, stopD := s.Subscribe("Runtime.executionContextDestroyed")
 	t.stop = func() { stopC(); stopD() }
 	go func() {
+		defer close(t.done)
 		for {
 			select {
 			case raw, ok := <-created:
@@ -60,6 +68,8 @@ func trackContexts(s *Session) *contextTracker {
 					t.byFrame[aux.FrameID] = ev.Context.ID
 					t.byUnique[ev.Context.UniqueID] = frameContext{aux.FrameID, ev.Context.ID}
 					t.documents[aux.FrameID]++
+					close(t.newDocument)
+					t.newDocument = make(chan struct{})
 					t.mu.Unlock()
 				}
 			case raw, ok := <-destroyed:
@@ -92,6 +102,27 @@ func (t *contextTracker) context(frame cdp.FrameID) (runtime.ExecutionContextID,
 	defer t.mu.Unlock()
 	id, ok := t.byFrame[frame]
 	return id, ok
+}
+
+// waitDocuments waits until frame has had another count of documents
+// than n and reports whether it did: false when ctx ends or the session's
+// events end (it detached) first.
+func (t *contextTracker) waitDocuments(ctx context.Context, frame cdp.FrameID, n int) bool {
+	for {
+		t.mu.Lock()
+		got, next := t.documents[frame], t.newDocument
+		t.mu.Unlock()
+		if got != n {
+			return true
+		}
+		select {
+		case <-next:
+		case <-t.done:
+			return t.documentsOf(frame) != n
+		case <-ctx.Done():
+			return false
+		}
+	}
 }
 
 // documentsOf counts the documents frame has had since the session

@@ -49,6 +49,13 @@ type Dialogs struct {
 	// storm); they are summed up in one entry instead of listed.
 	stormed    int
 	lastOpened time.Time
+	// taken is closed when a program takes the parked page back
+	// (Page.Resume): a dialog left to the keeper is then answered here at
+	// once. Guarded by mu; nil until a dialog waits on it.
+	taken chan struct{}
+	// gone is closed when Chrome detaches the session (its tab closed):
+	// a storm's paced answer is not waited for then.
+	gone chan struct{}
 }
 
 // A page that opens dialog after dialog (a loop of alert()) would keep
@@ -67,6 +74,12 @@ const (
 func (d *Dialogs) handle(onClose func(...func())) {
 	events, stop := d.sess.Subscribe(page.JavascriptDialogOpening.Method)
 	onClose(stop)
+	gone := make(chan struct{})
+	var once sync.Once
+	onClose(d.sess.OnDetach(func() { once.Do(func() { close(gone) }) }))
+	d.mu.Lock()
+	d.gone = gone
+	d.mu.Unlock()
 	go func() {
 		defer stop()
 		for raw := range events {
@@ -81,7 +94,7 @@ func (d *Dialogs) handle(onClose func(...func())) {
 
 // keeperGrace is how long a parked page leaves a dialog to the dialog
 // keeper before answering it itself.
-const keeperGrace = 2 * time.Second
+var keeperGrace = 2 * time.Second
 
 // answer answers one dialog by the policy, or as part of a storm. A
 // parked page (no program holds it) leaves the dialog to the dialog keeper,
@@ -132,7 +145,7 @@ func (d *Dialogs) answer(ev page.EventJavascriptDialogOpening) {
 	first := d.record(dl, storm)
 	d.mu.Unlock()
 	if storm && !first {
-		time.Sleep(stormPace)
+		d.pace()
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	cdp.Call(ctx, d.sess, page.HandleJavaScriptDialog, params)
@@ -145,20 +158,53 @@ func (d *Dialogs) answer(ev page.EventJavascriptDialogOpening) {
 func (d *Dialogs) leftToKeeper() bool {
 	closed, stop := d.sess.Subscribe(page.JavascriptDialogClosed.Method)
 	defer stop()
-	deadline := time.After(keeperGrace)
-	tick := time.NewTicker(50 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		select {
-		case _, ok := <-closed:
-			return ok
-		case <-deadline:
-			return false
-		case <-tick.C:
-			if !d.parked.Load() {
-				return false
-			}
-		}
+	taken := d.takenBack()
+	if !d.parked.Load() {
+		return false
+	}
+	deadline := time.NewTimer(keeperGrace)
+	defer deadline.Stop()
+	select {
+	case _, ok := <-closed:
+		return ok
+	case <-deadline.C:
+		return false
+	case <-taken:
+		return false
+	}
+}
+
+// takenBack is closed when a program next takes the page back (resumed).
+func (d *Dialogs) takenBack() <-chan struct{} {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.taken == nil {
+		d.taken = make(chan struct{})
+	}
+	return d.taken
+}
+
+// resumed tells a dialog left to the keeper that a program took the page
+// back (after parked is cleared), so it is answered here now.
+func (d *Dialogs) resumed() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.taken != nil {
+		close(d.taken)
+		d.taken = nil
+	}
+}
+
+// pace holds a storm's answer for stormPace, or until the session ends.
+func (d *Dialogs) pace() {
+	d.mu.Lock()
+	gone := d.gone
+	d.mu.Unlock()
+	t := time.NewTimer(stormPace)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-gone:
 	}
 }
 

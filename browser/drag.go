@@ -126,7 +126,7 @@ func (p *Page) Drag(ctx context.Context, source, target DragEnd, o DragOptions) 
 	}
 	if o.Value != nil {
 		return nil, Errorf(KindStepValidation, "value only applies when the source is a range input (<input type=range>)").
-			WithHint("for a slider that is not one (role=slider), fill it with the number, or %s", sliderKeys)
+			WithAdvice(sliderKeys.After("for a slider that is not one (role=slider), fill it with the number, or "))
 	}
 	dst, err := p.resolveDragEnd(ctx, target, o.ActionOptions, res)
 	if err != nil {

@@ -7,76 +7,47 @@ import (
 	"strings"
 
 	"github.com/cdp-skill/cdp-skill/browser/chrome"
+	"github.com/cdp-skill/cdp-skill/browser/failure"
 	"github.com/cdp-skill/cdp-skill/browser/state"
+	"github.com/cdp-skill/cdp-skill/browser/suggest"
 )
 
 // Kind is the subtype of an execution error (spec §16.2). Agents branch on it.
-type Kind string
+type Kind = failure.Kind
 
-// The execution error subtypes.
+// The execution error subtypes (see package failure).
 const (
-	KindNavigation         Kind = "NavigationError"
-	KindNavigationAborted  Kind = "NavigationAbortedError"
-	KindTimeout            Kind = "TimeoutError"
-	KindElementNotFound    Kind = "ElementNotFoundError"
-	KindElementNotEditable Kind = "ElementNotEditableError"
-	KindStaleElement       Kind = "StaleElementError"
-	KindPageCrashed        Kind = "PageCrashedError"
-	KindContextDestroyed   Kind = "ContextDestroyedError"
-	KindStepValidation     Kind = "StepValidationError"
-	KindJavaScript         Kind = "JavaScriptError"
-	KindAssertion          Kind = "AssertionError"
-	KindSelector           Kind = "InvalidSelectorError"
-	KindExecution          Kind = "ExecutionError"
-	// KindAmbiguousTarget: a text or label matched several distinct
-	// controls equally well; Details.candidates lists them with refs.
-	KindAmbiguousTarget Kind = "AmbiguousTargetError"
-	// KindElementIntercepted: a modal, backdrop or overlay a user would
-	// have to dismiss first covers the target; Details.interceptedBy names
-	// it and its buttons with refs.
-	KindElementIntercepted Kind = "ElementInterceptedError"
-	// KindPageUnresponsive: the page's main thread does not answer (a
-	// script that never returns, a dialog no command can answer).
-	KindPageUnresponsive Kind = "PageUnresponsiveError"
-	// KindBrowserCrashed: Chrome itself died since the previous command.
-	KindBrowserCrashed Kind = "BrowserCrashedError"
+	KindNavigation         = failure.KindNavigation
+	KindNavigationAborted  = failure.KindNavigationAborted
+	KindTimeout            = failure.KindTimeout
+	KindElementNotFound    = failure.KindElementNotFound
+	KindElementNotEditable = failure.KindElementNotEditable
+	KindStaleElement       = failure.KindStaleElement
+	KindPageCrashed        = failure.KindPageCrashed
+	KindContextDestroyed   = failure.KindContextDestroyed
+	KindStepValidation     = failure.KindStepValidation
+	KindJavaScript         = failure.KindJavaScript
+	KindAssertion          = failure.KindAssertion
+	KindSelector           = failure.KindSelector
+	KindExecution          = failure.KindExecution
+	KindAmbiguousTarget    = failure.KindAmbiguousTarget
+	KindElementIntercepted = failure.KindElementIntercepted
+	KindPageUnresponsive   = failure.KindPageUnresponsive
+	KindBrowserCrashed     = failure.KindBrowserCrashed
 )
 
 // Error is an execution error with a subtype, a message for the agent and
 // optional structured details (near matches, available options, …).
-type Error struct {
-	Kind    Kind
-	Message string
-	// Hint tells the agent what to do next.
-	Hint string
-	// Details are merged into the failed step's output.
-	Details map[string]any
-	Err     error
-}
-
-func (e *Error) Error() string {
-	msg := e.Message
-	if msg == "" && e.Err != nil {
-		msg = e.Err.Error()
-	}
-	if e.Hint != "" && !strings.Contains(msg, e.Hint) {
-		msg = strings.TrimRight(msg, ". ") + ". " + e.Hint
-	}
-	return msg
-}
-
-func (e *Error) Unwrap() error { return e.Err }
+type Error = failure.Error
 
 // Errorf builds an *Error of kind.
 func Errorf(kind Kind, format string, args ...any) *Error {
-	return &Error{Kind: kind, Message: fmt.Sprintf(format, args...)}
+	return failure.Errorf(kind, format, args...)
 }
 
-// WithHint sets the hint and returns e.
-func (e *Error) WithHint(format string, args ...any) *Error {
-	e.Hint = fmt.Sprintf(format, args...)
-	return e
-}
+// AdviceIn is err's text with the steps of every hint in it written in
+// syntax (failure.AdviceIn).
+func AdviceIn(err error, syntax suggest.Syntax) string { return failure.AdviceIn(err, syntax) }
 
 // ConnectionError means Chrome or the tab cannot be reached (error type
 // CONNECTION).

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/cdp-skill/cdp-skill/browser/suggest"
 )
 
 // sliderState is an ARIA slider's numbers (inpage/slider.js); nil when
@@ -17,7 +19,10 @@ type sliderState struct {
 }
 
 // sliderKeys is the advice of every slider error: the keys that move it.
-const sliderKeys = `focus it and press its keys ({"press":"ArrowRight"} or ArrowLeft, Home, End, PageUp, PageDown), or drag its handle`
+var sliderKeys = suggest.New("focus it and press its keys (%s or ArrowLeft, Home, End, PageUp, PageDown), or drag its handle", suggest.Step{Name: "press", Value: "ArrowRight"})
+
+// sliderFill is the fill a slider is set with.
+var sliderFill = suggest.Step{Name: "fill", Value: suggest.Args{{Key: "ref", Value: "…"}, {Key: "value", Value: "35"}}}
 
 // maxSliderRounds bounds the press-and-read rounds of a slider fill; each
 // round presses as many keys as the distance left takes at the step seen.
@@ -37,7 +42,7 @@ func (p *Page) fillSlider(ctx context.Context, el *Element, focused bool, st sli
 		return Errorf(KindStepValidation, "the target is a slider: it takes a number, not %q", value).WithHint("fill it with a number%s", sliderRange(st))
 	}
 	if st.Now == nil {
-		return Errorf(KindElementNotEditable, "the slider does not say its value (it has no aria-valuenow), so a fill cannot tell when it is reached").WithHint(sliderKeys)
+		return Errorf(KindElementNotEditable, "the slider does not say its value (it has no aria-valuenow), so a fill cannot tell when it is reached").WithAdvice(sliderKeys)
 	}
 	if (st.Min != nil && want < *st.Min) || (st.Max != nil && want > *st.Max) {
 		return Errorf(KindStepValidation, "%g is outside the slider's range%s", want, sliderRange(st)).WithHint("fill a number in its range")
@@ -72,12 +77,12 @@ func (p *Page) fillSlider(ctx context.Context, el *Element, focused bool, st sli
 		}
 		if step > 0 && !sameNumber(next, want) && (next-want)*(now-want) < 0 && math.Abs(next-want) < step {
 			return Errorf(KindElementNotEditable, "the slider moves in steps of %g: it now holds %g, and %g is between its steps", step, next, want).
-				WithHint("fill a value on its steps, or %s", sliderKeys)
+				WithAdvice(sliderKeys.After("fill a value on its steps, or "))
 		}
 		now = next
 	}
 	if !sameNumber(now, want) {
-		return Errorf(KindElementNotEditable, "the slider holds %g after %d rounds of key presses, not %g", now, maxSliderRounds, want).WithHint(sliderKeys)
+		return Errorf(KindElementNotEditable, "the slider holds %g after %d rounds of key presses, not %g", now, maxSliderRounds, want).WithAdvice(sliderKeys)
 	}
 	res.Method, res.Filled, res.Verified = "keys", true, ptr(true)
 	return nil
@@ -97,7 +102,7 @@ func (p *Page) pressSlider(ctx context.Context, el *Element, key string, n int) 
 		return 0, err
 	}
 	if st.Now == nil {
-		return 0, Errorf(KindElementNotEditable, "the slider stopped saying its value (aria-valuenow) while its keys were pressed").WithHint(sliderKeys)
+		return 0, Errorf(KindElementNotEditable, "the slider stopped saying its value (aria-valuenow) while its keys were pressed").WithAdvice(sliderKeys)
 	}
 	return *st.Now, nil
 }

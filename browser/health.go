@@ -9,6 +9,8 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
+
+	"github.com/cdp-skill/cdp-skill/browser/suggest"
 )
 
 // A session's page can stop answering for good: its renderer crashed
@@ -18,8 +20,15 @@ import (
 // session fail at once, and later ones fail fast, except the few that can
 // recover the tab (navigation, history, stopping a load).
 
+// Reload and CloseTab are the steps that recover a tab whose page
+// crashed or does not answer.
+var (
+	Reload   = suggest.Step{Name: "reload", Value: true}
+	CloseTab = suggest.Step{Name: "closeTab", Value: true}
+)
+
 // CrashHint tells the agent how to recover a crashed tab.
-const CrashHint = `reload it with {"reload":true} (the page starts afresh: its state is lost) or close it with closeTab`
+var CrashHint = suggest.New("reload it with %s (the page starts afresh: its state is lost) or close it with %s", Reload, CloseTab)
 
 // sessionFault is why a session's page cannot answer.
 type sessionFault struct {
@@ -48,7 +57,7 @@ func crashError(method string) *Error {
 	if method != "" {
 		msg += " (while waiting for " + method + ")"
 	}
-	return &Error{Kind: KindPageCrashed, Message: msg, Hint: CrashHint}
+	return (&Error{Kind: KindPageCrashed, Message: msg}).WithAdvice(CrashHint)
 }
 
 // noteHealth updates the faults from an event. c.mu is held.
@@ -206,9 +215,9 @@ func (s *Session) waitCrash(ctx context.Context, d time.Duration) bool {
 // unresponsiveError is the error of a command on a page whose main thread
 // does not answer.
 func unresponsiveError(waited time.Duration, why string) *Error {
-	return &Error{Kind: KindPageUnresponsive,
-		Message: fmt.Sprintf("the tab's page did not answer for %s: %s", waited.Round(100*time.Millisecond), why),
-		Hint:    `reload it with {"reload":true} (its page state is lost) or close it with closeTab; tabs of other sites keep working`}
+	e := &Error{Kind: KindPageUnresponsive,
+		Message: fmt.Sprintf("the tab's page did not answer for %s: %s", waited.Round(100*time.Millisecond), why)}
+	return e.WithAdvice(suggest.New("reload it with %s (its page state is lost) or close it with %s; tabs of other sites keep working", Reload, CloseTab))
 }
 
 // Probe checks that the page's main thread answers within d. When it does
@@ -280,7 +289,7 @@ func (p *Page) recoverFault(ctx context.Context) error {
 			waited = time.Until(dl)
 		}
 		e := unresponsiveError(waited, "it was reloaded and still does not answer (its renderer is stuck)")
-		e.Hint = "close it with closeTab and open a new tab; tabs of other sites keep working"
+		e.WithAdvice(suggest.New("close it with %s and open a new tab; tabs of other sites keep working", CloseTab))
 		p.sess.markUnresponsive(e)
 		return e
 	}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/cdp-skill/cdp-skill/browser/confine"
 )
 
 // FileDirsEnv names the environment variable listing the directories whose
@@ -79,7 +81,7 @@ func checkFileURL(raw string, u *url.URL, allowed []string) error {
 	if err != nil {
 		real = path
 	}
-	if u.Host != "" && u.Host != "localhost" || len(dirs) == 0 || !insideAny(real, dirs) {
+	if u.Host != "" && u.Host != "localhost" || len(dirs) == 0 || !confine.InsideAny(real, dirs) {
 		how := "no directory is allowed"
 		if len(dirs) > 0 {
 			how = "it is outside the allowed directories (" + strings.Join(dirs, ", ") + ")"

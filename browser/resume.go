@@ -11,6 +11,7 @@ import "context"
 // their program starts.
 func (p *Page) Resume() {
 	p.parked.Store(false)
+	p.dlg.resumed()
 	p.mu.Lock()
 	p.ahead = nil
 	p.frameLogs = nil

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cdp-skill/cdp-skill/browser/confine"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/network"
@@ -100,7 +101,7 @@ func CheckAbortReason(s string) (string, error) {
 // directory and CDP_SKILL_UPLOAD_DIRS; nil is the working directory),
 // checked as upload checks its files.
 func ReadRouteFile(path string, dirs []string) ([]byte, string, error) {
-	dirs, err := orWorkingDir(dirs)
+	dirs, err := confine.OrWorkingDir(dirs)
 	if err != nil {
 		return nil, "", fmt.Errorf("route file: %w", err)
 	}

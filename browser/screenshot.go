@@ -23,6 +23,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 
 	"github.com/cdp-skill/cdp-skill/browser/state"
+	"github.com/cdp-skill/cdp-skill/browser/suggest"
 )
 
 // MaxScreenshotSide is the largest image side, in device pixels, a
@@ -275,23 +276,31 @@ func (c *Camera) clip(ctx context.Context, r ScreenshotRequest) (*Rect, bool, er
 	clip = roundRect(clip)
 	if w, h := clip.Width*m.dpr, clip.Height*m.dpr; w > MaxScreenshotSide || h > MaxScreenshotSide {
 		return nil, false, Errorf(KindStepValidation, "the %s screenshot would be %.0f×%.0f pixels (%g×%g CSS pixels at device scale factor %g), more than the %d-pixel limit per side",
-			mode, w, h, clip.Width, clip.Height, m.dpr, MaxScreenshotSide).WithHint("%s", hint)
+			mode, w, h, clip.Width, clip.Height, m.dpr, MaxScreenshotSide).WithAdvice(hint)
 	}
 	return &clip, !rectInside(m.viewport, clip), nil
 }
 
 // area returns the page area the request captures (el is the element's
 // box in the viewport), the mode's name and what to do when it is too big.
-func (r ScreenshotRequest) area(el Rect, m pageMetrics) (Rect, string, string) {
+func (r ScreenshotRequest) area(el Rect, m pageMetrics) (Rect, string, *suggest.Hint) {
 	switch {
 	case r.FullPage:
-		return m.content, "full page", `capture the viewport ({"screenshot": true}) or a part with region ({"region": {"x", "y", "width", "height"}})`
+		return m.content, "full page", suggest.New("capture the viewport (%s) or a part with region (%s)", viewportShot, regionShot)
 	case r.Region != nil:
-		return *r.Region, "region", "capture a smaller region"
+		return *r.Region, "region", suggest.New("capture a smaller region")
 	}
 	box := Rect{X: el.X + m.viewport.X - r.Padding, Y: el.Y + m.viewport.Y - r.Padding, Width: el.Width + 2*r.Padding, Height: el.Height + 2*r.Padding}
-	return box, "element", "capture a part of it with region, or the viewport"
+	return box, "element", suggest.New("capture a part of it with region (%s), or the viewport (%s)", regionShot, viewportShot)
 }
+
+// viewportShot and regionShot are the screenshots a capture too big to
+// take is told to take instead.
+var (
+	viewportShot = suggest.Step{Name: "screenshot", Value: true}
+	regionShot   = suggest.Step{Name: "screenshot", Value: suggest.Args{{Key: "region", Value: suggest.Args{
+		{Key: "x", Value: 0}, {Key: "y", Value: 0}, {Key: "width", Value: 800}, {Key: "height", Value: 600}}}}}
+)
 
 // String formats the rectangle for messages.
 func (r Rect) String() string {

@@ -227,7 +227,7 @@ func (a selectAnswer) customError(t Target) error {
 	}
 	switch a.Role {
 	case "slider":
-		return e.WithHint("it is a slider: fill it with the number ({\"fill\":{\"ref\":…,\"value\":\"35\"}}), or %s", sliderKeys)
+		return e.WithAdvice(sliderKeys.After("it is a slider: fill it with the number (%s), or ", sliderFill))
 	case "combobox", "listbox", "button", "menu", "menubutton":
 		return e.WithHint("it is a custom dropdown: click it to open it, then click the option (click with text of the option, or its ref from a new snapshot)")
 	}

@@ -206,7 +206,7 @@ func (s *Storage) load(ctx context.Context, name, dir string) (*StorageStateResu
 // readStateFile reads and decodes a storage-state file inside the held
 // output directory, without following a link at its name.
 func readStateFile(t *OutputTarget, name string) (*StorageState, error) {
-	f, err := t.root.OpenFile(t.rel, os.O_RDONLY|oNoFollow, 0)
+	f, err := t.OpenRead()
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, Errorf(KindStepValidation, "storageState: no file %q to load", name).
 			WithHint("save one first with storageState's save option and the name %q", name)

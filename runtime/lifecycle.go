@@ -296,7 +296,7 @@ func (h *host) lifecycle(ctx context.Context, call *builtins.Call, impl builtins
 // fail records a failed step; an optional step is skipped and returns None,
 // and so does any failed step under stop_on_error = False.
 func (h *host) fail(res *StepResult, call *builtins.Call, la lifecycleArgs, err error) (starlark.Value, error) {
-	res.Error = err.Error()
+	res.Error = h.errorText(err)
 	var ce *browser.ConnectionError
 	connection := errors.As(err, &ce)
 	if !connection {
@@ -357,7 +357,7 @@ func (h *host) checkPage(a *lang.Action, timeout time.Duration, err error) error
 		// again, and the error keeps the step's phase.
 		return &browser.Error{Kind: fault.Kind, Message: typed.Message + "; then " + fault.Message, Hint: fault.Hint + "; take a snapshot, then retry the action", Err: err}
 	}
-	return &browser.Error{Kind: fault.Kind, Message: fmt.Sprintf("%s did not finish within the %s step timeout: %s", a.Name, timeout, fault.Message), Hint: fault.Hint, Err: err}
+	return &browser.Error{Kind: fault.Kind, Message: fmt.Sprintf("%s did not finish within the %s step timeout: %s", a.Name, timeout, fault.Message), Hint: fault.Hint, Advice: fault.Advice, Err: err}
 }
 
 // takeDialogs reports on res the dialogs answered since the previous step

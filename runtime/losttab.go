@@ -5,13 +5,14 @@ import (
 	"strings"
 
 	"github.com/cdp-skill/cdp-skill/browser"
+	"github.com/cdp-skill/cdp-skill/browser/suggest"
 )
 
 // noteLostTab adds to an answer without page state why, when its tab
 // closed or its page crashed (lostTabWarning), and forgets the alias of a
 // tab that closed: it would only name a tab that is gone.
 func (h *host) noteLostTab(ctx context.Context, p *browser.Page, out *Output) {
-	if w := lostTabWarning(p, out); w != "" {
+	if w := lostTabWarning(p, out, h.syntax()); w != "" {
 		out.Warnings = append(out.Warnings, w)
 	}
 	if alias := h.env.Tab().Alias; p.TabClosed() && alias != "" {
@@ -24,7 +25,7 @@ func (h *host) noteLostTab(ctx context.Context, p *browser.Page, out *Output) {
 // own tab, a tab closed by someone else or a renderer that died while a
 // step waited). "" when neither, or when an error of the answer says so
 // already.
-func lostTabWarning(p *browser.Page, out *Output) string {
+func lostTabWarning(p *browser.Page, out *Output, syntax suggest.Syntax) string {
 	tab := "the tab"
 	if out.Tab != "" {
 		tab = "tab " + out.Tab
@@ -39,7 +40,7 @@ func lostTabWarning(p *browser.Page, out *Output) string {
 		if saysSo(out, func(_, typ string) bool { return typ == string(browser.KindPageCrashed) }) {
 			return ""
 		}
-		return "the page of " + tab + " has crashed (its renderer process died): " + browser.CrashHint
+		return "the page of " + tab + " has crashed (its renderer process died): " + browser.CrashHint.Render(syntax)
 	}
 	return ""
 }

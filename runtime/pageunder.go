@@ -129,14 +129,12 @@ func (u pageUnder) changed(ctx context.Context, err error) bool {
 	if browser.KindOf(err) != browser.KindContextDestroyed {
 		return false
 	}
-	deadline := time.Now().Add(newDocumentWait)
-	for time.Now().Before(deadline) && ctx.Err() == nil && !u.page.TabClosed() {
-		time.Sleep(10 * time.Millisecond)
-		if u.page.Documents() != u.documents {
-			return true
-		}
+	if u.page.TabClosed() {
+		return false
 	}
-	return false
+	wctx, cancel := context.WithTimeout(ctx, newDocumentWait)
+	defer cancel()
+	return u.page.WaitNewDocument(wctx, u.documents)
 }
 
 // frameNote is what explainFrame adds to an error.

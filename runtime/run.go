@@ -17,6 +17,7 @@ import (
 	"github.com/cdp-skill/cdp-skill/browser"
 	"github.com/cdp-skill/cdp-skill/browser/chrome"
 	"github.com/cdp-skill/cdp-skill/browser/state"
+	"github.com/cdp-skill/cdp-skill/browser/suggest"
 	"github.com/cdp-skill/cdp-skill/builtins"
 	"github.com/cdp-skill/cdp-skill/lang"
 )
@@ -93,6 +94,10 @@ type Options struct {
 	// Environment is what the process environment configures; nil reads
 	// it (ReadEnvironment).
 	Environment *Environment
+	// StepSyntax writes the steps the answer's hints suggest; nil writes
+	// them as the program is written (JSON steps for a JSON command,
+	// builtin calls for a recipe). An MCP server gives its tools' syntax.
+	StepSyntax suggest.Syntax
 }
 
 // host runs one program.

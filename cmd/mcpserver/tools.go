@@ -188,7 +188,13 @@ func (t *stepTool) refuse(req *lang.Request) string {
 // run runs a JSON command and records the tabs it opened for the session.
 func (s *server) run(ctx context.Context, c *callInfo, input []byte, keep bool) *runtime.Output {
 	start := time.Now()
-	req, out := runtime.RunJSON(ctx, input, s.host.Options(s.pool))
+	opts := s.host.Options(s.pool)
+	var cmd struct {
+		Tab string `json:"tab"`
+	}
+	_ = json.Unmarshal(input, &cmd) // a command of this server's own making
+	opts.StepSyntax = toolSyntax(cmd.Tab)
+	req, out := runtime.RunJSON(ctx, input, opts)
 	s.host.AfterCommand(input, req, out, start)
 	if req != nil && out.Tab != "" && opensTab(req) {
 		s.tabs.add(c.session, out.Tab, keep)

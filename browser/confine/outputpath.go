@@ -1,4 +1,10 @@
-package browser
+// Package confine keeps the files steps write and read inside the
+// directories they are allowed: capture outputs (screenshots, PDFs, HAR)
+// inside the output directory, uploads and route bodies inside the
+// working directory or CDP_SKILL_UPLOAD_DIRS, downloads copied into the
+// output directory under a safe name. Symbolic links, hard links, hidden
+// names and paths swapped while a file is written are refused.
+package confine
 
 import (
 	"crypto/rand"
@@ -13,6 +19,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/cdp-skill/cdp-skill/browser/failure"
 	"github.com/cdp-skill/cdp-skill/browser/state"
 )
 
@@ -63,13 +70,19 @@ func (t *OutputTarget) Write(data []byte) error {
 		return nil
 	}
 	if strings.Contains(err.Error(), "escapes from parent") || errors.Is(err, syscall.ELOOP) || errors.Is(err, syscall.ENOTDIR) {
-		return Errorf(KindStepValidation, "%s refused: %q changed while it was captured and now leads outside the output directory %s; nothing was written", t.kind, t.shown, t.outDir).
+		return failure.Errorf(failure.KindStepValidation, "%s refused: %q changed while it was captured and now leads outside the output directory %s; nothing was written", t.kind, t.shown, t.outDir).
 			WithHint("make sure nothing replaces the directories under the output directory with symbolic links, then capture again")
 	}
 	return fmt.Errorf("%s: write %s: %w", t.kind, t.Path, err)
 }
 
 // Close releases the directory the target holds.
+// OpenRead opens the target's file for reading inside its held
+// directory, refusing a symbolic link at its name.
+func (t *OutputTarget) OpenRead() (*os.File, error) {
+	return t.root.OpenFile(t.rel, os.O_RDONLY|oNoFollow, 0)
+}
+
 func (t *OutputTarget) Close() { t.root.Close() }
 
 // Open checks where a capture step may write its file and holds that
@@ -86,7 +99,7 @@ func (o OutputFile) Open() (*OutputTarget, error) {
 		return o.stateFile()
 	}
 	if strings.TrimSpace(o.Path) == "" {
-		return nil, Errorf(KindStepValidation, "%s: path is empty", o.Kind).WithHint("give a file name such as %q, or leave path out to write to the state dir", "page"+o.Ext)
+		return nil, failure.Errorf(failure.KindStepValidation, "%s: path is empty", o.Kind).WithHint("give a file name such as %q, or leave path out to write to the state dir", "page"+o.Ext)
 	}
 	dir, err := o.dir()
 	if err != nil {
@@ -182,7 +195,7 @@ func (o OutputFile) dir() (outputDir, error) {
 // as written and once the symbolic links of its existing part are
 // resolved, and returns the resolved path.
 func (d outputDir) confine(o OutputFile, target string) (string, error) {
-	if !insideAny(target, []string{d.abs, d.real}) {
+	if !InsideAny(target, []string{d.abs, d.real}) {
 		return "", d.refused(o, false)
 	}
 	real, err := resolveExisting(target)
@@ -192,11 +205,11 @@ func (d outputDir) confine(o OutputFile, target string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("%s: resolve %s: %w", o.Kind, target, err)
 	}
-	if !insideAny(real, []string{d.real}) {
+	if !InsideAny(real, []string{d.real}) {
 		return "", d.refused(o, true)
 	}
 	if info, err := os.Stat(real); err == nil && info.IsDir() {
-		return "", Errorf(KindStepValidation, "%s: %q is a directory", o.Kind, o.Path)
+		return "", failure.Errorf(failure.KindStepValidation, "%s: %q is a directory", o.Kind, o.Path)
 	}
 	return real, nil
 }
@@ -206,13 +219,13 @@ func (d outputDir) confine(o OutputFile, target string) (string, error) {
 // extension is not one of the kind's.
 func (o OutputFile) checkName(dir, path string) error {
 	rel, err := filepath.Rel(dir, path)
-	if err != nil || !insideAny(path, []string{dir}) {
+	if err != nil || !InsideAny(path, []string{dir}) {
 		// path lies in the other form of the output directory.
 		return nil
 	}
 	for _, part := range strings.Split(rel, string(filepath.Separator)) {
 		if strings.HasPrefix(part, ".") {
-			return Errorf(KindStepValidation, "%s refused: %q contains the hidden name %q; captures are not written to hidden files or directories such as .git", o.Kind, o.Path, part).
+			return failure.Errorf(failure.KindStepValidation, "%s refused: %q contains the hidden name %q; captures are not written to hidden files or directories such as .git", o.Kind, o.Path, part).
 				WithHint("give a name that does not start with a dot, such as %q", "shots/page"+o.Ext)
 		}
 	}
@@ -221,7 +234,7 @@ func (o OutputFile) checkName(dir, path string) error {
 		exts = []string{o.Ext}
 	}
 	if ext := strings.ToLower(filepath.Ext(path)); !slices.Contains(exts, ext) {
-		return Errorf(KindStepValidation, "%s refused: %q ends in %s; a %s file must end in %s", o.Kind, o.Path, ext, o.Kind, orList(exts)).
+		return failure.Errorf(failure.KindStepValidation, "%s refused: %q ends in %s; a %s file must end in %s", o.Kind, o.Path, ext, o.Kind, orList(exts)).
 			WithHint("name it like %q, or give a name without extension and %s is added", "page"+o.Ext, o.Ext)
 	}
 	return nil
@@ -240,7 +253,7 @@ func (d outputDir) refused(o OutputFile, link bool) error {
 	if link {
 		how = "leads through a symbolic link outside"
 	}
-	return Errorf(KindStepValidation, "%s refused: %q %s the output directory %s", o.Kind, o.Path, how, d.abs).
+	return failure.Errorf(failure.KindStepValidation, "%s refused: %q %s the output directory %s", o.Kind, o.Path, how, d.abs).
 		WithHint("give a path inside it (a relative path such as %q is resolved there), leave path out to write to the state dir, or set the environment variable %s to the directory files should go to",
 			"shots/page"+o.Ext, OutputDirEnv)
 }

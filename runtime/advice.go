@@ -1,0 +1,41 @@
+package runtime
+
+import (
+	"github.com/cdp-skill/cdp-skill/browser"
+	"github.com/cdp-skill/cdp-skill/browser/suggest"
+	"github.com/cdp-skill/cdp-skill/lang"
+)
+
+// syntax is how this program's answer writes the steps a hint suggests:
+// the host's own (an MCP tool's arguments), else as a JSON step for a JSON
+// command and as a builtin call for a recipe.
+func (h *host) syntax() suggest.Syntax {
+	switch {
+	case h.opts.StepSyntax != nil:
+		return h.opts.StepSyntax
+	case h.prog.FromJSON:
+		return suggest.JSON
+	}
+	return StarlarkStep
+}
+
+// errorText is err's text for the answer, its hints in the program's
+// syntax.
+func (h *host) errorText(err error) string {
+	return browser.AdviceIn(err, h.syntax())
+}
+
+// StarlarkStep writes a suggested step as the recipe's builtin call
+// (reload(), fill(ref = "s1e4", value = "35")), lowered as a JSON command's
+// step is; a step the catalog refuses stays in JSON.
+func StarlarkStep(s suggest.Step) string {
+	req, err := lang.ParseRequest([]byte(`{"steps":[` + s.JSON() + `]}`))
+	if err != nil || len(req.Steps) != 1 {
+		return s.JSON()
+	}
+	line, err := lang.LowerStep(req.Steps[0])
+	if err != nil {
+		return s.JSON()
+	}
+	return line
+}
