@@ -29,6 +29,8 @@ var (
 	pageBundleJS string
 	//go:embed inpage/bundle/watch.js
 	watchBundleJS string
+	//go:embed inpage/bundle/pipeline.js
+	pipelineBundleJS string
 )
 
 // bundle is a script installed in a page: it defines the global object
@@ -46,9 +48,10 @@ type bundle struct {
 // (pagechannel.go), and a string is none of them, so a misspelled entry
 // point does not compile.
 type (
-	engineEntry struct{ name string }
-	pageEntry   struct{ name string }
-	watchEntry  struct{ name string }
+	engineEntry   struct{ name string }
+	pageEntry     struct{ name string }
+	watchEntry    struct{ name string }
+	pipelineEntry struct{ name string }
 )
 
 // entry is an entry point of some bundle.
@@ -63,6 +66,9 @@ func (e engineEntry) js() string { return "window.__cdpSkill." + e.name }
 func engineBundle() bundle { return engineBundleSpec }
 func watchBundle() bundle  { return watchBundleSpec }
 func pageBundle() bundle   { return pageBundleSpec }
+
+// pipelineBundle is the function literal of the pipeline's surface.
+func pipelineBundle() bundle { return pipelineBundleSpec }
 
 // engineSource is the engine's installing script.
 func engineSource() string { return engineBundle().source }
@@ -100,19 +106,6 @@ func (p *Page) installEngine(ctx context.Context) error {
 	return err
 }
 
-// installIn returns the installer of bundle b through eval.
-func installIn(b bundle, eval func(context.Context, string) ([]byte, error)) func(context.Context) error {
-	return func(ctx context.Context) error {
-		_, err := eval(ctx, b.source)
-		return err
-	}
-}
-
-// pageEval is Eval in the page's own world.
-func (p *Page) pageEval(ctx context.Context, expr string) ([]byte, error) {
-	return p.Eval(ctx, expr)
-}
-
 // callBundle calls entry point ep of bundle b through eval, installing b
 // when missing.
 func (p *Page) callBundle(ctx context.Context, b bundle, eval func(context.Context, string) ([]byte, error), install func(context.Context) error, out any, ep entry, args ...any) error {
@@ -134,7 +127,7 @@ func (p *Page) callBundle(ctx context.Context, b bundle, eval func(context.Conte
 	}
 	if string(raw) == `"`+engineMissing+`"` {
 		if err := install(ctx); err != nil {
-			return fmt.Errorf("install the page engine: %w", err)
+			return fmt.Errorf("install the engine: %w", err)
 		}
 		if raw, err = eval(ctx, expr); err != nil {
 			return engineError(method, err)

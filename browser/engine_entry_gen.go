@@ -4,9 +4,10 @@ package browser
 
 // The installed scripts (browser/inpage/bundle) and their versions.
 var (
-	engineBundleSpec = bundle{global: "__cdpSkill", source: engineBundleJS, version: "dfb22025df94"}
-	pageBundleSpec   = bundle{global: "", source: pageBundleJS, version: "f435f52a26c2"}
-	watchBundleSpec  = bundle{global: "", source: watchBundleJS, version: "6b17a70d6ec2"}
+	engineBundleSpec   = bundle{global: "__cdpSkill", source: engineBundleJS, version: "5287ce8d98fb"}
+	pageBundleSpec     = bundle{global: "", source: pageBundleJS, version: "f435f52a26c2"}
+	watchBundleSpec    = bundle{global: "", source: watchBundleJS, version: "6b17a70d6ec2"}
+	pipelineBundleSpec = bundle{global: "", source: pipelineBundleJS, version: "7245e17003d5"}
 )
 
 // Entry points of engine (window.__cdpSkill), exported by inpage/engine.js.
@@ -120,4 +121,11 @@ var (
 	wpWatchDisarm  = watchEntry{"watchDisarm"}
 	wpWatchLinger  = watchEntry{"watchLinger"}
 	wpWatchSettle  = watchEntry{"watchSettle"}
+)
+
+// Entry points of pipeline (a function literal's surface), exported by inpage/pipeline.js.
+var (
+	plFind      = pipelineEntry{"find"}
+	plSerialize = pipelineEntry{"serialize"}
+	plSetValue  = pipelineEntry{"setValue"}
 )

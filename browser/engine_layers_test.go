@@ -31,7 +31,8 @@ import (
 //   - act: actionability, hit tests, clicks, fills, gestures, forms, feeds.
 //   - answers: the calls that make an answer: snapshot and search entry
 //     points, capture after an action, extraction.
-//   - entry: engine.js, whose exports are the engine's surface.
+//   - entry: engine.js, whose exports are the engine's surface, and
+//     pipeline.js, the pipeline's.
 var engineLayers = []struct {
 	name    string
 	modules []string
@@ -44,7 +45,7 @@ var engineLayers = []struct {
 	{"view", []string{"snapshot", "find", "query", "frames", "changes", "cutoff", "replaced", "hidden"}},
 	{"act", []string{"hittarget", "focusguard", "act", "gesture", "forms", "feed"}},
 	{"answers", []string{"api", "capture", "extract"}},
-	{"entry", []string{"engine"}},
+	{"entry", []string{"engine", "pipeline"}},
 }
 
 // TestEngineModulesFormLayers: every module of the engine has a layer in

@@ -166,13 +166,15 @@ func TestEngineEntryPointsExist(t *testing.T) {
 			defined[m[1]] = true
 		}
 	}
-	// The engine's state, set up in engine.js.
-	state, _ := os.ReadFile("inpage/engine.js")
-	for _, m := range regexp.MustCompile(`(?m)^  (\w+): `).FindAllStringSubmatch(string(state), -1) {
+	// The engine's state, set up in state.js (initEngineState).
+	state, _ := os.ReadFile("inpage/state.js")
+	for _, m := range regexp.MustCompile(`(?m)^    (\w+): `).FindAllStringSubmatch(string(state), -1) {
 		defined[m[1]] = true
 	}
 	global := regexp.MustCompile(`__cdpSkill(?:Page|Watch)?\.([A-Za-z_$][\w$]*)`)
-	alias := regexp.MustCompile(`const ([ES]) = window\.__cdpSkill`)
+	// E or S bound to the engine's global, or to a function literal's
+	// surface (the pipeline's: const E = (<bundle>)()).
+	alias := regexp.MustCompile(`const ([ES]) = (?:window\.__cdpSkill|\(")`)
 	files, _ := filepath.Glob("*.go")
 	used := map[string][]string{}
 	for _, f := range files {

@@ -73,7 +73,7 @@ func readPageWorld(t *testing.T, p *Page) pageWorldState {
 
 // TestEngineLeavesNothingInThePageWorld (issue 31, item 12): after a
 // snapshot, a click, a fill, a pageFunction that takes refs and returns
-// elements, and a poll, the page's own world holds no cdp-skill name, no
+// elements, a poll and a pipeline, the page's own world holds no cdp-skill name, no
 // symbol, no leftover channel, and addEventListener, onclick and the
 // built-ins the action watch wraps while a click settles are native again;
 // the engine still did its work (a role-less card with a listener got a
@@ -110,9 +110,14 @@ func TestEngineLeavesNothingInThePageWorld(t *testing.T) {
 	if err != nil || !res.Resolved || !strings.Contains(string(res.Value), `"ref":"`+card+`"`) {
 		t.Fatalf("poll: %+v %v", res, err)
 	}
-	st := check("a poll")
-	if st.Hits != 1 || st.Out != "went" || st.Name != "Ann" {
-		t.Errorf("the page's own state: %+v (want one card click, the Go timer run, the name filled)", st)
+	check("a poll")
+	pr, err := p.Scripts().Pipeline(ctx, []PipelineOp{{"find": "#name", "fill": "Bea"}, {"return": "document.getElementById('name').value"}}, 0)
+	if err != nil || !pr.Completed || len(pr.Results) != 2 || !strings.Contains(string(pr.Results[1]), `"value":"Bea"`) {
+		t.Fatalf("pipeline: %+v %v", pr, err)
+	}
+	st := check("a pipeline")
+	if st.Hits != 1 || st.Out != "went" || st.Name != "Bea" {
+		t.Errorf("the page's own state: %+v (want one card click, the Go timer run, the name filled by the pipeline)", st)
 	}
 }
 

@@ -33,6 +33,9 @@ func CompilePipeline(ops []PipelineOp) (string, error) {
 		return "", Errorf(KindStepValidation, "pipeline has no steps")
 	}
 	var b strings.Builder
+	// The operations' surface is a function literal the expression calls
+	// (inpage/pipeline.js): nothing of it stays in the page's world.
+	b.WriteString("(async () => {\nconst E = (" + pipelineBundle().source + ")();\n")
 	b.WriteString(pipelinePrelude)
 	for i, op := range ops {
 		code, err := compileOp(i, op)
@@ -50,9 +53,8 @@ func CompilePipeline(ops []PipelineOp) (string, error) {
 	return b.String(), nil
 }
 
-const pipelinePrelude = `(async () => {
-const E = window.__cdpSkill;
-const results = [];
+// pipelinePrelude follows the surface E: what every pipeline defines.
+const pipelinePrelude = `const results = [];
 let i = 0;
 const find = (sel) => {
   let el = null;
@@ -176,11 +178,6 @@ func (sc *Scripts) Pipeline(ctx context.Context, ops []PipelineOp, timeout time.
 	p := sc.p
 	src, err := CompilePipeline(ops)
 	if err != nil {
-		return nil, err
-	}
-	// The pipeline runs in the page's world and finds and fills there with
-	// the whole engine.
-	if err := p.callBundle(ctx, engineBundle(), p.pageEval, installIn(engineBundle(), p.pageEval), nil, epPing); err != nil {
 		return nil, err
 	}
 	if timeout <= 0 {

@@ -4,28 +4,9 @@
 // engine_entry_gen.go (go generate: internal/jsbundle), each one a cache
 // bracket of its own (dom.js withCaches).
 
-import { S } from './state.js';
+import { initEngineState } from './state.js';
 
-// The engine's state across calls: refs and their elements, the snapshot
-// and element counters, change hashes, closed shadow roots, frame slots.
-Object.assign(S, {
-  refs: new Map(),
-  byEl: new WeakMap(),
-  snapSeq: 0,
-  elemSeq: 0,
-  hashes: new Map(),
-  frameHashes: new Map(),
-  closedRoots: new WeakMap(),
-  // shadowRoots are the shadow roots the last walks entered: the change
-  // log watches them too (changes.js changeWatch).
-  shadowRoots: new Set(),
-  checkedHosts: new WeakSet(),
-  closedCandidates: [],
-  // clickMarks are the elements with a click-type listener (snapshot.js
-  // markClicks).
-  clickMarks: new WeakSet(),
-  slots: {},
-});
+initEngineState();
 
 export { describe, resolve } from './refs.js';
 export { markClicks } from './snapshot.js';

@@ -8,3 +8,28 @@
 // by S.byEl).
 // Its type is EngineState (types.d.ts).
 export const S = /** @type {EngineState} */ (/** @type {unknown} */ ({}));
+
+// initEngineState sets up the engine's state across calls: refs and their
+// elements, the snapshot and element counters, change hashes, closed shadow
+// roots, frame slots. The engine (engine.js) and the pipeline's surface
+// (pipeline.js) start from it.
+export function initEngineState() {
+  Object.assign(S, {
+    refs: new Map(),
+    byEl: new WeakMap(),
+    snapSeq: 0,
+    elemSeq: 0,
+    hashes: new Map(),
+    frameHashes: new Map(),
+    closedRoots: new WeakMap(),
+    // shadowRoots are the shadow roots the last walks entered: the change
+    // log watches them too (changes.js changeWatch).
+    shadowRoots: new Set(),
+    checkedHosts: new WeakSet(),
+    closedCandidates: [],
+    // clickMarks are the elements with a click-type listener (snapshot.js
+    // markClicks).
+    clickMarks: new WeakSet(),
+    slots: {},
+  });
+}

@@ -33,16 +33,18 @@ type Spec struct {
 	Caches   bool   // entry points run in a cache bracket (dom.js withCaches)
 }
 
-// Specs are the three scripts: the engine (isolated world), the
-// serializer agent JavaScript's values go through and the action watch
-// (both in the page's own world). Those two keep no global in the page's
-// world: the serializer is a function literal each call that needs it
-// includes (pagechannel.go), the watch's surface is held by a listener
-// only CDP can find (watchhandle.go).
+// Specs are the four scripts: the engine (isolated world), the
+// serializer agent JavaScript's values go through, the action watch and
+// the pipeline's surface (all three in the page's own world). Those keep
+// no global in the page's world: the serializer and the pipeline's surface
+// are function literals each call that needs them includes (pagechannel.go,
+// pipeline.go), the watch's surface is held by a listener only CDP can
+// find (watchhandle.go).
 var Specs = []Spec{
 	{Name: "engine", Entry: "engine.js", Global: "__cdpSkill", GoType: "engineEntry", GoPrefix: "ep", Caches: true},
 	{Name: "page", Entry: "page.js", GoType: "pageEntry", GoPrefix: "pp"},
 	{Name: "watch", Entry: "watch.js", GoType: "watchEntry", GoPrefix: "wp"},
+	{Name: "pipeline", Entry: "pipeline.js", GoType: "pipelineEntry", GoPrefix: "pl", Caches: true},
 }
 
 // GoFile is the generated Go file's name, in the browser package.
