@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cdp-skill/cdp-skill/browser/browsertest"
 )
@@ -18,6 +19,7 @@ func watchSite(t *testing.T) string {
 <button id="late-push" onclick="setTimeout(() => { history.pushState({}, '', 'pushed'); document.getElementById('out').textContent = 'pushed' }, 100)">Push later</button>
 <button id="fetch-open" onclick="fetch('data.json').then(r => r.json()).then(d => window.open(d.url))">Open after fetch</button>
 <button id="fetch-render" onclick="fetch('data.json').then(r => r.json()).then(d => { document.getElementById('out').textContent = d.label })">Render after fetch</button>
+<button id="slow-render" onclick="fetch('slow.json').then(r => r.json()).then(d => { document.getElementById('out').textContent = d.label })">Render a slow body</button>
 <button id="xhr-render" onclick="const x = new XMLHttpRequest(); x.open('GET', 'data.json'); x.onload = () => { document.getElementById('out').textContent = 'xhr ' + JSON.parse(x.responseText).label }; x.send()">XHR</button>
 <button id="late-render" onclick="setTimeout(() => { document.getElementById('out').textContent = 'step 1'; setTimeout(() => { document.getElementById('out').textContent = 'step 2' }, 30) }, 50)">Render later</button>
 <button id="frame-render" onclick="requestAnimationFrame(() => requestAnimationFrame(() => { document.getElementById('out').textContent = 'two frames' }))">Render in frames</button>
@@ -25,12 +27,24 @@ func watchSite(t *testing.T) string {
 <button id="noop" onclick="window.noops = (window.noops || 0) + 1">Nothing</button>
 <p id="out"></p><late-widget></late-widget></main>
 <script>customElements.define('late-widget', class extends HTMLElement { constructor() { super(); const b = document.createElement('button'); b.textContent = 'Shadow later'; b.addEventListener('click', () => setTimeout(() => { document.getElementById('out').textContent = 'from shadow' }, 80)); this.attachShadow({mode: 'open'}).append(b) } })</script>
-<script>window.pageSetTimeout = setTimeout; window.pageFetch = fetch; window.pageSend = XMLHttpRequest.prototype.send; window.pageRAF = requestAnimationFrame</script>`,
+<script>window.pageSetTimeout = setTimeout; window.pageFetch = fetch; window.pageSend = XMLHttpRequest.prototype.send; window.pageRAF = requestAnimationFrame; window.pageJSON = Response.prototype.json</script>`,
 		"b.html": `<!doctype html><title>B</title><main>B page</main>`,
 		"c.html": `<!doctype html><title>C</title><main>C page</main>`,
 	}
 	return browsertest.ServeHandler(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		name := strings.TrimPrefix(r.URL.Path, "/")
+		if name == "slow.json" { // headers now, the body after the 300 ms idle window
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusOK)
+			w.(http.Flusher).Flush()
+			select {
+			case <-time.After(500 * time.Millisecond):
+			case <-r.Context().Done():
+				return
+			}
+			w.Write([]byte(`{"label": "slow body"}`))
+			return
+		}
 		if name == "data.json" {
 			w.Header().Set("Content-Type", "application/json")
 			w.Write([]byte(`{"url": "c.html?via=fetch", "label": "loaded"}`))
@@ -104,6 +118,10 @@ func TestClickSettlesTimersAndRequests(t *testing.T) {
 	if got := out(); got != `"loaded"` {
 		t.Errorf("after a click that renders a fetch: out = %s", got)
 	}
+	click(t, p, Target{Selector: "#slow-render"}, ClickOptions{})
+	if got := out(); got != `"slow body"` {
+		t.Errorf("after a click that renders a fetch whose body comes 500 ms after its headers: out = %s", got)
+	}
 	click(t, p, Target{Selector: "#xhr-render"}, ClickOptions{})
 	if got := out(); got != `"xhr loaded"` {
 		t.Errorf("after a click that renders an XHR: out = %s", got)
@@ -120,8 +138,8 @@ func TestClickSettleLeavesPageAlone(t *testing.T) {
 	}
 	click(t, p, Target{Selector: "#noop"}, ClickOptions{})
 	click(t, p, Target{Selector: "#fetch-render"}, ClickOptions{})
-	if got := js(t, p, "[setTimeout === window.pageSetTimeout, fetch === window.pageFetch, XMLHttpRequest.prototype.send === window.pageSend, requestAnimationFrame === window.pageRAF, String(setTimeout).includes('[native code]'), window.noops]"); got != "[true,true,true,true,true,1]" {
-		t.Fatalf("page functions after settling (setTimeout, fetch, send restored; native; one noop click) = %s", got)
+	if got := js(t, p, "[setTimeout === window.pageSetTimeout, fetch === window.pageFetch, XMLHttpRequest.prototype.send === window.pageSend, requestAnimationFrame === window.pageRAF, Response.prototype.json === window.pageJSON, String(setTimeout).includes('[native code]'), window.noops]"); got != "[true,true,true,true,true,true,1]" {
+		t.Fatalf("page functions after settling (setTimeout, fetch, send, rAF, Response.json restored; native; one noop click) = %s", got)
 	}
 }
 

@@ -195,11 +195,12 @@ export function watchArm(boot) {
       began();
       let p;
       try { p = st.nativeFetch.apply(this, arguments); } catch (e) { ended(); throw e; }
-      p.then(ended, ended);
+      p.then((r) => { st.responses.add(r); ended(); }, ended);
       return p;
     };
     w.fetch = st.fetch;
   }
+  wrapBodyReaders(st, began, ended);
   if (st.nativeSend) {
     st.send = function send() {
       if (st.boot && !inAction()) return st.nativeSend.apply(this, arguments);
@@ -252,6 +253,40 @@ function gateAll(st) {
   if (w.XMLHttpRequest) gate(w.XMLHttpRequest.prototype, 'send', 'send', st.nativeSend);
   if (w.MessagePort) gate(w.MessagePort.prototype, 'postMessage', 'portPost', st.nativePortPost);
   if (w.HTMLFormElement) gate(w.HTMLFormElement.prototype, 'submit', 'submit', st.nativeSubmit);
+  for (const key of Object.keys(st.readers)) gate(w.Response.prototype, key, 'reader:' + key, st.nativeReaders[key]);
+}
+
+// WATCH_BODY_READERS are the Response methods that read a body: a fetch's
+// promise settles when the headers arrive, and what the page does with
+// the response waits for one of them.
+const WATCH_BODY_READERS = ['json', 'text', 'arrayBuffer', 'blob', 'formData', 'bytes'];
+
+// wrapBodyReaders counts the reading of a counted fetch's body as part of
+// its request, so the settle's idle window starts when the page has the
+// data (a consent manager's configuration, a search's results), not when
+// the headers came: when the body comes later than the window, the timer
+// or the rendering the data sets off was missed.
+function wrapBodyReaders(st, began, ended) {
+  const proto = window.Response && window.Response.prototype;
+  st.responses = new WeakSet();
+  st.readers = {};
+  st.nativeReaders = {};
+  if (!proto) return;
+  for (const key of WATCH_BODY_READERS) {
+    const native = proto[key];
+    if (typeof native !== 'function') continue;
+    const reader = { [key]: function () {
+      if (!st.responses.has(this)) return native.apply(this, arguments);
+      began();
+      let p;
+      try { p = native.apply(this, arguments); } catch (e) { ended(); throw e; }
+      p.then(ended, ended);
+      return p;
+    } }[key];
+    st.nativeReaders[key] = native;
+    st.readers[key] = st['reader:' + key] = reader;
+    proto[key] = reader;
+  }
 }
 
 // disarmWatch puts back the page's functions (unless the page replaced
@@ -278,6 +313,9 @@ function unwrap(st) {
   if (st.portPost && w.MessagePort.prototype.postMessage === st.portPost) w.MessagePort.prototype.postMessage = st.nativePortPost;
   if (st.winPost && w.postMessage === st.winPost) w.postMessage = st.nativeWinPost;
   if (st.submit && w.HTMLFormElement.prototype.submit === st.submit) w.HTMLFormElement.prototype.submit = st.nativeSubmit;
+  for (const key of Object.keys(st.readers)) {
+    if (w.Response.prototype[key] === st.readers[key]) w.Response.prototype[key] = st.nativeReaders[key];
+  }
 }
 
 // watchDisarm ends a watch whose action failed: nothing to settle.

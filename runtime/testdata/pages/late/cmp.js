@@ -2,6 +2,7 @@
 // configuration, then builds its dialog once the page is interactive,
 // with a short delay for the slide-in.
 (function () {
+  const config = (document.currentScript && document.currentScript.dataset.config) || 'cmp-config.json';
   window.cmpShown = 0;
   window.cmpChoice = '';
   function build(cfg) {
@@ -23,7 +24,7 @@
     window.cmpShown++;
   }
   function start() {
-    fetch('cmp-config.json').then((r) => r.json()).then((cfg) => {
+    fetch(config).then((r) => r.json()).then((cfg) => {
       setTimeout(() => build(cfg), cfg.delay);
     });
   }
