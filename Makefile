@@ -54,7 +54,7 @@ vet:
 # _test.go file. The test-support packages are reached from tests only, so
 # their findings are left out.
 DEADCODE    := golang.org/x/tools/cmd/deadcode@v0.52.0
-TESTSUPPORT := browser/browsertest|internal/pooltest|internal/npmcache
+TESTSUPPORT := browser/browsertest|browser/cdpconn/inspect.go|internal/pooltest|internal/npmcache
 deadcode:
 	@out=$$($(GO) run $(DEADCODE) -test=false ./...) || exit 1; \
 	out=$$(printf '%s\n' "$$out" | grep -Ev '^($(TESTSUPPORT))/' | grep . || true); \

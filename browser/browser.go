@@ -156,9 +156,6 @@ func (b *Browser) StopAndCloseTab(ctx context.Context, id target.ID) error {
 	return b.CloseTab(ctx, id)
 }
 
-// ErrTabNotFound is wrapped when a target id does not name an open tab.
-var ErrTabNotFound = errors.New("tab not found")
-
 // Attach opens a flat session on the page target id and prepares it.
 func (b *Browser) Attach(ctx context.Context, id target.ID) (*Page, error) {
 	res, err := cdp.Call(ctx, b.Session(), target.AttachToTarget, target.AttachToTargetParams{TargetID: id, Flatten: ptr(true)})

@@ -832,9 +832,9 @@ func TestReadStepRoundTrips(t *testing.T) {
 	ctx := testCtx(t)
 	extract(t, p, ExtractOptions{Selector: "#noheads"}) // the engine is in
 	calls := func(f func()) int64 {
-		before := p.sess.conn.next.Load()
+		before := p.Browser.conn.Sent()
 		f()
-		return p.sess.conn.next.Load() - before
+		return p.Browser.conn.Sent() - before
 	}
 	// find (which checks the selector), the engine call, the release.
 	if n := calls(func() { extract(t, p, ExtractOptions{Selector: "#noheads"}) }); n != 3 {

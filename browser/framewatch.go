@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cdp-skill/cdp-skill/browser/cdpconn"
 	"github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/page"
@@ -296,7 +297,7 @@ func (f *frameWatch) watchOOPIFs(p *Page) (stop func()) {
 		stops = append(stops, unsubscribe)
 		go func() {
 			for raw := range ch {
-				method, params := untagEvent(raw)
+				method, params := cdpconn.UntagEvent(raw)
 				select {
 				case f.events <- oopifEvent{frame: id, method: method, raw: params}:
 				case <-done:

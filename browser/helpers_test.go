@@ -2,12 +2,13 @@ package browser
 
 import (
 	"context"
-	"github.com/chromedp/cdproto/target"
 	"net/http"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/chromedp/cdproto/target"
 
 	"github.com/cdp-skill/cdp-skill/browser/browsertest"
 	"github.com/cdp-skill/cdp-skill/browser/state"

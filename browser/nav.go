@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cdp-skill/cdp-skill/browser/cdpconn"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
 )
@@ -117,8 +118,8 @@ func (p *Page) Navigate(ctx context.Context, u string, wait WaitUntil) (*NavResu
 			// a page: the tab stays where it was.
 			return "", errNothingToWait
 		}
-		if res.ErrorText == "net::ERR_ABORTED" && p.sess.waitCrash(ctx, crashWait(u)) {
-			return "", crashError("")
+		if res.ErrorText == "net::ERR_ABORTED" && p.sess.WaitCrash(ctx, crashWait(u)) {
+			return "", cdpconn.CrashError("")
 		}
 		if res.ErrorText == "net::ERR_ABORTED" {
 			return "", p.abortedNavigation(ctx, u)

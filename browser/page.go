@@ -263,12 +263,12 @@ func (p *Page) init(ctx context.Context) error {
 	// can answer it; a script that never returns freezes it too; a loaded
 	// machine is merely slow. Suspect it (a navigation recovers it first;
 	// a step that times out probes it) and let the enables finish.
-	p.sess.suspectUnresponsive(unresponsiveError(limit, "its main thread is blocked, by a JavaScript dialog that opened while no command was connected or by a script that never returns"))
+	p.sess.SuspectUnresponsive(unresponsiveError(limit, "its main thread is blocked, by a JavaScript dialog that opened while no command was connected or by a script that never returns"))
 	go func() {
 		ectx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
 		defer cancel()
 		if p.enableDomains(ectx, 0) == nil {
-			p.sess.clearSuspicion()
+			p.sess.ClearSuspicion()
 		}
 	}()
 	return nil

@@ -2,20 +2,13 @@ package browser
 
 import (
 	"testing"
+
+	"github.com/chromedp/cdproto/target"
 )
 
 // sessionSubscriptions counts the event subscriptions held on p's session.
 func sessionSubscriptions(p *Page) map[string]int {
-	c := p.Browser.conn
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	out := map[string]int{}
-	for k, list := range c.subs {
-		if k.session == p.sess.ID() && len(list) > 0 {
-			out[k.method] += len(list)
-		}
-	}
-	return out
+	return p.Browser.conn.Subscribed(func(id target.SessionID) bool { return id == p.sess.ID() })
 }
 
 // TestPageCloseDropsSubscriptions: a page holds its dialog, console,
@@ -62,14 +55,9 @@ func TestPageCloseDropsFrameSubscriptions(t *testing.T) {
 		t.Fatalf("the frame site attached %d sessions, want the page's and at least two frames'", len(sessions))
 	}
 	count := func() int {
-		c := p.Browser.conn
-		c.mu.Lock()
-		defer c.mu.Unlock()
 		n := 0
-		for k, list := range c.subs {
-			if sessions[string(k.session)] {
-				n += len(list)
-			}
+		for _, c := range p.Browser.conn.Subscribed(func(id target.SessionID) bool { return sessions[string(id)] }) {
+			n += c
 		}
 		return n
 	}

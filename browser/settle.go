@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cdp-skill/cdp-skill/browser/cdpconn"
 	"github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/page"
@@ -95,7 +96,7 @@ func (s *settling) step(ctx context.Context) bool {
 // onPageEvent takes an event of the page's session (pageEventMethods) and
 // reports whether the wait is over.
 func (s *settling) onPageEvent(raw jsonv2.Value) bool {
-	method, params := untagEvent(raw)
+	method, params := cdpconn.UntagEvent(raw)
 	w := s.w
 	switch method {
 	case page.FrameRequestedNavigation.Method:

@@ -1,4 +1,4 @@
-package browser
+package cdpconn
 
 import (
 	"errors"
@@ -48,8 +48,8 @@ func dialError(wsURL string, err error) error {
 	return &scrubbedError{text: text, err: err}
 }
 
-// poolAdvice says what to do about a refused handshake, or "".
-func poolAdvice(err error) string {
+// PoolAdvice says what to do about a refused handshake, or "".
+func PoolAdvice(err error) string {
 	var he *HandshakeError
 	if !errors.As(err, &he) {
 		return ""
