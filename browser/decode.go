@@ -4,13 +4,10 @@ import (
 	"encoding/json"
 
 	"github.com/cdp-skill/cdp-skill/browser/cdpconn"
-	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 )
 
-// decode unmarshals a raw CDP event payload.
-func decode(raw jsonv2.Value, out any) error {
-	return jsonv2.Unmarshal(raw, out, cdpconn.MarshalOptions)
-}
+// decode unmarshals a raw CDP event payload (cdpconn.Decode).
+var decode = cdpconn.Decode
 
 func jsonMarshal(v any) (string, error) {
 	data, err := json.Marshal(v)

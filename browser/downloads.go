@@ -11,6 +11,7 @@ import (
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/page"
 
+	"github.com/cdp-skill/cdp-skill/browser/cdpconn"
 	"github.com/cdp-skill/cdp-skill/browser/state"
 )
 
@@ -58,7 +59,7 @@ type downloads struct {
 	// changed is closed (and replaced) whenever a download changes.
 	changed chan struct{}
 	// feeds count the begin and progress events received and handled.
-	feeds []*netFeed
+	feeds []*cdpconn.Feed
 }
 
 func (d *downloads) poke() {
@@ -79,7 +80,7 @@ func (d *downloads) settle(ctx context.Context) {
 		changed := d.watch()
 		done := true
 		for _, f := range feeds {
-			done = done && f.read.Load() >= f.received()
+			done = done && f.Read.Load() >= f.Received()
 		}
 		if done {
 			return
@@ -128,7 +129,7 @@ func (b *Browser) watchDownloads(ctx context.Context) {
 		if _, err := cdp.Call(ctx, b.Session(), cdpbrowser.SetDownloadBehavior, params); err != nil {
 			return
 		}
-		feeds := []*netFeed{{received: beginsIn}, {received: progressIn}}
+		feeds := []*cdpconn.Feed{{Received: beginsIn}, {Received: progressIn}}
 		b.dl.mu.Lock()
 		b.dl.feeds = feeds
 		b.dl.mu.Unlock()
@@ -140,13 +141,13 @@ func (b *Browser) watchDownloads(ctx context.Context) {
 // pumpDownloadEvents decodes each download event of one subscription,
 // records it with handle, counts it read on feed and wakes the waiters,
 // until the subscription ends.
-func pumpDownloadEvents[E any](events <-chan jsonv2.Value, feed *netFeed, d *downloads, handle func(*downloads, E)) {
+func pumpDownloadEvents[E any](events <-chan jsonv2.Value, feed *cdpconn.Feed, d *downloads, handle func(*downloads, E)) {
 	for raw := range events {
 		var ev E
 		if decode(raw, &ev) == nil {
 			handle(d, ev)
 		}
-		feed.read.Add(1)
+		feed.Read.Add(1)
 		d.poke()
 	}
 }

@@ -3,6 +3,8 @@ package browser
 import (
 	"context"
 	"sync"
+
+	"github.com/cdp-skill/cdp-skill/browser/cdpconn"
 )
 
 // feedGate lets a reader wait until every event its counted subscriptions
@@ -10,23 +12,23 @@ import (
 // trip to the tab, that is every event Chrome sent before the answer.
 type feedGate struct {
 	mu    sync.Mutex
-	feeds []*netFeed
+	feeds []*cdpconn.Feed
 	// changed is closed (and replaced) whenever an event was handled.
 	changed chan struct{}
 }
 
 // add counts one subscription, given its received count.
-func (g *feedGate) add(received func() int64) *netFeed {
+func (g *feedGate) add(received func() int64) *cdpconn.Feed {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	f := &netFeed{received: received}
+	f := &cdpconn.Feed{Received: received}
 	g.feeds = append(g.feeds, f)
 	return f
 }
 
 // handled records that one event of f was handled and wakes the waiters.
-func (g *feedGate) handled(f *netFeed) {
-	f.read.Add(1)
+func (g *feedGate) handled(f *cdpconn.Feed) {
+	f.Read.Add(1)
 	g.mu.Lock()
 	if g.changed != nil {
 		close(g.changed)
@@ -42,14 +44,14 @@ func (g *feedGate) wait(ctx context.Context) {
 	feeds := g.feeds
 	targets := make([]int64, len(feeds))
 	for i, f := range feeds {
-		targets[i] = f.received()
+		targets[i] = f.Received()
 	}
 	g.mu.Unlock()
 	for {
 		g.mu.Lock()
 		drained := true
 		for i, f := range feeds {
-			if f.read.Load() < targets[i] {
+			if f.Read.Load() < targets[i] {
 				drained = false
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cdp-skill/cdp-skill/browser/cdpconn"
+	"github.com/cdp-skill/cdp-skill/browser/confine"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
 )
@@ -66,34 +67,6 @@ func (p *Page) enableLifecycle(ctx context.Context) error {
 	p.lifecycleOn = true
 	p.mu.Unlock()
 	return nil
-}
-
-// Check validates a URL an agent asked to open: a URL with a scheme (a
-// bare host gets https://), and a local one only where the policy allows.
-func (pol URLPolicy) Check(raw string) (string, error) {
-	raw = strings.TrimSpace(raw)
-	if raw == "" {
-		return "", Errorf(KindStepValidation, "empty URL")
-	}
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "", Errorf(KindStepValidation, "invalid URL %q: %v", raw, err)
-	}
-	if u.Scheme == "" {
-		// "example.com/path" → https://example.com/path, as a browser would.
-		if !strings.Contains(raw, " ") && strings.Contains(strings.SplitN(raw, "/", 2)[0], ".") || strings.HasPrefix(raw, "localhost") {
-			scheme := "https://"
-			if strings.HasPrefix(raw, "localhost") || strings.HasPrefix(raw, "127.0.0.1") {
-				scheme = "http://"
-			}
-			return scheme + raw, nil
-		}
-		return "", Errorf(KindStepValidation, "URL %q has no scheme", raw).WithHint("use a full URL such as https://example.com/")
-	}
-	if err := checkLocalURL(raw, u, pol); err != nil {
-		return "", err
-	}
-	return raw, nil
 }
 
 // Navigate loads u in the top frame and waits until the condition holds.
@@ -436,7 +409,7 @@ func (p *Page) checkHistoryURL(ctx context.Context, what, raw string) error {
 	if err != nil {
 		return nil // Chrome's own entry; nothing local to refuse
 	}
-	if err := checkLocalURL(raw, u, pol); err != nil {
+	if err := confine.CheckLocalURL(raw, u, pol); err != nil {
 		return fmt.Errorf("cannot %s: %w", what, err)
 	}
 	return p.GuardFiles(ctx, raw)

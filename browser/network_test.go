@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/cdp-skill/cdp-skill/browser/browsertest"
+	"github.com/cdp-skill/cdp-skill/browser/traffic"
 )
 
 // shopServer is a small storefront: a page whose script loads the product
@@ -161,7 +162,7 @@ func eventually(t *testing.T, p *Page, f NetworkFilter, ok func([]Request) bool)
 			return reqs
 		}
 		select {
-		case <-p.net.log.watch():
+		case <-p.net.Changed():
 		case <-ctx.Done():
 		}
 	}
@@ -172,7 +173,7 @@ func eventually(t *testing.T, p *Page, f NetworkFilter, ok func([]Request) bool)
 func withoutFavicon(reqs []Request) []Request {
 	var out []Request
 	for _, r := range reqs {
-		if !isFavicon(r.URL) {
+		if !traffic.IsFavicon(r.URL) {
 			out = append(out, r)
 		}
 	}
@@ -299,7 +300,7 @@ func TestFailedRequestsLeaveOutBrowserNoise(t *testing.T) {
 		png, ico := false, false
 		for _, x := range r {
 			png = png || strings.HasSuffix(x.URL, ".png") && !x.Pending
-			ico = ico || isFavicon(x.URL) && !x.Pending
+			ico = ico || traffic.IsFavicon(x.URL) && !x.Pending
 		}
 		return png && ico
 	})

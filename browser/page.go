@@ -95,8 +95,7 @@ type Page struct {
 
 func newPage(b *Browser, id target.ID, s *Session) *Page {
 	p := &Page{Browser: b, TargetID: id, sess: s}
-	p.net.sess = s
-	p.net.routes.fetch.policy = p.urlPolicy
+	p.net.Attach(s, p.urlPolicy)
 	p.dlg.sess, p.dlg.parked = s, &p.parked
 	p.console.sess = s
 	p.dls = Downloads{all: &b.dl, sess: s, top: cdp.FrameID(id), outOfProcess: p.outOfProcessFrames}
@@ -238,7 +237,7 @@ func (p *Page) init(ctx context.Context) error {
 	p.contexts = trackContexts(p.sess)
 	p.onClose(p.contexts.stop)
 	p.console.track(p.onClose)
-	p.net.track(p.onClose)
+	p.net.Track(p.onClose)
 	p.dlg.handle(p.onClose)
 	p.dlg.seen = append(p.dlg.seen, takeKeptDialogs(p.TargetID)...)
 	if err := p.sess.Call(ctx, "Inspector.enable", nil, nil); err != nil {
@@ -290,7 +289,7 @@ func (p *Page) enableDomains(ctx context.Context, limit time.Duration) error {
 	go func() { _, err := cdp.Call(ctx, p.sess, page.Enable, page.EnableParams{}); errs <- err }()
 	go func() { _, err := cdp.Call(ctx, p.sess, runtime.Enable, cdp.Empty{}); errs <- err }()
 	go func() { errs <- p.console.enable(ctx) }()
-	go func() { errs <- p.net.enable(ctx) }()
+	go func() { errs <- p.net.Enable(ctx) }()
 	var first error
 	for range 4 {
 		if err := <-errs; err != nil && first == nil {

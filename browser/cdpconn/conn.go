@@ -534,3 +534,18 @@ func (s *subscription) drain() {
 		}
 	}
 }
+
+// Decode unmarshals a raw CDP event payload.
+func Decode(raw jsonv2.Value, out any) error {
+	return jsonv2.Unmarshal(raw, out, MarshalOptions)
+}
+
+// Feed is one counted event stream (Session.SubscribeCounted) and how
+// many of its events the reader handled: a reader that compares the two
+// after a round trip knows it took in every event Chrome sent before it.
+type Feed struct {
+	// Received is the stream's count of events received.
+	Received func() int64
+	// Read counts the events the reader handled.
+	Read atomic.Int64
+}

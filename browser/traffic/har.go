@@ -1,4 +1,4 @@
-package browser
+package traffic
 
 import (
 	"context"
@@ -6,10 +6,13 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/cdp-skill/cdp-skill/browser/confine"
 	"github.com/chromedp/cdproto/network"
 )
 
@@ -35,7 +38,9 @@ type HARResult struct {
 
 // secretName matches header and query parameter names whose values are
 // credentials.
-var secretName = lazyRegexp(`(?i)^(cookie|set-cookie|authorization|proxy-authorization|pwd|pass|pin|passcode|sig|signature)$|token|secret|passw|api[-_]?key|private[-_]?key|session|csrf|xsrf|auth`)
+var secretName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^(cookie|set-cookie|authorization|proxy-authorization|pwd|pass|pin|passcode|sig|signature)$|token|secret|passw|api[-_]?key|private[-_]?key|session|csrf|xsrf|auth`)
+})
 
 const redacted = "[redacted]"
 
@@ -47,7 +52,7 @@ type harNV struct {
 // WriteHAR writes the tab's requests since r.Since to a HAR 1.2 file in the
 // output directory.
 func (n *Network) WriteHAR(ctx context.Context, r HARRequest) (*HARResult, error) {
-	out, err := OutputFile{Path: r.Path, Dir: r.Dir, Kind: "har", Ext: ".har", Exts: []string{".har", ".json"}}.Open()
+	out, err := confine.OutputFile{Path: r.Path, Dir: r.Dir, Kind: "har", Ext: ".har", Exts: []string{".har", ".json"}}.Open()
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package browser
+package confine
 
 import (
 	"net/url"
@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/cdp-skill/cdp-skill/browser/confine"
+	"github.com/cdp-skill/cdp-skill/browser/failure"
 )
 
 // FileDirsEnv names the environment variable listing the directories whose
@@ -36,8 +36,8 @@ type URLPolicy struct {
 // itself rather than the web.
 var localSchemes = []string{"file", "filesystem", "chrome", "chrome-untrusted", "chrome-extension", "chrome-search", "devtools", "view-source"}
 
-// checkLocalURL refuses a URL of a local scheme unless the user opted in.
-func checkLocalURL(raw string, u *url.URL, pol URLPolicy) error {
+// CheckLocalURL refuses a URL of a local scheme unless the user opted in.
+func CheckLocalURL(raw string, u *url.URL, pol URLPolicy) error {
 	scheme := strings.ToLower(u.Scheme)
 	if !slices.Contains(localSchemes, scheme) {
 		return nil
@@ -47,7 +47,7 @@ func checkLocalURL(raw string, u *url.URL, pol URLPolicy) error {
 		if err != nil || inner.Scheme == "" {
 			return nil
 		}
-		return checkLocalURL(u.Opaque, inner, pol)
+		return CheckLocalURL(u.Opaque, inner, pol)
 	}
 	if scheme == "file" {
 		return checkFileURL(raw, u, pol.FileDirs)
@@ -57,7 +57,7 @@ func checkLocalURL(raw string, u *url.URL, pol URLPolicy) error {
 			return nil
 		}
 	}
-	return Errorf(KindStepValidation, "%s: URLs are refused: they reach the browser or the machine, not the web (%q)", scheme, raw).
+	return failure.Errorf(failure.KindStepValidation, "%s: URLs are refused: they reach the browser or the machine, not the web (%q)", scheme, raw).
 		WithHint("to allow them, set the environment variable %s=%s for cdp-skill", AllowSchemesEnv, scheme)
 }
 
@@ -81,13 +81,41 @@ func checkFileURL(raw string, u *url.URL, allowed []string) error {
 	if err != nil {
 		real = path
 	}
-	if u.Host != "" && u.Host != "localhost" || len(dirs) == 0 || !confine.InsideAny(real, dirs) {
+	if u.Host != "" && u.Host != "localhost" || len(dirs) == 0 || !InsideAny(real, dirs) {
 		how := "no directory is allowed"
 		if len(dirs) > 0 {
 			how = "it is outside the allowed directories (" + strings.Join(dirs, ", ") + ")"
 		}
-		return Errorf(KindStepValidation, "file: URL refused: %q would let the page read local files, and %s", raw, how).
+		return failure.Errorf(failure.KindStepValidation, "file: URL refused: %q would let the page read local files, and %s", raw, how).
 			WithHint("serve the files over http (python3 -m http.server), or allow their directory with the environment variable %s=/path/to/dir (a list separated by %q)", FileDirsEnv, string(os.PathListSeparator))
 	}
 	return nil
+}
+
+// Check validates a URL an agent asked to open: a URL with a scheme (a
+// bare host gets https://), and a local one only where the policy allows.
+func (pol URLPolicy) Check(raw string) (string, error) {
+	raw = strings.TrimSpace(raw)
+	if raw == "" {
+		return "", failure.Errorf(failure.KindStepValidation, "empty URL")
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", failure.Errorf(failure.KindStepValidation, "invalid URL %q: %v", raw, err)
+	}
+	if u.Scheme == "" {
+		// "example.com/path" → https://example.com/path, as a browser would.
+		if !strings.Contains(raw, " ") && strings.Contains(strings.SplitN(raw, "/", 2)[0], ".") || strings.HasPrefix(raw, "localhost") {
+			scheme := "https://"
+			if strings.HasPrefix(raw, "localhost") || strings.HasPrefix(raw, "127.0.0.1") {
+				scheme = "http://"
+			}
+			return scheme + raw, nil
+		}
+		return "", failure.Errorf(failure.KindStepValidation, "URL %q has no scheme", raw).WithHint("use a full URL such as https://example.com/")
+	}
+	if err := CheckLocalURL(raw, u, pol); err != nil {
+		return "", err
+	}
+	return raw, nil
 }

@@ -1,4 +1,4 @@
-package browser
+package traffic
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/cdp-skill/cdp-skill/browser/confine"
+	"github.com/cdp-skill/cdp-skill/browser/failure"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/network"
@@ -92,7 +93,7 @@ func CheckAbortReason(s string) (string, error) {
 			return string(r), nil
 		}
 	}
-	return "", Errorf(KindStepValidation, "abort reason %q is not a network error reason", s).
+	return "", failure.Errorf(failure.KindStepValidation, "abort reason %q is not a network error reason", s).
 		WithHint("use one of Failed, Aborted, TimedOut, AccessDenied, ConnectionRefused, ConnectionReset, NameNotResolved, InternetDisconnected, BlockedByClient (default)")
 }
 
@@ -105,7 +106,7 @@ func ReadRouteFile(path string, dirs []string) ([]byte, string, error) {
 	if err != nil {
 		return nil, "", fmt.Errorf("route file: %w", err)
 	}
-	staged, err := CheckUploadFiles([]string{path}, dirs)
+	staged, err := confine.CheckUploadFiles([]string{path}, dirs)
 	if err != nil {
 		return nil, "", err
 	}
@@ -115,7 +116,7 @@ func ReadRouteFile(path string, dirs []string) ([]byte, string, error) {
 		return nil, "", fmt.Errorf("route file %q: %w", path, err)
 	}
 	if info.Size() > maxRouteBody {
-		return nil, "", Errorf(KindStepValidation, "route file %q is %d bytes; at most %d are served", path, info.Size(), maxRouteBody)
+		return nil, "", failure.Errorf(failure.KindStepValidation, "route file %q is %d bytes; at most %d are served", path, info.Size(), maxRouteBody)
 	}
 	data, err := os.ReadFile(staged[0])
 	if err != nil {
@@ -253,7 +254,7 @@ func (n *Network) decide(ctx context.Context, req RouteRequest) (*RouteDecision,
 	if err != nil {
 		n.routes.mu.Lock()
 		if len(n.routes.errs) < 10 {
-			n.routes.errs = append(n.routes.errs, fmt.Sprintf("route handler failed for %s (the request went on unchanged): %v", clipText(RedactURL(req.URL), 200), err))
+			n.routes.errs = append(n.routes.errs, fmt.Sprintf("route handler failed for %s (the request went on unchanged): %v", clip(RedactURL(req.URL), 200), err))
 		}
 		n.routes.mu.Unlock()
 		return &RouteDecision{Action: RouteContinue}, true
