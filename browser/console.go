@@ -241,3 +241,20 @@ func (c *Console) enable(ctx context.Context) error {
 	}
 	return nil
 }
+
+// exceptionText is what an exception says: its message without the
+// stack, or the value thrown.
+func exceptionText(d *runtime.ExceptionDetails) string {
+	if d.Exception != nil && d.Exception.Description != "" {
+		desc := d.Exception.Description
+		// Keep the first line of the stack: the message itself.
+		if i := strings.Index(desc, "\n    at "); i > 0 {
+			desc = desc[:i]
+		}
+		return desc
+	}
+	if d.Exception != nil && len(d.Exception.Value) > 0 {
+		return "Uncaught " + string(d.Exception.Value)
+	}
+	return d.Text
+}

@@ -320,21 +320,6 @@ func preview(s string, n int) string {
 	return s
 }
 
-func exceptionText(d *runtime.ExceptionDetails) string {
-	if d.Exception != nil && d.Exception.Description != "" {
-		desc := d.Exception.Description
-		// Keep the first line of the stack: the message itself.
-		if i := strings.Index(desc, "\n    at "); i > 0 {
-			desc = desc[:i]
-		}
-		return desc
-	}
-	if d.Exception != nil && len(d.Exception.Value) > 0 {
-		return "Uncaught " + string(d.Exception.Value)
-	}
-	return d.Text
-}
-
 // Eval evaluates a JavaScript expression in the current frame, awaits a
 // returned promise and returns the JSON value (null for undefined).
 func (p *Page) Eval(ctx context.Context, expr string) (json.RawMessage, error) {
