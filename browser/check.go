@@ -113,7 +113,7 @@ func (p *Page) checkState(ctx context.Context, t Target, timeout time.Duration) 
 // elements.
 func (p *Page) checkTarget(ctx context.Context, el *Element, t Target) (checkTargetInfo, error) {
 	var st checkTargetInfo
-	if err := el.Call(ctx, &st, `(el) => `+epCheckTarget.js()+`(el)`); err != nil {
+	if err := el.call(ctx, &st, epCheckTarget); err != nil {
 		return st, err
 	}
 	if st.Error != "" {

@@ -284,7 +284,7 @@ func (p *Page) afterMissedClick(ctx context.Context, t Target, a *Actionable, o 
 func (p *Page) cdpClick(ctx context.Context, s *acting, button input.MouseButton, count int, mods Modifiers, armed bool) (probeResult, error) {
 	w := s.w
 	if !armed {
-		if err := s.el().Call(ctx, nil, `(el) => `+epArmProbe.js()+`(el)`); err != nil {
+		if err := s.el().call(ctx, nil, epArmProbe); err != nil {
 			return probeResult{}, err
 		}
 	}
@@ -338,7 +338,7 @@ func (p *Page) clickPrep(ctx context.Context, a *Actionable, arm bool) (TargetRe
 	if a.Prep != nil && (a.Prep.Armed || !arm) {
 		// The last actionability check read it already.
 		prep = *a.Prep
-	} else if err := a.El.Call(ctx, &prep, `(el, arm) => `+epClickPrep.js()+`(el, arm)`, arm); err != nil {
+	} else if err := a.El.call(ctx, &prep, epClickPrep, arm); err != nil {
 		return p.targetReport(ctx, a.El, a.AutoForced), a.El.checkedState(ctx), false
 	}
 	var before *checkedInfo

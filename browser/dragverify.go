@@ -35,7 +35,7 @@ func (p *Page) dragMark(ctx context.Context, srcEl *Element, from, to Point) err
 	var err error
 	var mark struct{ Hidden bool }
 	if srcEl != nil {
-		err = srcEl.Call(ctx, &mark, `(el, from, to) => `+epDragMark.js()+`(el, from, to)`, from, to)
+		err = srcEl.call(ctx, &mark, epDragMark, from, to)
 	} else {
 		err = p.engineCall(ctx, &mark, epDragMark, nil, from, to)
 	}

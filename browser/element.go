@@ -225,6 +225,25 @@ func (el *Element) Call(ctx context.Context, out any, fn string, args ...any) er
 	return wait(ctx, out)
 }
 
+// call calls the engine's entry point ep with the element as its first
+// argument (and args after it) in the element's frame, and decodes the
+// result into out (when not nil): the element-bound engineCall. The engine
+// is the one installed in the element's world.
+func (el *Element) call(ctx context.Context, out any, ep engineEntry, args ...any) error {
+	return el.Call(ctx, out, ep.onElement(), args...)
+}
+
+// send is call that returns once the call is written (see Send).
+func (el *Element) send(ctx context.Context, ep engineEntry, args ...any) (func(ctx context.Context, out any) error, error) {
+	return el.Send(ctx, ep.onElement(), args...)
+}
+
+// onElement is the function Call runs for ep: the entry point called with
+// the element and the call's arguments.
+func (e engineEntry) onElement() string {
+	return "(el, ...args) => " + e.js() + "(el, ...args)"
+}
+
 // Send is Call that returns once the call is written: the returned func
 // waits for its answer. Calls sent in turn run in the page in that order,
 // each after the one before (its promise's microtasks included).
@@ -273,7 +292,7 @@ func (el *Element) Describe(ctx context.Context) (role, name string, err error) 
 		Role string `json:"role"`
 		Name string `json:"name"`
 	}
-	err = el.Call(ctx, &d, `(el) => `+epDescribe.js()+`(el)`)
+	err = el.call(ctx, &d, epDescribe)
 	return d.Role, d.Name, err
 }
 
@@ -330,7 +349,7 @@ func (el *Element) moving(ctx context.Context) (bool, error) {
 func (el *Element) info(ctx context.Context) map[string]any {
 	var info map[string]any
 	raw := json.RawMessage{}
-	if err := el.Call(ctx, &raw, `(el) => `+epTargetInfo.js()+`(el)`); err == nil {
+	if err := el.call(ctx, &raw, epTargetInfo); err == nil {
 		json.Unmarshal(raw, &info)
 	}
 	return info
@@ -340,7 +359,7 @@ func (el *Element) info(ctx context.Context) map[string]any {
 // elements.
 func (el *Element) checkedState(ctx context.Context) *checkedInfo {
 	var c checkedInfo
-	if err := el.Call(ctx, &c, `(el) => `+epCheckedState.js()+`(el)`); err != nil || c.Error != "" {
+	if err := el.call(ctx, &c, epCheckedState); err != nil || c.Error != "" {
 		return nil
 	}
 	return &c
@@ -368,6 +387,6 @@ func (el *Element) jsClick(ctx context.Context, double bool) error {
 // readValue reads the value the engine reports for a field.
 func (el *Element) readValue(ctx context.Context) (string, error) {
 	var v string
-	err := el.Call(ctx, &v, `(el) => `+epReadValue.js()+`(el)`)
+	err := el.call(ctx, &v, epReadValue)
 	return v, err
 }

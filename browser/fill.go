@@ -66,7 +66,7 @@ func (p *Page) fillElement(ctx context.Context, t Target, el *Element, value str
 		Focused *bool       `json:"focused"`
 		Active  *pressHit   `json:"active"`
 	}
-	if err := el.Call(ctx, &start, `(el, v, clear, react) => `+epFillStart.js()+`(el, v, clear, react)`, value, o.Clear, o.React); err != nil {
+	if err := el.call(ctx, &start, epFillStart, value, o.Clear, o.React); err != nil {
 		return err
 	}
 	if start.Focused != nil && !*start.Focused && start.Active != nil {
@@ -95,7 +95,7 @@ func (p *Page) fillElement(ctx context.Context, t Target, el *Element, value str
 	if kind == "select" {
 		var r selectAnswer
 		want := []SelectWant{OptionAny(value)}
-		if err := el.Call(ctx, &r, `(el, want) => `+epSelectOption.js()+`(el, want)`, want); err != nil {
+		if err := el.call(ctx, &r, epSelectOption, want); err != nil {
 			return err
 		}
 		if err := r.check(t, want); err != nil {
@@ -121,7 +121,7 @@ func (p *Page) fillElement(ctx context.Context, t Target, el *Element, value str
 	}
 	if verdict == fillRejected && res.Method == "insertText" && !o.NoAutoForce {
 		// The framework swallowed the typed text: set it the React way.
-		if err := el.Call(ctx, nil, `(el) => `+epWatchValue.js()+`(el)`); err == nil {
+		if err := el.call(ctx, nil, epWatchValue); err == nil {
 			if v, g, e := p.putAndRead(ctx, el, value, false, p.setValue); v != fillRejected {
 				verdict, got, err = v, g, e
 				res.Method = "setter"
@@ -168,7 +168,7 @@ func (p *Page) putAndRead(ctx context.Context, el *Element, value string, suffix
 	last, err := put(ctx, el, value)
 	var read func(context.Context, any) error
 	if err == nil {
-		read, err = el.Send(ctx, `(el) => `+epReadFill.js()+`(el)`)
+		read, err = el.send(ctx, epReadFill)
 	}
 	if err == nil && last != nil {
 		err = last(ctx)
@@ -215,7 +215,7 @@ type filler func(ctx context.Context, el *Element, value string) (func(context.C
 func (p *Page) typeInto(ctx context.Context, el *Element, value string, clear bool, focused *bool) (func(context.Context) error, error) {
 	if focused == nil {
 		var f bool
-		if err := el.Call(ctx, &f, `(el, clear) => `+epPrepareFill.js()+`(el, clear)`, clear); err != nil {
+		if err := el.call(ctx, &f, epPrepareFill, clear); err != nil {
 			return nil, err
 		}
 		focused = &f
@@ -234,7 +234,7 @@ func (p *Page) typeInto(ctx context.Context, el *Element, value string, clear bo
 	} else if err := p.in.InsertText(ctx, value); err != nil {
 		return nil, err
 	}
-	wait, err := el.Send(ctx, `(el) => `+epFireChange.js()+`(el)`)
+	wait, err := el.send(ctx, epFireChange)
 	if err != nil {
 		return nil, err
 	}
@@ -376,7 +376,7 @@ func (p *Page) typeStart(ctx context.Context, el *Element) error {
 		Focused bool      `json:"focused"`
 		Active  *pressHit `json:"active"`
 	}
-	if err := el.Call(ctx, &start, `(el) => `+epTypeStart.js()+`(el)`); err != nil {
+	if err := el.call(ctx, &start, epTypeStart); err != nil {
 		return err
 	}
 	if !start.Focused && start.Active != nil {

@@ -39,7 +39,7 @@ func (p *Page) fillEditor(ctx context.Context, el *Element, editor string, focus
 	switch {
 	case value != "":
 		var pasted bool
-		if err = el.Call(ctx, &pasted, `(el, v) => `+epEditorPaste.js()+`(el, v)`, value); err == nil && !pasted {
+		if err = el.call(ctx, &pasted, epEditorPaste, value); err == nil && !pasted {
 			res.Method = "insertText"
 			err = p.in.InsertText(ctx, value)
 		}
@@ -63,7 +63,7 @@ func (p *Page) fillEditor(ctx context.Context, el *Element, editor string, focus
 		Text  string `json:"text"`
 		Gone  bool   `json:"gone"`
 	}
-	if err := el.Call(ctx, &r, `(el, v, append) => `+epEditorShows.js()+`(el, v, append)`, value, !o.Clear); err != nil {
+	if err := el.call(ctx, &r, epEditorShows, value, !o.Clear); err != nil {
 		return err
 	}
 	if !r.Shown {

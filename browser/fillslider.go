@@ -98,7 +98,7 @@ func (p *Page) pressSlider(ctx context.Context, el *Element, key string, n int) 
 		}
 	}
 	var st sliderState
-	if err := el.Call(ctx, &st, `(el) => `+epSliderState.js()+`(el)`); err != nil {
+	if err := el.call(ctx, &st, epSliderState); err != nil {
 		return 0, err
 	}
 	if st.Now == nil {

@@ -29,7 +29,7 @@ type focusAnswer struct {
 func (p *Page) Focus(ctx context.Context, t Target, o ActionOptions) (*FocusResult, error) {
 	s, err := p.perform(ctx, t, action{kind: "focus", opts: o, act: func(ctx context.Context, s *acting) error {
 		var ans focusAnswer
-		if err := s.el().Call(ctx, &ans, `(el) => `+epFocusElement.js()+`(el)`); err != nil {
+		if err := s.el().call(ctx, &ans, epFocusElement); err != nil {
 			return fmt.Errorf("focus %s: %w", t, err)
 		}
 		if !ans.Focused {

@@ -119,7 +119,7 @@ func (p *Page) Submit(ctx context.Context, sel string) (*SubmitResult, error) {
 		Error string `json:"error"`
 		Form  string `json:"form"`
 	}
-	err = el.Call(ctx, &out, `(el) => `+epSubmit.js()+`(el)`)
+	err = el.call(ctx, &out, epSubmit)
 	switch {
 	case err != nil && KindOf(err) == KindContextDestroyed:
 		// A submit handler navigated synchronously: it was submitted.

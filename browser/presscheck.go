@@ -32,7 +32,7 @@ func pressRedirected(t Target, a *Actionable, probe probeResult) error {
 // the target, as the widget would have, and says so.
 func (p *Page) focusAfterPart(ctx context.Context, a *Actionable, res *ClickResult) {
 	var ans focusAnswer
-	err := a.El.Call(ctx, &ans, `(el) => `+epFocusElement.js()+`(el)`)
+	err := a.El.call(ctx, &ans, epFocusElement)
 	switch {
 	case err == nil && ans.Focused:
 		res.Warnings = append(res.Warnings, fmt.Sprintf("the click landed on %s, part of the element's widget, and the element did not take focus; focused it with element.focus()", a.Part))

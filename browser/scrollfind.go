@@ -263,7 +263,7 @@ func (f *feedFind) lookFor(ctx context.Context) (bool, error) {
 	}
 	// The scroll waits for the page's scroll listeners (a virtualised
 	// list renders its rows), so the action that follows does not.
-	el.Call(ctx, nil, `(el) => `+epScrollIntoCenter.js()+`(el)`)
+	el.call(ctx, nil, epScrollIntoCenter)
 	el.release()
 	return true, nil
 }

@@ -140,7 +140,7 @@ func (p *Page) selectWhenReady(ctx context.Context, t Target, el *Element, wants
 	for attempt := 0; ; attempt++ {
 		if el != nil {
 			ans = selectAnswer{}
-			err := el.Call(ctx, &ans, `(el, want) => `+epSelectOption.js()+`(el, want)`, wants)
+			err := el.call(ctx, &ans, epSelectOption, wants)
 			el.release()
 			if err != nil && KindOf(err) != KindStaleElement {
 				return ans, fmt.Errorf("select %s: %w", describeWants(wants), err)
