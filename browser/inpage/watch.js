@@ -230,9 +230,11 @@ export function watchArm(boot) {
 
 // gateAll puts a gate in front of each function a start-up watch wraps:
 // the page's scripts keep references to what they find (a library's saved
-// setTimeout or fetch), so the wrappers stay, and once the watch is
-// disarmed each gate calls the page's own function straight away. A gate
-// reads as the function it stands for (name, length, source text).
+// setTimeout or fetch), so those references stay gates, and once the watch
+// is disarmed each gate calls the page's own function straight away. The
+// window and the prototypes get the page's own functions back then
+// (unwrap): only the references the page kept remain. A gate reads as the
+// function it stands for (name, length, source text).
 function gateAll(st) {
   const w = window;
   const toStr = w.Function.prototype.toString;
@@ -290,11 +292,12 @@ function wrapBodyReaders(st, began, ended) {
 }
 
 // disarmWatch puts back the page's functions (unless the page replaced
-// them meanwhile); a start-up watch opens its gates instead (gateAll).
+// them meanwhile); a start-up watch also opens its gates (gateAll), so the
+// references the page's scripts kept pass straight through.
 function disarmWatch(st) {
   const w = window;
   if (st.boot) st.off = true;
-  else unwrap(st);
+  unwrap(st);
   if (st.observer) st.observer.disconnect();
   st.endOfTask.port1.close();
   st.nativeClearTimeout.call(w, st.expiry);
@@ -314,7 +317,7 @@ function unwrap(st) {
   if (st.winPost && w.postMessage === st.winPost) w.postMessage = st.nativeWinPost;
   if (st.submit && w.HTMLFormElement.prototype.submit === st.submit) w.HTMLFormElement.prototype.submit = st.nativeSubmit;
   for (const key of Object.keys(st.readers)) {
-    if (w.Response.prototype[key] === st.readers[key]) w.Response.prototype[key] = st.nativeReaders[key];
+    if (w.Response.prototype[key] === st['reader:' + key]) w.Response.prototype[key] = st.nativeReaders[key];
   }
 }
 
