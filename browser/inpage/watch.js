@@ -231,17 +231,29 @@ export function watchArm(boot) {
 // gateAll puts a gate in front of each function a start-up watch wraps:
 // the page's scripts keep references to what they find (a library's saved
 // setTimeout or fetch), so those references stay gates, and once the watch
-// is disarmed each gate calls the page's own function straight away. The
+// is disarmed each gate calls the page's own function straight away, or
+// the armed action watch's wrapper while an action settles. The
 // window and the prototypes get the page's own functions back then
 // (unwrap): only the references the page kept remain. A gate reads as the
 // function it stands for (name, length, source text).
+let passing = false;
 function gateAll(st) {
   const w = window;
   const toStr = w.Function.prototype.toString;
   const gate = (obj, key, field, native) => {
     const wrapper = st[field];
     if (!wrapper || obj[key] !== wrapper) return;
-    const g = { [key]: function () { return (st.off ? native : wrapper).apply(this === undefined ? w : this, arguments); } }[key];
+    const g = { [key]: function () {
+      const self = this === undefined ? w : this;
+      if (!st.off) return wrapper.apply(self, arguments);
+      // An action's watch armed now sees the call through its own
+      // wrapper (a debounce's or a scheduler's saved setTimeout); once:
+      // a page function the wrapper calls may call the gate again.
+      const via = !passing && watchState && !watchState.boot ? watchState[field] : null;
+      if (typeof via !== 'function') return native.apply(self, arguments);
+      passing = true;
+      try { return via.apply(self, arguments); } finally { passing = false; }
+    } }[key];
     Object.defineProperty(g, 'length', { value: native.length });
     Object.defineProperty(g, 'toString', { value: function toString() { return toStr.call(native); }, writable: true, configurable: true });
     obj[key] = st[field] = g;
