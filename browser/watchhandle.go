@@ -55,6 +55,29 @@ type watchHandle struct {
 	obj   runtime.RemoteObjectID
 }
 
+// watchDoc names the document (execution context of a session) a watch
+// handle was found in.
+type watchDoc struct {
+	sess  *Session
+	ctxID runtime.ExecutionContextID
+}
+
+// watchHandles are the handles found per document, so that steps
+// alternating between frames each find theirs kept.
+type watchHandles map[watchDoc]watchHandle
+
+// maxWatchHandles bounds the handles kept: past it (documents come and go
+// with navigations) the kept ones are dropped and found again.
+const maxWatchHandles = 16
+
+// keep records h, dropping the others when there are too many.
+func (m *watchHandles) keep(h watchHandle) {
+	if *m == nil || len(*m) >= maxWatchHandles {
+		*m = watchHandles{}
+	}
+	(*m)[watchDoc{h.sess, h.ctxID}] = h
+}
+
 // watchCall calls a method of the action watch in the page's own world,
 // where it sees the page's timers and requests, installing the watch
 // when the document has none. A handle kept from an earlier call is tried
@@ -105,15 +128,15 @@ func (p *Page) watchCall(ctx context.Context, out any, ep watchEntry, args ...an
 }
 
 // watchHandleOf returns the watch's handle in the current frame's
-// document: the kept one unless fresh, else the listener the page's world
+// document: the one kept for it unless fresh, else the listener the page's world
 // holds (the start-up watch's, or one an earlier call installed), else a
 // new install.
 func (p *Page) watchHandleOf(ctx context.Context, fresh bool) (watchHandle, error) {
 	sess, ctxID := p.exec(ctx)
 	p.mu.Lock()
-	h := p.watchObj
+	h, ok := p.watchObjs[watchDoc{sess, ctxID}]
 	p.mu.Unlock()
-	if !fresh && h.obj != "" && h.sess == sess && h.ctxID == ctxID {
+	if !fresh && ok && h.obj != "" {
 		return h, nil
 	}
 	h = watchHandle{sess: sess, ctxID: ctxID}
@@ -150,7 +173,7 @@ func (p *Page) watchHandleOf(ctx context.Context, fresh bool) (watchHandle, erro
 		h.obj = res.Result.ObjectID
 	}
 	p.mu.Lock()
-	p.watchObj = h
+	p.watchObjs.keep(h)
 	p.mu.Unlock()
 	return h, nil
 }
