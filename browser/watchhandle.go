@@ -18,9 +18,14 @@ import (
 // the page's setTimeout, fetch, requestAnimationFrame, XMLHttpRequest's
 // send, postMessage and form submit while an action settles, to see the
 // work the action set off (an isolated world has its own copies of those,
-// which the page never calls). Those wrappers stay, each restored (or,
-// for the start-up watch, made a pass-through with the native's length
-// and source) when the watch disarms. What it no longer keeps is a name:
+// which the page never calls). The wrappers are visible to the page only
+// while a watch is armed: disarming puts the browser's own functions
+// back on window and the prototypes. Only references the page's scripts
+// saved during a start-up watch stay the watch's gates, passing through
+// to the natives (or to an armed action watch). Seeing the same work
+// through CDP instead was measured (watchcdp_bench_test.go): a Debugger
+// pause per timer costs milliseconds each, and the Network domain cannot
+// tell the action's requests from the page's own. The watch keeps no name:
 // its surface is held by a do-nothing listener on window for an event
 // type named at random for this process; cdp-skill finds that listener
 // through CDP (DOMDebugger.getEventListeners), which the page cannot, and
