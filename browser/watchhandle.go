@@ -24,8 +24,10 @@ import (
 // saved during a start-up watch stay the watch's gates, passing through
 // to the natives (or to an armed action watch). Seeing the same work
 // through CDP instead was measured (watchcdp_bench_test.go): a Debugger
-// pause per timer costs milliseconds each, and the Network domain cannot
-// tell the action's requests from the page's own. The watch keeps no name:
+// pause per timer costs milliseconds each; Network events (the domain is
+// on for every page) come after the input call returned, so a watch on
+// them would have to wait to learn that an action started nothing, and
+// they do not say which code started a request. The watch keeps no name:
 // its surface is held by a do-nothing listener on window for an event
 // type named at random for this process; cdp-skill finds that listener
 // through CDP (DOMDebugger.getEventListeners), which the page cannot, and
