@@ -85,9 +85,9 @@ type Page struct {
 	// frameLogs are the child frames whose change log an action started
 	// (frameLog): the capture reads their text news too.
 	frameLogs []worldKey
-	// watch is the action watch's handle in the last document it was
+	// watchObjs are the action watch's handles per document it was
 	// called in (watchhandle.go); guarded by mu.
-	watchObj watchHandle
+	watchObjs watchHandles
 	// startURL is the URL read sent along as the page was handed to a
 	// program (pageurl.go); guarded by mu.
 	startURL urlRead

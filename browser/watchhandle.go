@@ -18,9 +18,16 @@ import (
 // the page's setTimeout, fetch, requestAnimationFrame, XMLHttpRequest's
 // send, postMessage and form submit while an action settles, to see the
 // work the action set off (an isolated world has its own copies of those,
-// which the page never calls). Those wrappers stay, each restored (or,
-// for the start-up watch, made a pass-through with the native's length
-// and source) when the watch disarms. What it no longer keeps is a name:
+// which the page never calls). The wrappers are visible to the page only
+// while a watch is armed: disarming puts the browser's own functions
+// back on window and the prototypes. Only references the page's scripts
+// saved during a start-up watch stay the watch's gates, passing through
+// to the natives (or to an armed action watch). Seeing the same work
+// through CDP instead was measured (watchcdp_bench_test.go): a Debugger
+// pause per timer costs milliseconds each; Network events (the domain is
+// on for every page) come after the input call returned, so a watch on
+// them would have to wait to learn that an action started nothing, and
+// they do not say which code started a request. The watch keeps no name:
 // its surface is held by a do-nothing listener on window for an event
 // type named at random for this process; cdp-skill finds that listener
 // through CDP (DOMDebugger.getEventListeners), which the page cannot, and
@@ -53,6 +60,29 @@ type watchHandle struct {
 	sess  *Session
 	ctxID runtime.ExecutionContextID
 	obj   runtime.RemoteObjectID
+}
+
+// watchDoc names the document (execution context of a session) a watch
+// handle was found in.
+type watchDoc struct {
+	sess  *Session
+	ctxID runtime.ExecutionContextID
+}
+
+// watchHandles are the handles found per document, so that steps
+// alternating between frames each find theirs kept.
+type watchHandles map[watchDoc]watchHandle
+
+// maxWatchHandles bounds the handles kept: past it (documents come and go
+// with navigations) the kept ones are dropped and found again.
+const maxWatchHandles = 16
+
+// keep records h, dropping the others when there are too many.
+func (m *watchHandles) keep(h watchHandle) {
+	if *m == nil || len(*m) >= maxWatchHandles {
+		*m = watchHandles{}
+	}
+	(*m)[watchDoc{h.sess, h.ctxID}] = h
 }
 
 // watchCall calls a method of the action watch in the page's own world,
@@ -105,15 +135,15 @@ func (p *Page) watchCall(ctx context.Context, out any, ep watchEntry, args ...an
 }
 
 // watchHandleOf returns the watch's handle in the current frame's
-// document: the kept one unless fresh, else the listener the page's world
+// document: the one kept for it unless fresh, else the listener the page's world
 // holds (the start-up watch's, or one an earlier call installed), else a
 // new install.
 func (p *Page) watchHandleOf(ctx context.Context, fresh bool) (watchHandle, error) {
 	sess, ctxID := p.exec(ctx)
 	p.mu.Lock()
-	h := p.watchObj
+	h, ok := p.watchObjs[watchDoc{sess, ctxID}]
 	p.mu.Unlock()
-	if !fresh && h.obj != "" && h.sess == sess && h.ctxID == ctxID {
+	if !fresh && ok && h.obj != "" {
 		return h, nil
 	}
 	h = watchHandle{sess: sess, ctxID: ctxID}
@@ -150,7 +180,7 @@ func (p *Page) watchHandleOf(ctx context.Context, fresh bool) (watchHandle, erro
 		h.obj = res.Result.ObjectID
 	}
 	p.mu.Lock()
-	p.watchObj = h
+	p.watchObjs.keep(h)
 	p.mu.Unlock()
 	return h, nil
 }

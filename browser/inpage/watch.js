@@ -230,16 +230,30 @@ export function watchArm(boot) {
 
 // gateAll puts a gate in front of each function a start-up watch wraps:
 // the page's scripts keep references to what they find (a library's saved
-// setTimeout or fetch), so the wrappers stay, and once the watch is
-// disarmed each gate calls the page's own function straight away. A gate
-// reads as the function it stands for (name, length, source text).
+// setTimeout or fetch), so those references stay gates, and once the watch
+// is disarmed each gate calls the page's own function straight away, or
+// the armed action watch's wrapper while an action settles. The
+// window and the prototypes get the page's own functions back then
+// (unwrap): only the references the page kept remain. A gate reads as the
+// function it stands for (name, length, source text).
+let passing = false;
 function gateAll(st) {
   const w = window;
   const toStr = w.Function.prototype.toString;
   const gate = (obj, key, field, native) => {
     const wrapper = st[field];
     if (!wrapper || obj[key] !== wrapper) return;
-    const g = { [key]: function () { return (st.off ? native : wrapper).apply(this === undefined ? w : this, arguments); } }[key];
+    const g = { [key]: function () {
+      const self = this === undefined ? w : this;
+      if (!st.off) return wrapper.apply(self, arguments);
+      // An action's watch armed now sees the call through its own
+      // wrapper (a debounce's or a scheduler's saved setTimeout); once:
+      // a page function the wrapper calls may call the gate again.
+      const via = !passing && watchState && !watchState.boot ? watchState[field] : null;
+      if (typeof via !== 'function') return native.apply(self, arguments);
+      passing = true;
+      try { return via.apply(self, arguments); } finally { passing = false; }
+    } }[key];
     Object.defineProperty(g, 'length', { value: native.length });
     Object.defineProperty(g, 'toString', { value: function toString() { return toStr.call(native); }, writable: true, configurable: true });
     obj[key] = st[field] = g;
@@ -290,11 +304,12 @@ function wrapBodyReaders(st, began, ended) {
 }
 
 // disarmWatch puts back the page's functions (unless the page replaced
-// them meanwhile); a start-up watch opens its gates instead (gateAll).
+// them meanwhile); a start-up watch also opens its gates (gateAll), so the
+// references the page's scripts kept pass straight through.
 function disarmWatch(st) {
   const w = window;
   if (st.boot) st.off = true;
-  else unwrap(st);
+  unwrap(st);
   if (st.observer) st.observer.disconnect();
   st.endOfTask.port1.close();
   st.nativeClearTimeout.call(w, st.expiry);
@@ -314,7 +329,7 @@ function unwrap(st) {
   if (st.winPost && w.postMessage === st.winPost) w.postMessage = st.nativeWinPost;
   if (st.submit && w.HTMLFormElement.prototype.submit === st.submit) w.HTMLFormElement.prototype.submit = st.nativeSubmit;
   for (const key of Object.keys(st.readers)) {
-    if (w.Response.prototype[key] === st.readers[key]) w.Response.prototype[key] = st.nativeReaders[key];
+    if (w.Response.prototype[key] === st['reader:' + key]) w.Response.prototype[key] = st.nativeReaders[key];
   }
 }
 
