@@ -25,7 +25,7 @@ func BenchmarkClickAcrossFrames(b *testing.B) {
 	}
 	refs := []string{benchRef(b, s.YAML, `button "Top"`), benchRef(b, s.YAML, `button "Inner"`)}
 	i := 0
-	calls := p.Browser.conn.next.Load()
+	calls := p.Browser.conn.Sent()
 	for b.Loop() {
 		if _, err := p.Click(ctx, Target{Ref: refs[i%2]}, ClickOptions{}); err != nil {
 			b.Fatal(err)
@@ -33,7 +33,7 @@ func BenchmarkClickAcrossFrames(b *testing.B) {
 		i++
 	}
 	// CDP calls per click: the same on a busy machine, unlike the time.
-	b.ReportMetric(float64(p.Browser.conn.next.Load()-calls)/float64(i), "calls/op")
+	b.ReportMetric(float64(p.Browser.conn.Sent()-calls)/float64(i), "calls/op")
 	p.Frames().Switch(ctx, FrameSpec{Top: true})
 	if got, err := p.Eval(ctx, "window.tops"); err != nil || string(got) != fmt.Sprint((i+1)/2) {
 		b.Errorf("top button clicked %s times (%v), want %d", got, err, (i+1)/2)
