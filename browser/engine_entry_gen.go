@@ -6,7 +6,7 @@ package browser
 var (
 	engineBundleSpec   = bundle{global: "__cdpSkill", source: engineBundleJS, version: "5287ce8d98fb"}
 	pageBundleSpec     = bundle{global: "", source: pageBundleJS, version: "f435f52a26c2"}
-	watchBundleSpec    = bundle{global: "", source: watchBundleJS, version: "f1bdb6d73bc5"}
+	watchBundleSpec    = bundle{global: "", source: watchBundleJS, version: "4612254f9892"}
 	pipelineBundleSpec = bundle{global: "", source: pipelineBundleJS, version: "7245e17003d5"}
 )
 

@@ -68,6 +68,7 @@ func (s *settling) step(ctx context.Context) bool {
 		return true
 	case rep := <-s.settled:
 		s.settled, s.pageDone = nil, true
+		s.eff.requests = rep.Requests
 		if rep.err != nil && KindOf(rep.err) != KindContextDestroyed && ctx.Err() == nil && !s.navigating {
 			w.blocked = true
 		}

@@ -39,6 +39,8 @@ type Effect struct {
 	// Settled is how long the action waited for what it started (for
 	// benchmarks; not in the answer).
 	Settled time.Duration `json:"-"`
+	// requests are the requests the in-page watch counted as the action's.
+	requests int
 }
 
 // NavigatedFrames returns the URLs the action's iframes went to.

@@ -20,6 +20,8 @@ func watchSite(t *testing.T) string {
 <button id="fetch-open" onclick="fetch('data.json').then(r => r.json()).then(d => window.open(d.url))">Open after fetch</button>
 <button id="fetch-render" onclick="fetch('data.json').then(r => r.json()).then(d => { document.getElementById('out').textContent = d.label })">Render after fetch</button>
 <button id="slow-render" onclick="fetch('slow.json').then(r => r.json()).then(d => { document.getElementById('out').textContent = d.label })">Render a slow body</button>
+<button id="chain-render" onclick="fetch('data.json').then(r => r.json()).then(() => fetch('slow.json')).then(r => r.json()).then(d => { document.getElementById('out').textContent = 'chained ' + d.label })">Render a chained fetch</button>
+<button id="frame-fetch" onclick="requestAnimationFrame(() => fetch('data.json').then(r => r.json()).then(d => { document.getElementById('out').textContent = 'frame ' + d.label }))">Fetch in a frame</button>
 <button id="xhr-render" onclick="const x = new XMLHttpRequest(); x.open('GET', 'data.json'); x.onload = () => { document.getElementById('out').textContent = 'xhr ' + JSON.parse(x.responseText).label }; x.send()">XHR</button>
 <button id="late-render" onclick="setTimeout(() => { document.getElementById('out').textContent = 'step 1'; setTimeout(() => { document.getElementById('out').textContent = 'step 2' }, 30) }, 50)">Render later</button>
 <button id="frame-render" onclick="requestAnimationFrame(() => requestAnimationFrame(() => { document.getElementById('out').textContent = 'two frames' }))">Render in frames</button>
@@ -29,6 +31,11 @@ func watchSite(t *testing.T) string {
 <script>customElements.define('late-widget', class extends HTMLElement { constructor() { super(); const b = document.createElement('button'); b.textContent = 'Shadow later'; b.addEventListener('click', () => setTimeout(() => { document.getElementById('out').textContent = 'from shadow' }, 80)); this.attachShadow({mode: 'open'}).append(b) } })</script>
 <script>window.pageSetTimeout = setTimeout; window.pageFetch = fetch; window.pageSend = XMLHttpRequest.prototype.send; window.pageRAF = requestAnimationFrame; window.pageJSON = Response.prototype.json</script>`,
 		"b.html": `<!doctype html><title>B</title><main>B page</main>`,
+		"poll.html": `<!doctype html><title>Live prices</title><main><h1>Prices</h1>
+<button id="noop" onclick="window.noops = (window.noops || 0) + 1">Nothing</button>
+<button id="fetch-render" onclick="fetch('data.json').then(r => r.json()).then(d => { document.getElementById('out').textContent = d.label })">Render after fetch</button>
+<p id="out"></p><p id="price"></p></main>
+<script>window.polls = 0; setInterval(() => fetch('data.json').then((r) => r.json()).then(() => { window.polls++; document.getElementById('price').textContent = 'tick ' + window.polls }), 50)</script>`,
 		"c.html": `<!doctype html><title>C</title><main>C page</main>`,
 	}
 	return browsertest.ServeHandler(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -122,6 +129,14 @@ func TestClickSettlesTimersAndRequests(t *testing.T) {
 	if got := out(); got != `"slow body"` {
 		t.Errorf("after a click that renders a fetch whose body comes 500 ms after its headers: out = %s", got)
 	}
+	click(t, p, Target{Selector: "#chain-render"}, ClickOptions{})
+	if got := out(); got != `"chained slow body"` {
+		t.Errorf("after a click whose fetch's data starts a second, slow fetch: out = %s", got)
+	}
+	click(t, p, Target{Selector: "#frame-fetch"}, ClickOptions{})
+	if got := out(); got != `"frame loaded"` {
+		t.Errorf("after a click that fetches in the next animation frame: out = %s", got)
+	}
 	click(t, p, Target{Selector: "#xhr-render"}, ClickOptions{})
 	if got := out(); got != `"xhr loaded"` {
 		t.Errorf("after a click that renders an XHR: out = %s", got)
@@ -176,6 +191,11 @@ func TestClickNavigationFromScheduledWork(t *testing.T) {
 <a id="link" href="b.html?via=link">Link</a></main>
 <script>window.addEventListener('message', (e) => { if (e.data === 'go') location.href = 'b.html?via=window' })</script>`,
 		"b.html": `<!doctype html><title>B</title><main>B page</main>`,
+		"poll.html": `<!doctype html><title>Live prices</title><main><h1>Prices</h1>
+<button id="noop" onclick="window.noops = (window.noops || 0) + 1">Nothing</button>
+<button id="fetch-render" onclick="fetch('data.json').then(r => r.json()).then(d => { document.getElementById('out').textContent = d.label })">Render after fetch</button>
+<p id="out"></p><p id="price"></p></main>
+<script>window.polls = 0; setInterval(() => fetch('data.json').then((r) => r.json()).then(() => { window.polls++; document.getElementById('price').textContent = 'tick ' + window.polls }), 50)</script>`,
 	})
 	for _, id := range []string{"submit-button", "form-submit", "request-submit", "port-nav", "window-nav", "link"} {
 		t.Run(id, func(t *testing.T) {
@@ -205,5 +225,39 @@ func TestClickThatSchedulesNothingPutsThePageBack(t *testing.T) {
 	got := js(t, p, `[window.setTimeout, MessagePort.prototype.postMessage, window.postMessage, HTMLFormElement.prototype.submit].map(`+isNativeJS+`).concat([window.noops]).join()`)
 	if got != `"true,true,true,true,1"` {
 		t.Fatalf("after a click that scheduled nothing: %s", got)
+	}
+}
+
+// TestClickDoesNotWaitForThePagesOwnPolls: on a page that polls its
+// server every 50 ms, a click that starts nothing is not the polls'
+// owner: its watch counts none of their requests (it waited up to a
+// second for them before), and a click that fetches still counts its own
+// and shows what it rendered.
+func TestClickDoesNotWaitForThePagesOwnPolls(t *testing.T) {
+	p, base := openWatchSite(t)
+	ctx := testCtx(t)
+	if _, err := p.Navigate(ctx, base+"poll.html", WaitLoad); err != nil {
+		t.Fatal(err)
+	}
+	js(t, p, `new Promise((r) => { const t = setInterval(() => { if (window.polls >= 2) { clearInterval(t); r(true) } }, 10) })`)
+	res, err := p.Click(ctx, Target{Selector: "#noop"}, ClickOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.requests != 0 {
+		t.Errorf("a click that starts nothing counted %d of the page's poll requests as its own", res.requests)
+	}
+	if got := js(t, p, "window.noops"); got != "1" {
+		t.Errorf("noops = %s after one click", got)
+	}
+	res, err = p.Click(ctx, Target{Selector: "#fetch-render"}, ClickOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.requests < 1 {
+		t.Errorf("a click that fetches counted %d requests", res.requests)
+	}
+	if got := js(t, p, "document.getElementById('out').textContent"); got != `"loaded"` {
+		t.Errorf("after a click that renders a fetch on a polling page: out = %s", got)
 	}
 }

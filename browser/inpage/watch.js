@@ -101,8 +101,13 @@ export function watchArm(boot) {
     observer: null,
     wake: null,
   };
-  const inAction = () => st.inEvent || st.lingering || w.event !== undefined || st.inTimer > 0 ||
-    st.startup || st.boot && st.requested > 0 && performance.now() - st.lastRequest < WATCH_NET_IDLE;
+  // inAction says the page is running what the action set off: its
+  // events, the timers and frames it scheduled, what a request it started
+  // led to (within the network's idle window), a document's start-up. A
+  // request or timer started otherwise is the page's own (a poll) and is
+  // not waited for.
+  const inAction = () => st.inEvent || st.lingering || w.event !== undefined || st.inTimer > 0 || st.frameDepth > 0 ||
+    st.startup || st.requested > 0 && performance.now() - st.lastRequest < WATCH_NET_IDLE;
   const endOfTask = new MessageChannel();
   const portProto = w.MessagePort && w.MessagePort.prototype;
   st.nativePortPost = portProto && portProto.postMessage;
@@ -191,7 +196,7 @@ export function watchArm(boot) {
   }
   if (typeof st.nativeFetch === 'function') {
     st.fetch = function fetch() {
-      if (st.boot && !inAction()) return st.nativeFetch.apply(this, arguments);
+      if (!inAction()) return st.nativeFetch.apply(this, arguments);
       began();
       let p;
       try { p = st.nativeFetch.apply(this, arguments); } catch (e) { ended(); throw e; }
@@ -203,7 +208,7 @@ export function watchArm(boot) {
   wrapBodyReaders(st, began, ended);
   if (st.nativeSend) {
     st.send = function send() {
-      if (st.boot && !inAction()) return st.nativeSend.apply(this, arguments);
+      if (!inAction()) return st.nativeSend.apply(this, arguments);
       began();
       this.addEventListener('loadend', ended, { once: true });
       try { return st.nativeSend.apply(this, arguments); } catch (e) { this.removeEventListener('loadend', ended); ended(); throw e; }
