@@ -3,8 +3,11 @@ package browser
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/cdproto/target"
 )
 
 // urlRead is a pending read of the top document's URL: its request went
@@ -81,4 +84,19 @@ func (p *Page) sendURLRead(ctx context.Context) urlRead {
 		}
 		return u, nil
 	}
+}
+
+// CommittedURL is the URL the browser has committed for the tab's top
+// document (Target.getTargetInfo): the browser process answers it, so it
+// comes at once even from a page whose main thread is blocked (an endless
+// loop, a dialog), which location.href would wait for.
+func (p *Page) CommittedURL(ctx context.Context) (string, error) {
+	res, err := cdp.Call(ctx, p.Browser.Session(), target.GetTargetInfo, target.GetTargetInfoParams{TargetID: p.TargetID})
+	if err != nil {
+		return "", fmt.Errorf("read the tab's URL: %w", err)
+	}
+	if res.TargetInfo == nil {
+		return "", fmt.Errorf("read the tab's URL: Chrome sent no target info")
+	}
+	return res.TargetInfo.URL, nil
 }

@@ -200,6 +200,7 @@ func TestCaptureSettings(t *testing.T) {
 }
 
 func TestDialogBetweenCommandsDoesNotFreezeTheTab(t *testing.T) {
+	withSiteRecipes(t)
 	base := pagesURL(t)
 	out := runJSON(t, `{"steps":[{"openTab":"`+base+`one.html"}]}`)
 	mustOK(t, out)

@@ -14,6 +14,7 @@ import (
 	"github.com/cdp-skill/cdp-skill/browser"
 	"github.com/cdp-skill/cdp-skill/browser/browsertest"
 	"github.com/cdp-skill/cdp-skill/browser/chrome"
+	"github.com/cdp-skill/cdp-skill/browser/state"
 )
 
 // Hostile pages and a failing renderer: every command answers within its
@@ -65,6 +66,7 @@ func TestCrashedTabAnswersPageCrashedAndReloadRecovers(t *testing.T) {
 }
 
 func TestHungRendererAnswersInTimeAndOtherTabsWork(t *testing.T) {
+	withSiteRecipes(t)
 	base := pagesURL(t)
 	out := runJSON(t, `{"steps":[{"openTab":"`+base+`hung.html"}]}`)
 	mustOK(t, out)
@@ -103,6 +105,20 @@ func TestHungRendererAnswersInTimeAndOtherTabsWork(t *testing.T) {
 	}
 	if took > answerBound(2*time.Second) {
 		t.Errorf("the command on the looping tab answered after %s", took)
+	}
+}
+
+// withSiteRecipes gives the test a sites directory in which another site
+// has recipes: every step then looks up the page's site hooks
+// (sites.go), and that lookup must not wait for a blocked page (it held
+// each step of a command for 2 s).
+func withSiteRecipes(t *testing.T) {
+	t.Helper()
+	sites := t.TempDir()
+	prev := state.SetSitesDir(sites)
+	t.Cleanup(func() { state.SetSitesDir(prev) })
+	if err := os.WriteFile(filepath.Join(sites, "other.example.star"), []byte("def noop():\n    pass\n"), 0o600); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -91,8 +91,10 @@ func (h *host) siteHooks() hookSet {
 	if err != nil {
 		return hookSet{}
 	}
+	// The browser's URL, not the page's: a page whose main thread is
+	// blocked would hold every step of the command here.
 	ctx, cancel := context.WithTimeout(h.ctx, 2*time.Second)
-	u, err := p.URL(ctx)
+	u, err := p.CommittedURL(ctx)
 	cancel()
 	if err != nil {
 		return hookSet{}
