@@ -51,6 +51,15 @@ type action struct {
 	// another document): it adds warnings, or fails the step when the
 	// action reached something else. Optional.
 	verify func(ctx context.Context, s *acting) error
+	// offset moves a pointer action's point from the element's centre
+	// (or from the point target): a drag end's offsetX and offsetY.
+	offset Point
+	// to is the second end of a pointer action that has two (a drag's
+	// drop): the template resolves it after the first as it does the
+	// first (actionability with the blocking-layer rule, point, the page
+	// around a frame not covering it), with one watch around the whole
+	// act, which finds it in acting.to.
+	to *pointerEnd
 	// grace is the settle window (SettleWindow when zero).
 	grace time.Duration
 	// frontAfterNewTab brings the tab back to the front when the action
@@ -69,9 +78,12 @@ type acting struct {
 	ready *Actionable
 	// at is where a pointer action's input goes, in the top level
 	// viewport that input events use (through every frame on the way);
-	// hasPoint says there is one.
-	at       Point
-	hasPoint bool
+	// local is the same point in the viewport of the target's frame (what
+	// the page's own scripts see); hasPoint says there is one.
+	at, local Point
+	hasPoint  bool
+	// to is the second end of a two-ended action (action.to).
+	to *acting
 	// w is the action's watch while it acts.
 	w        *actionWatch
 	report   TargetReport
@@ -113,63 +125,98 @@ func (p *Page) perform(ctx context.Context, t Target, ac action) (*acting, error
 
 // performOnce is one attempt of perform.
 func (p *Page) performOnce(ctx context.Context, t Target, ac action) (*acting, error) {
-	s := &acting{t: t}
 	if ac.targetOptional && t.IsZero() {
-		return p.actOn(ctx, s, ac)
+		return p.actOn(ctx, &acting{t: t}, ac)
 	}
-	if t.Point != nil {
+	s, err := p.resolveEnd(ctx, pointerEnd{Target: t, offset: ac.offset}, ac)
+	if err != nil {
+		return nil, err
+	}
+	defer s.release()
+	if ac.to != nil {
+		return p.actOnTwo(ctx, s, ac)
+	}
+	if s.hasPoint {
+		if s.ready == nil {
+			// A point target: the agent chose where the input goes.
+			s.at, err = p.toTop(ctx, s.local)
+			if err != nil {
+				return nil, fmt.Errorf("%s: locate the frame: %w", ac.kind, err)
+			}
+		} else if s.at, err = p.pointUncovered(ctx, t, s.local, ac); err != nil {
+			p.stopPendingWatch(s.ready)
+			return nil, err
+		}
+	}
+	return p.actOn(ctx, s, ac)
+}
+
+// resolveEnd resolves one end of an action: the element, actionable for
+// ac (or only attached), and, for a pointer action, its point in the
+// current frame's viewport (acting.local), moved by e.offset. The point
+// is not yet converted to the top level (acting.at): every end of the
+// action is resolved first, since bringing one into view may scroll
+// another.
+func (p *Page) resolveEnd(ctx context.Context, e pointerEnd, ac action) (*acting, error) {
+	s := &acting{t: e.Target}
+	if e.Point != nil {
 		if !ac.pointer {
 			return nil, Errorf(KindStepValidation, "%s takes an element, not a point (x, y)", ac.kind).
 				WithHint("target it by ref, selector, text or label")
 		}
-		at, err := p.toTop(ctx, *t.Point)
-		if err != nil {
-			return nil, fmt.Errorf("%s: locate the frame: %w", ac.kind, err)
-		}
-		s.at, s.hasPoint = at, true
-		return p.actOn(ctx, s, ac)
+		s.local, s.hasPoint = Point{X: e.Point.X + e.offset.X, Y: e.Point.Y + e.offset.Y}, true
+		return s, nil
 	}
 	if ac.attachedOnly {
-		el, err := p.waitElement(ctx, t, ac.opts.Timeout)
+		el, err := p.waitElement(ctx, e.Target, ac.opts.Timeout)
 		if err != nil {
 			return nil, err
 		}
-		defer el.release()
 		s.ready = &Actionable{El: el}
-		return p.actOn(ctx, s, ac)
+		return s, nil
+	}
+	kind := ac.kind
+	if e.kind != "" {
+		kind = e.kind
 	}
 	ao := ac.opts
-	ao.watch = ao.watch || ac.prepare == nil
-	a, err := p.WaitActionable(ctx, t, ac.kind, ao)
+	ao.watch = ao.watch || (ac.prepare == nil && ac.to == nil)
+	a, err := p.WaitActionable(ctx, e.Target, kind, ao)
 	if err != nil {
 		return nil, err
 	}
-	defer a.El.release()
 	s.ready = a
 	if a.AutoForced {
-		s.warn("the element was not ready (%s); %s it anyway after the actionability timeout", a.Reason, pastTense(ac.kind))
+		s.warn("%s was not ready (%s); %s it anyway after the actionability timeout", e.Target, a.Reason, pastTense(kind))
 	}
-	if ac.pointer {
-		pt, ok := pointOf(a)
-		if ac.pointOptional {
-			pt, ok = derefPoint(a.Point)
-		}
-		switch {
-		case !ok && ac.pointOptional:
-			return p.actOn(ctx, s, ac)
-		case !ok:
-			p.stopPendingWatch(a)
-			return nil, Errorf(KindElementNotFound, "%s has no visible point to %s: %s", t, ac.kind, a.Reason).
-				WithHint("make it visible first (open its container, scroll), or %s a point with x and y", ac.kind)
-		}
-		at, err := p.pointUncovered(ctx, t, pt, ac)
-		if err != nil {
-			p.stopPendingWatch(a)
-			return nil, err
-		}
-		s.at, s.hasPoint = at, true
+	if !ac.pointer {
+		return s, nil
 	}
-	return p.actOn(ctx, s, ac)
+	pt, ok := pointOf(a)
+	if ac.pointOptional {
+		pt, ok = derefPoint(a.Point)
+	}
+	switch {
+	case !ok && ac.pointOptional:
+		return s, nil
+	case !ok:
+		p.stopPendingWatch(a)
+		a.El.release()
+		return nil, Errorf(KindElementNotFound, "%s has no visible point to %s: %s", e.Target, kind, a.Reason).
+			WithHint("make it visible first (open its container, scroll), or %s a point with x and y", kind)
+	}
+	if e.offset != (Point{}) && a.Box != nil {
+		pt = Point{X: a.Box["x"] + a.Box["width"]/2 + e.offset.X, Y: a.Box["y"] + a.Box["height"]/2 + e.offset.Y}
+	}
+	s.local, s.hasPoint = pt, true
+	return s, nil
+}
+
+// release lets go of the end's element.
+func (s *acting) release() {
+	if s != nil && s.ready != nil {
+		s.ready.El.release()
+	}
 }
 
 // pointUncovered is the template's last step before a pointer action's

@@ -385,7 +385,7 @@ func notEditable(t Target, c checkResult) error {
 		WithHint("target an input, textarea, select or contenteditable element")
 }
 
-var pastTenses = map[string]string{"click": "clicked", "jsclick": "clicked", "check": "checked", "fill": "filled", "type": "typed into", "hover": "hovered", "focus": "focused", "select": "selected", "drag": "dragged"}
+var pastTenses = map[string]string{"click": "clicked", "jsclick": "clicked", "check": "checked", "fill": "filled", "type": "typed into", "hover": "hovered", "focus": "focused", "select": "selected", "drag": "dragged", "drop": "dropped onto"}
 
 func pastTense(kind string) string {
 	if s, ok := pastTenses[kind]; ok {

@@ -90,90 +90,69 @@ type DragResult struct {
 	Warnings []string `json:"-"`
 }
 
-// dragEndpoint is a resolved end of a drag.
-type dragEndpoint struct {
-	el  *Element
-	pt  Point
-	box map[string]float64
-}
-
-func (d *dragEndpoint) release(p *Page) {
-	if d != nil && d.el != nil {
-		d.el.release()
-	}
-}
-
-// Drag drags from source to target: a range input is set to the value under
-// the target; anything else gets a real mouse drag, which becomes Chrome's
-// own HTML5 drag and drop when the page starts one, and falls back to
-// synthetic HTML5 drag events when the mouse drag changed nothing.
+// Drag drags from source to target on the action template (resolve each
+// end, actionability, one watch around the act, verify): a range input is
+// set to the value under the target; anything else gets a real mouse drag,
+// which becomes Chrome's own HTML5 drag and drop when the page starts one,
+// and falls back to synthetic HTML5 drag events when the mouse drag
+// changed nothing. The verification judges what became of the source.
 func (p *Page) Drag(ctx context.Context, source, target DragEnd, o DragOptions) (*DragResult, error) {
 	if err := validateDrag(source, target, &o); err != nil {
 		return nil, err
 	}
-	res := &DragResult{Dragged: true}
-	src, err := p.resolveDragEnd(ctx, source, o.ActionOptions, res)
-	if err != nil {
-		return nil, err
+	var (
+		res     *DragResult
+		isRange bool
+	)
+	ac := action{kind: "drag", opts: o.ActionOptions, pointer: true, offset: Point{X: source.OffsetX, Y: source.OffsetY}}
+	if o.Value == nil {
+		ac.to = &pointerEnd{Target: target.Target, offset: Point{X: target.OffsetX, Y: target.OffsetY}, kind: "drop"}
 	}
-	defer src.release(p)
-	isRange, disabled, err := p.rangeSource(ctx, src)
-	if err != nil {
-		return nil, err
+	ac.prepare = func(ctx context.Context, s *acting) (err error) {
+		res, s.reported = &DragResult{Dragged: true}, true
+		isRange, err = p.dragPrepare(ctx, s, o)
+		return err
 	}
-	if isRange {
-		return p.dragRange(ctx, src, target, o, res, disabled)
-	}
-	if o.Value != nil {
-		return nil, Errorf(KindStepValidation, "value only applies when the source is a range input (<input type=range>)").
-			WithAdvice(sliderKeys.After("for a slider that is not one (role=slider), fill it with the number, or "))
-	}
-	dst, err := p.resolveDragEnd(ctx, target, o.ActionOptions, res)
-	if err != nil {
-		return nil, err
-	}
-	defer dst.release(p)
-	// Bringing the target into view may have scrolled the source.
-	p.remeasure(ctx, src)
-	if p.Frames().InChild(ctx) {
-		if err := p.revealInFrames(ctx, dragRect(src.pt, dst.pt)); err != nil {
-			return nil, fmt.Errorf("drag: %w", err)
+	ac.act = func(ctx context.Context, s *acting) error {
+		if isRange {
+			return p.dragRange(ctx, s, o, res)
 		}
-		if err := p.dragUncovered(ctx, o, [2]DragEnd{source, target}, [2]Point{src.pt, dst.pt}); err != nil {
-			return nil, err
-		}
+		res.Source, res.Target, res.Steps = s.local, s.to.local, o.Steps
+		return p.pointerDrag(ctx, s.local, s.to.local, o, res)
 	}
-	res.Source, res.Target, res.Steps = src.pt, dst.pt, o.Steps
-	w, err := p.watch(ctx)
+	ac.verify = func(ctx context.Context, s *acting) error {
+		if isRange {
+			return nil
+		}
+		return p.verifyDrag(ctx, res)
+	}
+	s, err := p.perform(ctx, source.Target, ac)
 	if err != nil {
 		return nil, err
 	}
-	if err := p.pointerDrag(ctx, src.el, src.pt, dst.pt, o, res); err != nil {
-		w.stop()
-		return nil, err
-	}
-	res.Effect = w.finish(ctx, SettleWindow)
-	if res.Effect.Warning != "" {
-		res.Warnings = append(res.Warnings, res.Effect.Warning)
-	}
+	res.Effect = s.effect
+	res.AutoForced = s.ready != nil && s.ready.AutoForced || s.to != nil && s.to.ready != nil && s.to.ready.AutoForced
+	res.Warnings = append(s.warnings, res.Warnings...)
 	return res, nil
 }
 
-// dragUncovered fails a drag in a frame when the page around the frame
-// covers either end: the press or the drop would reach the cover. Each
-// end takes the action template's cover step (pointUncovered).
-func (p *Page) dragUncovered(ctx context.Context, o DragOptions, ends [2]DragEnd, pts [2]Point) error {
-	ac := action{kind: "drag", opts: o.ActionOptions, pointer: true}
-	for i, end := range ends {
-		t := end.Target
-		if end.Point != nil {
-			t = Target{Point: &pts[i]}
-		}
-		if _, err := p.pointUncovered(ctx, t, pts[i], ac); err != nil {
-			return err
-		}
+// dragPrepare tells a range input source (set, not dragged) from the
+// rest, and, for a pointer drag, records its source and drop point in the
+// page for verifyDrag, before the watch is armed.
+func (p *Page) dragPrepare(ctx context.Context, s *acting, o DragOptions) (isRange bool, err error) {
+	isRange, disabled, err := p.rangeSource(ctx, s.el())
+	switch {
+	case err != nil:
+		return false, err
+	case isRange && disabled:
+		return false, Errorf(KindElementNotEditable, "the slider is disabled")
+	case isRange:
+		return true, nil
+	case o.Value != nil:
+		return false, Errorf(KindStepValidation, "value only applies when the source is a range input (<input type=range>)").
+			WithAdvice(sliderKeys.After("for a slider that is not one (role=slider), fill it with the number, or "))
 	}
-	return nil
+	return false, p.dragMark(ctx, s.el(), s.local, s.to.local)
 }
 
 const dragEndForms = "a selector, a ref, {selector|ref, offsetX, offsetY} or {x, y}"
@@ -190,12 +169,12 @@ func validateDrag(source, target DragEnd, o *DragOptions) error {
 }
 
 // rangeSource reports whether the source is a range input (and disabled).
-func (p *Page) rangeSource(ctx context.Context, src *dragEndpoint) (isRange, disabled bool, err error) {
-	if src.el == nil {
+func (p *Page) rangeSource(ctx context.Context, el *Element) (isRange, disabled bool, err error) {
+	if el == nil {
 		return false, false, nil
 	}
 	var kind struct{ Range, Disabled bool }
-	if err := src.el.Call(ctx, &kind, `(el) => `+epDragSource.js()+`(el)`); err != nil {
+	if err := el.Call(ctx, &kind, `(el) => `+epDragSource.js()+`(el)`); err != nil {
 		return false, false, fmt.Errorf("drag: inspect the source: %w", err)
 	}
 	return kind.Range, kind.Disabled, nil
@@ -218,72 +197,28 @@ func normalizeDragOptions(o *DragOptions) error {
 	return nil
 }
 
-// resolveDragEnd finds a drag end's element and point.
-func (p *Page) resolveDragEnd(ctx context.Context, e DragEnd, ao ActionOptions, res *DragResult) (*dragEndpoint, error) {
-	if e.Point != nil {
-		return &dragEndpoint{pt: Point{X: e.Point.X + e.OffsetX, Y: e.Point.Y + e.OffsetY}}, nil
-	}
-	a, err := p.WaitActionable(ctx, e.Target, "hover", ao)
-	if err != nil {
-		return nil, err
-	}
-	if a.AutoForced {
-		res.AutoForced = true
-		res.Warnings = append(res.Warnings, fmt.Sprintf("%s was not ready (%s); dragged anyway after the actionability timeout", e.Target, a.Reason))
-	}
-	pt, ok := pointOf(a)
-	if !ok {
-		a.El.release()
-		return nil, Errorf(KindElementNotFound, "%s has no visible point to drag: %s", e.Target, a.Reason)
-	}
-	if (e.OffsetX != 0 || e.OffsetY != 0) && a.Box != nil {
-		pt = Point{X: a.Box["x"] + a.Box["width"]/2 + e.OffsetX, Y: a.Box["y"] + a.Box["height"]/2 + e.OffsetY}
-	}
-	return &dragEndpoint{el: a.El, pt: pt, box: a.Box}, nil
-}
-
-// remeasure shifts an element end's point by how far its element moved.
-func (p *Page) remeasure(ctx context.Context, d *dragEndpoint) {
-	if d.el == nil || d.box == nil {
-		return
-	}
-	var r struct{ X, Y float64 }
-	if err := d.el.Call(ctx, &r, `(el) => `+epRectOf.js()+`(el)`); err != nil {
-		return
-	}
-	d.pt.X += r.X - d.box["x"]
-	d.pt.Y += r.Y - d.box["y"]
-}
-
-// dragRange sets a range input from the target point (or o.Value).
-func (p *Page) dragRange(ctx context.Context, src *dragEndpoint, target DragEnd, o DragOptions, res *DragResult, disabled bool) (*DragResult, error) {
-	if disabled {
-		return nil, Errorf(KindElementNotEditable, "the slider is disabled")
-	}
+// dragRange sets a range input (s's element) from the drop point or
+// o.Value.
+func (p *Page) dragRange(ctx context.Context, s *acting, o DragOptions, res *DragResult) error {
 	arg := map[string]any{}
 	if o.Value != nil {
 		arg["value"] = *o.Value
 	} else {
-		dst, err := p.resolveDragEnd(ctx, target, o.ActionOptions, res)
-		if err != nil {
-			return nil, err
-		}
-		dst.release(p)
-		arg["x"], arg["y"] = dst.pt.X, dst.pt.Y
+		arg["x"], arg["y"] = s.to.local.X, s.to.local.Y
 	}
 	var out struct {
 		Value   float64 `json:"value"`
 		Changed bool    `json:"changed"`
 		X, Y    float64
 	}
-	if err := src.el.Call(ctx, &out, `(el, a) => `+epSetRange.js()+`(el, a)`, arg); err != nil {
-		return nil, fmt.Errorf("drag: set the slider: %w", err)
+	if err := s.el().Call(ctx, &out, `(el, a) => `+epSetRange.js()+`(el, a)`, arg); err != nil {
+		return fmt.Errorf("drag: set the slider: %w", err)
 	}
-	res.Method, res.Source, res.Target, res.Value = "range", src.pt, Point{X: out.X, Y: out.Y}, &out.Value
+	res.Method, res.Source, res.Target, res.Value = "range", s.local, Point{X: out.X, Y: out.Y}, &out.Value
 	if !out.Changed {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("the slider was already at %g", out.Value))
 	}
-	return res, nil
+	return nil
 }
 
 // dragPath returns steps points from just after from up to to.
@@ -321,13 +256,13 @@ func (p *Page) dispatchDrag(ctx context.Context, typ input.DispatchDragEventType
 // pointerDrag presses at from, moves to to in o.Steps paced moves, dwells
 // over the target and releases, with Chrome's drag interception on: when
 // the page starts an HTML5 drag, Chrome hands its data over and the drag
-// finishes with drag events. It then checks what became of the source
-// (srcEl, or the element at from).
+// finishes with drag events. from and to are points of the current
+// frame's viewport (the page's own, for dragMark and synthetic events).
 //
 // Whatever fails, the drag ends with the button released, no drag session
 // open and interception off; a phase Chrome never acknowledges ends it at
 // the step's deadline with a TimeoutError naming the phase.
-func (p *Page) pointerDrag(ctx context.Context, srcEl *Element, from, to Point, o DragOptions, res *DragResult) (err error) {
+func (p *Page) pointerDrag(ctx context.Context, from, to Point, o DragOptions, res *DragResult) (err error) {
 	// Input events take top-level viewport points.
 	xf := identity
 	if p.Frames().InChild(ctx) {
@@ -347,9 +282,6 @@ func (p *Page) pointerDrag(ctx context.Context, srcEl *Element, from, to Point, 
 		}
 		d.stop(ctx)
 	}()
-	if err := p.dragMark(ctx, srcEl, from, to); err != nil {
-		return err
-	}
 	phase = "mouse move to the source"
 	if err := p.in.mouseMove(ctx, d.top(from), 0); err != nil {
 		return err
@@ -376,11 +308,7 @@ func (p *Page) pointerDrag(ctx context.Context, srcEl *Element, from, to Point, 
 		return err
 	}
 	phase = "drop on the target"
-	if err := d.finish(ctx, from, to, res); err != nil {
-		return err
-	}
-	phase = "check of the result"
-	return p.verifyDrag(ctx, res)
+	return d.finish(ctx, from, to, res)
 }
 
 // dwell holds the drag over the target for a moment, moving on the spot

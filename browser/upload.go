@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -64,12 +65,14 @@ type fileState struct {
 	Seen []string `json:"seen"`
 }
 
-// Upload gives files to a file input. The target is an <input type=file>,
-// its label, or an element holding exactly one (a drop zone): its files are
-// set with DOM.setFileInputFiles. Any other target (a styled "Upload"
-// button) is clicked with the file chooser intercepted, and the files go to
-// the input that opened it. The page must then see the files: their names
-// are read back from input.files.
+// Upload gives files to a file input, on the action template. The target
+// is an <input type=file>, its label, or an element holding exactly one (a
+// drop zone): its files are set with DOM.setFileInputFiles under the
+// action's watch, and verified. Any other target (a styled "Upload"
+// button) is clicked, with the click action, while the file chooser of its
+// frame is intercepted, and the files go the same way to the input that
+// opened it. The page must then see the files: their names are read back
+// from input.files.
 func (p *Page) Upload(ctx context.Context, t Target, files []string, o UploadOptions) (*UploadResult, error) {
 	dirs, err := confine.OrWorkingDir(o.AllowedDirs)
 	if err != nil {
@@ -79,60 +82,156 @@ func (p *Page) Upload(ctx context.Context, t Target, files []string, o UploadOpt
 	if err != nil {
 		return nil, err
 	}
-	el, err := p.waitElement(ctx, t, o.Timeout)
+	u := &uploading{p: p, paths: paths}
+	defer u.letGo()
+	s, err := p.perform(ctx, t, u.action(o.ActionOptions))
+	var chooser *needsChooser
+	if errors.As(err, &chooser) {
+		return p.uploadViaChooser(ctx, t, chooser.sess, u, o.ActionOptions)
+	}
 	if err != nil {
 		return nil, err
 	}
-	defer el.release()
-	res := &UploadResult{TargetReport: p.targetReport(ctx, el, false)}
-	input, err := p.elementFrom(ctx, el, `(el) => `+epFileInput.js()+`(el)`)
+	return u.result(s), nil
+}
+
+// uploading is one upload: the set-files action and what it found.
+type uploading struct {
+	p     *Page
+	paths []string
+	// input is the file input the files go to; res the answer so far.
+	input *Element
+	res   *UploadResult
+}
+
+// action is the upload on the template: prepare finds the file input of
+// the target, act sets its files, verify reads them back.
+func (u *uploading) action(o ActionOptions) action {
+	return action{kind: "upload", opts: o, attachedOnly: true, act: u.act, verify: u.verify,
+		prepare: func(ctx context.Context, s *acting) (err error) {
+			u.letGo() // the input of an attempt before
+			u.res = &UploadResult{Via: "input"}
+			u.input, err = u.p.fileInputOf(ctx, s, len(u.paths))
+			return err
+		}}
+}
+
+func (u *uploading) act(ctx context.Context, s *acting) error {
+	if _, err := cdp.Call(ctx, u.input.sess, dom.SetFileInputFiles, dom.SetFileInputFilesParams{Files: u.paths, ObjectID: u.input.ObjectID}); err != nil {
+		return fmt.Errorf("upload: set the files: %w", err)
+	}
+	return nil
+}
+
+func (u *uploading) verify(ctx context.Context, s *acting) error {
+	return u.p.verifyFiles(ctx, u.input, u.paths, u.res)
+}
+
+// result is the upload's answer once the template ran it as s.
+func (u *uploading) result(s *acting) *UploadResult {
+	res := u.res
+	if res.TargetReport.Element == nil {
+		res.TargetReport = s.report
+	}
+	res.Warnings = append(res.Warnings, s.warnings...)
+	if s.effect.Navigated || len(s.effect.NewTabs) > 0 {
+		res.Effect = s.effect
+	}
+	if s.effect.Navigated {
+		res.Uploaded, res.Count = baseNames(u.paths), len(u.paths)
+	}
+	return res
+}
+
+// letGo releases the file input.
+func (u *uploading) letGo() {
+	if u.input != nil {
+		u.input.release()
+		u.input = nil
+	}
+}
+
+// needsChooser says the upload's target holds no file input: a click on
+// it has to open the file chooser of its frame (sess).
+type needsChooser struct{ sess *Session }
+
+func (*needsChooser) Error() string { return "upload: the target holds no file input" }
+
+// fileInputOf is the file input the upload target s is, labels or holds,
+// checked for taking n files (needsChooser when there is none).
+func (p *Page) fileInputOf(ctx context.Context, s *acting, n int) (*Element, error) {
+	input, err := p.elementFrom(ctx, s.el(), `(el) => `+epFileInput.js()+`(el)`)
 	if err != nil {
 		return nil, fmt.Errorf("upload: find the file input: %w", err)
 	}
 	if input == nil {
-		res.Via = "chooser"
-		return res, p.uploadViaChooser(ctx, t, paths, o.ActionOptions, res)
+		return nil, &needsChooser{sess: s.el().sess}
 	}
-	defer input.release()
-	res.Via = "input"
-	return res, p.setFiles(ctx, input, paths, res)
+	return input, checkFileInput(ctx, input, n)
 }
 
-// uploadViaChooser clicks the target with the file chooser intercepted and
-// sets the files on the input the chooser belongs to.
-func (p *Page) uploadViaChooser(ctx context.Context, t Target, paths []string, o ActionOptions, res *UploadResult) error {
-	events, stop := p.sess.Subscribe(page.FileChooserOpened.Method)
+// checkFileInput fails when input is disabled or takes fewer than n
+// files, and starts recording the names the page sees at its input and
+// change events (fileState.Seen).
+func checkFileInput(ctx context.Context, input *Element, n int) error {
+	var st fileState
+	if err := input.Call(ctx, &st, `(el) => `+epWatchFiles.js()+`(el)`); err != nil {
+		return fmt.Errorf("upload: read the file input: %w", err)
+	}
+	if st.Disabled {
+		return Errorf(KindElementNotEditable, "the file input is disabled")
+	}
+	if n > 1 && !st.Multiple {
+		return Errorf(KindStepValidation, "the file input takes one file, and %d were given", n).
+			WithHint("give one file (the input has no multiple attribute)")
+	}
+	return nil
+}
+
+// uploadViaChooser clicks the target (the click action, on the template)
+// with the file chooser of the target's frame (its session sess)
+// intercepted, and sets the files on the input the chooser belongs to
+// with the upload's act and verification, under a watch of their own.
+func (p *Page) uploadViaChooser(ctx context.Context, t Target, sess *Session, u *uploading, o ActionOptions) (*UploadResult, error) {
+	events, stop := sess.Subscribe(page.FileChooserOpened.Method)
 	defer stop()
-	if _, err := cdp.Call(ctx, p.sess, page.SetInterceptFileChooserDialog, page.SetInterceptFileChooserDialogParams{Enabled: true}); err != nil {
-		return fmt.Errorf("upload: intercept the file chooser: %w", err)
+	if _, err := cdp.Call(ctx, sess, page.SetInterceptFileChooserDialog, page.SetInterceptFileChooserDialogParams{Enabled: true}); err != nil {
+		return nil, fmt.Errorf("upload: intercept the file chooser: %w", err)
 	}
 	defer func() {
-		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+		dctx, cancel := cleanupCtx(ctx)
 		defer cancel()
-		cdp.Call(dctx, p.sess, page.SetInterceptFileChooserDialog, page.SetInterceptFileChooserDialogParams{Enabled: false})
+		cdp.Call(dctx, sess, page.SetInterceptFileChooserDialog, page.SetInterceptFileChooserDialogParams{Enabled: false})
 	}()
 	cr, err := p.Click(ctx, t, ClickOptions{ActionOptions: o})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	res.Warnings = append(res.Warnings, cr.Warnings...)
-	res.Effect = cr.Effect
 	ev, err := waitFileChooser(ctx, events, t)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	// The input is handled in the engine's world of its frame.
-	world, err := p.worldIn(ctx, p.sess, ev.FrameID)
+	world, err := p.worldIn(ctx, sess, ev.FrameID)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	obj, err := cdp.Call(ctx, p.sess, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: ev.BackendNodeID, ExecutionContextID: world})
+	obj, err := cdp.Call(ctx, sess, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: ev.BackendNodeID, ExecutionContextID: world})
 	if err != nil || obj.Object == nil || obj.Object.ObjectID == "" {
-		return Errorf(KindExecution, "upload: the file input of the chooser cannot be reached: %v", err)
+		return nil, Errorf(KindExecution, "upload: the file input of the chooser cannot be reached: %v", err)
 	}
-	input := p.element(ctx, obj.Object.ObjectID)
-	defer input.release()
-	return p.setFiles(ctx, input, paths, res)
+	u.input = &Element{ObjectID: obj.Object.ObjectID, sess: sess}
+	u.res = &UploadResult{Via: "chooser", TargetReport: cr.TargetReport, Effect: cr.Effect, Warnings: cr.Warnings}
+	if err := checkFileInput(ctx, u.input, len(u.paths)); err != nil {
+		return nil, err
+	}
+	ac := u.action(o)
+	ac.prepare = nil
+	s, err := p.actOn(ctx, &acting{t: t, ready: &Actionable{El: u.input}, reported: true}, ac)
+	if err != nil {
+		return nil, err
+	}
+	return u.result(s), nil
 }
 
 // waitFileChooser waits for the file chooser a click opened.
@@ -157,50 +256,11 @@ func waitFileChooser(ctx context.Context, events <-chan jsonv2.Value, t Target) 
 	return ev, nil
 }
 
-// setFiles sets the files of a file input and verifies that the page sees
-// them, at least at its input or change event.
-func (p *Page) setFiles(ctx context.Context, input *Element, paths []string, res *UploadResult) error {
-	var st fileState
-	if err := input.Call(ctx, &st, `(el) => `+epWatchFiles.js()+`(el)`); err != nil {
-		return fmt.Errorf("upload: read the file input: %w", err)
-	}
-	if st.Disabled {
-		return Errorf(KindElementNotEditable, "the file input is disabled")
-	}
-	if len(paths) > 1 && !st.Multiple {
-		return Errorf(KindStepValidation, "the file input takes one file, and %d were given", len(paths)).
-			WithHint("give one file (the input has no multiple attribute)")
-	}
-	w, err := p.watch(ctx)
-	if err != nil {
-		return err
-	}
-	sess, _ := p.exec(ctx)
-	if _, err := cdp.Call(ctx, sess, dom.SetFileInputFiles, dom.SetFileInputFilesParams{Files: paths, ObjectID: input.ObjectID}); err != nil {
-		w.stop()
-		return fmt.Errorf("upload: set the files: %w", err)
-	}
-	eff := w.finish(ctx, SettleWindow)
-	if eff.Navigated || len(eff.NewTabs) > 0 {
-		res.Effect = eff
-	}
-	if eff.Warning != "" {
-		res.Warnings = append(res.Warnings, eff.Warning)
-	}
-	return p.verifyFiles(ctx, input, paths, res)
-}
-
 // verifyFiles reads the input's files back and compares their names with
 // the files given.
 func (p *Page) verifyFiles(ctx context.Context, input *Element, paths []string, res *UploadResult) error {
-	want := make([]string, len(paths))
-	for i, path := range paths {
-		want[i] = filepath.Base(path)
-	}
+	want := baseNames(paths)
 	res.Uploaded, res.Count = want, len(want)
-	if res.Navigated {
-		return nil
-	}
 	var st fileState
 	if err := input.Call(ctx, &st, `(el) => `+epFileState.js()+`(el)`); err != nil {
 		if KindOf(err) == KindContextDestroyed {
@@ -219,6 +279,15 @@ func (p *Page) verifyFiles(ctx context.Context, input *Element, paths []string, 
 	return nil
 }
 
+// baseNames are the file names (not paths) of paths.
+func baseNames(paths []string) []string {
+	names := make([]string, len(paths))
+	for i, path := range paths {
+		names[i] = filepath.Base(path)
+	}
+	return names
+}
+
 func sameNames(got, want []string) bool {
 	if len(got) != len(want) {
 		return false
@@ -232,8 +301,7 @@ func sameNames(got, want []string) bool {
 // elementFrom calls fn on el and returns the element it returns, or nil
 // when it returns anything else.
 func (p *Page) elementFrom(ctx context.Context, el *Element, fn string) (*Element, error) {
-	sess, _ := p.exec(ctx)
-	res, err := cdp.Call(ctx, sess, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
+	res, err := cdp.Call(ctx, el.sess, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
 		FunctionDeclaration: "function() { return (" + fn + ")(this); }",
 		ObjectID:            el.ObjectID,
 	})
@@ -248,8 +316,8 @@ func (p *Page) elementFrom(ctx context.Context, el *Element, fn string) (*Elemen
 		return nil, nil
 	}
 	if obj.Subtype != "node" {
-		p.release(ctx, obj.ObjectID)
+		releaseIn(el.sess, obj.ObjectID)
 		return nil, nil
 	}
-	return p.element(ctx, obj.ObjectID), nil
+	return &Element{ObjectID: obj.ObjectID, sess: el.sess}, nil
 }
