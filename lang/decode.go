@@ -310,58 +310,11 @@ func decoderAt(dst reflect.Value) (stepopt.Decoder, bool) {
 // DecodeValue decodes a Starlark value into d from its plain value (the
 // builtins use it for a positional argument of a union type).
 func DecodeValue(d stepopt.Decoder, v starlark.Value) error {
-	pv, err := plainValue(v)
+	pv, err := ToPlain(v, GoNumbers)
 	if err != nil {
 		return err
 	}
 	return d.DecodeOption(pv)
-}
-
-// plainValue converts a Starlark value to the plain value a
-// stepopt.Decoder reads: nil, bool, string, int64, float64, []any or
-// map[string]any.
-func plainValue(v starlark.Value) (any, error) {
-	switch x := v.(type) {
-	case starlark.NoneType:
-		return nil, nil
-	case starlark.Bool:
-		return bool(x), nil
-	case starlark.String:
-		return string(x), nil
-	case starlark.Int:
-		if i, ok := x.Int64(); ok {
-			return i, nil
-		}
-		return nil, fmt.Errorf("%s is too large", x)
-	case starlark.Float:
-		return float64(x), nil
-	case starlark.Indexable:
-		out := make([]any, x.Len())
-		for i := range out {
-			e, err := plainValue(x.Index(i))
-			if err != nil {
-				return nil, err
-			}
-			out[i] = e
-		}
-		return out, nil
-	}
-	if items, ok := mappingItems(v); ok {
-		out := make(map[string]any, len(items))
-		for _, kv := range items {
-			k, isStr := starlark.AsString(kv[0])
-			if !isStr {
-				return nil, fmt.Errorf("keys must be strings, not %s", kv[0].Type())
-			}
-			e, err := plainValue(kv[1])
-			if err != nil {
-				return nil, err
-			}
-			out[k] = e
-		}
-		return out, nil
-	}
-	return nil, fmt.Errorf("cannot be %s", v.Type())
 }
 
 // jsonToStarlark converts a decoded JSON value to the Starlark value its
