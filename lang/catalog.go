@@ -121,6 +121,11 @@ type Action struct {
 	// MapForm means an object whose keys are not all parameters is passed
 	// whole as the positional argument (batch fill, queryAll).
 	MapForm bool
+	// PositionalIs names the parameter the positional value stands for
+	// when it has that parameter's type (fill's batch dict is fields,
+	// pipeline's list is steps): it is decoded the same way, so its bad
+	// shape fails validation before any step runs.
+	PositionalIs string
 	// Options is the action's typed options struct (a zero value, such as
 	// ClickOptions{}): its tagged fields declare the parameters, and the
 	// builtin receives the decoded struct. An action without one takes no

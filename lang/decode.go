@@ -1,7 +1,6 @@
 package lang
 
 import (
-	"encoding/json"
 	"fmt"
 	"reflect"
 	"strings"
@@ -74,10 +73,27 @@ func (a *Action) checkJSONOptions(key string, o *Object) error {
 	}
 	kw := map[string]starlark.Value{}
 	for _, k := range o.Keys {
-		kw[k] = jsonToStarlark(o.Values[k])
+		kw[k] = FromPlain(o.Values[k])
 	}
 	_, err := a.decode(kw, naming{action: key, json: true})
 	return err
+}
+
+// checkJSONPositional decodes a JSON step's positional value the way its
+// parameter (PositionalIs) is decoded, when it has that parameter's type.
+func (a *Action) checkJSONPositional(key string, v any) error {
+	if a.opts == nil || a.PositionalIs == "" {
+		return nil
+	}
+	for _, f := range a.opts.fields {
+		sv := FromPlain(v)
+		if f.param.Name != a.PositionalIs || !starAccepts(f.param.Type, sv) {
+			continue
+		}
+		dst := a.opts.zero().Elem().FieldByIndex(f.index)
+		return decodeInto(dst, f, sv, key, naming{action: key, json: true})
+	}
+	return nil
 }
 
 // nonNegative are the parameters that count (limit, times, offset) or
@@ -315,34 +331,4 @@ func DecodeValue(d stepopt.Decoder, v starlark.Value) error {
 		return err
 	}
 	return d.DecodeOption(pv)
-}
-
-// jsonToStarlark converts a decoded JSON value to the Starlark value its
-// lowering produces.
-func jsonToStarlark(v any) starlark.Value {
-	switch x := v.(type) {
-	case bool:
-		return starlark.Bool(x)
-	case string:
-		return starlark.String(x)
-	case []any:
-		l := make([]starlark.Value, len(x))
-		for i, e := range x {
-			l[i] = jsonToStarlark(e)
-		}
-		return starlark.NewList(l)
-	case *Object:
-		d := starlark.NewDict(len(x.Keys))
-		for _, k := range x.Keys {
-			_ = d.SetKey(starlark.String(k), jsonToStarlark(x.Values[k]))
-		}
-		return d
-	case json.Number:
-		if i, err := x.Int64(); err == nil && isInt(string(x)) {
-			return starlark.MakeInt64(i)
-		}
-		f, _ := x.Float64()
-		return starlark.Float(f)
-	}
-	return starlark.None
 }

@@ -101,3 +101,40 @@ func plainObject(items []starlark.Tuple, n Numbers, depth int) (any, error) {
 	}
 	return out, nil
 }
+
+// FromPlain converts a plain value back into Starlark: the inverse of
+// ToPlain with GoNumbers (an int64 is an int, a float64 a float, an
+// *Object a dict in its order). A json.Number (a JSON command's) is an
+// int when written as a whole number within int64, a float otherwise. A
+// value of another Go type is None.
+func FromPlain(v any) starlark.Value {
+	switch x := v.(type) {
+	case bool:
+		return starlark.Bool(x)
+	case string:
+		return starlark.String(x)
+	case int64:
+		return starlark.MakeInt64(x)
+	case float64:
+		return starlark.Float(x)
+	case json.Number:
+		if i, err := x.Int64(); err == nil && isInt(string(x)) {
+			return starlark.MakeInt64(i)
+		}
+		f, _ := x.Float64()
+		return starlark.Float(f)
+	case []any:
+		l := make([]starlark.Value, len(x))
+		for i, e := range x {
+			l[i] = FromPlain(e)
+		}
+		return starlark.NewList(l)
+	case *Object:
+		d := starlark.NewDict(len(x.Keys))
+		for _, k := range x.Keys {
+			_ = d.SetKey(starlark.String(k), FromPlain(x.Values[k]))
+		}
+		return d
+	}
+	return starlark.None
+}
