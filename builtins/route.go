@@ -102,12 +102,7 @@ func routeAction(c *Call, r *browser.Route, action string) (string, error) {
 	var err error
 	switch action {
 	case "handler":
-		v, _ := c.Args.Value("handler")
-		fn, ok := v.(starlark.Callable)
-		if !ok {
-			return "", invalid("route: handler must be a Starlark function taking the request (recipes only), not %s", v.Type())
-		}
-		r.Decide = routeHandler(c, fn)
+		r.Decide = routeHandler(c, options[lang.RouteOptions](c).Handler)
 		return "a handler decides on", nil
 	case "abort":
 		reason, err := browser.CheckAbortReason(options[lang.RouteOptions](c).Abort.Reason)

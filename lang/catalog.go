@@ -36,6 +36,9 @@ type Param struct {
 	// Fields are the keys of a dict parameter declared as a struct (an
 	// unknown key is refused).
 	Fields []Param
+	// Function marks a parameter only a recipe can give: a Starlark
+	// function (route's handler). JSON has none.
+	Function bool
 }
 
 // TargetKeys are the parameter names that can name an element (spec §6):

@@ -38,9 +38,10 @@ type RouteOptions struct {
 	Fulfill  *stepopt.Fulfill `step:"fulfill" type:"dict" doc:"answer without the network: {status, headers, body | json | file, contentType}; file is read from the working directory or CDP_SKILL_UPLOAD_DIRS" example:"{\"json\": []}"`
 	Abort    *stepopt.Abort   `step:"abort" type:"bool|string" doc:"fail the request: true (BlockedByClient) or a reason (Failed, ConnectionRefused, TimedOut, …)" example:"true"`
 	Headers  stepopt.Headers  `step:"headers" type:"dict" doc:"send the request on with these request headers set (\"\" removes one)" example:"{\"X-Test\": \"1\"}"`
-	Handler  starlark.Value   `step:"handler" type:"any" doc:"recipes: a function(request) deciding per request; returns None (go on), \"abort\", or a dict like fulfill (or {headers}, {abort})"`
-	Times    int              `step:"times" doc:"handle only the first n matching requests (0: every one)" example:"1"`
-	Clear    bool             `step:"clear" doc:"remove every route of the tab"`
+	// Handler stays a Starlark value: a function cannot be data.
+	Handler starlark.Callable `step:"handler" type:"any" doc:"recipes: a function(request) deciding per request; returns None (go on), \"abort\", or a dict like fulfill (or {headers}, {abort})"`
+	Times   int               `step:"times" doc:"handle only the first n matching requests (0: every one)" example:"1"`
+	Clear   bool              `step:"clear" doc:"remove every route of the tab"`
 }
 
 // HAROptions are har's parameters.

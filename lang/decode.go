@@ -134,6 +134,20 @@ func decodeInto(dst reflect.Value, f optField, v starlark.Value, name string, n 
 		}
 		return nil
 	}
+	switch dst.Type() {
+	case hookType:
+		if !starAccepts(f.param.Type, v) {
+			return n.fail("%s must be %s, not %s", name, withArticle(describeType(f.param.Type)), v.Type())
+		}
+		h, err := decodeHook(v)
+		if err != nil {
+			return n.fail("%s %v", name, err)
+		}
+		dst.Set(reflect.ValueOf(h))
+		return nil
+	case callableType:
+		return decodeCallable(dst, v, name, n)
+	}
 	if dst.Type() == starValueType {
 		if !starAccepts(f.param.Type, v) {
 			return n.fail("%s must be %s, not %s", name, withArticle(describeType(f.param.Type)), v.Type())

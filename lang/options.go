@@ -133,6 +133,7 @@ func declaredField(sf reflect.StructField, name string, target bool) (optField, 
 		return f, fmt.Errorf("%s needs a type tag", sf.Type)
 	}
 	f.param.Type = t
+	f.param.Function = sf.Type == callableType
 	if sf.Type.Kind() == reflect.Pointer && sf.Type.Elem().Kind() == reflect.Struct && !decodes {
 		n, err := parseOptions(sf.Type.Elem())
 		if err != nil {
@@ -164,8 +165,10 @@ func goType(t reflect.Type) Type {
 	switch {
 	case t == durationType:
 		return "int|string"
-	case t == starValueType:
+	case t == starValueType, t == callableType:
 		return ""
+	case t == hookType:
+		return "hook"
 	}
 	switch t.Kind() {
 	case reflect.String:
