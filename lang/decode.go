@@ -148,13 +148,6 @@ func decodeInto(dst reflect.Value, f optField, v starlark.Value, name string, n 
 	case callableType:
 		return decodeCallable(dst, v, name, n)
 	}
-	if dst.Type() == starValueType {
-		if !starAccepts(f.param.Type, v) {
-			return n.fail("%s must be %s, not %s", name, withArticle(describeType(f.param.Type)), v.Type())
-		}
-		dst.Set(reflect.ValueOf(v))
-		return nil
-	}
 	if dst.Kind() == reflect.Pointer {
 		if f.nested != nil {
 			return decodeNested(dst, f, v, name, n)

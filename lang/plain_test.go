@@ -53,3 +53,26 @@ func TestToPlainNumberKinds(t *testing.T) {
 		t.Errorf("a list holding itself: %v", err)
 	}
 }
+
+// TestOptionFieldsAreGoTypes: an options struct may not declare a
+// starlark.Value field (the builtin would parse it again at run time);
+// a function parameter is a starlark.Callable, a predicate a Hook.
+func TestOptionFieldsAreGoTypes(t *testing.T) {
+	type bad struct {
+		X starlark.Value `step:"x" type:"any"`
+	}
+	if _, err := parseOptions(reflect.TypeOf(bad{})); err == nil || !strings.Contains(err.Error(), "x is a starlark.Value: give it a Go type") {
+		t.Errorf("a starlark.Value field: %v", err)
+	}
+	type good struct {
+		F starlark.Callable `step:"f" type:"any"`
+		H Hook              `step:"h"`
+	}
+	spec, err := parseOptions(reflect.TypeOf(good{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := spec.params(); len(p) != 2 || !p[0].Function || p[1].Type != "hook" || p[1].Function {
+		t.Errorf("params = %+v", p)
+	}
+}
