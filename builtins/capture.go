@@ -1,8 +1,6 @@
 package builtins
 
 import (
-	"bytes"
-	"encoding/json"
 	"strconv"
 	"strings"
 
@@ -33,10 +31,7 @@ func screenshot(c *Call) (any, error) {
 		return nil, err
 	}
 	if o.Region != nil {
-		r.Region = &browser.Rect{}
-		if err := decodeArg(c, "region", o.Region, r.Region, `{"region": {"x": 0, "y": 0, "width": 800, "height": 600}}`); err != nil {
-			return nil, err
-		}
+		r.Region = (*browser.Rect)(o.Region)
 	}
 	if r.Element, err = elementArg(c); err != nil {
 		return nil, err
@@ -86,32 +81,6 @@ func elementArg(c *Call) (browser.Target, error) {
 	return targetArg(&cc)
 }
 
-// decodeArg decodes a dict (or list) argument into out, refusing keys out
-// does not have.
-func decodeArg(c *Call, name string, sv starlark.Value, out any, example string) error {
-	v, err := FromStarlark(sv)
-	if err != nil {
-		return invalid("%s: %s %v", c.Action.Builtin(), lang.SnakeCase(name), err)
-	}
-	return decodeData(c, lang.SnakeCase(name), v, out, example)
-}
-
-// decodeData decodes JSON-shaped data into out, refusing unknown keys.
-func decodeData(c *Call, what string, v any, out any, example string) error {
-	data, err := json.Marshal(v)
-	if err != nil {
-		return invalid("%s: %s: %v", c.Action.Builtin(), what, err)
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(out); err != nil {
-		msg := strings.TrimPrefix(err.Error(), "json: ")
-		msg = strings.Replace(msg, "Go struct field ", "field ", 1)
-		return invalid("%s: %s is not valid (%s); e.g. %s", c.Action.Builtin(), what, msg, example)
-	}
-	return nil
-}
-
 // pdf handles pdf(path?, landscape =, scale =, page_ranges =, margin =,
 // format =, paper_width =, paper_height =, header_template =,
 // footer_template =, display_header_footer =, print_background =,
@@ -121,12 +90,10 @@ func pdf(c *Call) (any, error) {
 	r := browser.PDFRequest{Landscape: o.Landscape, PreferCSSPageSize: o.PreferCSSPageSize,
 		DisplayHeaderFooter: o.DisplayHeaderFooter, PrintBackground: &o.PrintBackground,
 		PageRanges: o.PageRanges, Format: o.Format, HeaderTemplate: o.HeaderTemplate,
-		FooterTemplate: o.FooterTemplate, Scale: o.Scale}
+		FooterTemplate: o.FooterTemplate, Scale: o.Scale,
+		PaperWidth: float64(o.PaperWidth), PaperHeight: float64(o.PaperHeight), Margin: browser.Margins(o.Margin)}
 	var err error
 	if r.Path, err = pathArg(c, o.Path); err != nil {
-		return nil, err
-	}
-	if err := pdfSizes(c, o, &r); err != nil {
 		return nil, err
 	}
 	p, err := c.Env.Page()
@@ -135,73 +102,6 @@ func pdf(c *Call) (any, error) {
 	}
 	r.OutputDir = c.Env.OutputDir
 	return p.Camera().PDF(c.Ctx, r)
-}
-
-// pdfSizes reads the paper size and the margins.
-func pdfSizes(c *Call, o *lang.PDFOptions, r *browser.PDFRequest) error {
-	var err error
-	if r.PaperWidth, _, err = lengthArg(c, "paperWidth", o.PaperWidth); err != nil {
-		return err
-	}
-	if r.PaperHeight, _, err = lengthArg(c, "paperHeight", o.PaperHeight); err != nil {
-		return err
-	}
-	r.Margin, err = marginArg(o.Margin)
-	return err
-}
-
-// lengthArg reads a length in inches: a number, or a string with a unit.
-func lengthArg(c *Call, name string, v starlark.Value) (float64, bool, error) {
-	if v == nil {
-		return 0, false, nil
-	}
-	n, err := lengthValue(v)
-	if err != nil {
-		return 0, false, invalid("%s: %s %v", c.Action.Builtin(), lang.SnakeCase(name), err)
-	}
-	return n, true, nil
-}
-
-// lengthValue converts a number (inches) or a string with a unit.
-func lengthValue(v starlark.Value) (float64, error) {
-	if s, ok := starlark.AsString(v); ok {
-		return browser.ParseInches(s)
-	}
-	f, ok := starlark.AsFloat(v)
-	if !ok {
-		return 0, invalid("must be a number of inches or a length such as \"1cm\", not %s", v.Type())
-	}
-	return f, nil
-}
-
-// marginArg reads margin: one length for every side, or a dict of sides.
-func marginArg(v starlark.Value) (browser.Margins, error) {
-	var m browser.Margins
-	if v == nil {
-		return m, nil
-	}
-	sides, isMap := v.(starlark.IterableMapping)
-	if !isMap {
-		n, err := lengthValue(v)
-		if err != nil {
-			return m, invalid("pdf: margin %v", err)
-		}
-		return browser.Margins{Top: &n, Bottom: &n, Left: &n, Right: &n}, nil
-	}
-	dst := map[string]**float64{"top": &m.Top, "bottom": &m.Bottom, "left": &m.Left, "right": &m.Right}
-	for _, item := range sides.Items() {
-		k, _ := starlark.AsString(item[0])
-		p, known := dst[k]
-		if !known {
-			return m, invalid("pdf: margin has no side %s; give top, bottom, left, right", item[0])
-		}
-		n, err := lengthValue(item[1])
-		if err != nil {
-			return m, invalid("pdf: margin.%s %v", k, err)
-		}
-		*p = &n
-	}
-	return m, nil
 }
 
 // viewport handles viewport("iphone-14" | "reset", width =, height =,
@@ -301,43 +201,12 @@ func geolocation(c *Call) (any, error) {
 	return p.Emulation().SetGeolocation(c.Ctx, browser.Geolocation{Latitude: *o.Latitude, Longitude: *o.Longitude, Accuracy: o.Accuracy})
 }
 
-// cookieFilterJSON is the object form of get and clear.
-type cookieFilterJSON struct {
-	URL    string   `json:"url"`
-	URLs   []string `json:"urls"`
-	Domain string   `json:"domain"`
-	Name   string   `json:"name"`
-	All    bool     `json:"all"`
-}
-
-// cookieJSON is a cookie to set.
-type cookieJSON struct {
-	Name     string  `json:"name"`
-	Value    string  `json:"value"`
-	URL      string  `json:"url"`
-	Domain   string  `json:"domain"`
-	Path     string  `json:"path"`
-	Expires  float64 `json:"expires"`
-	HTTPOnly bool    `json:"httpOnly"`
-	Secure   bool    `json:"secure"`
-	SameSite string  `json:"sameSite"`
-}
-
-const cookieSetExample = `{"cookies": {"set": [{"name": "sid", "value": "abc", "url": "https://example.com"}]}}`
-
 // cookies handles cookies("get" | "clear", get =, set =, clear =).
 func cookies(c *Call) (any, error) {
-	var r browser.CookieRequest
-	var err error
 	o := options[lang.CookiesOptions](c)
-	if r.Get, err = cookieFilterArg(c, "get", o.Get); err != nil {
-		return nil, err
-	}
-	if r.Clear, err = cookieFilterArg(c, "clear", o.Clear); err != nil {
-		return nil, err
-	}
-	if r.Set, err = cookieSetArg(c, o.Set); err != nil {
-		return nil, err
+	r := browser.CookieRequest{Get: (*browser.CookieFilter)(o.Get.Filter), Clear: (*browser.CookieFilter)(o.Clear.Filter)}
+	for _, ck := range o.Set {
+		r.Set = append(r.Set, browser.CookieInput(ck))
 	}
 	if err := cookiePositional(c, &r); err != nil {
 		return nil, err
@@ -371,65 +240,4 @@ func cookiePositional(c *Call, r *browser.CookieRequest) error {
 		return invalid(`cookies takes "get" or "clear", or {"get": …, "set": […], "clear": …}, not %q`, pos)
 	}
 	return nil
-}
-
-// cookieFilterArg reads get= or clear=: True (the page's cookies), a URL
-// or domain string, or a filter dict; nil when absent or False.
-func cookieFilterArg(c *Call, name string, v starlark.Value) (*browser.CookieFilter, error) {
-	if v == nil {
-		return nil, nil
-	}
-	if b, isBool := v.(starlark.Bool); isBool {
-		if !b {
-			return nil, nil
-		}
-		return &browser.CookieFilter{}, nil
-	}
-	if s, isStr := starlark.AsString(v); isStr {
-		return cookieFilterString(s), nil
-	}
-	var f cookieFilterJSON
-	if err := decodeArg(c, name, v, &f, `{"cookies": {"`+name+`": {"domain": "example.com"}}}`); err != nil {
-		return nil, err
-	}
-	out := &browser.CookieFilter{URLs: f.URLs, Domain: f.Domain, Name: f.Name, All: f.All}
-	if f.URL != "" {
-		out.URLs = append([]string{f.URL}, out.URLs...)
-	}
-	return out, nil
-}
-
-// cookieFilterString reads a URL (with a scheme) or a domain.
-func cookieFilterString(s string) *browser.CookieFilter {
-	s = strings.TrimSpace(s)
-	if strings.Contains(s, "://") {
-		return &browser.CookieFilter{URLs: []string{s}}
-	}
-	return &browser.CookieFilter{Domain: s}
-}
-
-// cookieSetArg reads set=: one cookie dict or a list of them.
-func cookieSetArg(c *Call, sv starlark.Value) ([]browser.CookieInput, error) {
-	if sv == nil {
-		return nil, nil
-	}
-	v, err := FromStarlark(sv)
-	if err != nil {
-		return nil, err
-	}
-	if _, one := v.(*lang.Object); one {
-		v = []any{v}
-	}
-	var list []cookieJSON
-	if err := decodeData(c, "set", v, &list, cookieSetExample); err != nil {
-		return nil, err
-	}
-	if len(list) == 0 {
-		return nil, invalid("cookies: set is empty; e.g. %s", cookieSetExample)
-	}
-	out := make([]browser.CookieInput, len(list))
-	for i, j := range list {
-		out[i] = browser.CookieInput(j)
-	}
-	return out, nil
 }

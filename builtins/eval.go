@@ -67,16 +67,15 @@ func init() {
 // failure: the output says resolved false with the last value, and a warning.
 func poll(c *Call) (any, error) {
 	o := options[lang.PollOptions](c)
-	raw := c.Args.Pos
-	if raw == nil {
-		raw = o.Fn
+	pred := &Predicate{JS: o.Fn.JS, Fn: o.Fn.Fn}
+	if c.Args.Pos != nil {
+		var err error
+		if pred, err = ParsePredicate("poll", c.Args.Pos); err != nil {
+			return nil, err
+		}
 	}
-	if raw == nil {
+	if pred == nil || pred.JS == "" && pred.Fn == nil {
 		return nil, invalid(`poll needs a predicate: {"poll": "() => document.querySelector('#done')"}`)
-	}
-	pred, err := ParsePredicate("poll", raw)
-	if err != nil {
-		return nil, err
 	}
 	if o.Serialize {
 		if pred.JS == "" {

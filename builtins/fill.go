@@ -7,6 +7,7 @@ import (
 
 	"github.com/cdp-skill/cdp-skill/browser"
 	"github.com/cdp-skill/cdp-skill/lang"
+	"github.com/cdp-skill/cdp-skill/lang/stepopt"
 )
 
 func init() {
@@ -15,19 +16,6 @@ func init() {
 		"type":  typeText,
 		"press": press,
 	})
-}
-
-// valueString turns a fill value into text (numbers and bools too).
-func valueString(v starlark.Value) (string, error) {
-	switch x := v.(type) {
-	case starlark.String:
-		return string(x), nil
-	case starlark.Int, starlark.Float, starlark.Bool:
-		return x.String(), nil
-	case starlark.NoneType:
-		return "", nil
-	}
-	return "", invalid("a fill value must be text or a number, not %s", v.Type())
 }
 
 func fillOptions(c *Call) (browser.FillOptions, error) {
@@ -52,16 +40,16 @@ func fill(c *Call) (any, error) {
 	if err := applyDialog(c, p); err != nil {
 		return nil, err
 	}
-	if m, ok := c.Args.Pos.(starlark.IterableMapping); ok {
-		return fillBatch(c, p, m, o)
+	if _, ok := c.Args.Pos.(starlark.IterableMapping); ok {
+		var fields stepopt.Fields
+		if err := lang.DecodeValue(&fields, c.Args.Pos); err != nil {
+			return nil, invalid("fill: the batch %v", err)
+		}
+		return fillBatch(c, p, fields, o)
 	}
 	opts := options[lang.FillOptions](c)
-	if v := opts.Fields; v != nil {
-		m, isMap := v.(starlark.IterableMapping)
-		if !isMap {
-			return nil, invalid("fields must be a map of selector, ref or label to value")
-		}
-		return fillBatch(c, p, m, o)
+	if opts.Fields != nil {
+		return fillBatch(c, p, opts.Fields, o)
 	}
 	var t browser.Target
 	var value string
@@ -96,7 +84,7 @@ func fill(c *Call) (any, error) {
 
 // fillBatch fills each key (a ref, selector or label) with its value, in
 // order, and fails when any field fails (after trying them all).
-func fillBatch(c *Call, p *browser.Page, m starlark.IterableMapping, o browser.FillOptions) (any, error) {
+func fillBatch(c *Call, p *browser.Page, fields stepopt.Fields, o browser.FillOptions) (any, error) {
 	type fieldResult struct {
 		Field    string         `json:"field"`
 		Filled   bool           `json:"filled"`
@@ -108,15 +96,8 @@ func fillBatch(c *Call, p *browser.Page, m starlark.IterableMapping, o browser.F
 	var results []fieldResult
 	var firstErr error
 	filled := 0
-	for _, item := range m.Items() {
-		key, ok := starlark.AsString(item[0])
-		if !ok {
-			return nil, invalid("fill keys must be selectors, refs or labels, not %s", item[0].Type())
-		}
-		value, err := valueString(item[1])
-		if err != nil {
-			return nil, err
-		}
+	for _, f := range fields {
+		key, value := f.Key, f.Value
 		t := batchTarget(c, p, key)
 		fr := fieldResult{Field: key}
 		res, err := p.Fill(c.Ctx, t, value, o)

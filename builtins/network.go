@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"go.starlark.net/starlark"
-
 	"github.com/cdp-skill/cdp-skill/browser"
 	"github.com/cdp-skill/cdp-skill/lang"
 	"github.com/cdp-skill/cdp-skill/lang/stepopt"
@@ -102,9 +100,6 @@ func statusArg(s stepopt.Status) (string, error) {
 	return string(s), browser.CheckStatusFilter(string(s))
 }
 
-// defaultBodyLimit is the body waitForResponse returns for body = true.
-const defaultBodyLimit = 4000
-
 // waitForResponse handles wait_for_response(url, url_regex =, status =,
 // method =, body =).
 func waitForResponse(c *Call) (any, error) {
@@ -123,17 +118,7 @@ func waitForResponse(c *Call) (any, error) {
 	if w.Status, err = statusArg(wo.Status); err != nil {
 		return nil, err
 	}
-	if v, ok := c.Args.Value("body"); ok {
-		if b, isBool := v.(starlark.Bool); isBool {
-			if b {
-				w.Body = defaultBodyLimit
-			}
-		} else if w.Body, err = c.Args.Int("body", 0); err != nil {
-			return nil, err
-		} else if w.Body < 1 {
-			return nil, invalid("wait_for_response: body must be true or a positive byte limit, not %d", w.Body)
-		}
-	}
+	w.Body = int(wo.Body)
 	p, err := c.Env.Page()
 	if err != nil {
 		return nil, err

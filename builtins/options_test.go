@@ -95,8 +95,10 @@ func TestOptionsDecoding(t *testing.T) {
 		{"snapshot_search", `near = {}`, func(o any) bool { n := o.(*lang.SnapshotSearchOptions).Near; return n != nil && n.X == nil }, ""},
 		{"click", `text = "Go", scroll_until_visible = {}`, func(o any) bool { return o.(*lang.ClickOptions).ScrollUntilVisible == nil }, ""},
 		{"page_function", `fn = "() => 1", await_promise = True`, func(o any) bool { return o.(*lang.PageFunctionOptions).Await }, ""},
-		{"poll", `fn = lambda: True`, func(o any) bool { return o.(*lang.PollOptions).Fn != nil }, ""},
+		{"poll", `fn = lambda: True`, func(o any) bool { return o.(*lang.PollOptions).Fn.Fn != nil }, ""},
 		{"poll", `fn = 3`, nil, "poll: fn must be a JavaScript string, not int"},
+		{"poll", `fn = ""`, nil, "poll: fn is empty"},
+		{"route", `handler = {"abort": True}`, nil, "route: handler must be a Starlark function (recipes only), not dict"},
 		{"extract", `selector = "#t"`, func(o any) bool { e := o.(*lang.ExtractOptions); return e.Limit == 100 && e.Headers == nil }, ""},
 		{"elements_at", `x = 1, y = 2`, func(o any) bool {
 			e := o.(*lang.ElementsAtOptions)

@@ -402,9 +402,8 @@ func submit(c *Call) (any, error) {
 func assertStep(c *Call) (any, error) {
 	ao := options[lang.AssertOptions](c)
 	o := browser.AssertOptions{Text: ao.Text, Selector: ao.Selector, CaseSensitive: ao.CaseSensitive}
-	var err error
-	if o.URL, err = urlChecks(ao.URL); err != nil {
-		return nil, err
+	for _, u := range ao.URL {
+		o.URL = append(o.URL, browser.URLCheck(u))
 	}
 	if o.Selector != "" && o.Text == nil {
 		return nil, invalid("assert: selector only goes with text (the element the text must appear in)")
@@ -414,40 +413,6 @@ func assertStep(c *Call) (any, error) {
 		return nil, err
 	}
 	return p.Assert(c.Ctx, o)
-}
-
-// urlChecks reads url = {contains | equals | startsWith | endsWith |
-// matches: value}, in the order given.
-func urlChecks(v starlark.Value) ([]browser.URLCheck, error) {
-	if v == nil {
-		return nil, nil
-	}
-	data, err := FromStarlark(v)
-	o, isObj := data.(*lang.Object)
-	if err != nil || !isObj || len(o.Keys) == 0 {
-		return nil, invalid(`assert url must be a condition such as {"contains": "/done"}`)
-	}
-	var checks []browser.URLCheck
-	for _, k := range o.Keys {
-		if !validURLOp(k) {
-			return nil, invalid("assert url has no condition %q; use one of contains, equals, startsWith, endsWith, matches", k)
-		}
-		s, ok := o.Values[k].(string)
-		if !ok {
-			return nil, invalid("assert url.%s must be a string", k)
-		}
-		checks = append(checks, browser.URLCheck{Op: k, Value: s})
-	}
-	return checks, nil
-}
-
-func validURLOp(k string) bool {
-	for _, op := range browser.URLOps {
-		if k == op {
-			return true
-		}
-	}
-	return false
 }
 
 // consoleStep handles console(limit =, level =, type =, since =,

@@ -2,7 +2,6 @@ package builtins
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/cdp-skill/cdp-skill/browser"
 	"github.com/cdp-skill/cdp-skill/lang"
+	"github.com/cdp-skill/cdp-skill/lang/stepopt"
 )
 
 // route handles route(url =, url_regex =, type =, method =, fulfill =,
@@ -102,12 +102,7 @@ func routeAction(c *Call, r *browser.Route, action string) (string, error) {
 	var err error
 	switch action {
 	case "handler":
-		v, _ := c.Args.Value("handler")
-		fn, ok := v.(starlark.Callable)
-		if !ok {
-			return "", invalid("route: handler must be a Starlark function taking the request (recipes only), not %s", v.Type())
-		}
-		r.Decide = routeHandler(c, fn)
+		r.Decide = routeHandler(c, options[lang.RouteOptions](c).Handler)
 		return "a handler decides on", nil
 	case "abort":
 		reason, err := browser.CheckAbortReason(options[lang.RouteOptions](c).Abort.Reason)
@@ -117,23 +112,12 @@ func routeAction(c *Call, r *browser.Route, action string) (string, error) {
 		r.Decision = browser.RouteDecision{Action: browser.RouteAbort, Reason: reason}
 		return "aborting", nil
 	}
-	data, err := c.Args.Data(action)
-	if err != nil {
-		return "", invalid("route: %s: %v", action, err)
-	}
-	obj, ok := data.(*lang.Object)
-	if !ok {
-		return "", invalid("route: %s must be an object", action)
-	}
+	o := options[lang.RouteOptions](c)
 	if action == "headers" {
-		h, err := headerMap(obj, "headers")
-		if err != nil {
-			return "", err
-		}
-		r.Decision = browser.RouteDecision{Action: browser.RouteContinue, Headers: h}
+		r.Decision = browser.RouteDecision{Action: browser.RouteContinue, Headers: o.Headers}
 		return "changing the request headers of", nil
 	}
-	d, err := fulfillDecision(obj, c.Env.UploadDirs)
+	d, err := fulfillDecision(o.Fulfill, c.Env.UploadDirs)
 	if err != nil {
 		return "", err
 	}
@@ -148,89 +132,29 @@ func givenList(list []string) string {
 	return strings.Join(list, " and ")
 }
 
-// headerMap reads {name: value} with string values.
-func headerMap(o *lang.Object, what string) (map[string]string, error) {
-	out := map[string]string{}
-	for _, k := range o.Keys {
-		switch v := o.Values[k].(type) {
-		case string:
-			out[k] = v
-		case json.Number:
-			out[k] = v.String()
-		default:
-			return nil, invalid("route: %s.%s must be a string", what, k)
-		}
+// fulfillDecision answers with f, reading its file from the working
+// directory or uploadDirs.
+func fulfillDecision(f *stepopt.Fulfill, uploadDirs []string) (*browser.RouteDecision, error) {
+	d := &browser.RouteDecision{Action: browser.RouteFulfill, Status: 200, Headers: map[string]string{}, Body: f.Body}
+	if f.Status != 0 {
+		d.Status = int64(f.Status)
 	}
-	return out, nil
-}
-
-// fulfillDecision reads {status, headers, body | json | file, contentType}.
-func fulfillDecision(o *lang.Object, uploadDirs []string) (*browser.RouteDecision, error) {
-	d := &browser.RouteDecision{Action: browser.RouteFulfill, Status: 200, Headers: map[string]string{}}
-	contentType := ""
-	bodies := 0
-	for _, k := range o.Keys {
-		v := o.Values[k]
-		switch k {
-		case "status":
-			n, ok := v.(json.Number)
-			s, err := n.Int64()
-			if !ok || err != nil || s < 100 || s > 599 {
-				return nil, invalid("route: fulfill.status must be an HTTP status (100–599)")
-			}
-			d.Status = s
-		case "headers":
-			h, ok := v.(*lang.Object)
-			if !ok {
-				return nil, invalid("route: fulfill.headers must be an object")
-			}
-			m, err := headerMap(h, "fulfill.headers")
-			if err != nil {
-				return nil, err
-			}
-			for hk, hv := range m {
-				d.Headers[hk] = hv
-			}
-		case "contentType":
-			s, ok := v.(string)
-			if !ok {
-				return nil, invalid("route: fulfill.contentType must be a string")
-			}
-			contentType = s
-		case "body":
-			s, ok := v.(string)
-			if !ok {
-				return nil, invalid("route: fulfill.body must be a string (use json for data)")
-			}
-			d.Body, bodies = []byte(s), bodies+1
-		case "json":
-			data, err := json.Marshal(v)
-			if err != nil {
-				return nil, invalid("route: fulfill.json: %v", err)
-			}
-			d.Body, bodies = data, bodies+1
-			if contentType == "" {
-				contentType = "application/json"
-			}
-		case "file":
-			s, ok := v.(string)
-			if !ok {
-				return nil, invalid("route: fulfill.file must be a path")
-			}
-			data, mime, err := browser.ReadRouteFile(s, uploadDirs)
-			if err != nil {
-				return nil, err
-			}
-			d.Body, bodies = data, bodies+1
-			if contentType == "" {
-				contentType = mime
-			}
-		default:
-			return nil, invalid("route: fulfill has no %q; use status, headers, body, json, file, contentType", k)
-		}
+	for k, v := range f.Headers {
+		d.Headers[k] = v
 	}
-	if bodies > 1 {
-		return nil, invalid("route: fulfill takes one of body, json or file")
+	contentType := f.ContentType
+	if contentType == "" && f.JSON {
+		contentType = "application/json"
+	}
+	if f.File != "" {
+		data, mime, err := browser.ReadRouteFile(f.File, uploadDirs)
+		if err != nil {
+			return nil, err
+		}
+		d.Body = data
+		if contentType == "" {
+			contentType = mime
+		}
 	}
 	if contentType == "" && !hasHeader(d.Headers, "content-type") {
 		contentType = "text/plain; charset=utf-8"
@@ -299,7 +223,7 @@ func handlerDecision(v starlark.Value, uploadDirs []string) (*browser.RouteDecis
 		}
 		return nil, fmt.Errorf("the handler returned %q; return None, \"continue\", \"abort\" or a dict", s)
 	}
-	data, err := FromStarlark(v)
+	data, err := lang.ToPlain(v, lang.GoNumbers)
 	if err != nil {
 		return nil, err
 	}
@@ -315,15 +239,15 @@ func handlerDecision(v starlark.Value, uploadDirs []string) (*browser.RouteDecis
 		return &browser.RouteDecision{Action: browser.RouteAbort, Reason: reason}, nil
 	}
 	if h, ok := o.Get("headers"); ok && len(o.Keys) == 1 {
-		ho, ok := h.(*lang.Object)
-		if !ok {
-			return nil, fmt.Errorf("headers must be a dict")
+		var hs stepopt.Headers
+		if err := hs.DecodeOption(h); err != nil {
+			return nil, fmt.Errorf("headers %w", err)
 		}
-		m, err := headerMap(ho, "headers")
-		if err != nil {
-			return nil, err
-		}
-		return &browser.RouteDecision{Action: browser.RouteContinue, Headers: m}, nil
+		return &browser.RouteDecision{Action: browser.RouteContinue, Headers: hs}, nil
 	}
-	return fulfillDecision(o, uploadDirs)
+	var f stepopt.Fulfill
+	if err := f.DecodeOption(o); err != nil {
+		return nil, fmt.Errorf("the handler's fulfill dict %w", err)
+	}
+	return fulfillDecision(&f, uploadDirs)
 }

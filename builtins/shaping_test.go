@@ -180,20 +180,23 @@ func TestInspectOutputKeysCountsBySelector(t *testing.T) {
 }
 
 // TestAssertURLChecksKeepTheirOrder: assert's url conditions are read in
-// the order given; an unknown condition or a non-string value is refused.
+// the order given; an unknown condition or a non-string value is refused
+// when the options are decoded.
 func TestAssertURLChecksKeepTheirOrder(t *testing.T) {
-	c, _ := call(t, "assert", `url = {"startsWith": "http", "contains": "/done"}`)
-	checks, err := urlChecks(options[lang.AssertOptions](c).URL)
-	if err != nil || jsonOf(checks) != `[{"Op":"startsWith","Value":"http"},{"Op":"contains","Value":"/done"}]` {
-		t.Errorf("checks = %s, %v", jsonOf(checks), err)
+	c, err := call(t, "assert", `url = {"startsWith": "http", "contains": "/done"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checks := options[lang.AssertOptions](c).URL
+	if jsonOf(checks) != `[{"Op":"startsWith","Value":"http"},{"Op":"contains","Value":"/done"}]` {
+		t.Errorf("checks = %s", jsonOf(checks))
 	}
 	for args, want := range map[string]string{
-		`url = {"has": "x"}`:  `no condition "has"`,
-		`url = {"equals": 3}`: "url.equals must be a string",
+		`url = {"has": "x"}`:  `assert: url has no condition "has"`,
+		`url = {"equals": 3}`: "assert: url equals must be a string, not int",
 		`url = {}`:            "must be a condition",
 	} {
-		c, _ := call(t, "assert", args)
-		if _, err := urlChecks(options[lang.AssertOptions](c).URL); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := call(t, "assert", args); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("assert(%s): %v, want %q", args, err, want)
 		}
 	}

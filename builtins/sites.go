@@ -175,13 +175,9 @@ func runRecipe(c *Call) (any, error) {
 		return nil, browser.Errorf(browser.KindElementNotFound, "site %s has no recipe %q; its recipes: %s", domain, name, strings.Join(names, ", "))
 	}
 	var kwargs []starlark.Tuple
-	if v := o.Args; v != nil {
-		m, isMap := v.(starlark.IterableMapping)
-		if !isMap {
-			return nil, invalid("recipe args must be a map of argument name to value")
-		}
-		for _, item := range m.Items() {
-			kwargs = append(kwargs, starlark.Tuple{item[0], item[1]})
+	if o.Args.Object != nil {
+		for _, k := range o.Args.Keys {
+			kwargs = append(kwargs, starlark.Tuple{starlark.String(k), lang.FromPlain(o.Args.Values[k])})
 		}
 	}
 	v, err := starlark.Call(c.Thread, fn, nil, kwargs)

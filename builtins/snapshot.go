@@ -141,9 +141,7 @@ func query(c *Call) (any, error) {
 	}
 	q.Roles = append(append(q.Roles, o.Role...), o.Roles...)
 	if o.Output != nil {
-		if q.Output, err = FromStarlark(o.Output); err != nil {
-			return nil, err
-		}
+		q.Output = o.Output.Value()
 	}
 	// Query checks the selector in the same engine call (a queryAll of n
 	// entries costs n round trips, not 2n).

@@ -226,81 +226,10 @@ func toStarlark(v any, depth int) (starlark.Value, error) {
 }
 
 // FromStarlark converts a Starlark value into a JSON-shaped Go value: dicts
-// and records become *lang.Object (key order kept), lists and tuples []any.
-// Functions and other non-data values are an error.
-// A value nested deeper than lang.MaxNesting (such as a list that contains
-// itself) is an error too.
-func FromStarlark(v starlark.Value) (any, error) { return fromStarlark(v, 0) }
-
-func fromStarlark(v starlark.Value, depth int) (any, error) {
-	if depth > lang.MaxNesting {
-		return nil, fmt.Errorf("%w: more than %d levels of lists and dicts (does one contain itself?)", lang.ErrTooDeep, lang.MaxNesting)
-	}
-	switch x := v.(type) {
-	case starlark.NoneType:
-		return nil, nil
-	case starlark.Bool:
-		return bool(x), nil
-	case starlark.String:
-		return string(x), nil
-	case starlark.Int:
-		if i, ok := x.Int64(); ok {
-			return json.Number(fmt.Sprint(i)), nil
-		}
-		return json.Number(x.String()), nil
-	case starlark.Float:
-		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-			return nil, fmt.Errorf("%s cannot be represented in JSON", x)
-		}
-		return json.Number(fmt.Sprint(float64(x))), nil
-	case *starlark.List:
-		return fromIterable(x, x.Len(), depth)
-	case starlark.Tuple:
-		return fromIterable(x, x.Len(), depth)
-	case *starlark.Dict:
-		o := &lang.Object{Values: map[string]any{}}
-		for _, item := range x.Items() {
-			k, ok := item[0].(starlark.String)
-			if !ok {
-				return nil, fmt.Errorf("dict keys must be strings, not %s", item[0].Type())
-			}
-			gv, err := fromStarlark(item[1], depth+1)
-			if err != nil {
-				return nil, err
-			}
-			o.Keys = append(o.Keys, string(k))
-			o.Values[string(k)] = gv
-		}
-		return o, nil
-	case *Record:
-		o := &lang.Object{Values: map[string]any{}}
-		for _, k := range x.keys {
-			gv, err := fromStarlark(x.values[k], depth+1)
-			if err != nil {
-				return nil, err
-			}
-			o.Keys = append(o.Keys, k)
-			o.Values[k] = gv
-		}
-		return o, nil
-	}
-	return nil, fmt.Errorf("a %s cannot be turned into data", v.Type())
-}
-
-func fromIterable(it starlark.Iterable, n, depth int) ([]any, error) {
-	out := make([]any, 0, n)
-	iter := it.Iterate()
-	defer iter.Done()
-	var e starlark.Value
-	for iter.Next(&e) {
-		gv, err := fromStarlark(e, depth+1)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, gv)
-	}
-	return out, nil
-}
+// and records become *lang.Object (key order kept), lists and tuples []any,
+// numbers json.Number. Functions and other non-data values are an error,
+// and so is a value nested deeper than lang.MaxNesting.
+func FromStarlark(v starlark.Value) (any, error) { return lang.ToPlain(v, lang.JSONNumbers) }
 
 func decodeJSON(raw []byte) (any, error) { return lang.DecodeJSON(raw) }
 

@@ -36,6 +36,9 @@ type Param struct {
 	// Fields are the keys of a dict parameter declared as a struct (an
 	// unknown key is refused).
 	Fields []Param
+	// Function marks a parameter only a recipe can give: a Starlark
+	// function (route's handler). JSON has none.
+	Function bool
 }
 
 // TargetKeys are the parameter names that can name an element (spec §6):
@@ -121,6 +124,11 @@ type Action struct {
 	// MapForm means an object whose keys are not all parameters is passed
 	// whole as the positional argument (batch fill, queryAll).
 	MapForm bool
+	// PositionalIs names the parameter the positional value stands for
+	// when it has that parameter's type (fill's batch dict is fields,
+	// pipeline's list is steps): it is decoded the same way, so its bad
+	// shape fails validation before any step runs.
+	PositionalIs string
 	// Options is the action's typed options struct (a zero value, such as
 	// ClickOptions{}): its tagged fields declare the parameters, and the
 	// builtin receives the decoded struct. An action without one takes no

@@ -1,6 +1,8 @@
 package lang
 
-import "go.starlark.net/starlark"
+import (
+	"github.com/cdp-skill/cdp-skill/lang/stepopt"
+)
 
 // Output names the file a capture step writes.
 type Output struct {
@@ -10,8 +12,8 @@ type Output struct {
 // ScreenshotOptions are screenshot's parameters.
 type ScreenshotOptions struct {
 	Output
-	FullPage       bool           `step:"fullPage" doc:"the whole scrollable page (at most 16384 pixels a side)"`
-	Region         starlark.Value `step:"region" type:"dict" doc:"an area in page CSS pixels: {x, y, width, height}" example:"{\"x\": 0, \"y\": 0, \"width\": 800, \"height\": 600}"`
+	FullPage       bool          `step:"fullPage" doc:"the whole scrollable page (at most 16384 pixels a side)"`
+	Region         *stepopt.Rect `step:"region" type:"dict" doc:"an area in page CSS pixels: {x, y, width, height}" example:"{\"x\": 0, \"y\": 0, \"width\": 800, \"height\": 600}"`
 	Target         `keys:"selector ref text exact" docs:"selector=capture this element's box;ref=capture the box of the element with this ref;text=capture the element with this text or accessible name;exact=text must match the whole string"`
 	Padding        float64 `step:"padding" doc:"CSS pixels added around the element (clipped to the page)" example:"8"`
 	Format         string  `step:"format" doc:"png (default) | jpeg | webp; default from the path's extension" example:"\"jpeg\""`
@@ -25,10 +27,10 @@ type PDFOptions struct {
 	Landscape           bool           `step:"landscape" doc:"landscape orientation"`
 	Scale               float64        `step:"scale" doc:"rendering scale, 0.1 to 2 (default 1)" example:"0.8"`
 	PageRanges          string         `step:"pageRanges" doc:"pages to print, e.g. \"1-3, 5\"" example:"\"1-3, 5\""`
-	Margin              starlark.Value `step:"margin" type:"number|string|dict" doc:"inches (or \"1cm\", \"10mm\", \"96px\") for every side, or {top, bottom, left, right}; default 0.4in" example:"\"1cm\""`
+	Margin              stepopt.Margin `step:"margin" type:"number|string|dict" doc:"inches (or \"1cm\", \"10mm\", \"96px\") for every side, or {top, bottom, left, right}; default 0.4in" example:"\"1cm\""`
 	Format              string         `step:"format" doc:"paper: Letter (default), Legal, Tabloid, Ledger, A0-A6" example:"\"A4\""`
-	PaperWidth          starlark.Value `step:"paperWidth" type:"number|string" doc:"paper width in inches (or with a unit)" example:"8.5"`
-	PaperHeight         starlark.Value `step:"paperHeight" type:"number|string" doc:"paper height in inches (or with a unit)" example:"\"297mm\""`
+	PaperWidth          stepopt.Length `step:"paperWidth" type:"number|string" doc:"paper width in inches (or with a unit)" example:"8.5"`
+	PaperHeight         stepopt.Length `step:"paperHeight" type:"number|string" doc:"paper height in inches (or with a unit)" example:"\"297mm\""`
 	HeaderTemplate      string         `step:"headerTemplate" doc:"HTML of the header; classes date, title, url, pageNumber, totalPages are filled in" example:"\"<span class=title></span>\""`
 	FooterTemplate      string         `step:"footerTemplate" doc:"HTML of the footer (same classes)" example:"\"<span class=pageNumber></span>\""`
 	DisplayHeaderFooter *bool          `step:"displayHeaderFooter" doc:"show header and footer (default: when a template is given)"`
@@ -38,9 +40,9 @@ type PDFOptions struct {
 
 // CookiesOptions are cookies's parameters.
 type CookiesOptions struct {
-	Get   starlark.Value `step:"get" type:"bool|string|dict" doc:"read cookies: true (the page's), a URL, or {url, urls, domain, name, all}" example:"true"`
-	Set   starlark.Value `step:"set" type:"dict|list" doc:"cookies to set: {name, value, url or domain, path, expires (epoch seconds), httpOnly, secure, sameSite}; without url or domain, the page's URL" example:"[{\"name\": \"sid\", \"value\": \"abc\"}]"`
-	Clear starlark.Value `step:"clear" type:"bool|string|dict" doc:"delete cookies: true (the page's), a URL or domain, or {url, urls, domain, name, all}" example:"\"example.com\""`
+	Get   stepopt.CookieSelect `step:"get" type:"bool|string|dict" doc:"read cookies: true (the page's), a URL, or {url, urls, domain, name, all}" example:"true"`
+	Set   stepopt.Cookies      `step:"set" type:"dict|list" doc:"cookies to set: {name, value, url or domain, path, expires (epoch seconds), httpOnly, secure, sameSite}; without url or domain, the page's URL" example:"[{\"name\": \"sid\", \"value\": \"abc\"}]"`
+	Clear stepopt.CookieSelect `step:"clear" type:"bool|string|dict" doc:"delete cookies: true (the page's), a URL or domain, or {url, urls, domain, name, all}" example:"\"example.com\""`
 }
 
 // ViewportOptions are viewport's parameters.

@@ -3,8 +3,6 @@ package lang
 import (
 	"time"
 
-	"go.starlark.net/starlark"
-
 	"github.com/cdp-skill/cdp-skill/lang/stepopt"
 )
 
@@ -40,7 +38,7 @@ type WaitQuiet struct {
 type FillOptions struct {
 	Target `keys:"selector ref text label exact"`
 	Value  *stepopt.Text  `step:"value" type:"string|number|bool" doc:"the value" example:"\"a@b.c\""`
-	Fields starlark.Value `step:"fields" type:"dict" doc:"batch: {selector or ref or label: value}" example:"{\"#email\": \"a@b.c\"}"`
+	Fields stepopt.Fields `step:"fields" type:"dict" doc:"batch: {selector or ref or label: value}" example:"{\"#email\": \"a@b.c\"}"`
 	Clear  bool           `step:"clear" doc:"replace the current value" default:"true"`
 	React  bool           `step:"react" doc:"set the value with the native setter and input/change events"`
 	Acting
@@ -76,7 +74,7 @@ func init() {
 		&Action{Name: "click", Positional: "string", Visual: true, LooksUpFirst: true, Verb: "Clicked", Options: ClickOptions{},
 			Example: `{"click": "s1e4"}`,
 			Doc:     "click an element (real mouse events, verified; falls back to a JavaScript click)"},
-		&Action{Name: "fill", Positional: "string|dict", MapForm: true, Visual: true, LooksUpFirst: true, Verb: "Filled", Options: FillOptions{},
+		&Action{Name: "fill", Positional: "string|dict", MapForm: true, PositionalIs: "fields", Visual: true, LooksUpFirst: true, Verb: "Filled", Options: FillOptions{},
 			Example: `{"fill": {"label": "Email", "value": "a@b.c"}}`,
 			Doc:     "put a value into a field and verify it landed (a code or rich-text editor is filled with its own keys and a paste, a role=slider with its arrow keys); a map fills several fields; a string fills the focused field"},
 		&Action{Name: "type", Star: "type_text", Positional: "string", Visual: true, LooksUpFirst: true, Verb: "Typed", Options: TypeOptions{},

@@ -3,8 +3,6 @@ package lang
 import (
 	"time"
 
-	"go.starlark.net/starlark"
-
 	"github.com/cdp-skill/cdp-skill/lang/stepopt"
 )
 
@@ -51,9 +49,9 @@ type PageFunctionOptions struct {
 
 // PollOptions are poll's parameters.
 type PollOptions struct {
-	Fn        starlark.Value `step:"fn" type:"hook" doc:"predicate: JavaScript (or, in recipes, a Starlark function)" example:"\"() => !!document.querySelector('#done')\""`
-	Interval  time.Duration  `step:"interval" doc:"ms between evaluations" default:"100"`
-	Serialize bool           `step:"serialize" doc:"true: the spec's {type, value} around every value (JavaScript predicates)"`
+	Fn        Hook          `step:"fn" type:"hook" doc:"predicate: JavaScript (or, in recipes, a Starlark function)" example:"\"() => !!document.querySelector('#done')\""`
+	Interval  time.Duration `step:"interval" doc:"ms between evaluations" default:"100"`
+	Serialize bool          `step:"serialize" doc:"true: the spec's {type, value} around every value (JavaScript predicates)"`
 }
 
 // LoadingFields returns the waitUntil option of an options struct.

@@ -25,22 +25,23 @@ type NetworkOptions struct {
 // WaitForResponseOptions are waitForResponse's parameters.
 type WaitForResponseOptions struct {
 	URLMatch `docs:"url=URL substring or glob (the positional value);urlRegex=URL regular expression (RE2)"`
-	Status   stepopt.Status `step:"status" type:"int|string" doc:"only this status (200) or class (\"2xx\")" example:"200"`
-	Method   string         `step:"method" doc:"only this HTTP method" example:"\"POST\""`
-	Body     starlark.Value `step:"body" type:"bool|int" doc:"return the response body: true = first 4000 bytes, or a byte limit" example:"true"`
+	Status   stepopt.Status    `step:"status" type:"int|string" doc:"only this status (200) or class (\"2xx\")" example:"200"`
+	Method   string            `step:"method" doc:"only this HTTP method" example:"\"POST\""`
+	Body     stepopt.BodyLimit `step:"body" type:"bool|int" doc:"return the response body: true = first 4000 bytes, or a byte limit" example:"true"`
 }
 
 // RouteOptions are route's parameters.
 type RouteOptions struct {
 	URLMatch `docs:"url=requests whose URL contains this text (a * makes it a glob); omit for every request;urlRegex=requests whose URL matches this regular expression"`
-	Type     stepopt.Strings `step:"type" type:"string|list" doc:"only these resource types" example:"\"image\""`
-	Method   string          `step:"method" doc:"only this HTTP method" example:"\"GET\""`
-	Fulfill  starlark.Value  `step:"fulfill" type:"dict" doc:"answer without the network: {status, headers, body | json | file, contentType}; file is read from the working directory or CDP_SKILL_UPLOAD_DIRS" example:"{\"json\": []}"`
-	Abort    *stepopt.Abort  `step:"abort" type:"bool|string" doc:"fail the request: true (BlockedByClient) or a reason (Failed, ConnectionRefused, TimedOut, …)" example:"true"`
-	Headers  starlark.Value  `step:"headers" type:"dict" doc:"send the request on with these request headers set (\"\" removes one)" example:"{\"X-Test\": \"1\"}"`
-	Handler  starlark.Value  `step:"handler" type:"any" doc:"recipes: a function(request) deciding per request; returns None (go on), \"abort\", or a dict like fulfill (or {headers}, {abort})"`
-	Times    int             `step:"times" doc:"handle only the first n matching requests (0: every one)" example:"1"`
-	Clear    bool            `step:"clear" doc:"remove every route of the tab"`
+	Type     stepopt.Strings  `step:"type" type:"string|list" doc:"only these resource types" example:"\"image\""`
+	Method   string           `step:"method" doc:"only this HTTP method" example:"\"GET\""`
+	Fulfill  *stepopt.Fulfill `step:"fulfill" type:"dict" doc:"answer without the network: {status, headers, body | json | file, contentType}; file is read from the working directory or CDP_SKILL_UPLOAD_DIRS" example:"{\"json\": []}"`
+	Abort    *stepopt.Abort   `step:"abort" type:"bool|string" doc:"fail the request: true (BlockedByClient) or a reason (Failed, ConnectionRefused, TimedOut, …)" example:"true"`
+	Headers  stepopt.Headers  `step:"headers" type:"dict" doc:"send the request on with these request headers set (\"\" removes one)" example:"{\"X-Test\": \"1\"}"`
+	// Handler stays a Starlark value: a function cannot be data.
+	Handler starlark.Callable `step:"handler" type:"any" doc:"recipes: a function(request) deciding per request; returns None (go on), \"abort\", or a dict like fulfill (or {headers}, {abort})"`
+	Times   int               `step:"times" doc:"handle only the first n matching requests (0: every one)" example:"1"`
+	Clear   bool              `step:"clear" doc:"remove every route of the tab"`
 }
 
 // HAROptions are har's parameters.

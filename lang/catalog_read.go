@@ -1,6 +1,6 @@
 package lang
 
-import "go.starlark.net/starlark"
+import "github.com/cdp-skill/cdp-skill/lang/stepopt"
 
 // Selecting is the element a read step is for: selector= or the positional
 // string (a CSS selector or a ref).
@@ -64,10 +64,10 @@ type SubmitOptions struct {
 
 // AssertOptions are assert's parameters.
 type AssertOptions struct {
-	URL           starlark.Value `step:"url" type:"dict" doc:"{contains | equals | startsWith | endsWith | matches: value} on the page URL" example:"{\"contains\": \"/done\"}"`
-	Text          *string        `step:"text" doc:"text that must appear in the element's text" example:"\"Thank you\""`
-	Selector      string         `step:"selector" doc:"with text: the element to look in (default body)" example:"\"#status\""`
-	CaseSensitive bool           `step:"caseSensitive" doc:"with text: match case" default:"true"`
+	URL           stepopt.URLChecks `step:"url" type:"dict" doc:"{contains | equals | startsWith | endsWith | matches: value} on the page URL" example:"{\"contains\": \"/done\"}"`
+	Text          *string           `step:"text" doc:"text that must appear in the element's text" example:"\"Thank you\""`
+	Selector      string            `step:"selector" doc:"with text: the element to look in (default body)" example:"\"#status\""`
+	CaseSensitive bool              `step:"caseSensitive" doc:"with text: match case" default:"true"`
 }
 
 // ConsoleOptions are console's parameters.

@@ -1,6 +1,6 @@
 package lang
 
-import "go.starlark.net/starlark"
+import "github.com/cdp-skill/cdp-skill/lang/stepopt"
 
 // ReadSiteProfileOptions are readSiteProfile's parameters.
 type ReadSiteProfileOptions struct {
@@ -18,7 +18,7 @@ type WriteSiteProfileOptions struct {
 type RecipeOptions struct {
 	Site string         `step:"site" doc:"the site whose recipe to run" example:"\"github.com\""`
 	Name string         `step:"name" doc:"the recipe (a function of the site's recipes)" example:"\"login\""`
-	Args starlark.Value `step:"args" type:"dict" doc:"keyword arguments for the recipe" example:"{\"email\": \"a@b.c\"}"`
+	Args stepopt.Kwargs `step:"args" type:"dict" doc:"keyword arguments for the recipe" example:"{\"email\": \"a@b.c\"}"`
 }
 
 func init() {

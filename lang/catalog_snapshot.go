@@ -1,8 +1,6 @@
 package lang
 
 import (
-	"go.starlark.net/starlark"
-
 	"github.com/cdp-skill/cdp-skill/lang/stepopt"
 )
 
@@ -44,20 +42,20 @@ type Near struct {
 
 // QueryOptions are query's parameters.
 type QueryOptions struct {
-	Selector  string          `step:"selector" doc:"CSS selector" example:"\"table tr\""`
-	Role      stepopt.Strings `step:"role" type:"string|list" doc:"ARIA role (or list of roles) instead of a selector" example:"\"link\""`
-	Roles     []string        `step:"roles" doc:"several roles" example:"[\"button\", \"link\"]"`
-	Name      string          `step:"name" doc:"role mode: accessible name contains this" example:"\"Next\""`
-	NameExact bool            `step:"nameExact" doc:"role mode: name must equal name"`
-	NameRegex string          `step:"nameRegex" doc:"role mode: name matches this regular expression" example:"\"^Page \\\\d+$\""`
-	Checked   *bool           `step:"checked" doc:"role mode: checked state"`
-	Disabled  *bool           `step:"disabled" doc:"role mode: disabled state"`
-	Level     int             `step:"level" doc:"role mode: heading level" example:"2"`
-	Limit     int             `step:"limit" doc:"maximum results" default:"10"`
-	CountOnly bool            `step:"countOnly" doc:"only the count"`
-	Output    starlark.Value  `step:"output" type:"string|list|dict" doc:"text | html | href | value | tag | name | role, a list of them, or {attributes: [...]}" example:"[\"text\", \"href\"]"`
-	Clean     bool            `step:"clean" doc:"normalize whitespace of text" default:"true"`
-	Metadata  bool            `step:"metadata" doc:"add tag, attributes and box"`
+	Selector  string               `step:"selector" doc:"CSS selector" example:"\"table tr\""`
+	Role      stepopt.Strings      `step:"role" type:"string|list" doc:"ARIA role (or list of roles) instead of a selector" example:"\"link\""`
+	Roles     []string             `step:"roles" doc:"several roles" example:"[\"button\", \"link\"]"`
+	Name      string               `step:"name" doc:"role mode: accessible name contains this" example:"\"Next\""`
+	NameExact bool                 `step:"nameExact" doc:"role mode: name must equal name"`
+	NameRegex string               `step:"nameRegex" doc:"role mode: name matches this regular expression" example:"\"^Page \\\\d+$\""`
+	Checked   *bool                `step:"checked" doc:"role mode: checked state"`
+	Disabled  *bool                `step:"disabled" doc:"role mode: disabled state"`
+	Level     int                  `step:"level" doc:"role mode: heading level" example:"2"`
+	Limit     int                  `step:"limit" doc:"maximum results" default:"10"`
+	CountOnly bool                 `step:"countOnly" doc:"only the count"`
+	Output    *stepopt.QueryOutput `step:"output" type:"string|list|dict" doc:"text | html | href | value | tag | name | role, a list of them, or {attributes: [...]}" example:"[\"text\", \"href\"]"`
+	Clean     bool                 `step:"clean" doc:"normalize whitespace of text" default:"true"`
+	Metadata  bool                 `step:"metadata" doc:"add tag, attributes and box"`
 }
 
 func init() {

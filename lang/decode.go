@@ -1,7 +1,6 @@
 package lang
 
 import (
-	"encoding/json"
 	"fmt"
 	"reflect"
 	"strings"
@@ -74,10 +73,27 @@ func (a *Action) checkJSONOptions(key string, o *Object) error {
 	}
 	kw := map[string]starlark.Value{}
 	for _, k := range o.Keys {
-		kw[k] = jsonToStarlark(o.Values[k])
+		kw[k] = FromPlain(o.Values[k])
 	}
 	_, err := a.decode(kw, naming{action: key, json: true})
 	return err
+}
+
+// checkJSONPositional decodes a JSON step's positional value the way its
+// parameter (PositionalIs) is decoded, when it has that parameter's type.
+func (a *Action) checkJSONPositional(key string, v any) error {
+	if a.opts == nil || a.PositionalIs == "" {
+		return nil
+	}
+	for _, f := range a.opts.fields {
+		sv := FromPlain(v)
+		if f.param.Name != a.PositionalIs || !starAccepts(f.param.Type, sv) {
+			continue
+		}
+		dst := a.opts.zero().Elem().FieldByIndex(f.index)
+		return decodeInto(dst, f, sv, key, naming{action: key, json: true})
+	}
+	return nil
 }
 
 // nonNegative are the parameters that count (limit, times, offset) or
@@ -118,12 +134,19 @@ func decodeInto(dst reflect.Value, f optField, v starlark.Value, name string, n 
 		}
 		return nil
 	}
-	if dst.Type() == starValueType {
+	switch dst.Type() {
+	case hookType:
 		if !starAccepts(f.param.Type, v) {
 			return n.fail("%s must be %s, not %s", name, withArticle(describeType(f.param.Type)), v.Type())
 		}
-		dst.Set(reflect.ValueOf(v))
+		h, err := decodeHook(v)
+		if err != nil {
+			return n.fail("%s %v", name, err)
+		}
+		dst.Set(reflect.ValueOf(h))
 		return nil
+	case callableType:
+		return decodeCallable(dst, v, name, n)
 	}
 	if dst.Kind() == reflect.Pointer {
 		if f.nested != nil {
@@ -310,86 +333,9 @@ func decoderAt(dst reflect.Value) (stepopt.Decoder, bool) {
 // DecodeValue decodes a Starlark value into d from its plain value (the
 // builtins use it for a positional argument of a union type).
 func DecodeValue(d stepopt.Decoder, v starlark.Value) error {
-	pv, err := plainValue(v)
+	pv, err := ToPlain(v, GoNumbers)
 	if err != nil {
 		return err
 	}
 	return d.DecodeOption(pv)
-}
-
-// plainValue converts a Starlark value to the plain value a
-// stepopt.Decoder reads: nil, bool, string, int64, float64, []any or
-// map[string]any.
-func plainValue(v starlark.Value) (any, error) {
-	switch x := v.(type) {
-	case starlark.NoneType:
-		return nil, nil
-	case starlark.Bool:
-		return bool(x), nil
-	case starlark.String:
-		return string(x), nil
-	case starlark.Int:
-		if i, ok := x.Int64(); ok {
-			return i, nil
-		}
-		return nil, fmt.Errorf("%s is too large", x)
-	case starlark.Float:
-		return float64(x), nil
-	case starlark.Indexable:
-		out := make([]any, x.Len())
-		for i := range out {
-			e, err := plainValue(x.Index(i))
-			if err != nil {
-				return nil, err
-			}
-			out[i] = e
-		}
-		return out, nil
-	}
-	if items, ok := mappingItems(v); ok {
-		out := make(map[string]any, len(items))
-		for _, kv := range items {
-			k, isStr := starlark.AsString(kv[0])
-			if !isStr {
-				return nil, fmt.Errorf("keys must be strings, not %s", kv[0].Type())
-			}
-			e, err := plainValue(kv[1])
-			if err != nil {
-				return nil, err
-			}
-			out[k] = e
-		}
-		return out, nil
-	}
-	return nil, fmt.Errorf("cannot be %s", v.Type())
-}
-
-// jsonToStarlark converts a decoded JSON value to the Starlark value its
-// lowering produces.
-func jsonToStarlark(v any) starlark.Value {
-	switch x := v.(type) {
-	case bool:
-		return starlark.Bool(x)
-	case string:
-		return starlark.String(x)
-	case []any:
-		l := make([]starlark.Value, len(x))
-		for i, e := range x {
-			l[i] = jsonToStarlark(e)
-		}
-		return starlark.NewList(l)
-	case *Object:
-		d := starlark.NewDict(len(x.Keys))
-		for _, k := range x.Keys {
-			_ = d.SetKey(starlark.String(k), jsonToStarlark(x.Values[k]))
-		}
-		return d
-	case json.Number:
-		if i, err := x.Int64(); err == nil && isInt(string(x)) {
-			return starlark.MakeInt64(i)
-		}
-		f, _ := x.Float64()
-		return starlark.Float(f)
-	}
-	return starlark.None
 }

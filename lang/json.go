@@ -10,41 +10,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/cdp-skill/cdp-skill/lang/stepopt"
 )
 
 // Object is a JSON object that keeps its key order (a batch fill fills in the
-// order the agent wrote).
-type Object struct {
-	Keys   []string
-	Values map[string]any
-}
-
-// Get returns the value of key.
-func (o *Object) Get(key string) (any, bool) {
-	v, ok := o.Values[key]
-	return v, ok
-}
-
-// MarshalJSON writes the object in key order.
-func (o *Object) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, k := range o.Keys {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		kb, _ := json.Marshal(k)
-		b.Write(kb)
-		b.WriteByte(':')
-		vb, err := json.Marshal(o.Values[k])
-		if err != nil {
-			return nil, err
-		}
-		b.Write(vb)
-	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
-}
+// order the agent wrote). It is stepopt's, so option types read it.
+type Object = stepopt.Object
 
 // MaxNesting bounds how deeply arrays and objects may nest in a command,
 // in a value a recipe passes to a builtin or returns, and in data read

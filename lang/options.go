@@ -19,7 +19,7 @@ import (
 // this declaration. Field tags:
 //
 //	step:"jsonName[,target]"  the JSON (camelCase) name; target marks a key naming the element
-//	type:"bool|dict"          accepted types, when the Go type does not say them (required on starlark.Value fields)
+//	type:"bool|dict"          accepted types, when the Go type does not say them (required on stepopt types and starlark.Callable)
 //	default:"100"             the value when absent (set on value fields; on a pointer field, where nil means more than the default, it only documents)
 //	doc:"…"                   one line for the reference, help and the schema
 //	example:"…"               a JSON value for the parameter in the reference (default: made from its type)
@@ -121,6 +121,9 @@ func docOverrides(s string) map[string]string {
 func declaredField(sf reflect.StructField, name string, target bool) (optField, error) {
 	f := optField{param: Param{Name: name, Doc: sf.Tag.Get("doc"), Target: target,
 		Default: sf.Tag.Get("default"), Example: sf.Tag.Get("example")}}
+	if sf.Type == starValueType {
+		return f, fmt.Errorf("%s is a starlark.Value: give it a Go type (a lang/stepopt type for several shapes, lang.Hook for a predicate, starlark.Callable for a function)", name)
+	}
 	t := Type(sf.Tag.Get("type"))
 	decodes := reflect.PointerTo(sf.Type).Implements(decoderType) || sf.Type.Implements(decoderType)
 	if t == "" && decodes {
@@ -133,6 +136,7 @@ func declaredField(sf reflect.StructField, name string, target bool) (optField, 
 		return f, fmt.Errorf("%s needs a type tag", sf.Type)
 	}
 	f.param.Type = t
+	f.param.Function = sf.Type == callableType
 	if sf.Type.Kind() == reflect.Pointer && sf.Type.Elem().Kind() == reflect.Struct && !decodes {
 		n, err := parseOptions(sf.Type.Elem())
 		if err != nil {
@@ -144,7 +148,7 @@ func declaredField(sf reflect.StructField, name string, target bool) (optField, 
 	if f.param.Default != "" && decodes {
 		return f, fmt.Errorf("%s decodes itself: a default tag only documents it", sf.Type)
 	}
-	if f.param.Default != "" && sf.Type.Kind() != reflect.Pointer && sf.Type != starValueType {
+	if f.param.Default != "" && sf.Type.Kind() != reflect.Pointer {
 		if err := setDefault(reflect.New(sf.Type).Elem(), f.param.Default); err != nil {
 			return f, err
 		}
@@ -153,7 +157,7 @@ func declaredField(sf reflect.StructField, name string, target bool) (optField, 
 }
 
 // goType is the catalog Type a Go field type accepts ("" when it cannot
-// tell: a starlark.Value).
+// tell: a starlark.Callable).
 func goType(t reflect.Type) Type {
 	if t.Kind() == reflect.Pointer {
 		if t.Elem().Kind() == reflect.Struct {
@@ -164,8 +168,10 @@ func goType(t reflect.Type) Type {
 	switch {
 	case t == durationType:
 		return "int|string"
-	case t == starValueType:
+	case t == callableType:
 		return ""
+	case t == hookType:
+		return "hook"
 	}
 	switch t.Kind() {
 	case reflect.String:
@@ -243,7 +249,7 @@ func (s *optSpec) zero() reflect.Value {
 	v := reflect.New(s.typ)
 	for _, f := range s.fields {
 		fv := v.Elem().FieldByIndex(f.index)
-		if f.param.Default != "" && fv.Kind() != reflect.Pointer && fv.Type() != starValueType {
+		if f.param.Default != "" && fv.Kind() != reflect.Pointer {
 			_ = setDefault(fv, f.param.Default) // checked when declared
 		}
 	}

@@ -322,10 +322,16 @@ func validateValue(st *Step) error {
 			}
 			return validationErr(st.Index, "%s; valid parameters: %s (types and defaults: cdp-skill help %s)", msg, strings.Join(paramNames(a), ", "), a.Name)
 		}
+		if err := a.checkJSONPositional(st.Key, v); err != nil {
+			return validationErr(st.Index, "%v", err)
+		}
 		return nil
 	}
 	if !typeAccepts(a.Positional, st.Value) {
 		return validationErr(st.Index, "%s does not take a %s; give %s", st.Key, jsonType(st.Value), usage(a))
+	}
+	if err := a.checkJSONPositional(st.Key, st.Value); err != nil {
+		return validationErr(st.Index, "%v", err)
 	}
 	if n, isNum := st.Value.(json.Number); isNum && a.PositionalMS {
 		f, _ := n.Float64()

@@ -95,9 +95,6 @@ func TestCaptureStepRefusesPathOutsideOutputDir(t *testing.T) {
 		`{"viewport": {"width": 300}}`:                             "width and height",
 		`{"screenshot": "s1e4"}`:                                   `{"ref": "s1e4"}`,
 		`{"screenshot": {"fullPage": true, "selector": "#chart"}}`: "not several",
-		`{"screenshot": {"region": {"x": 0, "y": 0, "w": 5}}}`:     `unknown field "w"`,
-		`{"pdf": {"margin": {"middle": 1}}}`:                       `no side "middle"`,
-		`{"pdf": {"paperWidth": "wide"}}`:                          "not a length",
 		`{"cookies": "eat"}`:                                       `"get" or "clear"`,
 		`{"cookies": {"set": [{"value": "x"}]}}`:                   "needs a name",
 		`{"geolocation": {"latitude": 10}}`:                        "needs latitude and longitude",
@@ -105,6 +102,17 @@ func TestCaptureStepRefusesPathOutsideOutputDir(t *testing.T) {
 	} {
 		bad := runJSON(t, `{"tab":"`+out.Tab+`","steps":[`+step+`]}`)
 		if bad.OK() || len(bad.Steps) == 0 || bad.Steps[0].ErrorType != "StepValidationError" || !strings.Contains(bad.Steps[0].Error, want) {
+			t.Errorf("%s: %s", step, bad.JSON())
+		}
+	}
+	// A bad shape of a typed option is refused before any step runs.
+	for step, want := range map[string]string{
+		`{"screenshot": {"region": {"x": 0, "y": 0, "w": 5}}}`: `screenshot.region has no key "w"; valid: x, y, width, height`,
+		`{"pdf": {"margin": {"middle": 1}}}`:                   `pdf.margin has no key "middle"; valid: top, bottom, left, right`,
+		`{"pdf": {"paperWidth": "wide"}}`:                      `pdf.paperWidth "wide" is not a length`,
+	} {
+		bad := runJSON(t, `{"tab":"`+out.Tab+`","steps":[`+step+`]}`)
+		if bad.Error == nil || bad.Error.Type != TypeValidation || !strings.Contains(bad.Error.Message, want) || len(bad.Steps) != 0 {
 			t.Errorf("%s: %s", step, bad.JSON())
 		}
 	}

@@ -153,8 +153,8 @@ func TestReadAssertFailureJSON(t *testing.T) {
 		t.Errorf("context: %s", jsonString(out.Steps[1].Context))
 	}
 	bad := runJSON(t, `{"tab":"`+out.Tab+`","steps":[{"assert": {"url": {"near": "x"}}}]}`)
-	if bad.OK() || bad.Steps[0].ErrorType != "StepValidationError" {
-		t.Errorf("unknown url condition: %s", bad.JSON())
+	if bad.Error == nil || bad.Error.Type != TypeValidation || len(bad.Steps) != 0 || !strings.Contains(bad.Error.Message, `assert.url has no condition "near"`) {
+		t.Errorf("unknown url condition, want it refused before any step runs: %s", bad.JSON())
 	}
 }
 

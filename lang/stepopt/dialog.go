@@ -28,14 +28,15 @@ func (d *DialogAnswer) DecodeOption(v any) error {
 	case bool:
 		d.Dismiss = !x
 		return nil
-	case map[string]any:
+	case *Object:
 		return d.decodeMap(x)
 	}
 	return fmt.Errorf("must be accept, dismiss, or {accept, promptText}, not %s", shape(v))
 }
 
-func (d *DialogAnswer) decodeMap(m map[string]any) error {
-	for k, v := range m {
+func (d *DialogAnswer) decodeMap(m *Object) error {
+	for _, k := range m.Keys {
+		v := m.Values[k]
 		switch k {
 		case "accept":
 			b, ok := v.(bool)
@@ -54,7 +55,7 @@ func (d *DialogAnswer) decodeMap(m map[string]any) error {
 			return fmt.Errorf("has no key %q; valid: accept, action, promptText", k)
 		}
 	}
-	if a, given := m["action"]; given {
+	if a, given := m.Get("action"); given {
 		var inner DialogAnswer
 		if err := inner.DecodeOption(a); err != nil {
 			return fmt.Errorf("action %w", err)

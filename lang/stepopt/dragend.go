@@ -37,9 +37,9 @@ func (e *DragEnd) DecodeOption(v any) error {
 		}
 		e.Positional = x
 		return nil
-	case map[string]any:
-		for k, val := range x {
-			if err := e.set(k, val); err != nil {
+	case *Object:
+		for _, k := range x.Keys {
+			if err := e.set(k, x.Values[k]); err != nil {
 				return err
 			}
 		}

@@ -14,7 +14,7 @@ import (
 
 // Decoder is a parameter type that reads its own shapes. v is the
 // parameter's plain value: nil, bool, string, int64, float64, []any or
-// map[string]any. The error says what was wrong, without the parameter's
+// *Object. The error says what was wrong, without the parameter's
 // name (the caller adds it).
 type Decoder interface {
 	DecodeOption(v any) error
@@ -82,7 +82,7 @@ func shape(v any) string {
 		return "float " + strconv.FormatFloat(x, 'g', -1, 64)
 	case []any:
 		return "list"
-	case map[string]any:
+	case *Object:
 		return "dict"
 	}
 	return fmt.Sprintf("%T", v)

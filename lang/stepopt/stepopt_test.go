@@ -19,7 +19,7 @@ func TestStrings(t *testing.T) {
 		{in: []any{}, want: Strings{}},
 		{in: []any{"a", int64(1)}, err: "found int in the list"},
 		{in: int64(3), err: "not int"},
-		{in: map[string]any{}, err: "not dict"},
+		{in: obj(), err: "not dict"},
 		{in: true, err: "not bool"},
 	} {
 		var s Strings
@@ -69,14 +69,14 @@ func TestDialogAnswer(t *testing.T) {
 		{in: "dismiss", want: DialogAnswer{Dismiss: true}},
 		{in: true, want: DialogAnswer{}},
 		{in: false, want: DialogAnswer{Dismiss: true}},
-		{in: map[string]any{"accept": false}, want: DialogAnswer{Dismiss: true}},
-		{in: map[string]any{"accept": true, "promptText": "yes"}, want: DialogAnswer{PromptText: "yes"}},
-		{in: map[string]any{"action": "dismiss"}, want: DialogAnswer{Dismiss: true}},
+		{in: obj("accept", false), want: DialogAnswer{Dismiss: true}},
+		{in: obj("accept", true, "promptText", "yes"), want: DialogAnswer{PromptText: "yes"}},
+		{in: obj("action", "dismiss"), want: DialogAnswer{Dismiss: true}},
 		{in: "ok", err: `must be accept or dismiss, not "ok"`},
-		{in: map[string]any{"accept": "yes"}, err: "accept must be true or false, not string"},
-		{in: map[string]any{"promptText": int64(1)}, err: "promptText must be a string"},
-		{in: map[string]any{"action": "later"}, err: `action must be accept or dismiss, not "later"`},
-		{in: map[string]any{"acept": true}, err: `has no key "acept"`},
+		{in: obj("accept", "yes"), err: "accept must be true or false, not string"},
+		{in: obj("promptText", int64(1)), err: "promptText must be a string"},
+		{in: obj("action", "later"), err: `action must be accept or dismiss, not "later"`},
+		{in: obj("acept", true), err: `has no key "acept"`},
 		{in: int64(1), err: "not int"},
 	} {
 		var d DialogAnswer
@@ -121,7 +121,7 @@ func TestText(t *testing.T) {
 	if err := l.DecodeOption("red"); err == nil || !strings.Contains(err.Error(), "must be a list of option values or labels, not string") {
 		t.Errorf("texts from a string: %v", err)
 	}
-	if err := l.DecodeOption([]any{map[string]any{}}); err == nil || !strings.Contains(err.Error(), "must hold text or numbers, not dict") {
+	if err := l.DecodeOption([]any{obj()}); err == nil || !strings.Contains(err.Error(), "must hold text or numbers, not dict") {
 		t.Errorf("texts holding a dict: %v", err)
 	}
 }
@@ -136,13 +136,13 @@ func TestDragEnd(t *testing.T) {
 		err  string
 	}{
 		{in: "#card", want: DragEnd{Positional: "#card"}},
-		{in: map[string]any{"text": "Done", "offsetX": int64(5), "offset_y": -2.5}, want: DragEnd{Text: "Done", OffsetX: 5, OffsetY: -2.5}},
-		{in: map[string]any{"x": int64(10), "y": 20.5}, want: DragEnd{X: f(10), Y: f(20.5)}},
+		{in: obj("text", "Done", "offsetX", int64(5), "offset_y", -2.5), want: DragEnd{Text: "Done", OffsetX: 5, OffsetY: -2.5}},
+		{in: obj("x", int64(10), "y", 20.5), want: DragEnd{X: f(10), Y: f(20.5)}},
 		{in: " ", err: "is empty"},
 		{in: int64(3), err: "must be a selector, a ref or a dict, not int"},
-		{in: map[string]any{"label": "x"}, err: `has no key "label"`},
-		{in: map[string]any{"ref": int64(1)}, err: "ref must be a string, not int"},
-		{in: map[string]any{"x": "1"}, err: "x must be a number, not string"},
+		{in: obj("label", "x"), err: `has no key "label"`},
+		{in: obj("ref", int64(1)), err: "ref must be a string, not int"},
+		{in: obj("x", "1"), err: "x must be a number, not string"},
 	} {
 		var e DragEnd
 		err := e.DecodeOption(c.in)
@@ -181,4 +181,13 @@ func TestRefsAndAbort(t *testing.T) {
 	if err := a.DecodeOption(false); err == nil || !strings.Contains(err.Error(), "must be true or a reason") {
 		t.Errorf("abort false: %v", err)
 	}
+}
+
+// obj builds an Object from key, value pairs.
+func obj(kv ...any) *Object {
+	o := NewObject()
+	for i := 0; i < len(kv); i += 2 {
+		o.Set(kv[i].(string), kv[i+1])
+	}
+	return o
 }
