@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -44,6 +45,12 @@ func Main(m *testing.M) {
 	reapAfter(dir)
 	state.SetDir(dir)
 	os.Setenv(state.EnvDir, dir)
+	// Site profiles too: a test's profile in the user's ~/.cdp-skill/sites
+	// would change every later run on the machine (any site's recipes
+	// make each step look up its page's site hooks).
+	sites := filepath.Join(dir, "sites")
+	state.SetSitesDir(sites)
+	os.Setenv(state.EnvSitesDir, sites)
 	shared = &Chrome{StateDir: dir}
 	shared.err = shared.start()
 	code := m.Run()
