@@ -13,6 +13,8 @@ import (
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp/remote"
+
+	"github.com/cdp-skill/cdp-skill/browser/suggest"
 )
 
 // ErrConnClosed is returned for calls on a connection that has gone away.
@@ -348,9 +350,8 @@ const TabClosedText = "the tab was closed during this step"
 
 // tabGone is the error of a call on a tab that went away during the step.
 func tabGone(pe *ProtocolError) *Error {
-	return &Error{Kind: KindContextDestroyed, Err: pe,
-		Message: TabClosedText + " (by the page, the user or another agent)",
-		Hint:    "run listTabs, then switchTab to a tab that is open or openTab a new one"}
+	e := &Error{Kind: KindContextDestroyed, Err: pe, Message: TabClosedText + " (by the page, the user or another agent)"}
+	return e.WithAdvice(suggest.New("run %s, then switch to a tab that is open (%s) or open a new one with %s", ListTabs, SwitchTab, OpenTab))
 }
 
 // ProtocolError is an error answer from Chrome to a command.
