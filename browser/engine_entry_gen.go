@@ -4,7 +4,7 @@ package browser
 
 // The installed scripts (browser/inpage/bundle) and their versions.
 var (
-	engineBundleSpec   = bundle{global: "__cdpSkill", source: engineBundleJS, version: "4c6f5e13b82c"}
+	engineBundleSpec   = bundle{global: "__cdpSkill", source: engineBundleJS, version: "1a2bfefea778"}
 	pageBundleSpec     = bundle{global: "", source: pageBundleJS, version: "f435f52a26c2"}
 	watchBundleSpec    = bundle{global: "", source: watchBundleJS, version: "a53a15cb859f"}
 	pipelineBundleSpec = bundle{global: "", source: pipelineBundleJS, version: "7245e17003d5"}
