@@ -3,6 +3,7 @@ package runtime
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cdp-skill/cdp-skill/browser"
 	"github.com/cdp-skill/cdp-skill/browser/suggest"
@@ -74,5 +75,31 @@ func TestTabAndPointHintsAreInTheProgramsSyntax(t *testing.T) {
 	point = runJSON(t, `{"tab":"`+out.Tab+`","steps":[{"elementsAt":{"x":5000,"y":5000}}]}`)
 	if point.OK() || len(point.Steps) == 0 || !strings.Contains(point.Steps[0].Error, `{"getBox":"…"}`) {
 		t.Errorf("a JSON command's point outside the viewport: %s", point.JSON())
+	}
+}
+
+// The watchdog's answer tells a recipe to call list_tabs() and
+// close_tab(), and a JSON command (no syntax set) the JSON steps.
+func TestWatchdogHintIsInTheProgramsSyntax(t *testing.T) {
+	for _, c := range []struct {
+		syntax suggest.Syntax
+		want   []string
+	}{
+		{StarlarkStep, []string{"run list_tabs() to check", "close it with close_tab()"}},
+		{nil, []string{`run {"listTabs":true} to check`, `close it with {"closeTab":true}`}},
+	} {
+		w := newWatchdog()
+		w.syntax = c.syntax
+		w.arm(time.Minute, "step 1 (click)", 1, "click")
+		out := w.output("t9")
+		if len(out.Errors) != 1 {
+			t.Fatalf("the watchdog's answer: %s", out.JSON())
+		}
+		msg := out.Errors[0].Error
+		for _, want := range c.want {
+			if !strings.Contains(msg, want) {
+				t.Errorf("the watchdog's answer lacks %q: %s", want, msg)
+			}
+		}
 	}
 }

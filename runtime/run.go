@@ -252,6 +252,7 @@ func Run(ctx context.Context, prog Program, opts Options) *Output {
 	h.ctx = ctx
 	h.timeout = timeout
 	h.dog = newWatchdog()
+	h.dog.syntax = h.syntax()
 	h.mem = &memAccount{name: prog.Name, limit: maxMemory(environ.MaxMemoryMB), threads: &h.threads}
 	defer h.mem.register()()
 	go guardMemory(ctx, h.mem)
