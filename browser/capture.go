@@ -64,13 +64,16 @@ type captureArg struct {
 	CaptureOptions
 	Seq        seqJSON `json:"seq"`
 	FrameActed bool    `json:"frameActed,omitempty"`
+	// ScanAt is the change count of the document's last click listener
+	// scan (renderScanned); nil asks for none.
+	ScanAt *int64 `json:"scanAt,omitempty"`
 }
 
 func (p *Page) captureArg(o CaptureOptions) captureArg {
 	p.mu.Lock()
 	acted := len(p.frameLogs) > 0
 	p.mu.Unlock()
-	return captureArg{o, p.seqArg(), acted}
+	return captureArg{o, p.seqArg(), acted, nil}
 }
 
 // PostCapture reads, in one round trip, the context and the internal
@@ -80,14 +83,18 @@ func (p *Page) captureArg(o CaptureOptions) captureArg {
 func (p *Page) PostCapture(ctx context.Context, o CaptureOptions) (*Capture, error) {
 	ctx = inFrame(ctx, nil)
 	var c Capture
-	if (o.Viewport || o.Full) && p.scanClickListeners(ctx) {
-		// The page gave elements click listeners since the capture taken
-		// ahead was rendered: it would miss their refs.
-		p.dropCaptureAhead()
+	scan := o.Viewport || o.Full
+	if scan && p.aheadSent() {
+		scan = false
+		if p.scanClickListeners(ctx) {
+			// The page gave elements click listeners since the capture
+			// taken ahead was rendered: it would miss their refs.
+			p.dropCaptureAhead()
+		}
 	}
 	if ahead := p.takeCaptureAhead(ctx, o); ahead != nil {
 		c = *ahead
-	} else if err := p.engineCall(ctx, &c, epPostCapture, p.captureArg(o)); err != nil {
+	} else if err := p.capture(ctx, &c, o, scan); err != nil {
 		return nil, err
 	}
 	p.storeSeq(c.Seq)
@@ -98,6 +105,33 @@ func (p *Page) PostCapture(ctx context.Context, o CaptureOptions) (*Capture, err
 	p.frameFresh(o.Present, &c)
 	p.frameLogsText(ctx, &c)
 	return &c, nil
+}
+
+// capture renders the capture of o into c; scan folds the click listener
+// scan's question into the call (renderScanned).
+func (p *Page) capture(ctx context.Context, c *Capture, o CaptureOptions, scan bool) error {
+	if !scan {
+		return p.engineCall(ctx, c, epPostCapture, p.captureArg(o))
+	}
+	return p.renderScanned(ctx, func(scanAt *int64) (int64, error) {
+		var a struct {
+			Capture
+			Rescan int64 `json:"rescan"`
+		}
+		arg := p.captureArg(o)
+		arg.ScanAt = scanAt
+		err := p.engineCall(ctx, &a, epPostCapture, arg)
+		*c = a.Capture
+		return a.Rescan, err
+	})
+}
+
+// aheadSent reports whether a capture was sent ahead of the action: its
+// listener scan is asked on its own, before the capture is taken.
+func (p *Page) aheadSent() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.ahead != nil && p.ahead.signal != ""
 }
 
 // frameChangeLog is what the capture does with the frames' change logs:

@@ -54,12 +54,6 @@ type (
 	pipelineEntry struct{ name string }
 )
 
-// entry is an entry point of some bundle.
-type entry interface{ entryName() string }
-
-func (e engineEntry) entryName() string { return e.name }
-func (e watchEntry) entryName() string  { return e.name }
-
 // js is the entry point in JavaScript sent to the engine's world.
 func (e engineEntry) js() string { return "window.__cdpSkill." + e.name }
 
@@ -90,7 +84,47 @@ func engineGuarded(call, otherwise string) string {
 // when it is missing (one round trip in the common case). Arguments and
 // result go as JSON.
 func (p *Page) engineCall(ctx context.Context, out any, ep engineEntry, args ...any) error {
-	return p.callBundle(ctx, engineBundle(), p.engineEval, p.installEngine, out, ep, args...)
+	expr, err := engineCallExpr(ep, args)
+	if err != nil {
+		return err
+	}
+	raw, err := p.engineEval(ctx, expr)
+	if err != nil {
+		return p.frameGone(ctx, engineError(ep.name, err))
+	}
+	if string(raw) == `"`+engineMissing+`"` {
+		if err := p.installEngine(ctx); err != nil {
+			return fmt.Errorf("install the engine: %w", err)
+		}
+		if raw, err = p.engineEval(ctx, expr); err != nil {
+			return engineError(ep.name, err)
+		}
+		if string(raw) == `"`+engineMissing+`"` {
+			return documentChanged(ep.name)
+		}
+	}
+	if out == nil {
+		return nil
+	}
+	if err := json.Unmarshal(raw, out); err != nil {
+		return fmt.Errorf("engine %s: decode result: %w", ep.name, err)
+	}
+	return nil
+}
+
+// engineCallExpr is the JavaScript that calls ep with args (each sent as
+// JSON) when this build's engine is installed, and answers engineMissing
+// when not.
+func engineCallExpr(ep engineEntry, args []any) (string, error) {
+	argList := make([]string, len(args))
+	for i, a := range args {
+		data, err := json.Marshal(a)
+		if err != nil {
+			return "", fmt.Errorf("engine %s: encode argument: %w", ep.name, err)
+		}
+		argList[i] = string(data)
+	}
+	return engineGuarded(ep.js()+"("+strings.Join(argList, ",")+")", jsString(engineMissing)), nil
 }
 
 // installEngine installs the engine in the current frame's document and
@@ -104,45 +138,6 @@ func (p *Page) installEngine(ctx context.Context) error {
 		p.storeSeq(&seqJSON{Snap: seq.Snap + 1, Elem: seq.Elem})
 	}
 	return err
-}
-
-// callBundle calls entry point ep of bundle b through eval, installing b
-// when missing.
-func (p *Page) callBundle(ctx context.Context, b bundle, eval func(context.Context, string) ([]byte, error), install func(context.Context) error, out any, ep entry, args ...any) error {
-	method := ep.entryName()
-	var argList []string
-	for _, a := range args {
-		data, err := json.Marshal(a)
-		if err != nil {
-			return fmt.Errorf("engine %s: encode argument: %w", method, err)
-		}
-		argList = append(argList, string(data))
-	}
-	g := "window." + b.global
-	expr := "(" + g + " && " + g + ".version === " + jsString(b.version) + ") ? " + g + "." +
-		method + "(" + strings.Join(argList, ",") + ") : " + jsString(engineMissing)
-	raw, err := eval(ctx, expr)
-	if err != nil {
-		return p.frameGone(ctx, engineError(method, err))
-	}
-	if string(raw) == `"`+engineMissing+`"` {
-		if err := install(ctx); err != nil {
-			return fmt.Errorf("install the engine: %w", err)
-		}
-		if raw, err = eval(ctx, expr); err != nil {
-			return engineError(method, err)
-		}
-		if string(raw) == `"`+engineMissing+`"` {
-			return documentChanged(method)
-		}
-	}
-	if out == nil {
-		return nil
-	}
-	if err := json.Unmarshal(raw, out); err != nil {
-		return fmt.Errorf("engine %s: decode result: %w", method, err)
-	}
-	return nil
 }
 
 // documentChanged is the error of a call that found no engine in the

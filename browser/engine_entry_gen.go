@@ -4,7 +4,7 @@ package browser
 
 // The installed scripts (browser/inpage/bundle) and their versions.
 var (
-	engineBundleSpec   = bundle{global: "__cdpSkill", source: engineBundleJS, version: "5287ce8d98fb"}
+	engineBundleSpec   = bundle{global: "__cdpSkill", source: engineBundleJS, version: "1a2bfefea778"}
 	pageBundleSpec     = bundle{global: "", source: pageBundleJS, version: "f435f52a26c2"}
 	watchBundleSpec    = bundle{global: "", source: watchBundleJS, version: "4612254f9892"}
 	pipelineBundleSpec = bundle{global: "", source: pipelineBundleJS, version: "7245e17003d5"}
@@ -26,7 +26,6 @@ var (
 	epContext              = engineEntry{"context"}
 	epDescribe             = engineEntry{"describe"}
 	epDiagnose             = engineEntry{"diagnose"}
-	epDomVersion           = engineEntry{"domVersion"}
 	epDragMark             = engineEntry{"dragMark"}
 	epDragReport           = engineEntry{"dragReport"}
 	epDragSource           = engineEntry{"dragSource"}
@@ -79,6 +78,7 @@ var (
 	epRegisterClosedRoot   = engineEntry{"registerClosedRoot"}
 	epResetRefs            = engineEntry{"resetRefs"}
 	epResolve              = engineEntry{"resolve"}
+	epScanNeeded           = engineEntry{"scanNeeded"}
 	epScrollElement        = engineEntry{"scrollElement"}
 	epScrollFlush          = engineEntry{"scrollFlush"}
 	epScrollIntoCenter     = engineEntry{"scrollIntoCenter"}

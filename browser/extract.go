@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/cdp-skill/cdp-skill/browser/suggest"
 )
 
 // readElement finds the element a read step is for, a ref or a CSS
@@ -334,7 +336,7 @@ func (p *Page) ElementAt(ctx context.Context, pt Point) (*PointElement, error) {
 	}
 	e := res[0]
 	if e.Error != "" {
-		return nil, Errorf(KindElementNotFound, "%s", e.Error).WithHint("the point must lie inside the viewport; take a screenshot or use getBox to find coordinates")
+		return nil, Errorf(KindElementNotFound, "%s", e.Error).WithAdvice(suggest.New("the point must lie inside the viewport; take a screenshot or read an element's box with %s to find coordinates", getBoxStep))
 	}
 	e.X, e.Y = nil, nil
 	return &e, nil

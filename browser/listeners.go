@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"fmt"
 	"sync"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -43,24 +44,77 @@ func (p *Page) listenersScanned(ctx context.Context) bool {
 
 // scanClickListeners hands the engine the elements the page gave a
 // click-type listener since the last scan, so that the snapshot gives
-// role-less ones a ref. Nothing of it lives in the page's own world (a
-// page could read and forge it there): one CDP call
-// (DOMDebugger.getEventListeners over the whole tree, shadow roots
-// included, asked with the page world's document object, which no page
-// script can reach) finds the listener nodes; the new ones are resolved in
-// the engine's world and marked there (snapshot.js markClicks). It reports
-// whether it marked any. Errors only cost the marks.
+// role-less ones a ref, when the DOM changed since that scan (one round
+// trip asks the engine). Snapshots and captures do not call it: they fold
+// the question into their own call (renderScanned). It reports whether it
+// marked any.
 func (p *Page) scanClickListeners(ctx context.Context) bool {
+	at := p.scanAt(ctx)
+	if at == nil {
+		return false
+	}
+	var v int64
+	if err := p.engineCall(ctx, &v, epScanNeeded, *at); err != nil {
+		// The count cannot be read: scan, and the next call asks again.
+		return p.scanListeners(ctx, 0)
+	}
+	return v != 0 && p.scanListeners(ctx, v)
+}
+
+// renderScanned runs render (a snapshot or capture of the current
+// document) given the change count the document's last listener scan
+// started at, or nil when no scan can be made. When the engine answers
+// that the DOM changed since (rescan: the count now, nothing rendered),
+// the scan runs and render runs again, told not to check: a page whose
+// DOM is unchanged costs no round trip for the scan.
+func (p *Page) renderScanned(ctx context.Context, render func(scanAt *int64) (rescan int64, err error)) error {
+	rescan, err := render(p.scanAt(ctx))
+	if err != nil || rescan == 0 {
+		return err
+	}
+	p.scanListeners(ctx, rescan)
+	if rescan, err = render(nil); err == nil && rescan != 0 {
+		err = fmt.Errorf("the page engine asked for a listener scan it was not offered")
+	}
+	return err
+}
+
+// scanAt returns the change count (domversion.js) the last listener scan
+// of the current document started at (0: never scanned), or nil when the
+// document cannot be scanned.
+func (p *Page) scanAt(ctx context.Context) *int64 {
+	sess, world, err := p.engineExec(ctx)
+	if err != nil {
+		return nil
+	}
+	sc := p.clickScanOf(ctx, sess, world)
+	if sc == nil {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	v := sc.version
+	return &v
+}
+
+// scanListeners scans the current document's click listeners, the DOM at
+// change count version: one CDP call (DOMDebugger.getEventListeners over
+// the whole tree, shadow roots included, asked with the page world's
+// document object, which no page script can reach) finds the listener
+// nodes; the new ones are resolved in the engine's world and marked there
+// (snapshot.js markClicks). Nothing of it lives in the page's own world (a
+// page could read and forge it there). A scan, a CDP walk of every
+// listener of the page, costs tens of milliseconds on a large page: it
+// runs only when the count changed, and a listener added with no change
+// to the DOM is found at the next change. It reports whether it marked
+// any; errors only cost the marks.
+func (p *Page) scanListeners(ctx context.Context, version int64) bool {
 	sess, world, err := p.engineExec(ctx)
 	if err != nil {
 		return false
 	}
 	sc := p.clickScanOf(ctx, sess, world)
 	if sc == nil {
-		return false
-	}
-	version, unchanged := p.domUnchanged(ctx, sc)
-	if unchanged {
 		return false
 	}
 	list, err := cdp.Call(ctx, sess, domdebugger.GetEventListeners, domdebugger.GetEventListenersParams{ObjectID: sc.doc, Depth: ptr(int64(-1)), Pierce: ptr(true)})
@@ -96,21 +150,6 @@ func (p *Page) scanClickListeners(ctx context.Context) bool {
 		return false
 	}
 	return true
-}
-
-// domUnchanged reads the document's change count (domversion.js) and
-// reports whether the DOM is as the last scan found it: the scan, a CDP walk
-// of every listener of the page (tens of milliseconds on a large page), is
-// then skipped. A listener added with no change to the DOM is found at the
-// next change. When the count cannot be read, the scan runs.
-func (p *Page) domUnchanged(ctx context.Context, sc *clickScan) (int64, bool) {
-	var v int64
-	if err := p.engineCall(ctx, &v, epDomVersion); err != nil {
-		return 0, false
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return v, v != 0 && v == sc.version
 }
 
 // clickScanOf returns the scan record of the document of the engine's

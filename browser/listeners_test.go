@@ -165,3 +165,64 @@ root.innerHTML = '<div id="inner">Shadow card</div><span id="tag"></span>';
 		t.Fatalf("page counted %v, want one click on each card", hits)
 	}
 }
+
+// TestUnchangedDocumentSkipsTheListenerScan: a snapshot or capture of a
+// document whose DOM did not change since the last listener scan does not
+// scan again (the question rides in its own engine call), so a listener
+// added with no DOM change is not seen yet; the first snapshot and
+// capture after any change scan first and give it a ref that clicks it
+// once. Without the skip the first check fails; without the folded scan
+// the second does.
+func TestUnchangedDocumentSkipsTheListenerScan(t *testing.T) {
+	p := loadHTML(t, `<!doctype html><title>Cards</title><main><h1>Cards</h1>
+<div id="a">First card</div><div id="b">Second card</div><p id="note"></p></main>
+<script>window.hits = {};</script>`)
+	ctx := testCtx(t)
+	render := map[string]func() string{
+		"snapshot": func() string {
+			s, err := p.Snapshot(ctx, SnapshotOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return s.YAML
+		},
+		"capture": func() string {
+			c, err := p.PostCapture(ctx, CaptureOptions{Viewport: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return c.Viewport.YAML
+		},
+	}
+	for _, step := range []struct{ via, id, name string }{{"snapshot", "a", "First card"}, {"capture", "b", "Second card"}} {
+		render[step.via]()
+		if _, err := p.Eval(ctx, `document.getElementById('`+step.id+`').addEventListener('click', () => { window.hits.`+step.id+` = (window.hits.`+step.id+` || 0) + 1; }), true`); err != nil {
+			t.Fatal(err)
+		}
+		if y := render[step.via](); clickableLine(y, step.name) {
+			t.Fatalf("%s of an unchanged DOM scanned the listeners again:\n%s", step.via, y)
+		}
+		if _, err := p.Eval(ctx, `document.getElementById('note').textContent = 'changed `+step.id+`', true`); err != nil {
+			t.Fatal(err)
+		}
+		y := render[step.via]()
+		if !clickableLine(y, step.name) {
+			t.Fatalf("%s after a DOM change missed the new listener:\n%s", step.via, y)
+		}
+		click(t, p, Target{Ref: refOf(t, y, step.name)}, ClickOptions{})
+	}
+	if hits := pageHits(t, p); hits["a"] != 1 || hits["b"] != 1 || len(hits) != 2 {
+		t.Fatalf("page counted %v, want one click on each card", hits)
+	}
+}
+
+// clickableLine reports whether the snapshot line of name marks it
+// clickable.
+func clickableLine(yaml, name string) bool {
+	for _, l := range strings.Split(yaml, "\n") {
+		if strings.HasSuffix(l, ": "+name) && strings.Contains(l, "[clickable]") {
+			return true
+		}
+	}
+	return false
+}

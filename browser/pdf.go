@@ -178,27 +178,6 @@ func (r PDFRequest) paper(pp *page.PrintToPDFParams) error {
 	return nil
 }
 
-// lengthUnits convert CSS lengths to inches.
-var lengthUnits = map[string]float64{"in": 1, "cm": 1 / 2.54, "mm": 1 / 25.4, "px": 1.0 / 96, "pt": 1.0 / 72, "pc": 1.0 / 6}
-
-// ParseInches reads a length for pdf options: a number of inches, or a
-// number with a unit (in, cm, mm, px, pt, pc), e.g. "1cm".
-func ParseInches(s string) (float64, error) {
-	t := strings.ToLower(strings.TrimSpace(s))
-	factor := 1.0
-	for unit, f := range lengthUnits {
-		if strings.HasSuffix(t, unit) {
-			t, factor = strings.TrimSpace(strings.TrimSuffix(t, unit)), f
-			break
-		}
-	}
-	v, err := strconv.ParseFloat(t, 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, Errorf(KindStepValidation, "%q is not a length: give inches (0.5) or a number with a unit (1cm, 10mm, 96px, 72pt)", s)
-	}
-	return v * factor, nil
-}
-
 var (
 	// pageObject matches a page dictionary's type, not /Pages.
 	pageObject = lazyRegexp(`/Type\s*/Page\b`)

@@ -127,6 +127,9 @@ type engineSnapshotOptions struct {
 	// SlotKey names the engine's record of the iframes the snapshot
 	// marked (see takeSlots).
 	SlotKey string `json:"slotKey,omitempty"`
+	// ScanAt is the change count of the document's last click listener
+	// scan (renderScanned); nil asks for none.
+	ScanAt *int64 `json:"scanAt,omitempty"`
 }
 
 // ValidDetail checks a detail level.
@@ -172,13 +175,21 @@ func (p *Page) snapshotHere(ctx context.Context, opts SnapshotOptions, slotKey s
 			return nil, err
 		}
 	}
-	p.scanClickListeners(ctx)
 	entry := epSnapshot
 	if opts.ChangeLog != "" {
 		entry = epFrameCapture
 	}
 	var s Snapshot
-	if err := p.engineCall(ctx, &s, entry, engineSnapshotOptions{opts, p.snapshotSeq(ctx, opts), slotKey}); err != nil {
+	err := p.renderScanned(ctx, func(scanAt *int64) (int64, error) {
+		var a struct {
+			Snapshot
+			Rescan int64 `json:"rescan"`
+		}
+		err := p.engineCall(ctx, &a, entry, engineSnapshotOptions{opts, p.snapshotSeq(ctx, opts), slotKey, scanAt})
+		s = a.Snapshot
+		return a.Rescan, err
+	})
+	if err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)
 	}
 	// Some custom elements may hide closed shadow roots: register them
@@ -197,7 +208,7 @@ func (p *Page) snapshotHere(ctx context.Context, opts SnapshotOptions, slotKey s
 			again.Internal = true
 		}
 		var s2 Snapshot
-		if err := p.engineCall(ctx, &s2, epSnapshot, engineSnapshotOptions{again, p.snapshotSeq(ctx, again), slotKey}); err != nil {
+		if err := p.engineCall(ctx, &s2, epSnapshot, engineSnapshotOptions{again, p.snapshotSeq(ctx, again), slotKey, nil}); err != nil {
 			break
 		}
 		// The first render took the frame's change log.

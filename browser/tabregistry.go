@@ -13,6 +13,7 @@ import (
 
 	"github.com/cdp-skill/cdp-skill/browser/chrome"
 	"github.com/cdp-skill/cdp-skill/browser/state"
+	"github.com/cdp-skill/cdp-skill/browser/suggest"
 )
 
 // The tab registry (aliases t1, t2, …, in the state dir) and the per-tab
@@ -46,7 +47,7 @@ func TabEntry(ep chrome.Endpoint, id target.ID) state.Tab {
 func ResolveTab(reg *state.Registry, ep chrome.Endpoint, ref string) (state.Tab, error) {
 	chrome.Remember(ep)
 	if err := state.CheckTabRef(ref); err != nil {
-		return state.Tab{}, Errorf(KindStepValidation, "%v", err).WithHint("run listTabs to see the open tabs")
+		return state.Tab{}, Errorf(KindStepValidation, "%v", err).WithAdvice(suggest.New("run %s to see the open tabs", ListTabs))
 	}
 	if state.IsAlias(ref) {
 		entry, err := reg.Lookup(ref)
@@ -56,15 +57,14 @@ func ResolveTab(reg *state.Registry, ep chrome.Endpoint, ref string) (state.Tab,
 			for _, t := range tabs {
 				known = append(known, t.Alias)
 			}
-			hint := "open one with openTab"
+			hint := suggest.New("open one with %s", OpenTab)
 			if len(known) > 0 {
-				hint = fmt.Sprintf("known tabs: %s; or open one with openTab", strings.Join(known, ", "))
+				hint = hint.After(strings.ReplaceAll("known tabs: "+strings.Join(known, ", ")+"; or ", "%", "%%"))
 			}
 			if rec := reg.Recovered(); rec != "" {
-				hint = rec
+				hint = suggest.New(strings.ReplaceAll(rec, "%", "%%"))
 			}
-			return state.Tab{}, &ConnectionError{Endpoint: ep.String(),
-				Err: fmt.Errorf("%w %q (it was closed, or never opened here): %s", state.ErrUnknownTab, ref, hint)}
+			return state.Tab{}, &ConnectionError{Endpoint: ep.String(), Err: &unknownTabError{ref: ref, hint: hint}}
 		}
 		if entry.Endpoint == "" && entry.Host == "" && entry.Port == 0 {
 			// An entry that names only its target (the spec's older
@@ -161,3 +161,20 @@ func lockHolder(p string) int {
 	}
 	return pid
 }
+
+// unknownTabError is the error of a tab alias the registry does not know:
+// its text ends with the hint, which a frontend writes in its own syntax
+// (failure.AdviceIn).
+type unknownTabError struct {
+	ref  string
+	hint *suggest.Hint
+}
+
+func (e *unknownTabError) Error() string {
+	return fmt.Sprintf("%v %q (it was closed, or never opened here): %s", state.ErrUnknownTab, e.ref, e.hint.Render(suggest.JSON))
+}
+
+func (e *unknownTabError) Unwrap() error { return state.ErrUnknownTab }
+
+// TypedHint is the hint of what to do instead.
+func (e *unknownTabError) TypedHint() *suggest.Hint { return e.hint }

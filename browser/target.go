@@ -202,15 +202,10 @@ func (p *Page) engineObject(ctx context.Context, method engineEntry, args ...any
 // engineObjectThen is engineObject with f (when not nil) sent right behind
 // the call, in the same round trip.
 func (p *Page) engineObjectThen(ctx context.Context, f *lookupFollow, method engineEntry, args ...any) (*runtime.RemoteObject, error) {
-	var argList []string
-	for _, a := range args {
-		data, err := jsonMarshal(a)
-		if err != nil {
-			return nil, err
-		}
-		argList = append(argList, data)
+	expr, err := engineCallExpr(method, args)
+	if err != nil {
+		return nil, err
 	}
-	expr := engineGuarded(method.js()+"("+strings.Join(argList, ",")+")", jsString(engineMissing))
 	for attempt := 0; attempt < 2; attempt++ {
 		rs, errs := p.engineEvaluateAll(ctx, f.sentHook(), f.behind(runtime.EvaluateParams{Expression: expr})...)
 		if errs[0] != nil {

@@ -145,7 +145,7 @@ func plainOf(v any) any {
 		}
 		return out
 	case map[string]any:
-		o := stepopt.NewObject()
+		o := &stepopt.Object{Values: map[string]any{}}
 		for _, k := range slices.Sorted(maps.Keys(x)) {
 			o.Set(k, plainOf(x[k]))
 		}

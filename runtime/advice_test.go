@@ -3,6 +3,7 @@ package runtime
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cdp-skill/cdp-skill/browser"
 	"github.com/cdp-skill/cdp-skill/browser/suggest"
@@ -47,4 +48,58 @@ func TestCrashHintInARecipeIsBuiltinCalls(t *testing.T) {
 	}
 	back := runJSON(t, `{"tab":"`+out.Tab+`","timeout":10000,"steps":[{"reload":true},{"pageFunction":"document.title"}]}`)
 	mustOK(t, back)
+}
+
+// The hints of an unknown tab and of a point outside the viewport name
+// their steps in the program's syntax: a recipe is told open_tab() and
+// get_box(…), a JSON command {"openTab":true} and {"getBox":…}; neither
+// gets a step's camelCase name in prose.
+func TestTabAndPointHintsAreInTheProgramsSyntax(t *testing.T) {
+	const unknown = "t987654"
+	recipe := runRecipe(t, Program{Tab: unknown, Source: []byte("snapshot()\n")})
+	if recipe.Error == nil || !strings.Contains(recipe.Error.Message, "open one with open_tab()") || strings.Contains(recipe.Error.Message, "openTab") {
+		t.Errorf("a recipe on an unknown tab: %s", recipe.JSON())
+	}
+	command := runJSON(t, `{"tab":"`+unknown+`","steps":[{"snapshot":true}]}`)
+	if command.Error == nil || !strings.Contains(command.Error.Message, `open one with {"openTab":true}`) {
+		t.Errorf("a JSON command on an unknown tab: %s", command.JSON())
+	}
+
+	out := runJSON(t, `{"steps":[{"openTab":"`+pagesURL(t)+`one.html"}]}`)
+	mustOK(t, out)
+	closeTabAfter(t, out)
+	point := runRecipe(t, Program{Tab: out.Tab, Source: []byte("elements_at(x = 5000, y = 5000)\n")})
+	if point.OK() || len(point.Steps) == 0 || !strings.Contains(point.Steps[0].Error, `get_box("…")`) || strings.Contains(point.Steps[0].Error, "getBox") {
+		t.Errorf("a recipe's point outside the viewport: %s", point.JSON())
+	}
+	point = runJSON(t, `{"tab":"`+out.Tab+`","steps":[{"elementsAt":{"x":5000,"y":5000}}]}`)
+	if point.OK() || len(point.Steps) == 0 || !strings.Contains(point.Steps[0].Error, `{"getBox":"…"}`) {
+		t.Errorf("a JSON command's point outside the viewport: %s", point.JSON())
+	}
+}
+
+// The watchdog's answer tells a recipe to call list_tabs() and
+// close_tab(), and a JSON command (no syntax set) the JSON steps.
+func TestWatchdogHintIsInTheProgramsSyntax(t *testing.T) {
+	for _, c := range []struct {
+		syntax suggest.Syntax
+		want   []string
+	}{
+		{StarlarkStep, []string{"run list_tabs() to check", "close it with close_tab()"}},
+		{nil, []string{`run {"listTabs":true} to check`, `close it with {"closeTab":true}`}},
+	} {
+		w := newWatchdog()
+		w.syntax = c.syntax
+		w.arm(time.Minute, "step 1 (click)", 1, "click")
+		out := w.output("t9")
+		if len(out.Errors) != 1 {
+			t.Fatalf("the watchdog's answer: %s", out.JSON())
+		}
+		msg := out.Errors[0].Error
+		for _, want := range c.want {
+			if !strings.Contains(msg, want) {
+				t.Errorf("the watchdog's answer lacks %q: %s", want, msg)
+			}
+		}
+	}
 }

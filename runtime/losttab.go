@@ -35,7 +35,8 @@ func lostTabWarning(p *browser.Page, out *Output, syntax suggest.Syntax) string 
 		if saysSo(out, func(text, _ string) bool { return strings.Contains(text, browser.TabClosedText) }) {
 			return ""
 		}
-		return tab + " closed during this command (by the page, the user or another agent): its alias and refs are gone; run listTabs, then continue in an open tab or openTab a new one"
+		return tab + " closed during this command (by the page, the user or another agent): its alias and refs are gone; " +
+			suggest.New("run %s, then continue in an open tab or open a new one with %s", browser.ListTabs, browser.OpenTab).Render(syntax)
 	case p.Session().Crashed():
 		if saysSo(out, func(_, typ string) bool { return typ == string(browser.KindPageCrashed) }) {
 			return ""

@@ -252,6 +252,7 @@ func Run(ctx context.Context, prog Program, opts Options) *Output {
 	h.ctx = ctx
 	h.timeout = timeout
 	h.dog = newWatchdog()
+	h.dog.syntax = h.syntax()
 	h.mem = &memAccount{name: prog.Name, limit: maxMemory(environ.MaxMemoryMB), threads: &h.threads}
 	defer h.mem.register()()
 	go guardMemory(ctx, h.mem)
@@ -303,11 +304,11 @@ func (h *host) run(ctx context.Context) *Output {
 		err := h.env.AttachTab(actx, h.prog.Tab)
 		attached()
 		if err != nil {
-			out := ErrorOutput(TypeConnection, err.Error())
+			out := ErrorOutput(TypeConnection, h.errorText(err))
 			out.Tab = h.prog.Tab
 			if c := h.crashFor(h.prog.Tab, err); c != nil {
 				out.Error.ErrorType = string(browser.KindBrowserCrashed)
-				out.Error.Message = c.Message() + ". Open a new tab with openTab"
+				out.Error.Message = c.Message() + ". " + suggest.New("Open a new tab with %s", browser.OpenTab).Render(h.syntax())
 			}
 			h.noteCrashes(out)
 			return out

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/cdp-skill/cdp-skill/browser"
+	"github.com/cdp-skill/cdp-skill/browser/suggest"
 )
 
 // Every blocking call watches its context, and every phase of a command has
@@ -35,6 +36,9 @@ type watchdog struct {
 	step     int
 	action   string
 	changed  chan struct{}
+	// syntax writes the steps of the answer's hint (the program's;
+	// JSON when nil).
+	syntax suggest.Syntax
 }
 
 func newWatchdog() *watchdog { return &watchdog{changed: make(chan struct{}, 1)} }
@@ -104,7 +108,8 @@ func (w *watchdog) output(tab string) *Output {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	msg := fmt.Sprintf("%s did not finish within its timeout plus %s: Chrome did not answer, so cdp-skill stopped waiting", w.phase, watchdogGrace)
-	hint := "run listTabs to check the browser; if the tab stays stuck, close it with closeTab or restart Chrome with `cdp-skill chrome stop`"
+	hint := suggest.New("run %s to check the browser; if the tab stays stuck, close it with %s or restart Chrome with `cdp-skill chrome stop`",
+		browser.ListTabs, browser.CloseTab).Render(w.syntax)
 	if w.phase == "" {
 		// No step or attach was running: the program's own code was.
 		msg = fmt.Sprintf("the program did not finish within its timeout plus %s: its Starlark code was still computing (no browser call was waiting), so cdp-skill stopped it", watchdogGrace)

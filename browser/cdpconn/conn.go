@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/cdp-skill/cdp-skill/browser/failure"
+	"github.com/cdp-skill/cdp-skill/browser/suggest"
 	"github.com/chromedp/cdproto"
 	"github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
@@ -180,7 +181,7 @@ func (c *Conn) detachSubscriptions(params jsonv2.Value) {
 	// Calls the closing tab will never answer (sent just before it went).
 	for id, pc := range c.pending {
 		if pc.session == ev.SessionID {
-			pc.ch <- reply{err: tabGone(&ProtocolError{Method: pc.method, Message: "the session was detached while the call waited"})}
+			pc.ch <- reply{err: TabGone(&ProtocolError{Method: pc.method, Message: "the session was detached while the call waited"})}
 			delete(c.pending, id)
 		}
 	}
@@ -245,7 +246,7 @@ func (c *Conn) await(ctx context.Context, id int64, ch chan reply, session targe
 		if reply.Error != nil {
 			pe := &ProtocolError{Method: method, Code: reply.Error.Code, Message: reply.Error.Message}
 			if session != "" && strings.HasPrefix(reply.Error.Message, sessionGone) {
-				return tabGone(pe)
+				return TabGone(pe)
 			}
 			return pe
 		}
@@ -347,11 +348,10 @@ const sessionGone = "Session with given id not found"
 // the step (tabGone).
 const TabClosedText = "the tab was closed during this step"
 
-// tabGone is the error of a call on a tab that went away during the step.
-func tabGone(pe *ProtocolError) *failure.Error {
-	return &failure.Error{Kind: failure.KindContextDestroyed, Err: pe,
-		Message: TabClosedText + " (by the page, the user or another agent)",
-		Hint:    "run listTabs, then switchTab to a tab that is open or openTab a new one"}
+// TabGone is the error of a call on a tab that went away during the step.
+func TabGone(pe *ProtocolError) *failure.Error {
+	e := &failure.Error{Kind: failure.KindContextDestroyed, Err: pe, Message: TabClosedText + " (by the page, the user or another agent)"}
+	return e.WithAdvice(suggest.New("run %s, then switch to a tab that is open (%s) or open a new one with %s", ListTabs, SwitchTab, OpenTab))
 }
 
 // ProtocolError is an error answer from Chrome to a command.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cdp-skill/cdp-skill/browser/chrome"
+	"github.com/cdp-skill/cdp-skill/browser/suggest"
 )
 
 // ConnLostError is the error of the calls on a connection whose other end
@@ -27,13 +28,17 @@ type ConnLostError struct {
 
 func (e *ConnLostError) Error() string {
 	if e.Pool {
-		return fmt.Sprintf("the browser pool at %s ended this session while the command ran (%s): the pool's session timeout passed (browserless: add &timeout=<ms> to the endpoint URL, or raise TIMEOUT), the pool restarted, or `cdp-skill chrome stop` ended it. The pool gives every session its own browser, so this session's tabs, aliases and refs are lost: start again with openTab, which opens a new session", e.Endpoint, e.Cause)
+		return fmt.Sprintf("the browser pool at %s ended this session while the command ran (%s): the pool's session timeout passed (browserless: add &timeout=<ms> to the endpoint URL, or raise TIMEOUT), the pool restarted, or `cdp-skill chrome stop` ended it. The pool gives every session its own browser, so this session's tabs, aliases and refs are lost: start again with %s, which opens a new session", e.Endpoint, e.Cause, OpenTab.JSON())
 	}
-	return fmt.Sprintf("the connection to Chrome at %s closed while the command ran (%s): Chrome exited, crashed or was restarted. Run the command again; if its tab is gone, openTab a new one", e.Endpoint, e.Cause)
+	return fmt.Sprintf("the connection to Chrome at %s closed while the command ran (%s): Chrome exited, crashed or was restarted. Run the command again; if its tab is gone, open a new one with %s", e.Endpoint, e.Cause, OpenTab.JSON())
 }
 
 // Is makes a ConnLostError an ErrConnClosed.
 func (e *ConnLostError) Is(target error) bool { return target == ErrConnClosed }
+
+// TypedHint is the step the error's text suggests, for each frontend to
+// write in its own syntax.
+func (e *ConnLostError) TypedHint() *suggest.Hint { return suggest.New("%s", OpenTab) }
 
 // lostError is the error of calls on c once its transport failed with
 // err: a ConnectionError saying the other end closed it, unless this

@@ -7,6 +7,7 @@ import (
 
 	"github.com/cdp-skill/cdp-skill/browser/chrome"
 	"github.com/cdp-skill/cdp-skill/browser/state"
+	"github.com/cdp-skill/cdp-skill/browser/suggest"
 )
 
 // ErrTabNotFound is wrapped when a target id does not name an open tab.
@@ -37,10 +38,10 @@ func (e *ConnectionError) Error() string {
 		// has a browser of its own, which ends with the session.
 		var g *TabGoneError
 		errors.As(e.Err, &g)
-		return fmt.Sprintf("tab %s (%s) is gone, so its alias is removed. On a browser pool (%s) this means the session that held it ended: the pool's session timeout passed (browserless: add &timeout=<ms> to the endpoint URL, or raise TIMEOUT), the pool restarted, or `cdp-skill chrome stop` ended it; the pool gives every session its own browser, so that session's tabs, aliases and refs are lost. Start again: openTab a new tab (on a plain remote Chrome, the tab was closed)", g.Alias, g.TargetID, e.Endpoint)
+		return fmt.Sprintf("tab %s (%s) is gone, so its alias is removed. On a browser pool (%s) this means the session that held it ended: the pool's session timeout passed (browserless: add &timeout=<ms> to the endpoint URL, or raise TIMEOUT), the pool restarted, or `cdp-skill chrome stop` ended it; the pool gives every session its own browser, so that session's tabs, aliases and refs are lost. Start again: %s (on a plain remote Chrome, the tab was closed)", g.Alias, g.TargetID, e.Endpoint, e.TypedHint().Render(suggest.JSON))
 	case errors.Is(e.Err, ErrTabNotFound):
 		// Chrome answered: the tab is what is missing.
-		return e.Err.Error() + ": run listTabs to see the open tabs, or openTab a new one"
+		return e.Err.Error() + ": " + e.TypedHint().Render(suggest.JSON)
 	case errors.Is(e.Err, state.ErrUnknownTab):
 		return e.Err.Error()
 	}
@@ -62,3 +63,16 @@ func (e *TabGoneError) Error() string {
 func (e *TabGoneError) Is(target error) bool { return target == ErrTabNotFound }
 
 func (e *ConnectionError) Unwrap() error { return e.Err }
+
+// TypedHint is the hint the error's text ends with when it names steps
+// (the tab is gone or not found), for each frontend to write in its own
+// syntax; nil otherwise.
+func (e *ConnectionError) TypedHint() *suggest.Hint {
+	switch {
+	case errors.As(e.Err, new(*TabGoneError)) && strings.Contains(e.Endpoint, "://"):
+		return suggest.New("open a new tab with %s", OpenTab)
+	case errors.Is(e.Err, ErrTabNotFound):
+		return ListOrOpenTab
+	}
+	return nil
+}

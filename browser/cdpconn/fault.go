@@ -17,6 +17,18 @@ var (
 	CloseTab = suggest.Step{Name: "closeTab", Value: true}
 )
 
+// ListTabs, OpenTab and SwitchTab are the steps the hints of a tab that is
+// gone or unknown suggest; each frontend writes them in its own syntax
+// (list_tabs() in a recipe, {"listTabs":true} in a JSON command).
+var (
+	ListTabs  = suggest.Step{Name: "listTabs", Value: true}
+	OpenTab   = suggest.Step{Name: "openTab", Value: true}
+	SwitchTab = suggest.Step{Name: "switchTab", Value: "t…"}
+)
+
+// ListOrOpenTab is the hint of a tab that is not open.
+var ListOrOpenTab = suggest.New("run %s to see the open tabs, or open a new one with %s", ListTabs, OpenTab)
+
 // CrashHint tells the agent how to recover a crashed tab.
 var CrashHint = suggest.New("reload it with %s (the page starts afresh: its state is lost) or close it with %s", Reload, CloseTab)
 

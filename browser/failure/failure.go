@@ -93,16 +93,40 @@ func (e *Error) WithAdvice(h *suggest.Hint) *Error {
 	return e
 }
 
+// Advised is an error whose text holds a typed hint in its JSON
+// rendering (TypedHint().Render(suggest.JSON)), for AdviceIn to write in
+// a frontend's syntax: an *Error with Advice, or an error of another type
+// that builds its text around a hint.
+type Advised interface {
+	error
+	TypedHint() *suggest.Hint
+}
+
+// TypedHint is e's hint as typed steps (nil when it has none).
+func (e *Error) TypedHint() *suggest.Hint {
+	if e.Hint == "" {
+		return nil
+	}
+	return e.Advice
+}
+
 // AdviceIn is err's text with the steps of every hint in it written in
-// syntax: err.Error() with each typed hint's JSON rendering replaced.
+// syntax: err.Error() with each typed hint's JSON rendering replaced (the
+// hints of err and of the errors it wraps that are Advised).
 func AdviceIn(err error, syntax suggest.Syntax) string {
 	text := err.Error()
 	if syntax == nil {
 		return text
 	}
 	for e := err; e != nil; e = errors.Unwrap(e) {
-		if be, ok := e.(*Error); ok && be.Advice != nil && be.Hint != "" {
-			text = strings.ReplaceAll(text, be.Hint, be.Advice.Render(syntax))
+		a, ok := e.(Advised)
+		if !ok {
+			continue
+		}
+		if h := a.TypedHint(); h != nil {
+			if j := h.Render(suggest.JSON); j != "" {
+				text = strings.ReplaceAll(text, j, h.Render(syntax))
+			}
 		}
 	}
 	return text

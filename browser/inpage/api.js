@@ -8,6 +8,7 @@ import {
   findRoot, finishNode, interactiveOnly, newBuild, otherLandmarks, quote, render, renderScoped, scopeHeader, scopeToChange, stateText, summarize, walkChildren, walkElement
 } from './snapshot.js';
 import { effectiveRole, refFor, refName, syncSeq } from './refs.js';
+import { scanNeeded } from './domversion.js';
 
 function fnv1a(s) {
   let h = 0x811c9dc5;
@@ -66,6 +67,10 @@ function pageState() {
  * @returns {SnapshotResult}
  */
 export function snapshot(opts) {
+  // The click listener scan must run first (listeners.go): say so
+  // before anything is taken.
+  const rescan = scanNeeded(opts.scanAt);
+  if (rescan) return { rescan, seq: null };
   syncSeq(opts.seq);
   S.closedCandidates = [];
   // A new snapshot takes the number the Go side reserved for it (one

@@ -12,6 +12,7 @@ import { hiddenMatch } from './hidden.js';
 import { cutNotes } from './cutoff.js';
 import { replacingWidget } from './replaced.js';
 import { editProblem } from './editable.js';
+import { scanNeeded } from './domversion.js';
 
 function activeElementInfo() {
   const a = deepActiveElement();
@@ -90,6 +91,10 @@ function hoverScope() {
 }
 
 export function postCapture(opts) {
+  // The click listener scan must run first (listeners.go): say so
+  // before the change log is taken.
+  const rescan = scanNeeded(opts.scanAt);
+  if (rescan) return { rescan };
   const out = {};
   // What the command's actions changed (changes.js); taking it ends the
   // log, so the capture before a command starts it afresh. A capture taken
@@ -132,6 +137,8 @@ export function postCapture(opts) {
 // news, and the frame's refs inside what changed (all of them when the
 // log overflowed).
 export function frameCapture(opts) {
+  const rescan = scanNeeded(opts.scanAt);
+  if (rescan) return { rescan, seq: null };
   const log = opts.changeLog === 'take' ? stepLogTake() : null;
   const out = snapshot(opts);
   if (opts.changeLog === 'start') {

@@ -10,7 +10,7 @@ initEngineState();
 
 export { describe, resolve } from './refs.js';
 export { markClicks } from './snapshot.js';
-export { domVersion } from './domversion.js';
+export { scanNeeded } from './domversion.js';
 export {
   snapshot, search, ref, frameHash, takeSlots, frameURL, resetRefs,
   takeClosedCandidates, registerClosedRoot, seedSeq

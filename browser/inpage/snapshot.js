@@ -283,6 +283,13 @@ export function walkElement(el, depth, out, b) {
   let clickable = visible && TEXT_LEVEL.has(role) && !b.header && (b.items.has(el) || draggable || isClickableGeneric(el, style));
   if (clickable && !b.items.has(el) && !draggable && (splitItems(el, b) || delegateItems(el, role, b))) clickable = false;
   else if (visible && role === 'list' && handlesClicks(el)) delegateItems(el, role, b);
+  // The control a select widget shows in place of its combobox input,
+  // which it moved off-screen, is the combobox (movedOffCombobox).
+  const standIn = clickable ? movedOffCombobox(el) : null;
+  if (standIn) {
+    role = 'combobox';
+    clickable = false;
+  }
   if (b.pierce && !el.shadowRoot && el.localName.includes('-')) noteClosedCandidate(el);
 
   if (!visible || (TEXT_LEVEL.has(role) && !clickable)) {
@@ -304,11 +311,11 @@ export function walkElement(el, depth, out, b) {
 
   const node = { el, role: clickable ? 'generic' : role, children: [] };
   b.count++;
-  if (!clickable) node.name = truncate(accessibleName(el), b.nameLimit);
-  node.st = stateOf(el, role, el === b.focused);
+  if (!clickable) node.name = truncate(accessibleName(standIn || el), b.nameLimit);
+  node.st = standIn ? stateOf(standIn, role, standIn === b.focused) : stateOf(el, role, el === b.focused);
   if (clickable) node.st.clickable = true;
   if (draggable) node.st.draggable = true;
-  const v = valueOf(el, role);
+  const v = standIn ? normalizeSpace(el.innerText || '') : valueOf(el, role);
   if (v !== null) node.value = truncate(v, b.textLimit);
   // A form field shows its name attribute (spec §7.1), what a selector or
   // a form post knows it by, unless it only repeats the accessible name.
@@ -327,7 +334,7 @@ export function walkElement(el, depth, out, b) {
       node.frameSlot = b.slots.length;
       b.slots.push(el);
     }
-  } else if (!LEAF.has(role)) {
+  } else if (!LEAF.has(role) && !standIn) {
     const header = headerCell(el, role, b);
     if (header) b.header = el;
     const outer = b.clip;
@@ -344,6 +351,25 @@ export function walkElement(el, depth, out, b) {
   out.push(node.collapse ? node.children[0] : node);
   if (block) out.push({ text: ' ' });
   if (node.ref) b.flat.push(node);
+}
+
+// movedOffCombobox returns the combobox input that a select widget moved
+// off-screen out of its control el, or null. Tom Select's single select
+// with a chosen value places its input at left: -10000px and shows the
+// value where it was, in the control that opens it on a click: that
+// control, seen and clicked, is the combobox, named by the input and
+// valued by what it shows. Asked only of clickable generic elements.
+/**
+ * @param {Element} el
+ * @returns {HTMLInputElement | null}
+ */
+function movedOffCombobox(el) {
+  for (const c of el.children) {
+    if (c.tagName !== 'INPUT' || c.getAttribute('role') !== 'combobox' || styleOf(c).position !== 'absolute') continue;
+    const r = c.getBoundingClientRect(), o = el.getBoundingClientRect();
+    if (r.right <= o.left || r.left >= o.right || r.bottom <= o.top || r.top >= o.bottom) return /** @type {HTMLInputElement} */ (c);
+  }
+  return null;
 }
 
 // noteClosedCandidate remembers a defined custom element without an open

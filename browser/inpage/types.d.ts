@@ -120,6 +120,8 @@ interface SnapshotOpts {
   scope?: Element[];
   /** Where the frame elements of the walk are kept for takeSlots (default "snapshot"). */
   slotKey?: string;
+  /** The DOM change count of the last click listener scan (domversion.js scanNeeded). */
+  scanAt?: number;
 }
 
 /** A snapshot element as Go's SnapElement reads it. */
@@ -149,6 +151,8 @@ interface SnapshotResult {
   refsMap?: Record<string, [string, string]>;
   /** What the command changed in a frame (capture.js frameCapture; Go's FrameNews). */
   news?: { text: string[]; transient: string[]; fresh: string[] };
+  /** The DOM change count when the listener scan must run before the snapshot (nothing else is set). */
+  rescan?: number;
 }
 
 /** What resolve (refs.js) makes of a ref. */

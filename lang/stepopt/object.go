@@ -13,9 +13,6 @@ type Object struct {
 	Values map[string]any
 }
 
-// NewObject returns an empty Object.
-func NewObject() *Object { return &Object{Values: map[string]any{}} }
-
 // Get returns the value of key.
 func (o *Object) Get(key string) (any, bool) {
 	v, ok := o.Values[key]

@@ -185,7 +185,7 @@ func TestRefsAndAbort(t *testing.T) {
 
 // obj builds an Object from key, value pairs.
 func obj(kv ...any) *Object {
-	o := NewObject()
+	o := &Object{Values: map[string]any{}}
 	for i := 0; i < len(kv); i += 2 {
 		o.Set(kv[i].(string), kv[i+1])
 	}

@@ -108,3 +108,32 @@ func TestFailedLookupDoesNotOfferTheHiddenSelect(t *testing.T) {
 		}
 	}
 }
+
+// TestTomSelectWithAChosenValueIsACombobox: Tom Select's single select
+// with a chosen value moves its combobox input off-screen and shows the
+// value in its control; the snapshot and the answer's viewport show that
+// control as the combobox, named by the select's label, with the chosen
+// value, and a click on its ref opens the select (its dropdown shows, the
+// value stays). The select with no value keeps its input as the combobox.
+func TestTomSelectWithAChosenValueIsACombobox(t *testing.T) {
+	t.Parallel()
+	a := openPage(t, "tomselect.html", "[data-ready=tomselect]")
+	full := a.snapshot()
+	view := a.look(`{"scroll":{"y":1}}`)
+	for what, yaml := range map[string]string{"snapshot": full, "viewport": view} {
+		if !strings.Contains(yaml, `combobox "Carrier" [collapsed]`) || !strings.Contains(yaml, `: "Post"`) || strings.Contains(yaml, "]: Post") {
+			t.Errorf("%s: Tom Select's carrier is not a combobox with its value:\n%s", what, yaml)
+		}
+		if !strings.Contains(yaml, `combobox "Country" [collapsed]`) {
+			t.Errorf("%s: the country select without a value lost its combobox:\n%s", what, yaml)
+		}
+	}
+	ref := refIn(t, view, `combobox "Carrier"`, `"Post"`)
+	if got := a.evalJSON(`() => [carrier.isOpen, getComputedStyle(carrier.dropdown).display]`); got != `[false,"none"]` {
+		t.Fatalf("carrier before the click: [open, dropdown display] = %s", got)
+	}
+	a.do(`{"click":"` + ref + `"}`)
+	if got := a.evalJSON(`() => [carrier.isOpen, getComputedStyle(carrier.dropdown).display, carrier.getValue()]`); got != `[true,"block","post"]` {
+		t.Fatalf("carrier after clicking its combobox %s: [open, dropdown display, value] = %s", ref, got)
+	}
+}
