@@ -124,8 +124,14 @@ func (p *Page) check(ctx context.Context, el *Element, kind string, coveredBefor
 	if len(prep) > 0 {
 		pr = prep[0]
 	}
-	err := el.Call(ctx, &c, `(el, kind, attempt, prep) => `+epCheck.js()+`(el, kind, {attempt, prep})`, kind, coveredBefore, pr)
+	err := el.call(ctx, &c, epCheck, kind, checkArgs{Attempt: coveredBefore, Prep: pr})
 	return c, err
+}
+
+// checkArgs are the engine check's options (act.js check).
+type checkArgs struct {
+	Attempt int    `json:"attempt"`
+	Prep    string `json:"prep"`
 }
 
 // checkFollow is check sent right behind the lookup of its element (see
@@ -309,7 +315,7 @@ const maxScrollFlushes = 2
 // engine's last scroll and the scrollers around el stopped moving (a few
 // frames at most). A failure leaves it to the check that follows.
 func (p *Page) flushScroll(ctx context.Context, el *Element) {
-	el.Call(ctx, nil, `(el) => `+epScrollFlush.js()+`(el)`)
+	el.call(ctx, nil, epScrollFlush)
 }
 
 // actionReport is the target report of a: what its check read (the prep

@@ -174,7 +174,7 @@ func (p *Page) rangeSource(ctx context.Context, el *Element) (isRange, disabled 
 		return false, false, nil
 	}
 	var kind struct{ Range, Disabled bool }
-	if err := el.Call(ctx, &kind, `(el) => `+epDragSource.js()+`(el)`); err != nil {
+	if err := el.call(ctx, &kind, epDragSource); err != nil {
 		return false, false, fmt.Errorf("drag: inspect the source: %w", err)
 	}
 	return kind.Range, kind.Disabled, nil
@@ -211,7 +211,7 @@ func (p *Page) dragRange(ctx context.Context, s *acting, o DragOptions, res *Dra
 		Changed bool    `json:"changed"`
 		X, Y    float64
 	}
-	if err := s.el().Call(ctx, &out, `(el, a) => `+epSetRange.js()+`(el, a)`, arg); err != nil {
+	if err := s.el().call(ctx, &out, epSetRange, arg); err != nil {
 		return fmt.Errorf("drag: set the slider: %w", err)
 	}
 	res.Method, res.Source, res.Target, res.Value = "range", s.local, Point{X: out.X, Y: out.Y}, &out.Value

@@ -99,7 +99,7 @@ func pointOf(a *Actionable) (Point, bool) {
 
 func (p *Page) hoverPrepare(ctx context.Context, s *acting) error {
 	if el := s.el(); el != nil {
-		return el.Call(ctx, nil, `(el) => `+epHoverPrepare.js()+`(el, null)`)
+		return el.call(ctx, nil, epHoverPrepare, nil)
 	}
 	return p.engineCall(ctx, nil, epHoverPrepare, nil, *s.t.Point)
 }

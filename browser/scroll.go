@@ -115,11 +115,13 @@ func (p *Page) scrollAct(ctx context.Context, s *acting, op scrollOp, out *scrol
 		}
 		return nil
 	}
-	fn := `(el, op) => ` + epScrollElement.js() + `(el, op)`
+	var err error
 	if op.Kind == "into" {
-		fn = `(el) => ` + epScrollIntoCenter.js() + `(el)`
+		err = s.el().call(ctx, out, epScrollIntoCenter)
+	} else {
+		err = s.el().call(ctx, out, epScrollElement, op)
 	}
-	if err := s.el().Call(ctx, out, fn, op); err != nil {
+	if err != nil {
 		return fmt.Errorf("scroll: %w", err)
 	}
 	return nil

@@ -175,7 +175,7 @@ func (p *Page) fileInputOf(ctx context.Context, s *acting, n int) (*Element, err
 // change events (fileState.Seen).
 func checkFileInput(ctx context.Context, input *Element, n int) error {
 	var st fileState
-	if err := input.Call(ctx, &st, `(el) => `+epWatchFiles.js()+`(el)`); err != nil {
+	if err := input.call(ctx, &st, epWatchFiles); err != nil {
 		return fmt.Errorf("upload: read the file input: %w", err)
 	}
 	if st.Disabled {
@@ -262,7 +262,7 @@ func (p *Page) verifyFiles(ctx context.Context, input *Element, paths []string, 
 	want := baseNames(paths)
 	res.Uploaded, res.Count = want, len(want)
 	var st fileState
-	if err := input.Call(ctx, &st, `(el) => `+epFileState.js()+`(el)`); err != nil {
+	if err := input.call(ctx, &st, epFileState); err != nil {
 		if KindOf(err) == KindContextDestroyed {
 			return nil
 		}
