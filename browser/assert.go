@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/cdp-skill/cdp-skill/lang/stepopt"
 )
 
 // URLCheck is one condition on the page URL: Op is contains, equals,
@@ -15,8 +17,9 @@ type URLCheck struct {
 	Value string
 }
 
-// URLOps are the accepted URLCheck operations, in report order.
-var URLOps = []string{"contains", "equals", "startsWith", "endsWith", "matches"}
+// URLOps are the accepted URLCheck operations, in report order
+// (stepopt.URLOps).
+var URLOps = stepopt.URLOps
 
 // AssertOptions are the conditions of an assert step (spec §11.13).
 type AssertOptions struct {
