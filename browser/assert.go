@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-
-	"github.com/cdp-skill/cdp-skill/lang/stepopt"
 )
 
 // URLCheck is one condition on the page URL: Op is contains, equals,
@@ -17,9 +15,8 @@ type URLCheck struct {
 	Value string
 }
 
-// URLOps are the accepted URLCheck operations, in report order
-// (stepopt.URLOps).
-var URLOps = stepopt.URLOps
+// URLOps are the accepted URLCheck operations, in report order.
+var URLOps = []string{"contains", "equals", "startsWith", "endsWith", "matches"}
 
 // AssertOptions are the conditions of an assert step (spec §11.13).
 type AssertOptions struct {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/cdp-skill/cdp-skill/lang/stepopt"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/storage"
@@ -15,14 +14,34 @@ import (
 // are cut and marked truncated.
 const MaxCookieValue = 200
 
-// CookieFilter selects cookies; the zero filter means the cookies the
-// current page would send (stepopt.CookieFilter: the step's option is the
-// browser's argument).
-type CookieFilter = stepopt.CookieFilter
+// CookieFilter selects cookies. The zero filter means the cookies the
+// current page would send (its URL and its frames').
+type CookieFilter struct {
+	// URLs selects the cookies sent to these URLs.
+	URLs []string
+	// Domain selects the cookies of this domain and its subdomains.
+	Domain string
+	// Name keeps only the cookies with this name.
+	Name string
+	// All selects every cookie of the tab's browser context.
+	All bool
+}
 
-// CookieInput is a cookie to set; without URL or Domain it belongs to the
-// current page's URL (stepopt.Cookie).
-type CookieInput = stepopt.Cookie
+// CookieInput is a cookie to set. Without URL or Domain it belongs to the
+// current page's URL.
+type CookieInput struct {
+	Name   string
+	Value  string
+	URL    string
+	Domain string
+	Path   string
+	// Expires is in seconds since the epoch (0 = a session cookie).
+	Expires  float64
+	HTTPOnly bool
+	Secure   bool
+	// SameSite is Strict, Lax or None (any case).
+	SameSite string
+}
 
 // CookieRequest is a cookies step: clear, then set, then get, each when
 // given.
@@ -156,7 +175,7 @@ func (s *Storage) clearCookies(ctx context.Context, f CookieFilter) (int, error)
 func (s *Storage) setCookies(ctx context.Context, in []CookieInput) error {
 	var pageURL string
 	for i, c := range in {
-		params, err := cookieParams(c)
+		params, err := c.params()
 		if err != nil {
 			return err
 		}
@@ -190,8 +209,8 @@ func (s *Storage) cookieURL(ctx context.Context) (string, error) {
 	return u, nil
 }
 
-// cookieParams validates the cookie and builds the CDP parameters.
-func cookieParams(c CookieInput) (network.SetCookieParams, error) {
+// params validates the cookie and builds the CDP parameters.
+func (c CookieInput) params() (network.SetCookieParams, error) {
 	if strings.TrimSpace(c.Name) == "" {
 		return network.SetCookieParams{}, Errorf(KindStepValidation, "cookies: a cookie to set needs a name").
 			WithHint("give each cookie to set a name, a value and a url (or a domain), e.g. name sid, value abc, url https://example.com")

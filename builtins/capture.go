@@ -204,7 +204,10 @@ func geolocation(c *Call) (any, error) {
 // cookies handles cookies("get" | "clear", get =, set =, clear =).
 func cookies(c *Call) (any, error) {
 	o := options[lang.CookiesOptions](c)
-	r := browser.CookieRequest{Get: o.Get.Filter, Clear: o.Clear.Filter, Set: o.Set}
+	r := browser.CookieRequest{Get: (*browser.CookieFilter)(o.Get.Filter), Clear: (*browser.CookieFilter)(o.Clear.Filter)}
+	for _, ck := range o.Set {
+		r.Set = append(r.Set, browser.CookieInput(ck))
+	}
 	if err := cookiePositional(c, &r); err != nil {
 		return nil, err
 	}
