@@ -20,12 +20,14 @@ var envFuncs = map[string]map[string]bool{
 
 // envAllowed are the environment calls the test harness package may make,
 // as "dir: call(first argument)": it reads CI and CHROME_PATH like the
-// command does, and hands its state dir to the cdp-skill processes tests
-// start. Nothing else under browser/ touches the environment.
+// command does, and hands its state and site-profile dirs to the
+// cdp-skill processes tests start. Nothing else under browser/ touches
+// the environment.
 var envAllowed = map[string]bool{
 	`browser/browsertest: os.Getenv("CI")`:                 true,
 	`browser/browsertest: os.Getenv(chrome.EnvChromePath)`: true,
 	`browser/browsertest: os.Setenv(state.EnvDir)`:         true,
+	`browser/browsertest: os.Setenv(state.EnvSitesDir)`:    true,
 }
 
 // TestBrowserReadsNoEnvironment fails when a package under browser/ reads
