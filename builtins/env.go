@@ -15,6 +15,7 @@ import (
 	"github.com/cdp-skill/cdp-skill/browser"
 	"github.com/cdp-skill/cdp-skill/browser/chrome"
 	"github.com/cdp-skill/cdp-skill/browser/state"
+	"github.com/cdp-skill/cdp-skill/browser/suggest"
 )
 
 // Env is the state of one invocation that builtins act on: the Chrome
@@ -110,7 +111,7 @@ func NewEnv(reg *state.Registry, ep chrome.Endpoint) *Env {
 
 // ErrNoTab is returned when an action needs a tab and none is attached.
 var ErrNoTab = browser.Errorf(browser.KindStepValidation, "no tab is open in this command").
-	WithHint(`start with {"openTab": "<url>"} (open_tab(url) in a recipe), or pass "tab": "t1" (--tab t1) to continue in an open tab`)
+	WithAdvice(suggest.New(`start with %s, or pass "tab": "t1" (--tab t1) to continue in an open tab`, suggest.Step{Name: "openTab", Value: "<url>"}))
 
 // Page returns the current tab.
 func (e *Env) Page() (*browser.Page, error) {

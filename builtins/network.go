@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/cdp-skill/cdp-skill/browser"
+	"github.com/cdp-skill/cdp-skill/browser/suggest"
 	"github.com/cdp-skill/cdp-skill/lang"
 	"github.com/cdp-skill/cdp-skill/lang/stepopt"
 )
@@ -113,7 +114,7 @@ func waitForResponse(c *Call) (any, error) {
 		}
 	}
 	if w.URL == "" && w.URLRegex == "" {
-		return nil, browser.Errorf(browser.KindStepValidation, "wait_for_response needs a URL pattern").WithHint(`{"waitForResponse": "/api/items"} or {"waitForResponse": {"urlRegex": "/api/items/[0-9]+"}}`)
+		return nil, browser.Errorf(browser.KindStepValidation, "wait_for_response needs a URL pattern").WithAdvice(suggest.New("%s or %s", suggest.Step{Name: "waitForResponse", Value: "/api/items"}, suggest.Step{Name: "waitForResponse", Value: suggest.Args{{Key: "urlRegex", Value: "/api/items/[0-9]+"}}}))
 	}
 	if w.Status, err = statusArg(wo.Status); err != nil {
 		return nil, err
@@ -144,7 +145,7 @@ func har(c *Call) (any, error) {
 		}
 	}
 	if r.Path == "" {
-		return nil, browser.Errorf(browser.KindStepValidation, "har needs a file path").WithHint(`{"har": "traffic.har"} (written in the output directory)`)
+		return nil, browser.Errorf(browser.KindStepValidation, "har needs a file path").WithAdvice(suggest.New("%s (written in the output directory)", suggest.Step{Name: "har", Value: "traffic.har"}))
 	}
 	p, err := c.Env.Page()
 	if err != nil {

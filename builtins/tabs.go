@@ -14,6 +14,7 @@ import (
 	"github.com/cdp-skill/cdp-skill/browser"
 	"github.com/cdp-skill/cdp-skill/browser/chrome"
 	"github.com/cdp-skill/cdp-skill/browser/state"
+	"github.com/cdp-skill/cdp-skill/browser/suggest"
 	"github.com/cdp-skill/cdp-skill/lang"
 )
 
@@ -365,7 +366,7 @@ func closeTab(c *Call) (any, error) {
 		if err := waitTabGone(c.Ctx, ep, b, entry.TargetID, force); err != nil {
 			return map[string]any{"closed": false, "tab": alias, "targetId": entry.TargetID},
 				browser.Errorf(browser.KindExecution, "close tab %s: %v", ref, err).
-					WithHint("try closeTab again; listTabs shows the open tabs")
+					WithAdvice(suggest.New("try %s again; %s shows the open tabs", suggest.Step{Name: "closeTab", Value: ref}, browser.ListTabs))
 		}
 	}
 	if alias != "" {
@@ -373,7 +374,7 @@ func closeTab(c *Call) (any, error) {
 	}
 	if err != nil {
 		return nil, browser.Errorf(browser.KindExecution, "close tab %s: %v", ref, err).
-			WithHint("it may already be closed; listTabs shows the open tabs")
+			WithAdvice(suggest.New("it may already be closed; %s shows the open tabs", browser.ListTabs))
 	}
 	return map[string]any{"closed": true, "tab": alias, "targetId": entry.TargetID}, nil
 }

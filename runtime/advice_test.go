@@ -103,3 +103,54 @@ func TestWatchdogHintIsInTheProgramsSyntax(t *testing.T) {
 		}
 	}
 }
+
+// The builtins' own usage hints suggest steps in the program's syntax too:
+// each bad call below is told its example as a builtin call in a recipe
+// and as a JSON step in a JSON command, never the other's.
+func TestBuiltinUsageHintsAreInTheProgramsSyntax(t *testing.T) {
+	out := runJSON(t, `{"steps":[{"openTab":"`+pagesURL(t)+`one.html"}]}`)
+	mustOK(t, out)
+	closeTabAfter(t, out)
+	cases := []struct {
+		recipe, json       string
+		inRecipe, inJSON   string
+		notRecipe, notJSON string
+	}{
+		{`wait_for_response(url = "")`, `{"waitForResponse":{"url":""}}`,
+			`wait_for_response(url_regex = "/api/items/[0-9]+")`, `{"waitForResponse":{"urlRegex":"/api/items/[0-9]+"}}`, `{"waitForResponse"`, "wait_for_response("},
+		{`har(path = "")`, `{"har":{"path":""}}`,
+			`har("traffic.har")`, `{"har":"traffic.har"}`, `{"har"`, "har("},
+		{`route(url = "/api")`, `{"route":{"url":"/api"}}`,
+			`route(url = "*.png", abort = True)`, `{"route":{"url":"*.png","abort":true}}`, `{"route"`, "route("},
+		{`screenshot("#chart")`, `{"screenshot":"#chart"}`,
+			`screenshot(selector = "#chart")`, `{"screenshot":{"selector":"#chart"}}`, `{"screenshot"`, "screenshot("},
+	}
+	for _, c := range cases {
+		recipe := runRecipe(t, Program{Tab: out.Tab, Source: []byte(c.recipe + "\n")})
+		if msg := answerError(recipe); !strings.Contains(msg, c.inRecipe) || strings.Contains(msg, c.notRecipe) {
+			t.Errorf("recipe %s: %s", c.recipe, recipe.JSON())
+		}
+		command := runJSON(t, `{"tab":"`+out.Tab+`","steps":[`+c.json+`]}`)
+		if msg := answerError(command); !strings.Contains(msg, c.inJSON) || strings.Contains(msg, c.notJSON) {
+			t.Errorf("JSON %s: %s", c.json, command.JSON())
+		}
+	}
+	noTab := runRecipe(t, Program{Source: []byte("snapshot()\n")})
+	if msg := answerError(noTab); !strings.Contains(msg, `open_tab("<url>")`) || strings.Contains(msg, "openTab") {
+		t.Errorf("a recipe with no tab: %s", noTab.JSON())
+	}
+}
+
+// answerError is the text of an answer's failure: its first failed step's
+// error, else the command's.
+func answerError(out *Output) string {
+	for _, s := range out.Steps {
+		if s.Error != "" {
+			return s.Error
+		}
+	}
+	if out.Error != nil {
+		return out.Error.Message
+	}
+	return ""
+}
