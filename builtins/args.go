@@ -66,7 +66,8 @@ func options[T any](c *Call) *T {
 	return o
 }
 
-func invalid(format string, args ...any) error {
+// invalid is a validation error of a step's arguments.
+func invalid(format string, args ...any) *browser.Error {
 	return browser.Errorf(browser.KindStepValidation, format, args...)
 }
 

@@ -182,7 +182,8 @@ func geolocation(c *Call) (any, error) {
 			return nil, err
 		}
 		if !strings.EqualFold(strings.TrimSpace(pos), "clear") {
-			return nil, invalid(`geolocation takes "clear" or {"latitude": 48.85, "longitude": 2.35}, not %q`, pos)
+			return nil, invalid(`geolocation takes "clear" or a latitude and longitude, not %q`, pos).
+				WithAdvice(forExample(`{"geolocation": {"latitude": 48.85, "longitude": 2.35}}`, `{"geolocation": "clear"}`))
 		}
 		clear = true
 	}
@@ -197,7 +198,8 @@ func geolocation(c *Call) (any, error) {
 		return p.Emulation().ClearGeolocation(c.Ctx)
 	}
 	if o.Latitude == nil || o.Longitude == nil {
-		return nil, invalid(`geolocation needs latitude and longitude: {"geolocation": {"latitude": 48.8584, "longitude": 2.2945}}, or "clear"`)
+		return nil, invalid(`geolocation needs latitude and longitude, or "clear"`).
+			WithAdvice(forExample(`{"geolocation": {"latitude": 48.8584, "longitude": 2.2945}}`, `{"geolocation": "clear"}`))
 	}
 	return p.Emulation().SetGeolocation(c.Ctx, browser.Geolocation{Latitude: *o.Latitude, Longitude: *o.Longitude, Accuracy: o.Accuracy})
 }
@@ -238,7 +240,8 @@ func cookiePositional(c *Call, r *browser.CookieRequest) error {
 			r.Clear = &browser.CookieFilter{}
 		}
 	default:
-		return invalid(`cookies takes "get" or "clear", or {"get": …, "set": […], "clear": …}, not %q`, pos)
+		return invalid(`cookies takes "get" or "clear", or get, set and clear options, not %q`, pos).
+			WithAdvice(forExample(`{"cookies": "get"}`, `{"cookies": {"set": [{"name": "sid", "value": "abc", "url": "https://example.com"}]}}`))
 	}
 	return nil
 }

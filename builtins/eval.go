@@ -32,7 +32,7 @@ func pageFunction(c *Call) (any, error) {
 		}
 	}
 	if src == "" {
-		return nil, invalid(`page_function needs JavaScript: {"pageFunction": "() => document.title"}`)
+		return nil, invalid("page_function needs JavaScript").WithAdvice(forExample(`{"pageFunction": "() => document.title"}`))
 	}
 	var opts browser.FunctionOptions
 	switch {
@@ -75,7 +75,7 @@ func poll(c *Call) (any, error) {
 		}
 	}
 	if pred == nil || pred.JS == "" && pred.Fn == nil {
-		return nil, invalid(`poll needs a predicate: {"poll": "() => document.querySelector('#done')"}`)
+		return nil, invalid("poll needs a predicate").WithAdvice(forExample(`{"poll": "() => document.querySelector('#done')"}`))
 	}
 	if o.Serialize {
 		if pred.JS == "" {

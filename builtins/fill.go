@@ -64,7 +64,7 @@ func fill(c *Call) (any, error) {
 			return nil, err
 		}
 		if opts.Value == nil {
-			return nil, invalid(`fill needs a value: {"fill": {"selector": "#email", "value": "a@b.c"}}`)
+			return nil, invalid("fill needs a value").WithAdvice(forExample(`{"fill": {"selector": "#email", "value": "a@b.c"}}`))
 		}
 		value = string(*opts.Value)
 		if t.IsZero() {
@@ -197,7 +197,7 @@ func press(c *Call) (any, error) {
 		c.Args.Pos = nil
 	}
 	if key == "" {
-		return nil, invalid(`press needs a key: {"press": "Enter"} or {"press": "Control+a"}`)
+		return nil, invalid("press needs a key").WithAdvice(forExample(`{"press": "Enter"}`, `{"press": "Control+a"}`))
 	}
 	combo, err := p.Input().ParseKeys(key)
 	if err != nil {
@@ -245,7 +245,7 @@ func typedText(c *Call, pos string) (string, error) {
 		text, from = s, name
 	}
 	if text == "" {
-		return "", invalid(`type needs text: {"type": "hello"} or {"type": {"selector": "#q", "text": "hello"}}`)
+		return "", invalid("type needs text").WithAdvice(forExample(`{"type": "hello"}`, `{"type": {"selector": "#q", "text": "hello"}}`))
 	}
 	return text, nil
 }

@@ -84,9 +84,11 @@ func selectWants(c *Call, optLabel string) ([]browser.SelectWant, error) {
 	}
 	switch {
 	case given == 0 && o.Label != "":
-		return nil, invalid(`select_option got label but no option: with only label, label names the <select>; name the <select> with selector or ref and the option with label, or give value, index or values: {"selectOption": {"selector": "#plan", "label": "Pro"}}`)
+		return nil, invalid(`select_option got label but no option: with only label, label names the <select>; name the <select> with selector or ref and the option with label, or give value, index or values`).
+			WithAdvice(forExample(`{"selectOption": {"selector": "#plan", "label": "Pro"}}`))
 	case given == 0:
-		return nil, invalid(`select_option needs an option: value, label, index or values: {"selectOption": {"selector": "#plan", "value": "pro"}}`)
+		return nil, invalid("select_option needs an option: value, label, index or values").
+			WithAdvice(forExample(`{"selectOption": {"selector": "#plan", "value": "pro"}}`))
 	case given > 1:
 		return nil, invalid("select_option takes one of value, label, index or values, not several")
 	case len(wants) == 0:
@@ -147,7 +149,7 @@ func upload(c *Call) (any, error) {
 func filesArg(c *Call) ([]string, error) {
 	files := options[lang.UploadOptions](c).Files
 	if files == nil {
-		return nil, invalid(`upload needs files: {"upload": {"selector": "input[type=file]", "files": ["report.pdf"]}}`)
+		return nil, invalid("upload needs files").WithAdvice(forExample(`{"upload": {"selector": "input[type=file]", "files": ["report.pdf"]}}`))
 	}
 	if len(files) == 0 {
 		return nil, invalid("upload: files is empty; give at least one path")

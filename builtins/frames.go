@@ -50,7 +50,8 @@ func frame(c *Call) (any, error) {
 	}
 	spec.Name, spec.FrameID, spec.URL = o.Name, o.FrameID, o.URL
 	if !spec.Top && spec.Any == "" && spec.Selector == "" && spec.Index == nil && spec.Name == "" && spec.FrameID == "" && spec.URL == "" {
-		return nil, invalid(`frame needs "top", the iframe's ref, a selector, index, name, url or frameId, or {"list": true}`)
+		return nil, invalid(`frame needs "top", the iframe's ref, a selector, index, name, url or frameId, or list`).
+			WithAdvice(forExample(`{"frame": "top"}`, `{"frame": {"list": true}}`))
 	}
 	sel, info, warnings, err := p.Frames().Resolve(c.Ctx, spec)
 	if err != nil {

@@ -47,7 +47,7 @@ func gotoURL(c *Call) (any, error) {
 		}
 	}
 	if u == "" {
-		return nil, invalid(`goto needs a URL: {"goto": "https://example.com"}`)
+		return nil, invalid("goto needs a URL").WithAdvice(forExample(`{"goto": "https://example.com"}`))
 	}
 	wait, err := waitUntilArg(c)
 	if err != nil {

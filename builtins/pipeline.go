@@ -23,7 +23,8 @@ func pipeline(c *Call) (any, error) {
 		}
 	}
 	if ops == nil {
-		return nil, invalid(`pipeline needs operations: {"pipeline": [{"find": "#email", "fill": "a@b.c"}, {"find": "form button", "click": true}]}`)
+		return nil, invalid("pipeline needs operations").
+			WithAdvice(forExample(`{"pipeline": [{"find": "#email", "fill": "a@b.c"}, {"find": "form button", "click": true}]}`))
 	}
 	raw, err := json.Marshal(ops)
 	if err != nil {

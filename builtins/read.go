@@ -25,7 +25,7 @@ func init() {
 
 // selectorArg reads the element a read step is for: the positional string
 // or selector= (a CSS selector or a ref).
-func selectorArg(c *Call, example string) (string, error) {
+func selectorArg(c *Call, examples ...string) (string, error) {
 	var sel string
 	var err error
 	if o, ok := c.Args.Opts.(interface{ SelectorField() string }); ok {
@@ -42,7 +42,7 @@ func selectorArg(c *Call, example string) (string, error) {
 		}
 	}
 	if sel == "" {
-		return "", invalid("%s needs a selector: %s", c.Action.Builtin(), example)
+		return "", invalid("%s needs a selector", c.Action.Builtin()).WithAdvice(forExample(examples...))
 	}
 	return sel, nil
 }
@@ -54,7 +54,8 @@ func queryAll(c *Call) (any, error) {
 	data, err := FromStarlark(orNone(c.Args.Pos))
 	m, ok := data.(*lang.Object)
 	if err != nil || !ok || len(m.Keys) == 0 {
-		return nil, invalid(`query_all takes a map of label to selector or query: {"queryAll": {"buttons": "button", "links": {"role": "link", "limit": 5}}}`)
+		return nil, invalid("query_all takes a map of label to selector or query").
+			WithAdvice(forExample(`{"queryAll": {"buttons": "button", "links": {"role": "link", "limit": 5}}}`))
 	}
 	qa, _ := lang.LookupAction("query")
 	out := &lang.Object{Values: map[string]any{}}
@@ -166,7 +167,7 @@ func extract(c *Call) (any, error) {
 		return nil, err
 	}
 	var o browser.ExtractOptions
-	if o.Selector, err = selectorArg(c, `{"extract": "#prices"} or {"extract": {"selector": "#prices", "type": "table"}}`); err != nil {
+	if o.Selector, err = selectorArg(c, `{"extract": "#prices"}`, `{"extract": {"selector": "#prices", "type": "table"}}`); err != nil {
 		return nil, err
 	}
 	eo := options[lang.ExtractOptions](c)
@@ -193,7 +194,7 @@ func getDom(c *Call) (any, error) {
 	}
 	do := options[lang.GetDOMOptions](c)
 	if c.Args.Pos != nil || do.Selector != "" {
-		if o.Selector, err = selectorArg(c, `{"getDom": "#main"} or {"getDom": true} for the whole document`); err != nil {
+		if o.Selector, err = selectorArg(c, `{"getDom": "#main"}`, `{"getDom": true}`); err != nil {
 			return nil, err
 		}
 	}
@@ -255,7 +256,7 @@ func refsArg(c *Call) ([]string, bool, error) {
 		lists++
 	}
 	if len(refs) == 0 {
-		return nil, false, invalid(`get_box needs refs: {"getBox": "s1e4"} or {"getBox": ["s1e4", "s1e5"]}`)
+		return nil, false, invalid("get_box needs refs").WithAdvice(forExample(`{"getBox": "s1e4"}`, `{"getBox": ["s1e4", "s1e5"]}`))
 	}
 	seen := map[string]bool{}
 	var out []string
@@ -280,7 +281,8 @@ func elementsAt(c *Call) (any, error) {
 	}
 	eo := options[lang.ElementsAtOptions](c)
 	if eo.X == nil || eo.Y == nil {
-		return nil, invalid(`elements_at needs a point: {"elementsAt": {"x": 100, "y": 200}}, a list of points, or {"x", "y", "radius"} for the elements near it`)
+		return nil, invalid("elements_at needs a point, a list of points, or x, y and radius for the elements near it").
+			WithAdvice(forExample(`{"elementsAt": {"x": 100, "y": 200}}`, `{"elementsAt": {"x": 100, "y": 200, "radius": 20}}`))
 	}
 	pt := browser.Point{X: *eo.X, Y: *eo.Y}
 	if err := checkPoint("elements_at", pt); err != nil {
@@ -380,7 +382,7 @@ func validate(c *Call) (any, error) {
 // submit submits a form; an invalid form fails the step (the error's
 // details carry the invalid fields).
 func submit(c *Call) (any, error) {
-	sel, err := selectorArg(c, `{"submit": "#signup"} or {"submit": "#signup button[type=submit]"}`)
+	sel, err := selectorArg(c, `{"submit": "#signup"}`, `{"submit": "#signup button[type=submit]"}`)
 	if err != nil {
 		return nil, err
 	}

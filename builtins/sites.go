@@ -150,7 +150,8 @@ func runRecipe(c *Call) (any, error) {
 		site, name = s[:i], strings.TrimSpace(s[i+1:])
 	}
 	if site == "" || name == "" {
-		return nil, invalid(`recipe needs site and name: {"recipe": {"site": "github.com", "name": "login", "args": {…}}}`)
+		return nil, invalid("recipe needs site and name").
+			WithAdvice(forExample(`{"recipe": {"site": "github.com", "name": "login", "args": {"user": "ada"}}}`))
 	}
 	domain, err := state.NormalizeDomain(site)
 	if err != nil {

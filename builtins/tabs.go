@@ -204,17 +204,18 @@ func openTab(c *Call) (any, error) {
 // what became of the tab it opened (d): the navigation's own advice about
 // the tab (usable, stopped) no longer holds.
 func openTabFailed(tab state.Tab, d Discarded, err error) error {
-	var what, hint string
+	var what string
+	var hint *suggest.Hint
 	switch d {
 	case TabWasGone:
 		what = fmt.Sprintf("the tab openTab opened (%s) was closed while its page loaded (by the page, the user or another agent), so its alias is removed", tab.Alias)
-		hint = "openTab again; if the page closes its own tab, open it in a tab you keep"
+		hint = suggest.New("run %s again; if the page closes its own tab, open it in a tab you keep", suggest.Step{Name: "openTab", Value: "<url>"})
 	case TabStillOpen:
 		what = fmt.Sprintf("openTab could not close the tab it opened (%s, targetId %s): it is still open and keeps its alias", tab.Alias, tab.TargetID)
-		hint = fmt.Sprintf(`close it with {"closeTab":%q}; listTabs shows the open tabs`, tab.Alias)
+		hint = suggest.New("close it with %s; %s shows the open tabs", suggest.Step{Name: "closeTab", Value: tab.Alias}, browser.ListTabs)
 	default:
 		what = fmt.Sprintf("openTab closed the tab it opened (%s)", tab.Alias)
-		hint = "check that the server answers; a page that is slow to finish loading opens sooner with waitUntil \"domcontentloaded\""
+		hint = suggest.New("check that the server answers; a page that is slow to finish loading opens sooner with %s", suggest.Step{Name: "openTab", Value: suggest.Args{{Key: "url", Value: "<url>"}, {Key: "waitUntil", Value: "domcontentloaded"}}})
 	}
 	var be *browser.Error
 	var ce *browser.ConnectionError
@@ -222,7 +223,7 @@ func openTabFailed(tab state.Tab, d Discarded, err error) error {
 	case errors.As(err, &ce):
 		return &browser.ConnectionError{Endpoint: ce.Endpoint, Err: fmt.Errorf("%s, because %w", what, ce.Err)}
 	case !errors.As(err, &be):
-		return browser.Errorf(browser.KindExecution, "%s, because %v", what, err).WithHint("%s", hint)
+		return browser.Errorf(browser.KindExecution, "%s, because %v", what, err).WithAdvice(hint)
 	}
 	msg := be.Message
 	if msg == "" && be.Err != nil {
@@ -230,8 +231,7 @@ func openTabFailed(tab state.Tab, d Discarded, err error) error {
 	}
 	e := *be
 	e.Message = fmt.Sprintf("%s, because %s", what, msg)
-	e.Hint = hint
-	return &e
+	return e.WithAdvice(hint)
 }
 
 func connectTab(c *Call) (any, error) {

@@ -124,6 +124,12 @@ func TestBuiltinUsageHintsAreInTheProgramsSyntax(t *testing.T) {
 			`route(url = "*.png", abort = True)`, `{"route":{"url":"*.png","abort":true}}`, `{"route"`, "route("},
 		{`screenshot("#chart")`, `{"screenshot":"#chart"}`,
 			`screenshot(selector = "#chart")`, `{"screenshot":{"selector":"#chart"}}`, `{"screenshot"`, "screenshot("},
+		{`submit(selector = "")`, `{"submit":{"selector":""}}`,
+			`submit("#signup button[type=submit]")`, `{"submit":"#signup button[type=submit]"}`, `{"submit"`, "submit("},
+		{`page_function("")`, `{"pageFunction":""}`,
+			`page_function("() => document.title")`, `{"pageFunction":"() => document.title"}`, `{"pageFunction"`, "page_function("},
+		{`press("")`, `{"press":""}`,
+			`press("Control+a")`, `{"press":"Control+a"}`, `{"press"`, "press("},
 	}
 	for _, c := range cases {
 		recipe := runRecipe(t, Program{Tab: out.Tab, Source: []byte(c.recipe + "\n")})
