@@ -7,6 +7,7 @@ import { MASK, accessibleName, isSecretField, stateOf, valueOf } from './names.j
 import { stateText } from './snapshot.js';
 import { allShadowRoots, effectiveRole, normName, refFor, refName, syncSeq } from './refs.js';
 import { unknownRoleOf } from './roles.js';
+import { standInFor } from './replaced.js';
 
 // Known roles map to the elements that can carry them implicitly, so role
 // queries do not scan the whole document.
@@ -151,7 +152,17 @@ export function query(opts) {
       } else {
         r.value = describeOutput(el, opts.output, opts.clean);
       }
-      r.ref = refFor(el, role, refName(el, role), snapId);
+      // A combobox input its widget moved off-screen answers with the ref
+      // of the control shown in its place (what a click reaches) and the
+      // value that control shows.
+      const standIn = standInFor(el);
+      if (standIn) {
+        const sr = effectiveRole(standIn);
+        r.ref = refFor(standIn, sr, refName(standIn, sr), snapId);
+        if (opts.roles && opts.roles.length) r.value = normalizeSpace(/** @type {HTMLElement} */ (standIn).innerText || '');
+      } else {
+        r.ref = refFor(el, role, refName(el, role), snapId);
+      }
       if (opts.metadata) r.metadata = metadataOf(el);
       return r;
     });

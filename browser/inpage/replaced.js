@@ -6,7 +6,7 @@
 // or label) is verified on the widget, else undone and refused with the
 // widget's ref. Module of the in-page engine.
 
-import { isShown, normalizeSpace, truncate } from './dom.js';
+import { isShown, normalizeSpace, styleOf, truncate } from './dom.js';
 import { accessibleName } from './names.js';
 import { effectiveRole, refFor, refName } from './refs.js';
 import { S } from './state.js';
@@ -73,4 +73,36 @@ export function widgetFollowed(rep, labels, shownBefore, changed) {
   const now = widgetShows(rep);
   if (!labels.every((l) => !l || now.includes(l))) return false;
   return !changed || now !== shownBefore;
+}
+
+// movedOffCombobox returns the combobox input that a select widget moved
+// off-screen out of its control el, or null. Tom Select's single select
+// with a chosen value places its input at left: -10000px and shows the
+// value where it was, in the control that opens it on a click: that
+// control, seen and clicked, is the combobox, named by the input and
+// valued by what it shows. Asked only of clickable generic elements.
+/**
+ * @param {Element} el
+ * @returns {HTMLInputElement | null}
+ */
+export function movedOffCombobox(el) {
+  for (const c of el.children) {
+    if (c.tagName !== 'INPUT' || c.getAttribute('role') !== 'combobox' || styleOf(c).position !== 'absolute') continue;
+    const r = c.getBoundingClientRect(), o = el.getBoundingClientRect();
+    if (r.right <= o.left || r.left >= o.right || r.bottom <= o.top || r.top >= o.bottom) return /** @type {HTMLInputElement} */ (c);
+  }
+  return null;
+}
+
+// standInFor is the control that stands in for el when el is a combobox
+// input a select widget moved off-screen out of it (movedOffCombobox):
+// what a lookup by label, text or role must act on, since no click reaches
+// the input. null for any other element.
+/**
+ * @param {Element} el
+ * @returns {Element | null}
+ */
+export function standInFor(el) {
+  const p = el.parentElement;
+  return p && el.tagName === 'INPUT' && isShown(p) && movedOffCombobox(p) === el ? p : null;
 }

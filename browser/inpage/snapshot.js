@@ -9,7 +9,7 @@ import { INTERACTIVE, LANDMARKS, LEAF, NAME_FROM_CONTENT, SKIP_TAGS, TEXT_LEVEL,
 import { accessibleName, deepActiveElement, linkURL, stateOf, valueOf } from './names.js';
 import { effectiveRole, refFor, refName } from './refs.js';
 import { selectorQuery } from './find.js';
-import { replacingWidget } from './replaced.js';
+import { movedOffCombobox, replacingWidget } from './replaced.js';
 
 // Build context for one snapshot.
 export function newBuild(opts, snapId) {
@@ -351,25 +351,6 @@ export function walkElement(el, depth, out, b) {
   out.push(node.collapse ? node.children[0] : node);
   if (block) out.push({ text: ' ' });
   if (node.ref) b.flat.push(node);
-}
-
-// movedOffCombobox returns the combobox input that a select widget moved
-// off-screen out of its control el, or null. Tom Select's single select
-// with a chosen value places its input at left: -10000px and shows the
-// value where it was, in the control that opens it on a click: that
-// control, seen and clicked, is the combobox, named by the input and
-// valued by what it shows. Asked only of clickable generic elements.
-/**
- * @param {Element} el
- * @returns {HTMLInputElement | null}
- */
-function movedOffCombobox(el) {
-  for (const c of el.children) {
-    if (c.tagName !== 'INPUT' || c.getAttribute('role') !== 'combobox' || styleOf(c).position !== 'absolute') continue;
-    const r = c.getBoundingClientRect(), o = el.getBoundingClientRect();
-    if (r.right <= o.left || r.left >= o.right || r.bottom <= o.top || r.top >= o.bottom) return /** @type {HTMLInputElement} */ (c);
-  }
-  return null;
 }
 
 // noteClosedCandidate remembers a defined custom element without an open

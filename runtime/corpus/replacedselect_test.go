@@ -137,3 +137,22 @@ func TestTomSelectWithAChosenValueIsACombobox(t *testing.T) {
 		t.Fatalf("carrier after clicking its combobox %s: [open, dropdown display, value] = %s", ref, got)
 	}
 }
+
+// TestTomSelectWithAChosenValueByRole: queried by its role, Tom Select's
+// select with a chosen value answers with the control shown in place of
+// the input it moved off-screen: the snapshot's ref and the value shown
+// (before, the input's own ref, which no click reaches: a click on it
+// timed out outside the viewport). The query's ref opens the select.
+func TestTomSelectWithAChosenValueByRole(t *testing.T) {
+	t.Parallel()
+	a := openPage(t, "tomselect.html", "[data-ready=tomselect]")
+	ref := refIn(t, a.snapshot(), `combobox "Carrier"`, `"Post"`)
+	res := string(a.do(`{"query":{"role":"combobox","name":"Carrier"}}`).JSON())
+	if !strings.Contains(res, `"ref":"`+ref+`"`) || !strings.Contains(res, `"value":"Post"`) {
+		t.Fatalf("the role query does not answer with the control's ref %s and its value: %s", ref, res)
+	}
+	a.do(`{"click":"` + ref + `"}`)
+	if got := a.evalJSON(`() => [carrier.isOpen, getComputedStyle(carrier.dropdown).display, carrier.getValue()]`); got != `[true,"block","post"]` {
+		t.Fatalf("carrier after a click on the query's ref: [open, dropdown display, value] = %s", got)
+	}
+}
