@@ -30,6 +30,10 @@ type action struct {
 	// targetOptional: with no target the action acts where the page is
 	// (keys go to the focused element), with no actionability wait.
 	targetOptional bool
+	// keys: the action sends keys, so with no target the step moves into
+	// the frame that holds the keyboard focus first (enterFocusedFrame),
+	// and the watch sees what the keys set off there.
+	keys bool
 	// attachedOnly: the target only has to exist, shown or not (a scroll
 	// into view): the template waits for it to be attached (opts.Timeout),
 	// with no actionability checks.
@@ -126,6 +130,9 @@ func (p *Page) perform(ctx context.Context, t Target, ac action) (*acting, error
 // performOnce is one attempt of perform.
 func (p *Page) performOnce(ctx context.Context, t Target, ac action) (*acting, error) {
 	if ac.targetOptional && t.IsZero() {
+		if ac.keys {
+			p.enterFocusedFrame(ctx)
+		}
 		return p.actOn(ctx, &acting{t: t}, ac)
 	}
 	s, err := p.resolveEnd(ctx, pointerEnd{Target: t, offset: ac.offset}, ac)

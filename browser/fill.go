@@ -321,7 +321,7 @@ func (p *Page) Type(ctx context.Context, t Target, text string, o TypeOptions) (
 	spread := false
 	ao := o.ActionOptions
 	ao.prep = "read"
-	ac := action{kind: "type", opts: ao, targetOptional: true}
+	ac := action{kind: "type", opts: ao, targetOptional: true, keys: true}
 	ac.prepare = func(ctx context.Context, s *acting) error {
 		if s.ready == nil {
 			return nil
@@ -418,7 +418,7 @@ func (p *Page) PressKeys(ctx context.Context, t Target, combo KeyCombo, times in
 	if times > 1 {
 		res.Times = times
 	}
-	ac := action{kind: "focus", targetOptional: true}
+	ac := action{kind: "focus", targetOptional: true, keys: true}
 	ac.prepare = func(ctx context.Context, s *acting) error {
 		if s.ready == nil {
 			return nil

@@ -1,0 +1,65 @@
+package browser
+
+import (
+	"context"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/runtime"
+)
+
+// focusedIframeJS is the iframe of the document that holds the keyboard
+// focus (through open shadow roots), or null when an element of the
+// document itself, or nothing, holds it.
+const focusedIframeJS = `(() => {
+  let a = document.activeElement;
+  while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+  return a && (a.localName === 'iframe' || a.localName === 'frame') ? a : null;
+})()`
+
+// focusedFrameWait bounds the wait for the focused frame's JavaScript
+// context (a frame that holds focus has loaded; this only covers a
+// context not yet reported).
+const focusedFrameWait = 200 * time.Millisecond
+
+// enterFocusedFrame moves the step into the frame that holds the keyboard
+// focus when the step's document passed it on to one of its iframes (a
+// click on a widget in a frame, then a target-less type or press): the
+// keys land there, so the action's watch must be armed in that document
+// to wait for what they set off (a widget's throttled filter). It leaves
+// the step where it is when focus is in the step's own document or
+// cannot be followed.
+func (p *Page) enterFocusedFrame(ctx context.Context) {
+	for range maxFrameDepth {
+		id := p.focusedIframe(ctx)
+		if id == "" {
+			return
+		}
+		ref, err := p.frameRefWait(ctx, id, focusedFrameWait)
+		if err != nil {
+			return
+		}
+		ref.topDocuments = p.Documents()
+		ref.parent = p.frameIn(ctx)
+		if !moveTo(ctx, ref) {
+			return
+		}
+	}
+}
+
+// focusedIframe is the frame of the iframe in the step's document that
+// holds the keyboard focus ("" when none does).
+func (p *Page) focusedIframe(ctx context.Context) cdp.FrameID {
+	sess, ctxID := p.exec(ctx)
+	res, err := cdp.Call(ctx, sess, runtime.Evaluate, runtime.EvaluateParams{Expression: focusedIframeJS, ContextID: ctxID})
+	if err != nil || res.ExceptionDetails != nil || res.Result == nil || res.Result.ObjectID == "" {
+		return ""
+	}
+	defer p.release(ctx, res.Result.ObjectID)
+	d, err := cdp.Call(ctx, sess, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: res.Result.ObjectID})
+	if err != nil || d.Node == nil {
+		return ""
+	}
+	return d.Node.FrameID
+}
