@@ -93,7 +93,7 @@ func TestCaptureStepRefusesPathOutsideOutputDir(t *testing.T) {
 		`{"viewport": "iphone-99"}`:                                "close names: iphone-",
 		`{"viewport": {"reset": true, "width": 300}}`:              "reset takes nothing else",
 		`{"viewport": {"width": 300}}`:                             "width and height",
-		`{"screenshot": "s1e4"}`:                                   `{"ref": "s1e4"}`,
+		`{"screenshot": "s1e4"}`:                                   `{"screenshot":{"ref":"s1e4"}}`,
 		`{"screenshot": {"fullPage": true, "selector": "#chart"}}`: "not several",
 		`{"cookies": "eat"}`:                                       `"get" or "clear"`,
 		`{"cookies": {"set": [{"value": "x"}]}}`:                   "needs a name",
