@@ -7,7 +7,6 @@ import (
 	"go.starlark.net/starlark"
 
 	"github.com/cdp-skill/cdp-skill/browser"
-	"github.com/cdp-skill/cdp-skill/browser/suggest"
 	"github.com/cdp-skill/cdp-skill/lang"
 )
 
@@ -64,7 +63,7 @@ func pathArg(c *Call, path string) (string, error) {
 	}
 	if browser.IsRef(pos) || strings.HasPrefix(pos, "#") {
 		return "", browser.Errorf(browser.KindStepValidation, "%s takes a file path as its positional argument, not %q", c.Action.Builtin(), pos).
-			WithAdvice(suggest.New("to capture an element give %s or %s", suggest.Step{Name: "screenshot", Value: suggest.Args{{Key: "selector", Value: "#chart"}}}, suggest.Step{Name: "screenshot", Value: suggest.Args{{Key: "ref", Value: "s1e4"}}}))
+			WithAdvice(forExample(`{"screenshot": {"selector": "#chart"}}`, `{"screenshot": {"ref": "s1e4"}}`))
 	}
 	if strings.TrimSpace(pos) == "" {
 		return "", invalid("%s: the path is empty", c.Action.Builtin())

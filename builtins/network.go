@@ -114,7 +114,8 @@ func waitForResponse(c *Call) (any, error) {
 		}
 	}
 	if w.URL == "" && w.URLRegex == "" {
-		return nil, browser.Errorf(browser.KindStepValidation, "wait_for_response needs a URL pattern").WithAdvice(suggest.New("%s or %s", suggest.Step{Name: "waitForResponse", Value: "/api/items"}, suggest.Step{Name: "waitForResponse", Value: suggest.Args{{Key: "urlRegex", Value: "/api/items/[0-9]+"}}}))
+		return nil, invalid("wait_for_response needs a URL pattern").
+			WithAdvice(forExample(`{"waitForResponse": "/api/items"}`, `{"waitForResponse": {"urlRegex": "/api/items/[0-9]+"}}`))
 	}
 	if w.Status, err = statusArg(wo.Status); err != nil {
 		return nil, err

@@ -9,7 +9,6 @@ import (
 	"go.starlark.net/starlark"
 
 	"github.com/cdp-skill/cdp-skill/browser"
-	"github.com/cdp-skill/cdp-skill/browser/suggest"
 	"github.com/cdp-skill/cdp-skill/lang"
 	"github.com/cdp-skill/cdp-skill/lang/stepopt"
 )
@@ -60,7 +59,7 @@ func routeFromArgs(c *Call) (*browser.Route, string, error) {
 	}
 	if len(given) != 1 {
 		return nil, "", browser.Errorf(browser.KindStepValidation, "route needs exactly one of fulfill, abort, headers or handler; got %s", givenList(given)).
-			WithAdvice(routeExamples)
+			WithAdvice(forExample(`{"route": {"url": "/api/items", "fulfill": {"json": []}}}`, `{"route": {"url": "*.png", "abort": true}}`, `{"route": {"url": "/api", "headers": {"X-Test": "1"}}}`))
 	}
 	how, err := routeAction(c, r, given[0])
 	if err != nil {
@@ -252,10 +251,3 @@ func handlerDecision(v starlark.Value, uploadDirs []string) (*browser.RouteDecis
 	}
 	return fulfillDecision(&f, uploadDirs)
 }
-
-// routeExamples is the hint of a route step without exactly one way to
-// answer: one step for each common way.
-var routeExamples = suggest.New("%s, %s or %s",
-	suggest.Step{Name: "route", Value: suggest.Args{{Key: "url", Value: "/api/items"}, {Key: "fulfill", Value: suggest.Args{{Key: "json", Value: []any{}}}}}},
-	suggest.Step{Name: "route", Value: suggest.Args{{Key: "url", Value: "*.png"}, {Key: "abort", Value: true}}},
-	suggest.Step{Name: "route", Value: suggest.Args{{Key: "url", Value: "/api"}, {Key: "headers", Value: suggest.Args{{Key: "X-Test", Value: "1"}}}}})
