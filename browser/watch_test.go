@@ -37,6 +37,11 @@ func watchSite(t *testing.T) string {
 <p id="out"></p><p id="price"></p></main>
 <script>window.polls = 0; setInterval(() => fetch('data.json').then((r) => r.json()).then(() => { window.polls++; document.getElementById('price').textContent = 'tick ' + window.polls }), 50)</script>`,
 		"c.html": `<!doctype html><title>C</title><main>C page</main>`,
+		"live.html": `<!doctype html><title>Live</title><main><h1>Scores</h1>
+<button id="go-live" onclick="fetch('data.json').then(r => r.json()).then(d => { document.getElementById('out').textContent = d.label; setInterval(() => fetch('data.json').then(r => r.json()).then(() => { window.ticks = (window.ticks || 0) + 1 }), 50) })">Go live</button>
+<p id="out"></p></main>`,
+		"busy.html": `<!doctype html><title>Busy</title><main>Another tab of the site, busy</main>
+<script>setInterval(() => { const t = performance.now() + 25; while (performance.now() < t) {} }, 30); setInterval(() => fetch('data.json').then((r) => r.json()), 10)</script>`,
 	}
 	return browsertest.ServeHandler(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		name := strings.TrimPrefix(r.URL.Path, "/")
@@ -191,11 +196,6 @@ func TestClickNavigationFromScheduledWork(t *testing.T) {
 <a id="link" href="b.html?via=link">Link</a></main>
 <script>window.addEventListener('message', (e) => { if (e.data === 'go') location.href = 'b.html?via=window' })</script>`,
 		"b.html": `<!doctype html><title>B</title><main>B page</main>`,
-		"poll.html": `<!doctype html><title>Live prices</title><main><h1>Prices</h1>
-<button id="noop" onclick="window.noops = (window.noops || 0) + 1">Nothing</button>
-<button id="fetch-render" onclick="fetch('data.json').then(r => r.json()).then(d => { document.getElementById('out').textContent = d.label })">Render after fetch</button>
-<p id="out"></p><p id="price"></p></main>
-<script>window.polls = 0; setInterval(() => fetch('data.json').then((r) => r.json()).then(() => { window.polls++; document.getElementById('price').textContent = 'tick ' + window.polls }), 50)</script>`,
 	})
 	for _, id := range []string{"submit-button", "form-submit", "request-submit", "port-nav", "window-nav", "link"} {
 		t.Run(id, func(t *testing.T) {
@@ -260,4 +260,66 @@ func TestClickDoesNotWaitForThePagesOwnPolls(t *testing.T) {
 	if got := js(t, p, "document.getElementById('out').textContent"); got != `"loaded"` {
 		t.Errorf("after a click that renders a fetch on a polling page: out = %s", got)
 	}
+}
+
+// TestClickOnAPollingPageWhoseRendererIsBusy: tabs of one site share a
+// renderer, so while other tabs keep it busy a poll that was due can run
+// right after the click's events, before a posted message marks the end
+// of their task. That poll was counted as the click's, and each next one
+// in its idle window too: the click waited its 2 s bound and counted ~80
+// requests, in 4 of 30 clicks. Every click here must count none.
+func TestClickOnAPollingPageWhoseRendererIsBusy(t *testing.T) {
+	p, base := openWatchSite(t)
+	ctx := testCtx(t)
+	for i := 0; i < 3; i++ {
+		if _, err := openTestTab(t).Navigate(ctx, base+"busy.html", WaitLoad); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := p.Navigate(ctx, base+"poll.html", WaitLoad); err != nil {
+		t.Fatal(err)
+	}
+	js(t, p, `new Promise((r) => { const t = setInterval(() => { if (window.polls >= 2) { clearInterval(t); r(true) } }, 10) })`)
+	const clicks = 30
+	var adopted []int
+	for i := 0; i < clicks; i++ {
+		res, err := p.Click(ctx, Target{Selector: "#noop"}, ClickOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.requests != 0 {
+			adopted = append(adopted, res.requests)
+		}
+	}
+	if len(adopted) > 0 {
+		t.Errorf("%d of %d clicks that start nothing counted the page's polls as their own (requests %v)", len(adopted), clicks, adopted)
+	}
+	if got := js(t, p, "window.noops"); got != "30" {
+		t.Errorf("noops = %s after %d clicks", got, clicks)
+	}
+}
+
+// TestClickThatStartsAPollingLoopWaitsForItsFirstResponse: a click that
+// fetches, renders and then polls every 50 ms is settled once what it
+// rendered is there; the loop's requests, each in the idle window of the
+// one before, are followed a few deep (WATCH_CHAIN_DEPTH) and not to the
+// settle's 2 s bound (~40 polls, 80 counted requests, before).
+func TestClickThatStartsAPollingLoopWaitsForItsFirstResponse(t *testing.T) {
+	p, base := openWatchSite(t)
+	ctx := testCtx(t)
+	if _, err := p.Navigate(ctx, base+"live.html", WaitLoad); err != nil {
+		t.Fatal(err)
+	}
+	res, err := p.Click(ctx, Target{Selector: "#go-live"}, ClickOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := js(t, p, "document.getElementById('out').textContent"); got != `"loaded"` {
+		t.Errorf("after the click: out = %s", got)
+	}
+	// The click's fetch and body, and at most four polls with theirs.
+	if res.requests < 2 || res.requests > 10 {
+		t.Errorf("the click counted %d requests; want its own 2 and at most 8 of the loop's", res.requests)
+	}
+	js(t, p, `new Promise((r) => { const t0 = window.ticks || 0; const t = setInterval(() => { if ((window.ticks || 0) > t0 + 2) { clearInterval(t); r(true) } }, 10) })`)
 }

@@ -192,3 +192,13 @@ interface Ambiguous {
   rank: 'exact' | 'case-insensitive' | 'substring';
   seq: Seq;
 }
+
+/** The Prioritized Task Scheduling API (Chromium's scheduler.postTask), not yet in TypeScript's DOM types. */
+interface TaskScheduler {
+  postTask(callback: () => void, options?: { priority?: 'user-blocking' | 'user-visible' | 'background' }): Promise<void>;
+}
+
+interface Window {
+  /** The page's task scheduler (watch.js ends an input event's task with it). */
+  scheduler?: TaskScheduler;
+}

@@ -11,9 +11,11 @@
 // handlers, inside shadow roots too: the task of an event seen at the
 // window in capture phase) or
 // from a counted callback (frame callbacks to a depth of WATCH_FRAME_DEPTH,
-// so an endless animation loop is not waited for); every request started
-// while armed counts. A click that changes nothing, or changes the DOM in
-// its handlers, settles a task after it ran.
+// so an endless animation loop is not waited for); a request counts when
+// such code starts it, or within the idle window after a counted one (a
+// chained fetch, to a depth of WATCH_CHAIN_DEPTH). A click that changes
+// nothing, or changes the DOM in its handlers, settles a task after it
+// ran.
 
 const WATCH_TIMER_MAX = 1000; // longer timers are not the action's to wait for
 const WATCH_NET_IDLE = 300; // spec §19.4 network settle: idle window…
@@ -25,6 +27,7 @@ const WATCH_FRAME_DEPTH = 3; // frame callbacks scheduled from frame callbacks
 const WATCH_BOOT_DEPTH = 2; // start-up timers set from start-up timers (a polling loop is not waited for)
 const WATCH_BOOT_MAX = 1000; // bound on a start-up settle (a long poll, a chat socket's fetch)
 const WATCH_BOOT_IDLE = 100; // its network idle window: what a response sets off starts at once
+const WATCH_CHAIN_DEPTH = 4; // requests started in the idle window of a counted one, one after another
 // WATCH_EVENTS are the events an action dispatches; while one is handled
 // (until its task ends), the page's timers are the action's.
 // WATCH_QUICK_EVENTS are the events after which an action that scheduled
@@ -91,6 +94,10 @@ export function watchArm(boot) {
     requests: 0,
     requested: 0,
     lastRequest: 0,
+    // lastDepth is the chain depth of the request that began or ended
+    // last: a request the action's own code started is 0, one started in
+    // its idle window one more (requestDepth).
+    lastDepth: 0,
     mutations: 0,
     // posted counts messages the action posted (a scheduler's next task,
     // e.g. React's); submitted says it submitted a form (the navigation
@@ -105,21 +112,35 @@ export function watchArm(boot) {
   // events, the timers and frames it scheduled, what a request it started
   // led to (within the network's idle window), a document's start-up. A
   // request or timer started otherwise is the page's own (a poll) and is
-  // not waited for.
-  const inAction = () => st.inEvent || st.lingering || w.event !== undefined || st.inTimer > 0 || st.frameDepth > 0 ||
-    st.startup || st.requested > 0 && performance.now() - st.lastRequest < WATCH_NET_IDLE;
+  // not waited for. What a request's response leads to is followed
+  // WATCH_CHAIN_DEPTH requests deep: a poll the action's task happened to
+  // run is never adopted as a loop.
+  const inOwnCode = () => st.inEvent || st.lingering || w.event !== undefined || st.inTimer > 0 || st.frameDepth > 0 || st.startup;
+  const inIdleWindow = () => st.requested > 0 && performance.now() - st.lastRequest < WATCH_NET_IDLE && st.lastDepth < WATCH_CHAIN_DEPTH;
+  const inAction = () => inOwnCode() || inIdleWindow();
+  // requestDepth is the chain depth of a request starting now, or -1 when
+  // it is not the action's.
+  const requestDepth = () => inOwnCode() ? 0 : inIdleWindow() ? st.lastDepth + 1 : -1;
   const endOfTask = new MessageChannel();
   const portProto = w.MessagePort && w.MessagePort.prototype;
   st.nativePortPost = portProto && portProto.postMessage;
   st.nativeWinPost = w.postMessage;
   st.nativeSubmit = w.HTMLFormElement && w.HTMLFormElement.prototype.submit;
   endOfTask.port1.onmessage = () => { st.inEvent = false; };
+  // The event's task has ended when a task it posts runs. A posted
+  // message may run after a timer that was already due (a poll's, while
+  // other tabs of the site keep the renderer busy), which then looked
+  // like the action's own; a user-blocking task of the scheduler runs
+  // before such timers.
+  const postTask = w.scheduler && typeof w.scheduler.postTask === 'function' ? w.scheduler.postTask : null;
+  const endTask = () => { st.inEvent = false; };
   st.onEvent = (e) => {
     if (e && e.type === 'submit') st.submitted = true;
     if (e && !WATCH_QUICK_EVENTS.has(e.type)) st.otherEvents = true;
     if (!st.inEvent) {
       st.inEvent = true;
       st.nativePortPost.call(endOfTask.port2, 0);
+      if (postTask) postTask.call(w.scheduler, endTask, { priority: 'user-blocking' }).catch(() => {});
     }
   };
   st.endOfTask = endOfTask;
@@ -161,8 +182,8 @@ export function watchArm(boot) {
     if (st.frames.delete(id)) nudge();
     return st.nativeCAF.call(w, id);
   };
-  const began = () => { st.requests++; st.requested++; st.lastRequest = performance.now(); };
-  const ended = () => { st.requests--; st.lastRequest = performance.now(); nudge(); };
+  const began = (depth) => { st.requests++; st.requested++; st.lastRequest = performance.now(); st.lastDepth = depth; };
+  const ended = (depth) => { st.requests--; st.lastRequest = performance.now(); st.lastDepth = depth; nudge(); };
   if (st.nativePortPost) {
     st.portPost = function postMessage() {
       if (inAction()) st.posted++;
@@ -196,11 +217,12 @@ export function watchArm(boot) {
   }
   if (typeof st.nativeFetch === 'function') {
     st.fetch = function fetch() {
-      if (!inAction()) return st.nativeFetch.apply(this, arguments);
-      began();
+      const depth = requestDepth();
+      if (depth < 0) return st.nativeFetch.apply(this, arguments);
+      began(depth);
       let p;
-      try { p = st.nativeFetch.apply(this, arguments); } catch (e) { ended(); throw e; }
-      p.then((r) => { st.responses.add(r); ended(); }, ended);
+      try { p = st.nativeFetch.apply(this, arguments); } catch (e) { ended(depth); throw e; }
+      p.then((r) => { st.responses.set(r, depth); ended(depth); }, () => ended(depth));
       return p;
     };
     w.fetch = st.fetch;
@@ -208,10 +230,12 @@ export function watchArm(boot) {
   wrapBodyReaders(st, began, ended);
   if (st.nativeSend) {
     st.send = function send() {
-      if (!inAction()) return st.nativeSend.apply(this, arguments);
-      began();
-      this.addEventListener('loadend', ended, { once: true });
-      try { return st.nativeSend.apply(this, arguments); } catch (e) { this.removeEventListener('loadend', ended); ended(); throw e; }
+      const depth = requestDepth();
+      if (depth < 0) return st.nativeSend.apply(this, arguments);
+      began(depth);
+      const end = () => ended(depth);
+      this.addEventListener('loadend', end, { once: true });
+      try { return st.nativeSend.apply(this, arguments); } catch (e) { this.removeEventListener('loadend', end); end(); throw e; }
     };
     w.XMLHttpRequest.prototype.send = st.send;
   }
@@ -287,7 +311,7 @@ const WATCH_BODY_READERS = ['json', 'text', 'arrayBuffer', 'blob', 'formData', '
 // or the rendering the data sets off was missed.
 function wrapBodyReaders(st, began, ended) {
   const proto = window.Response && window.Response.prototype;
-  st.responses = new WeakSet();
+  st.responses = new WeakMap(); // a counted response → its request's chain depth
   st.readers = {};
   st.nativeReaders = {};
   if (!proto) return;
@@ -296,10 +320,12 @@ function wrapBodyReaders(st, began, ended) {
     if (typeof native !== 'function') continue;
     const reader = { [key]: function () {
       if (!st.responses.has(this)) return native.apply(this, arguments);
-      began();
+      const depth = st.responses.get(this);
+      began(depth);
+      const end = () => ended(depth);
       let p;
-      try { p = native.apply(this, arguments); } catch (e) { ended(); throw e; }
-      p.then(ended, ended);
+      try { p = native.apply(this, arguments); } catch (e) { end(); throw e; }
+      p.then(end, end);
       return p;
     } }[key];
     st.nativeReaders[key] = native;
