@@ -12,6 +12,7 @@ import (
 	"github.com/cdp-skill/cdp-skill/browser/confine"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/target"
 )
 
 // WaitUntil says when a navigation counts as done.
@@ -328,7 +329,10 @@ func navError(u string, err error) error {
 // navResult reads where the navigation ended. A page that navigates
 // again at once (a redirect by script, a page that reloads itself in a
 // loop) can take the document away before it is read: the tab's history
-// entry, which needs no document, says it then.
+// entry, which needs no document, says it then; while Chrome swaps the
+// tab's page for the next document it has no history either ("Not
+// attached to an active page"), and the browser's record of the target
+// says where it is.
 func (p *Page) navResult(ctx context.Context) (*NavResult, error) {
 	info, err := p.Info(ctx)
 	if err == nil {
@@ -338,11 +342,12 @@ func (p *Page) navResult(ctx context.Context) (*NavResult, error) {
 		return nil, err
 	}
 	h, herr := cdp.Call(ctx, p.sess, page.GetNavigationHistory, cdp.Empty{})
-	if herr != nil {
-		return nil, err
-	}
-	if i := int(h.CurrentIndex); i >= 0 && i < len(h.Entries) {
+	if i := int(h.CurrentIndex); herr == nil && i >= 0 && i < len(h.Entries) {
 		return &NavResult{URL: h.Entries[i].URL, Title: h.Entries[i].Title}, nil
+	}
+	t, terr := cdp.Call(ctx, p.Browser.Session(), target.GetTargetInfo, target.GetTargetInfoParams{TargetID: p.TargetID})
+	if terr == nil && t.TargetInfo != nil {
+		return &NavResult{URL: t.TargetInfo.URL, Title: t.TargetInfo.Title}, nil
 	}
 	return nil, err
 }
