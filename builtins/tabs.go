@@ -384,8 +384,8 @@ const tabGoneWait = 5 * time.Second
 
 // waitTabGone waits until Chrome no longer lists the tab id (through the
 // HTTP endpoint, or b when the endpoint has none), at most tabGoneWait;
-// a tab still open after a second is closed again with force (its page
-// may cancel the close by navigating).
+// a tab still open after a second is closed again with force, each
+// second (its page may cancel the close by navigating).
 func waitTabGone(ctx context.Context, ep chrome.Endpoint, b *browser.Browser, id string, force func(context.Context)) error {
 	ctx, cancel := context.WithTimeout(ctx, tabGoneWait)
 	defer cancel()
@@ -406,8 +406,11 @@ func waitTabGone(ctx context.Context, ep chrome.Endpoint, b *browser.Browser, id
 			return nil
 		}
 		if force != nil && time.Now().After(forceAt) {
+			// Chrome answers a forced close of a page that is between
+			// two of its own navigations and may still keep it: ask
+			// again each second.
 			force(ctx)
-			force = nil
+			forceAt = time.Now().Add(time.Second)
 		}
 		select {
 		case <-ctx.Done():
