@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -483,4 +484,65 @@ func TestTextInSeveralFramesIsAmbiguous(t *testing.T) {
 	if !strings.Contains(clicked.Frame, "card.html?n=2") {
 		t.Fatalf("the click acted in %q", clicked.Frame)
 	}
+}
+
+// TestQueryFindsFrameElements: query by role and by CSS looks into every
+// frame (same-site and cross-site, nested), counts their matches, names
+// the frame of each, and a frame match's ref acts from the top level.
+func TestQueryFindsFrameElements(t *testing.T) {
+	p, _, ctx := openFrameSite(t)
+	byRole, err := p.Query(ctx, QueryOptions{Roles: []string{"button"}, Name: "Count me"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if byRole.Total != 1 || len(byRole.Results) != 1 || !strings.Contains(jsonOf(t, byRole.Results[0]["frame"]), "form.html") {
+		t.Fatalf("role query: %+v", byRole)
+	}
+	combo, err := p.Query(ctx, QueryOptions{Roles: []string{"combobox"}, Name: "Country"})
+	if err != nil || combo.Total != 1 {
+		t.Fatalf("combobox in a nested cross-site frame: %+v %v", combo, err)
+	}
+	ref, _ := byRole.Results[0]["ref"].(string)
+	restore := scopeStep(ctx)
+	_, err = p.Click(ctx, Target{Ref: ref}, ClickOptions{NativeOnly: true})
+	restore()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := frameJS(t, p, ref, "document.getElementById('count').dataset.n"); got != `"1"` {
+		t.Fatalf("clicks = %s", got)
+	}
+	top, err := p.Eval(ctx, "document.querySelectorAll('input').length")
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := p.Query(ctx, QueryOptions{Selector: "input", Limit: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if all.Total <= atoiJSON(t, top) || all.Showing == nil || *all.Showing != len(all.Results) || len(all.Results) != all.Total {
+		t.Fatalf("inputs: top document has %s, query total %d showing %v results %d", top, all.Total, all.Showing, len(all.Results))
+	}
+	for i, m := range all.Results {
+		if jsonOf(t, m["index"]) != strconv.Itoa(i) {
+			t.Fatalf("result %d has index %v", i, m["index"])
+		}
+	}
+	one, err := p.Query(ctx, QueryOptions{Selector: "input", Limit: 1})
+	if err != nil || one.Total != all.Total || len(one.Results) != 1 || *one.Showing != 1 {
+		t.Fatalf("limit 1: %+v %v", one, err)
+	}
+	count, err := p.Query(ctx, QueryOptions{Selector: "input", CountOnly: true})
+	if err != nil || count.Total != all.Total || len(count.Results) != 0 {
+		t.Fatalf("countOnly: %+v %v", count, err)
+	}
+}
+
+func atoiJSON(t *testing.T, raw []byte) int {
+	t.Helper()
+	n, err := strconv.Atoi(strings.TrimSpace(string(raw)))
+	if err != nil {
+		t.Fatalf("not a number: %s", raw)
+	}
+	return n
 }

@@ -35,8 +35,9 @@ type QueryResult struct {
 	Seq      *seqJSON         `json:"seq,omitempty"`
 }
 
-// Query finds elements by CSS selector or by role and reports the requested
-// output of each, with a ref. An invalid selector fails with
+// Query finds elements by CSS selector or by role, in the current
+// document and the frames below it, and reports the requested output of
+// each, with a ref (a frame's match names its frame). An invalid selector fails with
 // InvalidSelectorError (the engine checks it as it queries).
 func (p *Page) Query(ctx context.Context, q QueryOptions) (*QueryResult, error) {
 	q.Selector = strings.TrimSpace(q.Selector)
@@ -61,6 +62,7 @@ func (p *Page) Query(ctx context.Context, q QueryOptions) (*QueryResult, error) 
 	}
 	p.storeSeq(r.Seq)
 	r.Seq = nil
+	p.queryFrames(ctx, q, &r)
 	if len(q.Roles) == 1 {
 		r.Role = q.Roles[0]
 	} else if len(q.Roles) > 1 {
@@ -69,4 +71,51 @@ func (p *Page) Query(ctx context.Context, q QueryOptions) (*QueryResult, error) 
 		r.Selector = q.Selector
 	}
 	return &r, nil
+}
+
+// queryFrames adds the matches of the frames below the current one to r:
+// their count to the total, and each match (naming its frame's URL, its
+// index running on from the document's) while the limit allows. A frame
+// the query fails in is skipped: the document's own answer stands.
+func (p *Page) queryFrames(ctx context.Context, q QueryOptions, r *QueryResult) {
+	limit := q.Limit
+	if limit <= 0 {
+		limit = 10
+	}
+	frames := p.descendantFrames(ctx)
+	for _, f := range frames {
+		fr := p.descendant(ctx, f)
+		if fr == nil {
+			continue
+		}
+		var sub QueryResult
+		if err := p.engineCall(inFrame(ctx, fr), &sub, epQuery, struct {
+			QueryOptions
+			Seq seqJSON `json:"seq"`
+		}{q, p.seqArg()}); err != nil {
+			continue
+		}
+		p.storeSeq(sub.Seq)
+		r.Total += sub.Total
+		var refs strings.Builder
+		for _, m := range sub.Results {
+			if len(r.Results) >= limit {
+				break
+			}
+			m["index"] = len(r.Results)
+			m["frame"] = f.URL
+			if ref, ok := m["ref"].(string); ok {
+				refs.WriteString("[ref=" + ref + "]")
+			}
+			r.Results = append(r.Results, m)
+		}
+		p.noteFrameRefs(fr, refs.String())
+	}
+	if len(frames) > 0 {
+		p.saveRefFrames()
+		if r.Showing != nil {
+			n := len(r.Results)
+			r.Showing = &n
+		}
+	}
 }
