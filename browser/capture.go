@@ -99,6 +99,9 @@ func (p *Page) PostCapture(ctx context.Context, o CaptureOptions) (*Capture, err
 	}
 	p.storeSeq(c.Seq)
 	c.Seq = nil
+	if c.Context != nil && c.Context.ActiveElement != nil {
+		c.Context.ActiveElement = p.focusInFrames(ctx, c.Context.ActiveElement)
+	}
 	p.spliceCapture(ctx, &c, o.frameChangeLog())
 	c.takeFrameNews()
 	p.framePresent(ctx, o.Present, &c)

@@ -546,3 +546,29 @@ func atoiJSON(t *testing.T, raw []byte) int {
 	}
 	return n
 }
+
+// TestActiveElementInsideAFrame: when the focus is on a field inside a
+// nested cross-site frame, the answer's context names that field (its
+// role, name, value, ref and frame), not the iframe that holds it.
+func TestActiveElementInsideAFrame(t *testing.T) {
+	p, _, ctx := openFrameSite(t)
+	s := frameSiteSnapshot(t, p)
+	name := refOf(t, s.YAML, `textbox "Full name"`)
+	restore := scopeStep(ctx)
+	_, err := p.Fill(ctx, Target{Ref: name}, "Ada", FillOptions{Clear: true})
+	restore()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := p.PostCapture(ctx, CaptureOptions{Viewport: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := c.Context.ActiveElement
+	if a["tag"] != "input" || a["name"] != "Full name" || a["value"] != "Ada" || a["ref"] != name || !strings.Contains(jsonOf(t, a["frame"]), ".html") {
+		t.Fatalf("activeElement: %+v", a)
+	}
+	if top, _ := p.Eval(ctx, "document.activeElement.localName"); string(top) != `"iframe"` {
+		t.Fatalf("the top document's focus is %s, not the iframe", top)
+	}
+}

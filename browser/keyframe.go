@@ -63,3 +63,35 @@ func (p *Page) focusedIframe(ctx context.Context) cdp.FrameID {
 	}
 	return d.Node.FrameID
 }
+
+// focusInFrames replaces an activeElement that is an iframe (the page
+// passed the focus on to a frame's element) with the element that holds
+// the focus inside that frame, through nested frames, naming its frame's
+// URL (its box is in that frame's viewport). The iframe's own report stays
+// when the frame cannot be followed or holds the focus itself.
+func (p *Page) focusInFrames(ctx context.Context, active map[string]any) map[string]any {
+	ctx = inFrame(ctx, nil)
+	for range maxFrameDepth {
+		if tag, _ := active["tag"].(string); tag != "iframe" && tag != "frame" {
+			return active
+		}
+		id := p.focusedIframe(ctx)
+		if id == "" {
+			return active
+		}
+		ref, err := p.frameRefWait(ctx, id, focusedFrameWait)
+		if err != nil {
+			return active
+		}
+		ref.topDocuments = p.Documents()
+		ref.parent = frameOf(ctx)
+		ctx = inFrame(ctx, ref)
+		var inner PageContext
+		if p.engineCall(ctx, &inner, epContext) != nil || inner.ActiveElement == nil {
+			return active
+		}
+		active = inner.ActiveElement
+		active["frame"] = inner.URL
+	}
+	return active
+}
