@@ -1,6 +1,8 @@
 package runtime
 
 import (
+	"strings"
+
 	"github.com/cdp-skill/cdp-skill/browser"
 	"github.com/cdp-skill/cdp-skill/browser/suggest"
 	"github.com/cdp-skill/cdp-skill/lang"
@@ -23,6 +25,31 @@ func (h *host) syntax() suggest.Syntax {
 // syntax.
 func (h *host) errorText(err error) string {
 	return browser.AdviceIn(err, h.syntax())
+}
+
+// recipe reports whether the program's steps are written as builtin calls
+// (a recipe's), not as JSON steps or an MCP tool's arguments.
+func (h *host) recipe() bool {
+	return h.opts.StepSyntax == nil && !h.prog.FromJSON
+}
+
+// stepErrorText is the text of step a's error, naming the step as the
+// program writes it: a message that starts with the step's name in the
+// other syntax ("wait_for_response needs a URL pattern" in a JSON
+// command, "snapshotSearch needs text" in a recipe) is given this one's.
+func (h *host) stepErrorText(a *lang.Action, err error) string {
+	text := h.errorText(err)
+	if a == nil || a.Builtin() == a.Name {
+		return text
+	}
+	from, to := a.Builtin(), a.Name
+	if h.recipe() {
+		from, to = to, from
+	}
+	if rest, ok := strings.CutPrefix(text, from+" "); ok {
+		return to + " " + rest
+	}
+	return text
 }
 
 // StarlarkStep writes a suggested step as the recipe's builtin call

@@ -160,3 +160,29 @@ func answerError(out *Output) string {
 	}
 	return ""
 }
+
+// TestStepErrorsNameTheStepInTheProgramsSyntax: a step's error that
+// starts with the step's name writes it as the program does
+// (waitForResponse in a JSON command, wait_for_response in a recipe),
+// whichever layer wrote the message.
+func TestStepErrorsNameTheStepInTheProgramsSyntax(t *testing.T) {
+	out := runJSON(t, `{"steps":[{"openTab":"`+pagesURL(t)+`one.html"}]}`)
+	mustOK(t, out)
+	closeTabAfter(t, out)
+	cases := []struct{ recipe, json, starName, jsonName string }{
+		{`wait_for_response(url = "")`, `{"waitForResponse":{"url":""}}`, "wait_for_response", "waitForResponse"},
+		{`page_function("")`, `{"pageFunction":""}`, "page_function", "pageFunction"},
+		{`get_box([])`, `{"getBox":[]}`, "get_box", "getBox"},
+		{`snapshot_search(text = "")`, `{"snapshotSearch":{"text":""}}`, "snapshot_search", "snapshotSearch"},
+	}
+	for _, c := range cases {
+		recipe := answerError(runRecipe(t, Program{Tab: out.Tab, Source: []byte(c.recipe + "\n")}))
+		if !strings.HasPrefix(recipe, c.starName+" ") {
+			t.Errorf("recipe %s: %q", c.recipe, recipe)
+		}
+		command := answerError(runJSON(t, `{"tab":"`+out.Tab+`","steps":[`+c.json+`]}`))
+		if !strings.HasPrefix(command, c.jsonName+" ") {
+			t.Errorf("JSON %s: %q", c.json, command)
+		}
+	}
+}

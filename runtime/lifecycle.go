@@ -296,7 +296,11 @@ func (h *host) lifecycle(ctx context.Context, call *builtins.Call, impl builtins
 // fail records a failed step; an optional step is skipped and returns None,
 // and so does any failed step under stop_on_error = False.
 func (h *host) fail(res *StepResult, call *builtins.Call, la lifecycleArgs, err error) (starlark.Value, error) {
-	res.Error = h.errorText(err)
+	var a *lang.Action
+	if call != nil {
+		a = call.Action
+	}
+	res.Error = h.stepErrorText(a, err)
 	var ce *browser.ConnectionError
 	connection := errors.As(err, &ce)
 	if !connection {
