@@ -49,26 +49,31 @@ func screenshot(c *Call) (any, error) {
 	return res, nil
 }
 
-// pathArg reads the file path: the positional string or path=.
+// pathArg reads the file path: the positional string or path=. A ref or
+// an id selector in its place is refused (it would name a file "#chart"):
+// the agent meant the element to capture.
 func pathArg(c *Call, path string) (string, error) {
-	if c.Args.Pos == nil || c.Args.Pos == starlark.None {
-		return path, nil
+	if c.Args.Pos != nil && c.Args.Pos != starlark.None {
+		pos, err := posString(c, "a file path")
+		if err != nil {
+			return "", err
+		}
+		if path != "" {
+			return "", invalid("%s got a path twice (positional and path=): give one", c.Action.Builtin())
+		}
+		if strings.TrimSpace(pos) == "" {
+			return "", invalid("%s: the path is empty", c.Action.Builtin())
+		}
+		path = pos
 	}
-	pos, err := posString(c, "a file path")
-	if err != nil {
-		return "", err
+	if browser.IsRef(path) || strings.HasPrefix(path, "#") {
+		e := browser.Errorf(browser.KindStepValidation, "%s takes a file path, not %q", c.Action.Builtin(), path)
+		if c.Action.Name == "screenshot" {
+			return "", e.WithAdvice(forExample(`{"screenshot": {"selector": "#chart"}}`, `{"screenshot": {"ref": "s1e4"}}`))
+		}
+		return "", e.WithHint("it prints the whole page; give a file name such as \"page.pdf\", or none")
 	}
-	if path != "" {
-		return "", invalid("%s got a path twice (positional and path=): give one", c.Action.Builtin())
-	}
-	if browser.IsRef(pos) || strings.HasPrefix(pos, "#") {
-		return "", browser.Errorf(browser.KindStepValidation, "%s takes a file path as its positional argument, not %q", c.Action.Builtin(), pos).
-			WithAdvice(forExample(`{"screenshot": {"selector": "#chart"}}`, `{"screenshot": {"ref": "s1e4"}}`))
-	}
-	if strings.TrimSpace(pos) == "" {
-		return "", invalid("%s: the path is empty", c.Action.Builtin())
-	}
-	return pos, nil
+	return path, nil
 }
 
 // elementArg reads the element to capture (selector, ref, text); the

@@ -186,3 +186,29 @@ func TestStepErrorsNameTheStepInTheProgramsSyntax(t *testing.T) {
 		}
 	}
 }
+
+// TestCapturePathThatNamesAnElementIsRefused: a ref or an id selector
+// given as the file path, positional or path=, fails the step and writes
+// no file; screenshot suggests the element keys, pdf says it prints the
+// page.
+func TestCapturePathThatNamesAnElementIsRefused(t *testing.T) {
+	out := runJSON(t, `{"steps":[{"openTab":"`+pagesURL(t)+`one.html"}]}`)
+	mustOK(t, out)
+	closeTabAfter(t, out)
+	cases := []struct{ recipe, json, want string }{
+		{`screenshot(path = "#chart")`, `{"screenshot":{"path":"#chart"}}`, "selector"},
+		{`screenshot("s1e4")`, `{"screenshot":{"path":"s1e4"}}`, "ref"},
+		{`pdf(path = "#report")`, `{"pdf":{"path":"#report"}}`, "whole page"},
+	}
+	for _, c := range cases {
+		for _, o := range []*Output{
+			runRecipe(t, Program{Tab: out.Tab, Source: []byte(c.recipe + "\n")}),
+			runJSON(t, `{"tab":"`+out.Tab+`","steps":[`+c.json+`]}`),
+		} {
+			msg := answerError(o)
+			if !strings.Contains(msg, "takes a file path, not") || !strings.Contains(msg, c.want) || len(o.Steps) != 1 || o.Steps[0].ErrorType != "StepValidationError" {
+				t.Errorf("%s: %s", c.recipe, o.JSON())
+			}
+		}
+	}
+}
