@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"strings"
 
 	"github.com/cdp-skill/cdp-skill/browser"
 	"github.com/cdp-skill/cdp-skill/browser/suggest"
@@ -146,7 +148,8 @@ func har(c *Call) (any, error) {
 		}
 	}
 	if r.Path == "" {
-		return nil, browser.Errorf(browser.KindStepValidation, "har needs a file path").WithAdvice(suggest.New("%s (written in the output directory)", suggest.Step{Name: "har", Value: "traffic.har"}))
+		return nil, browser.Errorf(browser.KindStepValidation, "har needs a file path").
+			WithAdvice(suggest.New("%s (a relative path is written under "+strings.ReplaceAll(outputDirOf(c), "%", "%%")+")", suggest.Step{Name: "har", Value: "traffic.har"}))
 	}
 	p, err := c.Env.Page()
 	if err != nil {
@@ -164,6 +167,18 @@ func har(c *Call) (any, error) {
 		}
 	})
 	return map[string]any{"recording": check.Path, "note": "the file is written when the command ends"}, nil
+}
+
+// outputDirOf is where a relative output path of this command goes: the
+// output directory, or the current directory when none is set.
+func outputDirOf(c *Call) string {
+	if c.Env.OutputDir != "" {
+		return c.Env.OutputDir
+	}
+	if wd, err := os.Getwd(); err == nil {
+		return wd
+	}
+	return "the current directory"
 }
 
 // waitForDownload handles wait_for_download().

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -210,5 +211,22 @@ func TestCapturePathThatNamesAnElementIsRefused(t *testing.T) {
 				t.Errorf("%s: %s", c.recipe, o.JSON())
 			}
 		}
+	}
+}
+
+// TestHARHintSaysWhereTheFileGoes: with no output directory set, a
+// relative .har path is written under the current directory, and the
+// usage hint says that directory (not "the output directory").
+func TestHARHintSaysWhereTheFileGoes(t *testing.T) {
+	out := runJSON(t, `{"steps":[{"openTab":"`+pagesURL(t)+`one.html"}]}`)
+	mustOK(t, out)
+	closeTabAfter(t, out)
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := answerError(runJSON(t, `{"tab":"`+out.Tab+`","steps":[{"har":{"path":""}}]}`))
+	if !strings.Contains(msg, "a relative path is written under "+wd+")") {
+		t.Fatalf("har hint: %s", msg)
 	}
 }

@@ -642,7 +642,7 @@ func describeMatch(w ResponseWait) string {
 		parts = append(parts, fmt.Sprintf("%q", w.URL))
 	}
 	if w.URLRegex != "" {
-		parts = append(parts, fmt.Sprintf("/%s/", w.URLRegex))
+		parts = append(parts, fmt.Sprintf("urlRegex %q", w.URLRegex))
 	}
 	if w.Method != "" {
 		parts = append(parts, "method "+w.Method)
