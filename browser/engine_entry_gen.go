@@ -6,7 +6,7 @@ package browser
 var (
 	engineBundleSpec   = bundle{global: "__cdpSkill", source: engineBundleJS, version: "79f4adefb367"}
 	pageBundleSpec     = bundle{global: "", source: pageBundleJS, version: "f435f52a26c2"}
-	watchBundleSpec    = bundle{global: "", source: watchBundleJS, version: "a0a6e95ece69"}
+	watchBundleSpec    = bundle{global: "", source: watchBundleJS, version: "5af5f7ece259"}
 	pipelineBundleSpec = bundle{global: "", source: pipelineBundleJS, version: "7245e17003d5"}
 )
 

@@ -39,6 +39,7 @@ func watchSite(t *testing.T) string {
 		"c.html": `<!doctype html><title>C</title><main>C page</main>`,
 		"live.html": `<!doctype html><title>Live</title><main><h1>Scores</h1>
 <button id="go-live" onclick="fetch('data.json').then(r => r.json()).then(d => { document.getElementById('out').textContent = d.label; setInterval(() => fetch('data.json').then(r => r.json()).then(() => { window.ticks = (window.ticks || 0) + 1 }), 50) })">Go live</button>
+<button id="go-timed" onclick="fetch('data.json').then(r => r.json()).then(d => { document.getElementById('out').textContent = d.label; const poll = () => setTimeout(() => fetch('data.json').then(r => r.json()).then(() => { window.ticks = (window.ticks || 0) + 1; poll() }), 50); poll() })">Go live with timers</button>
 <p id="out"></p></main>`,
 		"busy.html": `<!doctype html><title>Busy</title><main>Another tab of the site, busy</main>
 <script>setInterval(() => { const t = performance.now() + 25; while (performance.now() < t) {} }, 30); setInterval(() => fetch('data.json').then((r) => r.json()), 10)</script>`,
@@ -305,18 +306,27 @@ func TestClickOnAPollingPageWhoseRendererIsBusy(t *testing.T) {
 // one before, are followed a few deep (WATCH_CHAIN_DEPTH) and not to the
 // settle's 2 s bound (~40 polls, 80 counted requests, before).
 func TestClickThatStartsAPollingLoopWaitsForItsFirstResponse(t *testing.T) {
+	for _, button := range []string{"#go-live", "#go-timed"} {
+		t.Run(button, func(t *testing.T) { clickStartingAPoll(t, button) })
+	}
+}
+
+// clickStartingAPoll clicks a button of live.html that fetches, renders
+// and then polls (with setInterval, or setTimeout after each response).
+func clickStartingAPoll(t *testing.T, button string) {
 	p, base := openWatchSite(t)
 	ctx := testCtx(t)
 	if _, err := p.Navigate(ctx, base+"live.html", WaitLoad); err != nil {
 		t.Fatal(err)
 	}
-	res, err := p.Click(ctx, Target{Selector: "#go-live"}, ClickOptions{})
+	res, err := p.Click(ctx, Target{Selector: button}, ClickOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := js(t, p, "document.getElementById('out').textContent"); got != `"loaded"` {
 		t.Errorf("after the click: out = %s", got)
 	}
+	t.Logf("the click counted %d requests", res.requests)
 	// The click's fetch and body, and at most four polls with theirs.
 	if res.requests < 2 || res.requests > 10 {
 		t.Errorf("the click counted %d requests; want its own 2 and at most 8 of the loop's", res.requests)

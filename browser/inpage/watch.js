@@ -12,8 +12,9 @@
 // window in capture phase) or
 // from a counted callback (frame callbacks to a depth of WATCH_FRAME_DEPTH,
 // so an endless animation loop is not waited for); a request counts when
-// such code starts it, or within the idle window after a counted one (a
-// chained fetch, to a depth of WATCH_CHAIN_DEPTH). A click that changes
+// such code starts it, or within the idle window after a counted one,
+// directly or from a timer set there (a chained fetch, a fetch-then-wait
+// loop: to a depth of WATCH_CHAIN_DEPTH requests). A click that changes
 // nothing, or changes the DOM in its handlers, settles a task after it
 // ran.
 
@@ -80,6 +81,10 @@ export function watchArm(boot) {
     boot: boot === true,
     startup: boot === true,
     timerDepth: 0,
+    // timerChain is the chain depth (see lastDepth) of the counted timer
+    // running now: 0 for one the action's own code set, the request
+    // chain's depth for one set in a request's idle window.
+    timerChain: 0,
     nativeSetTimeout: w.setTimeout,
     nativeClearTimeout: w.clearTimeout,
     nativeFetch: w.fetch,
@@ -94,9 +99,10 @@ export function watchArm(boot) {
     requests: 0,
     requested: 0,
     lastRequest: 0,
-    // lastDepth is the chain depth of the request that began or ended
-    // last: a request the action's own code started is 0, one started in
-    // its idle window one more (requestDepth).
+    // lastDepth is the deepest chain depth of the requests that began or
+    // ended since the action's own code last started one: a request the
+    // action's own code started is 0; one started in the idle window of
+    // a counted one, or from a timer set there, one more (chainDepth).
     lastDepth: 0,
     mutations: 0,
     // posted counts messages the action posted (a scheduler's next task,
@@ -112,15 +118,21 @@ export function watchArm(boot) {
   // events, the timers and frames it scheduled, what a request it started
   // led to (within the network's idle window), a document's start-up. A
   // request or timer started otherwise is the page's own (a poll) and is
-  // not waited for. What a request's response leads to is followed
-  // WATCH_CHAIN_DEPTH requests deep: a poll the action's task happened to
-  // run is never adopted as a loop.
+  // not waited for. What a request's response leads to — a request, or a
+  // timer that starts one — is followed WATCH_CHAIN_DEPTH requests deep:
+  // a poll the action's task happened to run is never adopted as a loop,
+  // and a loop the action starts (fetch, then set a timer to fetch
+  // again) is waited for a few rounds, not to the settle's bound.
   const inOwnCode = () => st.inEvent || st.lingering || w.event !== undefined || st.inTimer > 0 || st.frameDepth > 0 || st.startup;
   const inIdleWindow = () => st.requested > 0 && performance.now() - st.lastRequest < WATCH_NET_IDLE && st.lastDepth < WATCH_CHAIN_DEPTH;
   const inAction = () => inOwnCode() || inIdleWindow();
-  // requestDepth is the chain depth of a request starting now, or -1 when
-  // it is not the action's.
-  const requestDepth = () => inOwnCode() ? 0 : inIdleWindow() ? st.lastDepth + 1 : -1;
+  // chainDepth is the chain depth of a request or timer starting now, or
+  // -1 when it is not the action's.
+  const chainDepth = () => {
+    if (st.inEvent || st.lingering || w.event !== undefined || st.frameDepth > 0 || st.startup) return 0;
+    if (st.inTimer > 0) return st.timerChain;
+    return inIdleWindow() ? st.lastDepth + 1 : -1;
+  };
   const endOfTask = new MessageChannel();
   const portProto = w.MessagePort && w.MessagePort.prototype;
   st.nativePortPost = portProto && portProto.postMessage;
@@ -149,15 +161,18 @@ export function watchArm(boot) {
   const setT = function setTimeout(fn, ms, ...rest) {
     const delay = Number(ms) || 0;
     const depth = st.inTimer > 0 ? st.timerDepth + 1 : 1;
-    const counted = typeof fn === 'function' && delay <= WATCH_TIMER_MAX && (inAction() || st.frameDepth > 0) &&
+    const chain = chainDepth();
+    const counted = typeof fn === 'function' && delay <= WATCH_TIMER_MAX && chain >= 0 &&
       !(st.boot && depth > WATCH_BOOT_DEPTH);
     if (!counted) return st.nativeSetTimeout.call(w, fn, ms, ...rest);
     const id = st.nativeSetTimeout.call(w, function () {
       st.timers.delete(id);
       st.inTimer++;
       const outer = st.timerDepth;
+      const outerChain = st.timerChain;
       st.timerDepth = depth;
-      try { return fn.apply(this, arguments); } finally { st.inTimer--; st.timerDepth = outer; nudge(); }
+      st.timerChain = chain;
+      try { return fn.apply(this, arguments); } finally { st.inTimer--; st.timerDepth = outer; st.timerChain = outerChain; nudge(); }
     }, ms, ...rest);
     st.timers.add(id);
     return id;
@@ -182,8 +197,11 @@ export function watchArm(boot) {
     if (st.frames.delete(id)) nudge();
     return st.nativeCAF.call(w, id);
   };
-  const began = (depth) => { st.requests++; st.requested++; st.lastRequest = performance.now(); st.lastDepth = depth; };
-  const ended = (depth) => { st.requests--; st.lastRequest = performance.now(); st.lastDepth = depth; nudge(); };
+  // A request the action's own code starts begins a new chain; any other
+  // keeps the deepest depth, so requests that overlap (an interval's) do
+  // not take the chain back.
+  const began = (depth) => { st.requests++; st.requested++; st.lastRequest = performance.now(); st.lastDepth = depth === 0 ? 0 : Math.max(st.lastDepth, depth); };
+  const ended = (depth) => { st.requests--; st.lastRequest = performance.now(); st.lastDepth = Math.max(st.lastDepth, depth); nudge(); };
   if (st.nativePortPost) {
     st.portPost = function postMessage() {
       if (inAction()) st.posted++;
@@ -217,7 +235,7 @@ export function watchArm(boot) {
   }
   if (typeof st.nativeFetch === 'function') {
     st.fetch = function fetch() {
-      const depth = requestDepth();
+      const depth = chainDepth();
       if (depth < 0) return st.nativeFetch.apply(this, arguments);
       began(depth);
       let p;
@@ -230,7 +248,7 @@ export function watchArm(boot) {
   wrapBodyReaders(st, began, ended);
   if (st.nativeSend) {
     st.send = function send() {
-      const depth = requestDepth();
+      const depth = chainDepth();
       if (depth < 0) return st.nativeSend.apply(this, arguments);
       began(depth);
       const end = () => ended(depth);
