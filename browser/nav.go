@@ -345,12 +345,39 @@ func (p *Page) navResult(ctx context.Context) (*NavResult, error) {
 	if i := int(h.CurrentIndex); herr == nil && i >= 0 && i < len(h.Entries) {
 		return &NavResult{URL: h.Entries[i].URL, Title: h.Entries[i].Title}, nil
 	}
-	t, terr := cdp.Call(ctx, p.Browser.Session(), target.GetTargetInfo, target.GetTargetInfoParams{TargetID: p.TargetID})
-	if terr == nil && t.TargetInfo != nil {
-		return &NavResult{URL: t.TargetInfo.URL, Title: t.TargetInfo.Title}, nil
+	if r, terr := p.TabRecord(ctx); terr == nil {
+		return r, nil
 	}
 	return nil, err
 }
+
+// TabRecord is where the tab is by the browser's record of it, which
+// needs no document: for a page whose documents come and go faster than
+// they can be read (one that navigates in a loop). While Chrome swaps the
+// tab's page the record has no URL: it is asked again, for up to
+// tabRecordWait.
+func (p *Page) TabRecord(ctx context.Context) (*NavResult, error) {
+	ctx, cancel := context.WithTimeout(ctx, tabRecordWait)
+	defer cancel()
+	for {
+		t, err := cdp.Call(ctx, p.Browser.Session(), target.GetTargetInfo, target.GetTargetInfoParams{TargetID: p.TargetID})
+		if err != nil {
+			return nil, fmt.Errorf("tab record: %w", err)
+		}
+		if t.TargetInfo == nil {
+			return nil, fmt.Errorf("tab record: Chrome has no record of target %s", p.TargetID)
+		}
+		if t.TargetInfo.URL != "" {
+			return &NavResult{URL: t.TargetInfo.URL, Title: t.TargetInfo.Title}, nil
+		}
+		if err := Sleep(ctx, 50*time.Millisecond); err != nil {
+			return nil, fmt.Errorf("tab record: the tab has no URL (its page is being replaced): %w", err)
+		}
+	}
+}
+
+// tabRecordWait bounds TabRecord's wait for a URL.
+const tabRecordWait = time.Second
 
 // Reload reloads the page and waits for wait.
 func (p *Page) Reload(ctx context.Context, wait WaitUntil, ignoreCache bool) (*NavResult, error) {

@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"time"
 
 	"go.starlark.net/starlark"
 
 	"github.com/cdp-skill/cdp-skill/browser"
 	"github.com/cdp-skill/cdp-skill/browser/state"
+	"github.com/cdp-skill/cdp-skill/browser/suggest"
 	"github.com/cdp-skill/cdp-skill/builtins"
 )
 
@@ -163,11 +165,15 @@ func (h *host) capture(out *Output) {
 	}
 	out.Warnings = append(out.Warnings, p.Warnings...)
 	out.Warnings = append(out.Warnings, p.TakeRefusedLoads()...)
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(h.ctx), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(h.ctx), captureWait)
 	defer cancel()
 	out.Downloads = p.Downloads().List(ctx, h.downloadsFrom, h.env.OutputDir)
 	set := h.captureSet
 	opts := h.captureOptions()
+	// The screenshot waits for a frame the page paints: a page that never
+	// paints (it navigates again first) would hold it to the bound.
+	shotCtx, stopShot := context.WithCancel(ctx)
+	defer stopShot()
 	shot := make(chan string, 1)
 	switch {
 	case !h.visual || !set.Screenshot:
@@ -182,12 +188,14 @@ func (h *host) capture(out *Output) {
 			shot <- path
 			break
 		}
-		go func() { shot <- h.screenshot(ctx, p, key) }()
+		go func() { shot <- h.screenshot(shotCtx, p, key) }()
 	}
-	c, err := p.PostCapture(ctx, opts)
+	c, err := h.postCapture(ctx, p, opts)
 	if err != nil {
+		stopShot()
 		<-shot
 		h.noteLostTab(ctx, p, out)
+		h.noteUnreadPage(ctx, p, out, err)
 		return
 	}
 	pc := c.Context
@@ -321,6 +329,57 @@ func (h *host) deferScreenshot(p *browser.Page) string {
 		h.screenshot(ctx, p, key)
 	}
 	return path
+}
+
+// captureWait bounds the capture after a command.
+const captureWait = 10 * time.Second
+
+// captureTries bounds how often the capture reads a page whose document
+// changed while it was read; captureRetryAfter spaces the tries.
+const (
+	captureTries      = 3
+	captureRetryAfter = 100 * time.Millisecond
+)
+
+// postCapture reads the page after the command, again when the document
+// went away while it was read (a redirect by script, a page that
+// navigates in a loop): the next document is the page's state.
+func (h *host) postCapture(ctx context.Context, p *browser.Page, opts browser.CaptureOptions) (*browser.Capture, error) {
+	var (
+		c   *browser.Capture
+		err error
+	)
+	for range captureTries {
+		if c, err = p.PostCapture(ctx, opts); err == nil || browser.KindOf(err) != browser.KindContextDestroyed || p.TabClosed() {
+			return c, err
+		}
+		if browser.Sleep(ctx, captureRetryAfter) != nil {
+			break
+		}
+	}
+	return nil, err
+}
+
+// noteUnreadPage gives an answer whose capture failed on a tab that is
+// still open and alive the tab's URL and title from the browser's record,
+// and says why it has no snapshot or screenshot: the page's documents
+// kept going away while they were read, or the page did not answer.
+func (h *host) noteUnreadPage(ctx context.Context, p *browser.Page, out *Output, err error) {
+	kind := browser.KindOf(err)
+	if p.TabClosed() || p.Session().Crashed() || kind != browser.KindContextDestroyed && kind != browser.KindTimeout {
+		return
+	}
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+	defer cancel()
+	if r, rerr := p.TabRecord(rctx); rerr == nil {
+		out.Context = &PageContext{URL: clipContext(r.URL, maxContextURL, "URL", "location.href"), Title: clipContext(r.Title, maxContextTitle, "title", "document.title")}
+	}
+	why := "the page did not answer while its state was read (" + captureWait.String() + "): it may be busy or navigating"
+	if kind == browser.KindContextDestroyed {
+		why = "the page replaced its document each time its state was read (" + strconv.Itoa(captureTries) + " tries): it may redirect by script or navigate in a loop"
+	}
+	out.Warnings = append(out.Warnings, suggest.New(why+"; the context is the browser's record of the tab, with no snapshot or screenshot. Run %s to read it again",
+		suggest.Step{Name: "snapshot", Value: true}).Render(h.syntax()))
 }
 
 // putBack moves the screenshot set aside at prev back to name, with its

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -52,4 +53,25 @@ func closeTabOf(t *testing.T, page string) {
 	if u, open := openTargets(t)[id]; open {
 		t.Fatalf("closeTab answered %s but the tab is still open at %s", closed.JSON(), u)
 	}
+}
+
+// TestAnswerOfAPageThatNavigatesInALoop: the answer for a page whose
+// documents go away as they are read still says where the tab is (its
+// URL and title) and why it carries no snapshot, or carries the
+// snapshot of a document it caught.
+func TestAnswerOfAPageThatNavigatesInALoop(t *testing.T) {
+	out := runJSON(t, `{"steps":[{"openTab":"`+pagesURL(t)+`loop.html"}]}`)
+	mustOK(t, out)
+	closeTabAfter(t, out)
+	if out.Context == nil || !strings.Contains(out.Context.URL, "loop.html") {
+		t.Fatalf("no context: %s", out.JSON())
+	}
+	said := false
+	for _, w := range out.Warnings {
+		said = said || strings.Contains(w, "the context is the browser's record of the tab")
+	}
+	if !said && out.ViewportSnap == "" {
+		t.Fatalf("neither a snapshot nor why there is none: %s", out.JSON())
+	}
+	t.Logf("warned: %v", said)
 }
