@@ -81,8 +81,14 @@ func diffElements(before, after []browser.SnapElement, verb string, fresh, prese
 }
 
 // stateChanges lists the fields that differ between two states of one
-// element: the states in brackets, the value and the name.
+// element: the states in brackets, the value and the name; or only its
+// role, when that changed (a select widget's control that stood in for
+// its combobox while closed is a plain group while open: its value and
+// name were the combobox's, and did not go to "").
 func stateChanges(old, cur browser.SnapElement) []Change {
+	if old.Role != cur.Role && old.Role != "" && cur.Role != "" {
+		return []Change{{Ref: cur.Ref, Field: "role", From: old.Role, To: cur.Role}}
+	}
 	var out []Change
 	fields := map[string]bool{}
 	for k := range old.State {

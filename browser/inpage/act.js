@@ -13,7 +13,7 @@ import { describe, effectiveRole, refFor, refName } from './refs.js';
 import { hitOf, isNamedBlockingLayer, lookalikeOnPath, pressVerdict, statesOf, textOf, widgetPart } from './hittarget.js';
 import { guardFocus, readGuard } from './focusguard.js';
 import { editorOf } from './editors.js';
-import { replacingWidget } from './replaced.js';
+import { movedOffCombobox, replacingWidget } from './replaced.js';
 import { isAriaSlider, sliderState } from './slider.js';
 import { editProblem } from './editable.js';
 
@@ -240,7 +240,12 @@ export function clickTarget(el) {
 // targetInfo is what an action's answer says about its element: role and
 // name, and how the last lookup matched it.
 export function targetInfo(el) {
-  const d = describe(el), f = S.lastFind, o = { role: d.role, name: d.name };
+  // The control a select widget shows in place of the combobox input it
+  // moved off-screen is that combobox, named by the input (as the
+  // snapshot shows it).
+  const movedOff = effectiveRole(el) === 'generic' ? movedOffCombobox(el) : null;
+  const d = movedOff ? { role: 'combobox', name: accessibleName(movedOff) } : describe(el);
+  const f = S.lastFind, o = { role: d.role, name: d.name };
   if (f && f.el === el && f.matchCount > 1) { o.matchCount = f.matchCount; o.matchIndex = f.index; }
   if (f && f.el === el && f.alsoMatched) o.alsoMatched = f.alsoMatched;
   return o;

@@ -1,6 +1,8 @@
 package corpus
 
 import (
+	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -132,9 +134,25 @@ func TestTomSelectWithAChosenValueIsACombobox(t *testing.T) {
 	if got := a.evalJSON(`() => [carrier.isOpen, getComputedStyle(carrier.dropdown).display]`); got != `[false,"none"]` {
 		t.Fatalf("carrier before the click: [open, dropdown display] = %s", got)
 	}
-	a.do(`{"click":"` + ref + `"}`)
+	clicked := a.do(`{"click":"` + ref + `"}`)
 	if got := a.evalJSON(`() => [carrier.isOpen, getComputedStyle(carrier.dropdown).display, carrier.getValue()]`); got != `[true,"block","post"]` {
 		t.Fatalf("carrier after clicking its combobox %s: [open, dropdown display, value] = %s", ref, got)
+	}
+	// The click's answer names what was clicked as the snapshot does.
+	var step struct {
+		Steps []struct {
+			Output struct {
+				Element map[string]any `json:"element"`
+			} `json:"output"`
+		} `json:"steps"`
+	}
+	if err := json.Unmarshal(clicked.JSON(), &step); err != nil || len(step.Steps) != 1 || fmt.Sprint(step.Steps[0].Output.Element) != "map[name:Carrier role:combobox]" {
+		t.Errorf("the click's answer does not name the combobox: %s", clicked.JSON())
+	}
+	// Opened, the control is no longer the combobox: that is what
+	// changed, not its value to "".
+	if ch := string(clicked.JSON()); !strings.Contains(ch, `"field":"role","from":"combobox","to":"generic"`) || strings.Contains(ch, `"from":"Post","to":""`) {
+		t.Errorf("the changes do not say the control stopped standing in for the combobox: %s", ch)
 	}
 }
 
