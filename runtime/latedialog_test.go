@@ -17,11 +17,11 @@ func lateSite(t *testing.T) string {
 	files := http.FileServer(http.FS(os.DirFS("testdata/pages")))
 	return browsertest.ServeHandler(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasSuffix(r.URL.Path, "/cmp-config.json") {
-			time.Sleep(300 * time.Millisecond) // the server's latency
 			if r.URL.RawQuery == "slow-body" {
 				slowBody(w, r)
 				return
 			}
+			time.Sleep(300 * time.Millisecond) // the server's latency
 		}
 		files.ServeHTTP(w, r)
 	})) + "late/"
@@ -30,6 +30,11 @@ func lateSite(t *testing.T) string {
 // slowBody answers the consent configuration with its headers at once and
 // its body 400 ms later, as a loaded server or a slow link does: the
 // page's fetch settles at the headers, and the dialog waits for the body.
+// No latency before the headers: with the 300 ms of the other cases the
+// fetch, the body and the dialog's 250 ms slide-in came to 950 ms, next
+// to the start-up settle's 1 s bound (WATCH_BOOT_MAX), and a CI run at
+// load 37 missed the dialog (my reading: on the bound, which this case
+// does not test; it passed 5 of 5 at load 17).
 func slowBody(w http.ResponseWriter, r *http.Request) {
 	body, err := os.ReadFile("testdata/pages/late/cmp-config.json")
 	if err != nil {
