@@ -44,7 +44,18 @@ type oopifTracker struct {
 	// contexts follows the frames each out-of-process renderer hosts
 	// (a cross-site frame's own same-site children).
 	contexts map[cdp.FrameID]*contextTracker
+	// attaching counts the frames whose own auto-attach (for the frames
+	// inside them) has not been answered yet.
+	attaching int
 }
+
+// attachSettleMax bounds attachFrames' wait for the frames inside
+// out-of-process frames; attachQuiet is how long no attach event must
+// come after the last answer.
+const (
+	attachSettleMax = time.Second
+	attachQuiet     = 20 * time.Millisecond
+)
 
 // attachFrames turns on auto-attach for the page's iframe targets, once.
 func (p *Page) attachFrames(ctx context.Context) (*oopifTracker, error) {
@@ -59,9 +70,11 @@ func (p *Page) attachFrames(ctx context.Context) (*oopifTracker, error) {
 	if err := t.autoAttach(ctx, p, p.sess, ready); err != nil {
 		return nil, err
 	}
-	// Attach events for existing iframes arrive right after the answer.
+	// Attach events for existing iframes arrive right after the answer;
+	// those of the frames inside them once each of those is attached.
 	select {
 	case <-ready:
+		t.settle(ready)
 	case <-time.After(50 * time.Millisecond):
 	}
 	p.mu.Lock()
@@ -95,6 +108,7 @@ func (t *oopifTracker) autoAttach(ctx context.Context, p *Page, s *Session, read
 			t.sessionIDs[id] = ev.SessionID
 			t.parents[id] = ev.TargetInfo.ParentFrameID
 			t.contexts[id] = ct
+			t.attaching++
 			t.mu.Unlock()
 			go func() {
 				cctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -102,6 +116,13 @@ func (t *oopifTracker) autoAttach(ctx context.Context, p *Page, s *Session, read
 				cdp.Call(cctx, child, runtime.Enable, cdp.Empty{})
 				followFrameLoads(cctx, child)
 				t.autoAttach(cctx, p, child, ready)
+				t.mu.Lock()
+				t.attaching--
+				t.mu.Unlock()
+				select {
+				case ready <- struct{}{}:
+				default:
+				}
 			}()
 			select {
 			case ready <- struct{}{}:
@@ -126,6 +147,32 @@ func (t *oopifTracker) autoAttach(ctx context.Context, p *Page, s *Session, read
 		return fmt.Errorf("attach iframes: %w", err)
 	}
 	return nil
+}
+
+// settle waits, at most attachSettleMax, until every attached frame's
+// own auto-attach was answered and no attach event came for attachQuiet:
+// a frame of the top site inside a cross-site frame is attached through
+// that frame's session, after it.
+func (t *oopifTracker) settle(ready chan struct{}) {
+	deadline := time.After(attachSettleMax)
+	for {
+		t.mu.Lock()
+		busy := t.attaching > 0
+		t.mu.Unlock()
+		wait := attachQuiet
+		if busy {
+			wait = attachSettleMax
+		}
+		select {
+		case <-ready:
+		case <-time.After(wait):
+			if !busy {
+				return
+			}
+		case <-deadline:
+			return
+		}
+	}
 }
 
 // forget drops the frame whose session detached.

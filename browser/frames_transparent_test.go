@@ -571,3 +571,32 @@ func TestActiveElementInsideAFrame(t *testing.T) {
 		t.Fatalf("the top document's focus is %s, not the iframe", top)
 	}
 }
+
+// TestQueryFindsAFrameBackOnTheTopSite: a frame of the top page's site
+// inside a cross-site frame (its own process, attached through the
+// cross-site frame's session) is queried in the first step after the
+// navigation, not only once something else attached it.
+func TestQueryFindsAFrameBackOnTheTopSite(t *testing.T) {
+	var top string
+	cross := browsertest.ServeOn(t, "127.0.0.2", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte(`<!doctype html><title>Partner</title><h2>Partner</h2><iframe title="Deep" src="` + top + `deep.html"></iframe>`))
+	}))
+	top = browsertest.ServeOn(t, "127.0.0.1", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		if r.URL.Path == "/deep.html" {
+			w.Write([]byte(`<!doctype html><title>Deep</title><button onclick="window.deeps = (window.deeps || 0) + 1">Deep button</button>`))
+			return
+		}
+		w.Write([]byte(`<!doctype html><title>Main</title><h1>Main</h1><iframe title="X" src="` + cross + `outer.html"></iframe>`))
+	}))
+	p := openTestTab(t)
+	ctx := testCtx(t)
+	if _, err := p.Navigate(ctx, top+"index.html", WaitLoad); err != nil {
+		t.Fatal(err)
+	}
+	q, err := p.Query(ctx, QueryOptions{Roles: []string{"button"}, Name: "Deep button"})
+	if err != nil || q.Total != 1 || len(q.Results) != 1 || !strings.Contains(jsonOf(t, q.Results[0]["frame"]), "deep.html") {
+		t.Fatalf("query right after the navigation: %+v %v", q, err)
+	}
+}
