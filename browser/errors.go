@@ -54,6 +54,10 @@ var contextDestroyedPatterns = []string{
 	"Inspected target navigated or closed",
 	"Cannot find default execution context",
 	"Session with given id not found",
+	// A frame of the page's own renderer that is gone (a same-site
+	// iframe after its parent reloaded): its old context may still be
+	// on record, since frame ids are never reused.
+	"No frame for given id found",
 }
 
 // stalePatterns are CDP messages that mean a node handle is no longer valid.

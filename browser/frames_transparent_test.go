@@ -3,6 +3,7 @@ package browser
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -598,5 +599,31 @@ func TestQueryFindsAFrameBackOnTheTopSite(t *testing.T) {
 	q, err := p.Query(ctx, QueryOptions{Roles: []string{"button"}, Name: "Deep button"})
 	if err != nil || q.Total != 1 || len(q.Results) != 1 || !strings.Contains(jsonOf(t, q.Results[0]["frame"]), "deep.html") {
 		t.Fatalf("query right after the navigation: %+v %v", q, err)
+	}
+}
+
+// TestFrameRefAfterReloadIsStale: after the page reloads, a ref taken
+// in a same-site frame (whose old context is still on record) or in a
+// cross-site one fails as a stale ref that says its frame is gone, for
+// fill and click alike, not with a raw CDP error.
+func TestFrameRefAfterReloadIsStale(t *testing.T) {
+	p, _, ctx := openFrameSite(t)
+	s := frameSiteSnapshot(t, p)
+	refs := map[string]string{"same-site": refOf(t, s.YAML, `textbox "Same field"`), "cross-site": refOf(t, s.YAML, `textbox "Full name"`)}
+	if _, err := p.Reload(ctx, WaitLoad, false); err != nil {
+		t.Fatal(err)
+	}
+	for where, ref := range refs {
+		for what, act := range map[string]func() error{
+			"fill":  func() error { _, err := p.Fill(ctx, Target{Ref: ref}, "x", FillOptions{}); return err },
+			"click": func() error { _, err := p.Click(ctx, Target{Ref: ref}, ClickOptions{}); return err },
+		} {
+			restore := scopeStep(ctx)
+			err := act()
+			restore()
+			if KindOf(err) != KindStaleElement || !strings.Contains(fmt.Sprint(err), "gone") {
+				t.Errorf("%s of a %s frame's ref after a reload: %s %v", what, where, KindOf(err), err)
+			}
+		}
 	}
 }
