@@ -226,6 +226,13 @@ func (s *pendingWatch) take(ctx context.Context, c checkResult) *actionWatch {
 	if w == nil {
 		return nil
 	}
+	if !sameFrame(w.frame, frameOf(ctx)) {
+		// The lookup found the target in another frame than the one the
+		// watch was armed in (a text target found in an iframe): the
+		// action arms its own there.
+		w.stop()
+		return nil
+	}
 	if !c.Changes {
 		// The check did not run with the lookup (or forced, did not
 		// pass): the log starts now.
@@ -237,6 +244,15 @@ func (s *pendingWatch) take(ctx context.Context, c checkResult) *actionWatch {
 		w.urlBefore, _ = w.p.URL(ctx)
 	}
 	return w
+}
+
+// sameFrame reports whether a and b are the same frame (nil: the top
+// document).
+func sameFrame(a, b *frameRef) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.id == b.id && a.sess == b.sess
 }
 
 // abandon stops a watch the action will not use.

@@ -41,6 +41,7 @@ func watchSite(t *testing.T) string {
 <button id="go-live" onclick="fetch('data.json').then(r => r.json()).then(d => { document.getElementById('out').textContent = d.label; setInterval(() => fetch('data.json').then(r => r.json()).then(() => { window.ticks = (window.ticks || 0) + 1 }), 50) })">Go live</button>
 <button id="go-timed" onclick="fetch('data.json').then(r => r.json()).then(d => { document.getElementById('out').textContent = d.label; const poll = () => setTimeout(() => fetch('data.json').then(r => r.json()).then(() => { window.ticks = (window.ticks || 0) + 1; poll() }), 50); poll() })">Go live with timers</button>
 <p id="out"></p></main>`,
+		"framed.html": `<!doctype html><title>Framed</title><main><h1>Desk</h1><iframe id="desk" title="Desk" src="start.html" style="width: 900px; height: 700px"></iframe></main>`,
 		"busy.html": `<!doctype html><title>Busy</title><main>Another tab of the site, busy</main>
 <script>setInterval(() => { const t = performance.now() + 25; while (performance.now() < t) {} }, 30); setInterval(() => fetch('data.json').then((r) => r.json()), 10)</script>`,
 	}
@@ -332,4 +333,32 @@ func clickStartingAPoll(t *testing.T, button string) {
 		t.Errorf("the click counted %d requests; want its own 2 and at most 8 of the loop's", res.requests)
 	}
 	js(t, p, `new Promise((r) => { const t0 = window.ticks || 0; const t = setInterval(() => { if ((window.ticks || 0) > t0 + 2) { clearInterval(t); r(true) } }, 10) })`)
+}
+
+// TestClickInASameSiteFrameSettlesItsWork: a click on a button inside a
+// same-site iframe is settled on what it set off in that frame (a fetch,
+// then a render), as at the top level.
+func TestClickInASameSiteFrameSettlesItsWork(t *testing.T) {
+	p, base := openWatchSite(t)
+	ctx := testCtx(t)
+	if _, err := p.Navigate(ctx, base+"framed.html", WaitLoad); err != nil {
+		t.Fatal(err)
+	}
+	s, err := p.Snapshot(ctx, SnapshotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := refOf(t, s.YAML, `button "Render after fetch"`)
+	for _, target := range []Target{{Ref: ref}, {Text: "Render after fetch"}} {
+		frameJS(t, p, ref, "document.getElementById('out').textContent = ''")
+		restore := scopeStep(ctx)
+		res, err := p.Click(ctx, target, ClickOptions{})
+		restore()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := frameJS(t, p, ref, "document.getElementById('out').textContent"); got != `"loaded"` {
+			t.Errorf("after a click in the frame by %+v: out = %s (%+v)", target, got, res.Effect)
+		}
+	}
 }
