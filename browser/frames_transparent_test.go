@@ -627,3 +627,30 @@ func TestFrameRefAfterReloadIsStale(t *testing.T) {
 		}
 	}
 }
+
+// TestCSSQueryReachesIntoShadowRoots: a CSS query finds a field inside an
+// open shadow root, as a role query and a selector target do, and its
+// ref fills it.
+func TestCSSQueryReachesIntoShadowRoots(t *testing.T) {
+	p := loadHTML(t, `<main><input id="top" aria-label="Top"><x-card></x-card></main>
+<script>customElements.define('x-card', class extends HTMLElement { constructor() { super(); this.attachShadow({mode: 'open'}).innerHTML = '<label>Code <input id="shin"></label>' } })</script>`)
+	ctx := testCtx(t)
+	q, err := p.Query(ctx, QueryOptions{Selector: "#shin"})
+	if err != nil || q.Total != 1 || len(q.Results) != 1 {
+		t.Fatalf("query #shin: %+v %v", q, err)
+	}
+	all, err := p.Query(ctx, QueryOptions{Selector: "input"})
+	if err != nil || all.Total != 2 {
+		t.Fatalf("query input: %+v %v", all, err)
+	}
+	ref, _ := q.Results[0]["ref"].(string)
+	restore := scopeStep(ctx)
+	_, err = p.Fill(ctx, Target{Ref: ref}, "A1", FillOptions{})
+	restore()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := js(t, p, "document.querySelector('x-card').shadowRoot.getElementById('shin').value"); got != `"A1"` {
+		t.Fatalf("shadow field = %s", got)
+	}
+}

@@ -130,7 +130,9 @@ export function query(opts) {
     });
   } else {
     try {
-      els = [...document.querySelectorAll(opts.selector)];
+      // Into open shadow roots too, as role queries and selector targets
+      // reach (the document's matches first, then each root's).
+      els = queryAllComposed(opts.selector, document);
     } catch (e) {
       fail('selector', 'invalid CSS selector ' + JSON.stringify(opts.selector) + ': ' + e.message);
     }
