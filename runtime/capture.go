@@ -378,8 +378,9 @@ func (h *host) noteUnreadPage(ctx context.Context, p *browser.Page, out *Output,
 	if kind == browser.KindContextDestroyed {
 		why = "the page replaced its document each time its state was read (" + strconv.Itoa(captureTries) + " tries): it may redirect by script or navigate in a loop"
 	}
-	out.Warnings = append(out.Warnings, suggest.New(why+"; the context is the browser's record of the tab, with no snapshot or screenshot. Run %s to read it again",
-		suggest.Step{Name: "snapshot", Value: true}).Render(h.syntax()))
+	out.Warnings = append(out.Warnings, suggest.New(why+"; the context is the browser's record of the tab, with no snapshot or screenshot. "+
+		"Run %s once it has settled; if it keeps navigating, leave it with %s or close it with %s",
+		suggest.Step{Name: "snapshot", Value: true}, suggest.Step{Name: "goto", Value: "<url>"}, suggest.Step{Name: "closeTab", Value: out.Tab}).Render(h.syntax()))
 }
 
 // putBack moves the screenshot set aside at prev back to name, with its

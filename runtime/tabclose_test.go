@@ -68,7 +68,7 @@ func TestAnswerOfAPageThatNavigatesInALoop(t *testing.T) {
 	}
 	said := false
 	for _, w := range out.Warnings {
-		said = said || strings.Contains(w, "the context is the browser's record of the tab")
+		said = said || strings.Contains(w, "the context is the browser's record of the tab") && strings.Contains(w, `{"closeTab":"`+out.Tab+`"}`)
 	}
 	if !said && out.ViewportSnap == "" {
 		t.Fatalf("neither a snapshot nor why there is none: %s", out.JSON())
