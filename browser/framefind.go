@@ -120,7 +120,8 @@ type FrameRefsInfo struct {
 }
 
 // searchFrames adds the matches of the frames below the current one to r
-// (each naming its frame), up to the limit.
+// (each naming its frame, its box in the top-level viewport), up to the
+// limit.
 func (p *Page) searchFrames(ctx context.Context, args func() any, limit int, r *SearchResult) {
 	for _, f := range p.descendantFrames(ctx) {
 		fr := p.descendant(ctx, f)
@@ -140,6 +141,7 @@ func (p *Page) searchFrames(ctx context.Context, args func() any, limit int, r *
 				break
 			}
 			m["frame"] = f.URL
+			p.boxToTop(inFrame(ctx, fr), m)
 			if ref, ok := m["ref"].(string); ok {
 				refs.WriteString("[ref=" + ref + "]")
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -383,6 +384,14 @@ func TestSearchFindsFrameElements(t *testing.T) {
 		t.Fatalf("matches: %+v", r.Matches)
 	}
 	ref, _ := r.Matches[0]["ref"].(string)
+	// The match's box is in the top-level viewport, as getBox's is.
+	boxes, err := p.GetBox(ctx, []string{ref})
+	if err != nil || len(boxes) != 1 || boxes[0].BoxRect == nil {
+		t.Fatalf("getBox: %+v %v", boxes, err)
+	}
+	if b, _ := r.Matches[0]["box"].(map[string]any); b == nil || math.Abs(b["y"].(float64)-float64(boxes[0].Y)) > 1 {
+		t.Errorf("match box %v, getBox %+v", r.Matches[0]["box"], *boxes[0].BoxRect)
+	}
 	clickCountMeOnce(t, p, ctx, ref)
 }
 
@@ -570,6 +579,16 @@ func TestActiveElementInsideAFrame(t *testing.T) {
 	}
 	if top, _ := p.Eval(ctx, "document.activeElement.localName"); string(top) != `"iframe"` {
 		t.Fatalf("the top document's focus is %s, not the iframe", top)
+	}
+	// Its box is in the top-level viewport, as getBox's is.
+	boxes, err := p.GetBox(ctx, []string{name})
+	if err != nil || len(boxes) != 1 || boxes[0].BoxRect == nil {
+		t.Fatalf("getBox: %+v %v", boxes, err)
+	}
+	b, _ := a["box"].(map[string]any)
+	want := boxes[0].BoxRect
+	if math.Abs(b["x"].(float64)-float64(want.X)) > 1 || math.Abs(b["y"].(float64)-float64(want.Y)) > 1 || math.Abs(b["width"].(float64)-float64(want.Width)) > 1 {
+		t.Errorf("activeElement box %v, getBox %+v", b, *want)
 	}
 }
 

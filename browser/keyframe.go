@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"math"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -92,6 +93,30 @@ func (p *Page) focusInFrames(ctx context.Context, active map[string]any) map[str
 		}
 		active = inner.ActiveElement
 		active["frame"] = inner.URL
+		p.boxToTop(ctx, active)
 	}
 	return active
+}
+
+// boxToTop converts the box of an element report made in the frame of ctx
+// ({x, y, width, height} in that frame's viewport) to the top-level
+// viewport, where the agent's coordinates are (the corners through the
+// frames' offsets and transforms). It leaves the box when the frame
+// cannot be located.
+func (p *Page) boxToTop(ctx context.Context, report map[string]any) {
+	b, ok := report["box"].(map[string]any)
+	if !ok {
+		return
+	}
+	x, _ := b["x"].(float64)
+	y, _ := b["y"].(float64)
+	w, _ := b["width"].(float64)
+	h, _ := b["height"].(float64)
+	m, err := p.frameTransform(ctx)
+	if err != nil {
+		return
+	}
+	a, c := m.apply(Point{x, y}), m.apply(Point{x + w, y + h})
+	report["box"] = map[string]any{"x": math.Round(min(a.X, c.X)), "y": math.Round(min(a.Y, c.Y)),
+		"width": math.Round(math.Abs(c.X - a.X)), "height": math.Round(math.Abs(c.Y - a.Y))}
 }

@@ -104,6 +104,9 @@ func (p *Page) queryFrames(ctx context.Context, q QueryOptions, r *QueryResult) 
 			}
 			m["index"] = len(r.Results)
 			m["frame"] = f.URL
+			if md, ok := m["metadata"].(map[string]any); ok {
+				p.boxToTop(inFrame(ctx, fr), md)
+			}
 			if ref, ok := m["ref"].(string); ok {
 				refs.WriteString("[ref=" + ref + "]")
 			}

@@ -290,7 +290,7 @@ func (p *Page) Search(ctx context.Context, opts SearchOptions) (*SearchResult, e
 	p.storeSeq(r.Seq)
 	r.Seq = nil
 	// The frames' elements are searched too; their matches say which frame
-	// (their boxes are in that frame's viewport).
+	// (their boxes are in the top-level viewport).
 	limit := opts.Limit
 	if limit <= 0 {
 		limit = 10
