@@ -1,6 +1,7 @@
 package builtins
 
 import (
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -66,7 +67,7 @@ func pathArg(c *Call, path string) (string, error) {
 		}
 		path = pos
 	}
-	if browser.IsRef(path) || strings.HasPrefix(path, "#") {
+	if namesAnElement(path) {
 		e := browser.Errorf(browser.KindStepValidation, "%s takes a file path, not %q", c.Action.Builtin(), path)
 		if c.Action.Name == "screenshot" {
 			return "", e.WithAdvice(forExample(`{"screenshot": {"selector": "#chart"}}`, `{"screenshot": {"ref": "s1e4"}}`))
@@ -74,6 +75,18 @@ func pathArg(c *Call, path string) (string, error) {
 		return "", e.WithHint("it prints the whole page; give a file name such as \"page.pdf\", or none")
 	}
 	return path, nil
+}
+
+// namesAnElement reports whether a capture's path is, by its look, a ref
+// or a CSS selector rather than a file name: a ref, an id selector, or a
+// name with no extension that holds a selector's # or [ ("input#email",
+// "button[type=submit]").
+func namesAnElement(path string) bool {
+	p := strings.TrimSpace(path)
+	if browser.IsRef(p) || strings.HasPrefix(p, "#") {
+		return true
+	}
+	return filepath.Ext(p) == "" && strings.ContainsAny(p, "#[")
 }
 
 // elementArg reads the element to capture (selector, ref, text); the

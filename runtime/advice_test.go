@@ -200,6 +200,7 @@ func TestCapturePathThatNamesAnElementIsRefused(t *testing.T) {
 		{`screenshot(path = "#chart")`, `{"screenshot":{"path":"#chart"}}`, "selector"},
 		{`screenshot("s1e4")`, `{"screenshot":{"path":"s1e4"}}`, "ref"},
 		{`pdf(path = "#report")`, `{"pdf":{"path":"#report"}}`, "whole page"},
+		{`screenshot(path = "input#email")`, `{"screenshot":" #chart"}`, "selector"},
 	}
 	for _, c := range cases {
 		for _, o := range []*Output{
