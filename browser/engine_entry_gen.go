@@ -4,7 +4,7 @@ package browser
 
 // The installed scripts (browser/inpage/bundle) and their versions.
 var (
-	engineBundleSpec   = bundle{global: "__cdpSkill", source: engineBundleJS, version: "1a6949970621"}
+	engineBundleSpec   = bundle{global: "__cdpSkill", source: engineBundleJS, version: "2740a01a2674"}
 	pageBundleSpec     = bundle{global: "", source: pageBundleJS, version: "f435f52a26c2"}
 	watchBundleSpec    = bundle{global: "", source: watchBundleJS, version: "5af5f7ece259"}
 	pipelineBundleSpec = bundle{global: "", source: pipelineBundleJS, version: "7245e17003d5"}

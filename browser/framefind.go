@@ -77,6 +77,11 @@ func (p *Page) descendantFrames(ctx context.Context) []FrameRefsInfo {
 	if !p.hasFrames(ctx) {
 		return nil
 	}
+	return p.framesBelow(ctx)
+}
+
+// framesBelow is descendantFrames for a document known to hold iframes.
+func (p *Page) framesBelow(ctx context.Context) []FrameRefsInfo {
 	list, err := p.Frames().List(ctx)
 	if err != nil || len(list.Frames) < 2 {
 		return nil

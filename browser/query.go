@@ -44,8 +44,12 @@ func (p *Page) Query(ctx context.Context, q QueryOptions) (*QueryResult, error) 
 	if q.Selector == "" && len(q.Roles) == 0 {
 		return nil, Errorf(KindStepValidation, "query needs a CSS selector or a role")
 	}
-	var r QueryResult
-	if err := p.engineCall(ctx, &r, epQuery, struct {
+	var answer struct {
+		QueryResult
+		// Frames counts the document's iframes.
+		Frames int `json:"frames"`
+	}
+	if err := p.engineCall(ctx, &answer, epQuery, struct {
 		QueryOptions
 		Seq seqJSON `json:"seq"`
 	}{q, p.seqArg()}); err != nil {
@@ -60,9 +64,12 @@ func (p *Page) Query(ctx context.Context, q QueryOptions) (*QueryResult, error) 
 		}
 		return nil, fmt.Errorf("query: %w", err)
 	}
+	r := answer.QueryResult
 	p.storeSeq(r.Seq)
 	r.Seq = nil
-	p.queryFrames(ctx, q, &r)
+	if answer.Frames > 0 {
+		p.queryFrames(ctx, q, &r)
+	}
 	if len(q.Roles) == 1 {
 		r.Role = q.Roles[0]
 	} else if len(q.Roles) > 1 {
@@ -73,7 +80,8 @@ func (p *Page) Query(ctx context.Context, q QueryOptions) (*QueryResult, error) 
 	return &r, nil
 }
 
-// queryFrames adds the matches of the frames below the current one to r:
+// queryFrames adds the matches of the frames below the current one (a
+// document that holds iframes) to r:
 // their count to the total, and each match (naming its frame's URL, its
 // index running on from the document's) while the limit allows. A frame
 // the query fails in is skipped: the document's own answer stands.
@@ -82,7 +90,7 @@ func (p *Page) queryFrames(ctx context.Context, q QueryOptions, r *QueryResult) 
 	if limit <= 0 {
 		limit = 10
 	}
-	frames := p.descendantFrames(ctx)
+	frames := p.framesBelow(ctx)
 	for _, f := range frames {
 		fr := p.descendant(ctx, f)
 		if fr == nil {

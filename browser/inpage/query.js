@@ -170,5 +170,8 @@ export function query(opts) {
     });
   }
   out.seq = { snap: S.snapSeq, elem: S.elemSeq };
+  // The document's iframes (the frames are queried next only when it has
+  // some: no round trip of its own to ask).
+  out.frames = queryAllComposed('iframe,frame', document).length;
   return out;
 }
