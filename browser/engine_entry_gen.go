@@ -6,7 +6,7 @@ package browser
 var (
 	engineBundleSpec   = bundle{global: "__cdpSkill", source: engineBundleJS, version: "2740a01a2674"}
 	pageBundleSpec     = bundle{global: "", source: pageBundleJS, version: "f435f52a26c2"}
-	watchBundleSpec    = bundle{global: "", source: watchBundleJS, version: "5af5f7ece259"}
+	watchBundleSpec    = bundle{global: "", source: watchBundleJS, version: "96889f87b1a3"}
 	pipelineBundleSpec = bundle{global: "", source: pipelineBundleJS, version: "7245e17003d5"}
 )
 

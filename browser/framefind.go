@@ -140,21 +140,43 @@ func (p *Page) searchFrames(ctx context.Context, args func() any, limit int, r *
 		p.storeSeq(sub.Seq)
 		r.MatchCount += sub.MatchCount
 		r.SearchedElements += sub.SearchedElements
-		var refs strings.Builder
-		for _, m := range sub.Matches {
-			if len(r.Matches) >= limit {
-				break
-			}
-			m["frame"] = f.URL
-			p.boxToTop(inFrame(ctx, fr), m)
-			if ref, ok := m["ref"].(string); ok {
-				refs.WriteString("[ref=" + ref + "]")
-			}
-			r.Matches = append(r.Matches, m)
-		}
-		p.noteFrameRefs(fr, refs.String())
+		r.Matches = p.takeFrameMatches(ctx, f, fr, sub.Matches, r.Matches, limit, func(m map[string]any) map[string]any { return m })
 	}
 	p.saveRefFrames()
+}
+
+// takeFrameMatches appends to into, while it holds fewer than limit, the
+// matches an engine call made in frame fr (at f): each names the frame's
+// URL and gets its box (in the map boxIn picks) in the top-level
+// viewport, and the refs are noted as that frame's. It returns into.
+func (p *Page) takeFrameMatches(ctx context.Context, f FrameRefsInfo, fr *frameRef, matches, into []map[string]any, limit int, boxIn func(map[string]any) map[string]any) []map[string]any {
+	var (
+		m       affine
+		mErr    error
+		located bool
+	)
+	var refs strings.Builder
+	for _, match := range matches {
+		if len(into) >= limit {
+			break
+		}
+		match["frame"] = f.URL
+		if b := boxIn(match); b != nil {
+			if !located { // the frame's transform, once, when a box needs it
+				m, mErr = p.frameTransform(inFrame(ctx, fr))
+				located = true
+			}
+			if mErr == nil {
+				boxToTop(m, b)
+			}
+		}
+		if ref, ok := match["ref"].(string); ok {
+			refs.WriteString("[ref=" + ref + "]")
+		}
+		into = append(into, match)
+	}
+	p.noteFrameRefs(fr, refs.String())
+	return into
 }
 
 // textInFrames reports whether a frame below the current one shows text.

@@ -33,20 +33,27 @@ const focusedFrameWait = 200 * time.Millisecond
 // cannot be followed.
 func (p *Page) enterFocusedFrame(ctx context.Context) {
 	for range maxFrameDepth {
-		id := p.focusedIframe(ctx)
-		if id == "" {
-			return
-		}
-		ref, err := p.frameRefWait(ctx, id, focusedFrameWait)
-		if err != nil {
-			return
-		}
-		ref.topDocuments = p.Documents()
-		ref.parent = p.frameIn(ctx)
-		if !moveTo(ctx, ref) {
+		ref := p.focusedFrame(ctx)
+		if ref == nil || !moveTo(ctx, ref) {
 			return
 		}
 	}
+}
+
+// focusedFrame is the frame (a child of the frame of ctx) whose iframe
+// holds the keyboard focus, nil when none does or it cannot be reached.
+func (p *Page) focusedFrame(ctx context.Context) *frameRef {
+	id := p.focusedIframe(ctx)
+	if id == "" {
+		return nil
+	}
+	ref, err := p.frameRefWait(ctx, id, focusedFrameWait)
+	if err != nil {
+		return nil
+	}
+	ref.topDocuments = p.Documents()
+	ref.parent = p.frameIn(ctx)
+	return ref
 }
 
 // focusedIframe is the frame of the iframe in the step's document that
@@ -68,24 +75,19 @@ func (p *Page) focusedIframe(ctx context.Context) cdp.FrameID {
 // focusInFrames replaces an activeElement that is an iframe (the page
 // passed the focus on to a frame's element) with the element that holds
 // the focus inside that frame, through nested frames, naming its frame's
-// URL (its box is in that frame's viewport). The iframe's own report stays
-// when the frame cannot be followed or holds the focus itself.
+// URL (its box converted to the top-level viewport). The iframe's own
+// report stays when the frame cannot be followed or holds the focus
+// itself.
 func (p *Page) focusInFrames(ctx context.Context, active map[string]any) map[string]any {
 	ctx = inFrame(ctx, nil)
 	for range maxFrameDepth {
 		if tag, _ := active["tag"].(string); tag != "iframe" && tag != "frame" {
 			return active
 		}
-		id := p.focusedIframe(ctx)
-		if id == "" {
+		ref := p.focusedFrame(ctx)
+		if ref == nil {
 			return active
 		}
-		ref, err := p.frameRefWait(ctx, id, focusedFrameWait)
-		if err != nil {
-			return active
-		}
-		ref.topDocuments = p.Documents()
-		ref.parent = frameOf(ctx)
 		ctx = inFrame(ctx, ref)
 		var inner PageContext
 		if p.engineCall(ctx, &inner, epContext) != nil || inner.ActiveElement == nil {
@@ -93,17 +95,18 @@ func (p *Page) focusInFrames(ctx context.Context, active map[string]any) map[str
 		}
 		active = inner.ActiveElement
 		active["frame"] = inner.URL
-		p.boxToTop(ctx, active)
+		if m, err := p.frameTransform(ctx); err == nil {
+			boxToTop(m, active)
+		}
 	}
 	return active
 }
 
-// boxToTop converts the box of an element report made in the frame of ctx
+// boxToTop converts the box of an element report made in a frame
 // ({x, y, width, height} in that frame's viewport) to the top-level
-// viewport, where the agent's coordinates are (the corners through the
-// frames' offsets and transforms). It leaves the box when the frame
-// cannot be located.
-func (p *Page) boxToTop(ctx context.Context, report map[string]any) {
+// viewport, where the agent's coordinates are, through m, the frame's
+// transform (frameTransform: the frames' offsets and transforms).
+func boxToTop(m affine, report map[string]any) {
 	b, ok := report["box"].(map[string]any)
 	if !ok {
 		return
@@ -112,10 +115,6 @@ func (p *Page) boxToTop(ctx context.Context, report map[string]any) {
 	y, _ := b["y"].(float64)
 	w, _ := b["width"].(float64)
 	h, _ := b["height"].(float64)
-	m, err := p.frameTransform(ctx)
-	if err != nil {
-		return
-	}
 	a, c := m.apply(Point{x, y}), m.apply(Point{x + w, y + h})
 	report["box"] = map[string]any{"x": math.Round(min(a.X, c.X)), "y": math.Round(min(a.Y, c.Y)),
 		"width": math.Round(math.Abs(c.X - a.X)), "height": math.Round(math.Abs(c.Y - a.Y))}

@@ -105,22 +105,14 @@ func (p *Page) queryFrames(ctx context.Context, q QueryOptions, r *QueryResult) 
 		}
 		p.storeSeq(sub.Seq)
 		r.Total += sub.Total
-		var refs strings.Builder
-		for _, m := range sub.Results {
-			if len(r.Results) >= limit {
-				break
-			}
-			m["index"] = len(r.Results)
-			m["frame"] = f.URL
-			if md, ok := m["metadata"].(map[string]any); ok {
-				p.boxToTop(inFrame(ctx, fr), md)
-			}
-			if ref, ok := m["ref"].(string); ok {
-				refs.WriteString("[ref=" + ref + "]")
-			}
-			r.Results = append(r.Results, m)
+		first := len(r.Results)
+		r.Results = p.takeFrameMatches(ctx, f, fr, sub.Results, r.Results, limit, func(m map[string]any) map[string]any {
+			md, _ := m["metadata"].(map[string]any)
+			return md
+		})
+		for i := first; i < len(r.Results); i++ {
+			r.Results[i]["index"] = i
 		}
-		p.noteFrameRefs(fr, refs.String())
 	}
 	if len(frames) > 0 {
 		p.saveRefFrames()

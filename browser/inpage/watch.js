@@ -123,13 +123,16 @@ export function watchArm(boot) {
   // a poll the action's task happened to run is never adopted as a loop,
   // and a loop the action starts (fetch, then set a timer to fetch
   // again) is waited for a few rounds, not to the settle's bound.
-  const inOwnCode = () => st.inEvent || st.lingering || w.event !== undefined || st.inTimer > 0 || st.frameDepth > 0 || st.startup;
+  // inItsEvents: its events, its frame callbacks, a start-up (chain 0);
+  // inOwnCode adds its counted timers (which carry their own chain).
+  const inItsEvents = () => st.inEvent || st.lingering || w.event !== undefined || st.frameDepth > 0 || st.startup;
+  const inOwnCode = () => inItsEvents() || st.inTimer > 0;
   const inIdleWindow = () => st.requested > 0 && performance.now() - st.lastRequest < WATCH_NET_IDLE && st.lastDepth < WATCH_CHAIN_DEPTH;
   const inAction = () => inOwnCode() || inIdleWindow();
   // chainDepth is the chain depth of a request or timer starting now, or
   // -1 when it is not the action's.
   const chainDepth = () => {
-    if (st.inEvent || st.lingering || w.event !== undefined || st.frameDepth > 0 || st.startup) return 0;
+    if (inItsEvents()) return 0;
     if (st.inTimer > 0) return st.timerChain;
     return inIdleWindow() ? st.lastDepth + 1 : -1;
   };
