@@ -15,10 +15,10 @@ func (h *host) syntax() suggest.Syntax {
 	switch {
 	case h.opts.StepSyntax != nil:
 		return h.opts.StepSyntax
-	case h.prog.FromJSON:
-		return suggest.JSON
+	case h.recipe():
+		return StarlarkStep
 	}
-	return StarlarkStep
+	return suggest.JSON
 }
 
 // errorText is err's text for the answer, its hints in the program's
